@@ -1,0 +1,174 @@
+import type { ErrorResponse, ProxyErrorKind } from './types.js';
+
+/**
+ * The closed set of error codes, grouped by cause:
+ * - person: what the person did or is (refused, expired, not a user, not qualified, certificate timeout)
+ * - input: what was sent (invalid input with `field`, corrupted document)
+ * - service: the service or its providers (session or document not found, 5000x)
+ * - network: the way there (network, timeout)
+ * - caller: the host's setup (unauthorized, not permitted, misconfigured, proxy refusals)
+ * - flow: the person or host stopped it (cancelled)
+ */
+export const ERROR_GROUPS = {
+  refused: 'person',
+  expired: 'person',
+  'not-a-user': 'person',
+  'not-qualified': 'person',
+  'certificate-timeout': 'person',
+  'invalid-input': 'input',
+  'document-corrupted': 'input',
+  'session-not-found': 'service',
+  'document-not-found': 'service',
+  'service-error': 'service',
+  'provider-error': 'service',
+  'service-unreachable': 'service',
+  network: 'network',
+  timeout: 'network',
+  unauthorized: 'caller',
+  'not-permitted': 'caller',
+  misconfigured: 'caller',
+  'operation-not-allowed': 'caller',
+  'request-too-large': 'caller',
+  cancelled: 'flow',
+  unknown: 'service',
+} as const;
+
+export type EsignErrorCode = keyof typeof ERROR_GROUPS;
+export type EsignErrorGroup = (typeof ERROR_GROUPS)[EsignErrorCode];
+export const ERROR_CODES = Object.keys(ERROR_GROUPS) as EsignErrorCode[];
+
+/** Codes for which trying the same thing again can help. */
+const RETRYABLE: ReadonlySet<EsignErrorCode> = new Set<EsignErrorCode>([
+  'refused',
+  'expired',
+  'certificate-timeout',
+  'session-not-found',
+  'service-error',
+  'provider-error',
+  'service-unreachable',
+  'network',
+  'timeout',
+  'cancelled',
+  'unknown',
+]);
+
+const SERVICE_CODES: Record<number, EsignErrorCode> = {
+  0: 'invalid-input',
+  40001: 'invalid-input',
+  40003: 'unauthorized',
+  40004: 'invalid-input',
+  40005: 'invalid-input',
+  40020: 'refused',
+  40021: 'expired',
+  40022: 'document-corrupted',
+  40401: 'not-a-user',
+  40402: 'session-not-found',
+  40403: 'not-qualified',
+  40801: 'certificate-timeout',
+  50000: 'service-error',
+  50001: 'provider-error',
+  50002: 'service-unreachable',
+  50003: 'not-permitted',
+  50004: 'misconfigured',
+};
+
+const PROXY_CODES: Record<ProxyErrorKind, EsignErrorCode> = {
+  'operation-not-allowed': 'operation-not-allowed',
+  'malformed-json': 'invalid-input',
+  'request-too-large': 'request-too-large',
+  forbidden: 'not-permitted',
+  'upstream-unreachable': 'service-unreachable',
+  'upstream-timeout': 'timeout',
+  'upstream-invalid': 'network',
+};
+
+export interface EsignErrorDetail {
+  code: EsignErrorCode;
+  message: string;
+  retryable: boolean;
+  field?: string;
+  serviceCode?: number;
+  cause?: unknown;
+}
+
+export interface EsignErrorInit {
+  field?: string;
+  serviceCode?: number;
+  httpStatus?: number;
+  cause?: unknown;
+  retryable?: boolean;
+}
+
+/** The one error type of the client and the elements. */
+export class EsignError extends Error {
+  override readonly name = 'EsignError';
+  readonly code: EsignErrorCode;
+  readonly group: EsignErrorGroup;
+  readonly retryable: boolean;
+  readonly field?: string;
+  readonly serviceCode?: number;
+  readonly httpStatus?: number;
+
+  constructor(code: EsignErrorCode, message: string, init: EsignErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = code;
+    this.group = ERROR_GROUPS[code];
+    this.retryable = init.retryable ?? RETRYABLE.has(code);
+    if (init.field !== undefined) this.field = init.field;
+    if (init.serviceCode !== undefined) this.serviceCode = init.serviceCode;
+    if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
+  }
+
+  /** The `esign-error` event detail of design.md. */
+  toDetail(message: string = this.message): EsignErrorDetail {
+    const detail: EsignErrorDetail = { code: this.code, message, retryable: this.retryable };
+    if (this.field !== undefined) detail.field = this.field;
+    if (this.serviceCode !== undefined) detail.serviceCode = this.serviceCode;
+    if (this.cause !== undefined) detail.cause = this.cause;
+    return detail;
+  }
+}
+
+const FIELD_IN_MESSAGE = /\[([A-Za-z_.\d]+)\]/;
+const NOT_FOUND_MESSAGE = /not found|nerastas|nerasta/i;
+
+/** Reads a `{status: "error"}` body (of the service or of the proxy) into an EsignError. */
+export function errorFromResponse(body: ErrorResponse, httpStatus?: number): EsignError {
+  const message = typeof body.message === 'string' && body.message ? body.message : 'Unknown error';
+  const init: EsignErrorInit = {};
+  if (httpStatus !== undefined) init.httpStatus = httpStatus;
+  if (body.proxy_error && body.proxy_error in PROXY_CODES) {
+    return new EsignError(PROXY_CODES[body.proxy_error], message, init);
+  }
+  const serviceCode = typeof body.error_code === 'number' ? body.error_code : undefined;
+  if (serviceCode !== undefined) {
+    init.serviceCode = serviceCode;
+    const code = SERVICE_CODES[serviceCode] ?? (serviceCode >= 50000 ? 'service-error' : 'unknown');
+    if (serviceCode === 40004) init.field = 'phone';
+    else if (serviceCode === 40005) init.field = 'code';
+    else if (serviceCode === 0) init.field = 'file';
+    else if (serviceCode === 40001) {
+      const field = FIELD_IN_MESSAGE.exec(message)?.[1];
+      if (field) init.field = field;
+    }
+    return new EsignError(code, message, init);
+  }
+  if (NOT_FOUND_MESSAGE.test(message) || httpStatus === 404) {
+    return new EsignError('document-not-found', message, init);
+  }
+  if (httpStatus === 401) return new EsignError('unauthorized', message, init);
+  if (httpStatus !== undefined && httpStatus >= 500) return new EsignError('service-error', message, init);
+  if (httpStatus !== undefined && httpStatus >= 400) return new EsignError('invalid-input', message, init);
+  return new EsignError('unknown', message, init);
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (
+    (error instanceof EsignError && error.code === 'cancelled') ||
+    (typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError')
+  );
+}
+
+export function cancelledError(cause?: unknown): EsignError {
+  return new EsignError('cancelled', 'The operation was cancelled', { cause });
+}

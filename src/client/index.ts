@@ -1,0 +1,5 @@
+export * from './client.js';
+export * from './errors.js';
+export * from './operations.js';
+export * from './poll.js';
+export type * from './types.js';

@@ -1,0 +1,77 @@
+import { EsignError, cancelledError } from './errors.js';
+
+export interface PollOptions {
+  /** Wait between polls while the answer is `waiting`, in ms. Default 1000. */
+  interval?: number;
+  /** Give up after this many ms with a `timeout` error. Default 150 000. */
+  timeLimit?: number;
+  /** Longest wait between retries after network failures, in ms. Default 8000. */
+  maxBackoff?: number;
+  signal?: AbortSignal;
+  /** Called after every `waiting` answer with the ms elapsed since polling began. */
+  onWaiting?: (elapsed: number) => void;
+}
+
+/** Errors on the way to the service that a later poll may not meet again. */
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof EsignError &&
+    (error.code === 'network' || error.code === 'service-unreachable' || error.code === 'timeout')
+  );
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(cancelledError(signal.reason));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelledError(signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Exponential backoff from `base` with full jitter in [0.5, 1.5), capped at `max`. */
+export function backoffDelay(attempt: number, base: number, max: number, random = Math.random): number {
+  const exponential = Math.min(max, base * 2 ** attempt);
+  return Math.round(exponential * (0.5 + random()));
+}
+
+/**
+ * Calls `check` until it answers something other than `{status: "waiting"}`. Network
+ * failures are retried with backoff and jitter; service errors end the polling at once.
+ */
+export async function poll<T extends { status: string }>(
+  check: (signal?: AbortSignal) => Promise<T | { status: 'waiting' }>,
+  options: PollOptions = {},
+): Promise<T> {
+  const { interval = 1000, timeLimit = 150_000, maxBackoff = 8000, signal, onWaiting } = options;
+  const started = Date.now();
+  let failures = 0;
+  for (;;) {
+    if (signal?.aborted) throw cancelledError(signal.reason);
+    let delay = interval;
+    try {
+      const answer = await check(signal);
+      failures = 0;
+      if (answer.status !== 'waiting') return answer as T;
+      onWaiting?.(Date.now() - started);
+    } catch (error) {
+      if (signal?.aborted) throw cancelledError(signal.reason);
+      if (!isTransient(error)) throw error;
+      delay = backoffDelay(failures++, interval, maxBackoff);
+    }
+    const remaining = timeLimit - (Date.now() - started);
+    if (remaining <= 0) {
+      throw new EsignError('timeout', `No final answer within ${Math.round(timeLimit / 1000)} s`);
+    }
+    await sleep(Math.min(delay, remaining), signal);
+  }
+}
