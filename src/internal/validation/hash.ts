@@ -1,0 +1,7 @@
+import type { HashAlgorithm } from '../../client/types.js';
+
+export const HASH_HEX_LENGTH: Record<HashAlgorithm, number> = { SHA256: 64, SHA512: 128 };
+
+export function isHashHex(hash: string, algorithm: HashAlgorithm): boolean {
+  return hash.length === HASH_HEX_LENGTH[algorithm] && /^[0-9a-f]+$/.test(hash);
+}
