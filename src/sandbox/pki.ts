@@ -170,7 +170,7 @@ const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 
 /** Parses a DER certificate into the service's certificate object. */
 export function certificateObject(der: Uint8Array): CertificateObject {
-  const cert = pkijs.Certificate.fromBER(der);
+  const cert = pkijs.Certificate.fromBER(new Uint8Array(der));
   const subject = readName(cert.subject);
   const issuer = readName(cert.issuer);
   const get = (map: Map<string, string>, oid: string) => map.get(oid) ?? '';

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Fields, EMAIL, decodeBase64, isHttpUrl } from './fields.js';
+import { message } from './messages.js';
+import { validationReport } from './validation-report.js';
+
+const ALLOWED_TYPES = ['pdf', 'adoc', 'asice', 'bdoc'];
+
+export interface StoredSigner {
+  name: string;
+  surname: string;
+  email: string;
+  successUrl?: string;
+  noEmail: boolean;
+  invitationToken: string;
+  signStatus: string;
+  isSignatureValid: 'true' | 'false';
+  rejectionReason: string;
+  temporary: boolean;
+  personalCode?: string;
+  phoneNumber?: string;
+  signatureType?: string;
+}
+
+export interface TemporaryLink {
+  token: string;
+  validUntil: number;
+  language: 'lt' | 'en';
+  callbackUrl: string;
+}
+
+export interface StoredDocument {
+  uuid: string;
+  filename: string;
+  /** base64 */
+  content: string;
+  access: 'public' | 'private';
+  callbackUrl?: string;
+  signers: StoredSigner[];
+  links: TemporaryLink[];
+  createdAt: number;
+  deleteAt?: number;
+}
+
+export interface DocumentStoreOptions {
+  now: () => number;
+  minuteMs: number;
+  dataDir?: string;
+  linkResponseForm: 'single' | 'list';
+}
+
+/** Documents, their signers and temporary links, kept while the sandbox runs (or in a data directory). */
+export class DocumentStore {
+  readonly #documents = new Map<string, StoredDocument>();
+
+  constructor(readonly options: DocumentStoreOptions) {
+    if (options.dataDir) {
+      mkdirSync(this.#dir, { recursive: true });
+      for (const file of readdirSync(this.#dir)) {
+        if (!file.endsWith('.json')) continue;
+        const doc = JSON.parse(readFileSync(join(this.#dir, file), 'utf8')) as StoredDocument;
+        this.#documents.set(doc.uuid, doc);
+      }
+    }
+  }
+
+  get #dir(): string {
+    return join(this.options.dataDir ?? '', 'documents');
+  }
+
+  #save(doc: StoredDocument): void {
+    if (this.options.dataDir) writeFileSync(join(this.#dir, `${doc.uuid}.json`), JSON.stringify(doc));
+  }
+
+  #delete(uuid: string): void {
+    this.#documents.delete(uuid);
+    if (this.options.dataDir) rmSync(join(this.#dir, `${uuid}.json`), { force: true });
+  }
+
+  /** The document, or null when it never existed or its delete-after time has passed. */
+  find(uuid: string): StoredDocument | null {
+    const doc = this.#documents.get(uuid);
+    if (!doc) return null;
+    if (doc.deleteAt !== undefined && this.options.now() >= doc.deleteAt) {
+      this.#delete(uuid);
+      return null;
+    }
+    return doc;
+  }
+
+  #require(uuid: string, fields: Fields): StoredDocument {
+    const doc = this.find(uuid);
+    if (!doc) fields.fail('documentNotFound', {}, undefined, 404);
+    return doc;
+  }
+
+  findByInvitation(token: string): { doc: StoredDocument; signer: StoredSigner } | null {
+    for (const doc of this.#documents.values()) {
+      const signer = doc.signers.find((s) => s.invitationToken === token);
+      if (signer && this.find(doc.uuid)) return { doc, signer };
+    }
+    return null;
+  }
+
+  findByLink(token: string): { doc: StoredDocument; link: TemporaryLink } | null {
+    for (const doc of this.#documents.values()) {
+      const link = doc.links.find((l) => l.token === token);
+      if (link && this.find(doc.uuid)) return { doc, link };
+    }
+    return null;
+  }
+
+  #signer(raw: unknown, fields: Fields, field: string): StoredSigner {
+    const entry = (raw ?? {}) as Record<string, unknown>;
+    const sub = new Fields(entry, fields.locale);
+    const name = sub.string('name') ?? fields.invalid(`${field}.name`, 'required');
+    const surname = sub.string('surname') ?? fields.invalid(`${field}.surname`, 'required');
+    const email = sub.string('email') ?? fields.invalid(`${field}.email`, 'required');
+    if (!EMAIL.test(email)) fields.invalid(`${field}.email`, 'invalidEmail');
+    const successUrl = sub.string('successUrl');
+    if (successUrl !== undefined && !isHttpUrl(successUrl)) fields.invalid(`${field}.successUrl`, 'invalidUrl');
+    if (entry['noEmail'] !== undefined && typeof entry['noEmail'] !== 'boolean') fields.invalid(`${field}.noEmail`, 'invalidBoolean');
+    return {
+      name,
+      surname,
+      email,
+      ...(successUrl ? { successUrl } : {}),
+      noEmail: entry['noEmail'] === true,
+      invitationToken: randomUUID(),
+      signStatus: 'pending',
+      isSignatureValid: 'false',
+      rejectionReason: '',
+      temporary: false,
+    };
+  }
+
+  #invited(signer: StoredSigner, baseUrl: string) {
+    return {
+      name: signer.name,
+      surname: signer.surname,
+      invitationUrl: signer.noEmail ? null : `${baseUrl}/sign/${signer.invitationToken}`,
+    };
+  }
+
+  upload(fields: Fields, baseUrl: string): object {
+    fields.oneOf('access', ['public', 'private'] as const, 'invalidAccess', true);
+    const access = fields.body['access'] as 'public' | 'private';
+    const file = fields.body['file'] as Record<string, unknown> | undefined;
+    if (!file || typeof file !== 'object') fields.invalid('file', 'required');
+    const filename = typeof file['filename'] === 'string' ? file['filename'] : fields.invalid('file.filename', 'required');
+    const extension = filename.split('.').pop()?.toLowerCase() ?? '';
+    if (!filename.includes('.') || !ALLOWED_TYPES.includes(extension)) fields.fail('fileType', {}, 0);
+    const bytes = decodeBase64(file['content']);
+    if (!bytes || bytes.length === 0) fields.invalid('file.content', 'invalidBase64');
+    const callbackUrl = file['callbackUrl'];
+    if (callbackUrl !== undefined && (typeof callbackUrl !== 'string' || !isHttpUrl(callbackUrl))) {
+      fields.invalid('file.callbackUrl', 'invalidUrl');
+    }
+    const rawSigners = fields.body['signers'];
+    if (!Array.isArray(rawSigners)) fields.invalid('signers', 'invalidSigners');
+    const signers = rawSigners.map((raw, i) => this.#signer(raw, fields, `signers.${i}`));
+    const doc: StoredDocument = {
+      uuid: randomUUID(),
+      filename,
+      content: Buffer.from(bytes).toString('base64'),
+      access,
+      ...(typeof callbackUrl === 'string' ? { callbackUrl } : {}),
+      signers,
+      links: [],
+      createdAt: this.options.now(),
+    };
+    this.#documents.set(doc.uuid, doc);
+    this.#save(doc);
+    return {
+      status: 'ok',
+      message: message(fields.locale, 'uploaded'),
+      document: { uuid: doc.uuid },
+      signers: signers.map((s) => this.#invited(s, baseUrl)),
+    };
+  }
+
+  invite(uuid: string, fields: Fields, baseUrl: string): object {
+    const doc = this.#require(uuid, fields);
+    const signer = this.#signer(fields.body['signer'], fields, 'signer');
+    doc.signers.push(signer);
+    this.#save(doc);
+    return { status: 'ok', message: message(fields.locale, 'invited'), signers: [this.#invited(signer, baseUrl)] };
+  }
+
+  signers(uuid: string, fields: Fields): object {
+    const doc = this.#require(uuid, fields);
+    return {
+      status: 'ok',
+      signers: doc.signers.map((s) => ({
+        name: s.name,
+        surname: s.surname,
+        isSignatureValid: s.isSignatureValid,
+        signStatus: s.signStatus,
+        rejectionReason: s.rejectionReason,
+      })),
+    };
+  }
+
+  validate(uuid: string, fields: Fields): object {
+    const doc = this.#require(uuid, fields);
+    const bytes = new Uint8Array(Buffer.from(doc.content, 'base64'));
+    return { status: 'ok', data: validationReport(doc.filename, bytes, this.options.now()) };
+  }
+
+  remove(uuid: string, fields: Fields): object {
+    this.#require(uuid, fields);
+    this.#delete(uuid);
+    return { status: 'ok', data: { status: 'ok', message: message(fields.locale, 'removed') } };
+  }
+
+  temporaryLink(fields: Fields, baseUrl: string): object {
+    const uuid = fields.string('document_id', true);
+    const doc = this.#require(uuid, fields);
+    const callbackUrl = fields.url('callback_url', true) as string;
+    const expireAfter = fields.minutes('expire_after', 30) as number;
+    const deleteAfter = fields.minutes('delete_document_after');
+    if (deleteAfter !== undefined && deleteAfter < expireAfter) fields.invalid('delete_document_after', 'deleteBeforeExpiry');
+    const language = fields.oneOf('language', ['lt', 'en'] as const, 'invalidLanguage', false, 'lt') as 'lt' | 'en';
+    const file = fields.body['file'] as Record<string, unknown> | undefined;
+    if (file !== undefined) {
+      const content = decodeBase64(file?.['content']);
+      if (typeof file?.['filename'] !== 'string' || !content) fields.invalid('file', 'invalidFile');
+      doc.filename = file['filename'] as string;
+      doc.content = Buffer.from(content).toString('base64');
+    }
+    const rawSigners = fields.body['signers'];
+    if (rawSigners !== undefined && !Array.isArray(rawSigners)) fields.invalid('signers', 'invalidSigners');
+    for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
+      const entry = new Fields((raw ?? {}) as Record<string, unknown>, fields.locale);
+      const email = entry.string('email');
+      if (email !== undefined && !EMAIL.test(email)) fields.invalid('signers.email', 'invalidEmail');
+      const personalCode = entry.string('personal_code');
+      const phoneNumber = entry.string('phone_number');
+      const signatureType = entry.string('signature_type');
+      doc.signers.push({
+        name: entry.string('name') ?? '',
+        surname: entry.string('surname') ?? '',
+        email: email ?? '',
+        noEmail: true,
+        invitationToken: randomUUID(),
+        signStatus: 'pending',
+        isSignatureValid: 'false',
+        rejectionReason: '',
+        temporary: true,
+        ...(personalCode ? { personalCode } : {}),
+        ...(phoneNumber ? { phoneNumber } : {}),
+        ...(signatureType ? { signatureType } : {}),
+      });
+    }
+    const now = this.options.now();
+    const link: TemporaryLink = { token: randomUUID(), validUntil: now + expireAfter * this.options.minuteMs, language, callbackUrl };
+    doc.links.push(link);
+    if (deleteAfter !== undefined) doc.deleteAt = now + deleteAfter * this.options.minuteMs;
+    this.#save(doc);
+    const url = `${baseUrl}/link/${link.token}`;
+    const validUntil = Math.floor(link.validUntil / 1000);
+    return this.options.linkResponseForm === 'list'
+      ? { status: 'ok', document_id: doc.uuid, temporary_signing_links: [{ temporary_signing_link: url, valid_until: validUntil }] }
+      : { status: 'ok', temporary_signing_link: url, valid_until: validUntil };
+  }
+
+  removeTemporarySigner(uuid: string, fields: Fields): object {
+    const doc = this.#require(uuid, fields);
+    const by = {
+      name: fields.string('name'),
+      surname: fields.string('surname'),
+      email: fields.string('email'),
+      personalCode: fields.string('personal_code'),
+    };
+    if (!Object.values(by).some((v) => v !== undefined)) fields.fail('signerNotFound', {}, undefined, 404);
+    const index = doc.signers.findIndex(
+      (s) =>
+        s.temporary &&
+        (by.name === undefined || s.name === by.name) &&
+        (by.surname === undefined || s.surname === by.surname) &&
+        (by.email === undefined || s.email === by.email) &&
+        (by.personalCode === undefined || s.personalCode === by.personalCode),
+    );
+    if (index < 0) fields.fail('signerNotFound', {}, undefined, 404);
+    doc.signers.splice(index, 1);
+    this.#save(doc);
+    return { status: 'ok' };
+  }
+}

@@ -1,0 +1,136 @@
+import type { ServiceLocale } from '../client/operations.js';
+import type { Country, MessageFormat } from '../client/types.js';
+import { checkMessage, isAscii } from '../internal/validation/message.js';
+import { checkPersonalCode } from '../internal/validation/personal-code.js';
+import { SERVICE_PHONE } from '../internal/validation/phone.js';
+import { message, type MessageKey } from './messages.js';
+
+/** A failed request: HTTP status, message and (where the operation has one) error code. */
+export class Failure extends Error {
+  constructor(
+    readonly httpStatus: number,
+    message: string,
+    readonly errorCode?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type Body = Record<string, unknown>;
+
+/** Reads and checks request fields as the service does, failing in the request's locale. */
+export class Fields {
+  constructor(
+    readonly body: Body,
+    readonly locale: ServiceLocale,
+  ) {}
+
+  fail(key: MessageKey, values: Record<string, string | number> = {}, errorCode?: number, httpStatus = 400): never {
+    throw new Failure(httpStatus, message(this.locale, key, values), errorCode);
+  }
+
+  invalid(field: string, reason: MessageKey, values: Record<string, string | number> = {}): never {
+    const text = message(this.locale, 'invalidParameter', { field, reason: message(this.locale, reason, values) });
+    throw new Failure(400, text, 40001);
+  }
+
+  string(field: string, required: true): string;
+  string(field: string, required?: false): string | undefined;
+  string(field: string, required = false): string | undefined {
+    const value = this.body[field];
+    if (value === undefined || value === null || value === '') {
+      if (required) this.invalid(field, 'required');
+      return undefined;
+    }
+    if (typeof value !== 'string') this.invalid(field, 'required');
+    return value;
+  }
+
+  oneOf<T extends string>(field: string, allowed: readonly T[], reason: MessageKey, required: boolean, fallback?: T): T | undefined {
+    const value = this.body[field];
+    if (value === undefined || value === null || value === '') {
+      if (required) this.invalid(field, 'required');
+      return fallback;
+    }
+    if (typeof value !== 'string' || !allowed.includes(value as T)) this.invalid(field, reason);
+    return value as T;
+  }
+
+  boolean(field: string): boolean {
+    const value = this.body[field];
+    if (value === undefined || value === null) return false;
+    if (typeof value !== 'boolean') this.invalid(field, 'invalidBoolean');
+    return value;
+  }
+
+  country(allowed: readonly Country[] = ['LT', 'LV', 'EE']): Country {
+    return this.oneOf('country', allowed, 'invalidCountry', true) as Country;
+  }
+
+  phone(field = 'phone'): string {
+    const value = this.body[field];
+    if (typeof value !== 'string' || !SERVICE_PHONE.test(value)) this.fail('phoneFormat', {}, 40004);
+    return value;
+  }
+
+  personalCode(country: Country, field = 'code'): string {
+    const value = this.body[field];
+    const check = typeof value === 'string' ? checkPersonalCode(value, country) : null;
+    if (!check?.valid) this.fail('codeFormat', {}, 40005);
+    return check.code;
+  }
+
+  /** The mobile-channel message and its format (the service's default format is GSM-7). */
+  mobileMessage(): { message?: string; format: MessageFormat } {
+    const format = this.oneOf('message_format', ['GSM-7', 'UCS-2'] as const, 'invalidMessageFormat', false, 'GSM-7') as MessageFormat;
+    const text = this.string('message');
+    if (text !== undefined) {
+      const check = checkMessage(text, format);
+      if (check.problem === 'not-gsm7') this.invalid('message', 'messageNotGsm7');
+      if (check.problem === 'too-long') this.invalid('message', 'messageTooLong', { limit: check.limit });
+    }
+    return text === undefined ? { format } : { message: text, format };
+  }
+
+  asciiMessage(): string | undefined {
+    const text = this.string('message');
+    if (text !== undefined && !isAscii(text)) this.invalid('message', 'messageNotAscii');
+    if (text !== undefined && text.length > 60) this.invalid('message', 'messageTooLong', { limit: 60 });
+    return text;
+  }
+
+  url(field: string, required: boolean): string | undefined {
+    const value = required ? this.string(field, true) : this.string(field);
+    if (value !== undefined && !isHttpUrl(value)) this.invalid(field, 'invalidUrl');
+    return value;
+  }
+
+  minutes(field: string, fallback?: number): number | undefined {
+    const value = this.body[field];
+    if (value === undefined || value === null || value === '') return fallback;
+    const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) this.invalid(field, 'invalidMinutes');
+    return number;
+  }
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Decodes standard base64 strictly; null when it is not base64. */
+export function decodeBase64(value: unknown): Uint8Array | null {
+  if (typeof value !== 'string') return null;
+  const compact = value.replace(/\s+/g, '');
+  if (!BASE64.test(compact)) return null;
+  return new Uint8Array(Buffer.from(compact, 'base64'));
+}
+
+export const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;

@@ -1,0 +1,3 @@
+export { Sandbox, startSandbox, DEFAULT_ACCESS_TOKEN, type SandboxOptions, type RunningSandbox } from './server.js';
+export { PERSONAS, type Persona, type Outcome } from './personas.js';
+export { samplePdf } from './sample-pdf.js';

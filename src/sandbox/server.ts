@@ -1,0 +1,189 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { matchOperation, type MatchedOperation } from '../client/operations.js';
+import { DocumentStore } from './documents.js';
+import { Failure, Fields, type Body } from './fields.js';
+import { message } from './messages.js';
+import { linkPage } from './pages.js';
+import { SandboxPki } from './pki.js';
+import { SessionStore } from './sessions.js';
+
+export interface SandboxOptions {
+  /** The access token the sandbox accepts. Default `sandbox-access-token`. */
+  accessToken?: string;
+  /** How long a person takes to answer, in ms. Default 3000. */
+  answerAfterMs?: number;
+  /** How long the slow sandbox identity takes, in ms. Default 60000. */
+  slowAnswerAfterMs?: number;
+  /** Length of a "minute" of temporary links, in ms, so tests need not wait. Default 60000. */
+  minuteMs?: number;
+  /** Keep documents in this directory across restarts. Default: memory only. */
+  dataDir?: string;
+  /** The clock. Default `Date.now`. */
+  now?: () => number;
+  /** Base URL of invitation and temporary links. Default: taken from each request's Host. */
+  publicUrl?: string;
+  /** Which of the two known answer forms the temporary-link operation uses. Default `single`. */
+  linkResponseForm?: 'single' | 'list';
+  /** Largest request body in bytes. Default 150 MB. */
+  bodyLimit?: number;
+}
+
+export const DEFAULT_ACCESS_TOKEN = 'sandbox-access-token';
+
+/** Operations whose failures carry only status and message (service-facts.md). */
+const WITHOUT_ERROR_CODE: ReadonlySet<MatchedOperation['id']> = new Set([
+  'inviteSigner',
+  'validateDocument',
+  'removeDocument',
+  'listSigners',
+  'generateTemporarySigningLink',
+  'removeTemporarySigner',
+  'removeMobileSession',
+  'removeSmartIdSession',
+]);
+
+type Handler = (op: MatchedOperation, fields: Fields, baseUrl: string) => object | Promise<object>;
+
+/** The whole service interface in one Node request handler. */
+export class Sandbox {
+  readonly options: Required<Omit<SandboxOptions, 'dataDir' | 'publicUrl'>> & Pick<SandboxOptions, 'dataDir' | 'publicUrl'>;
+  readonly pki = new SandboxPki();
+  readonly sessions: SessionStore;
+  readonly documents: DocumentStore;
+  readonly #handlers: Record<MatchedOperation['id'], Handler>;
+
+  constructor(options: SandboxOptions = {}) {
+    this.options = {
+      accessToken: options.accessToken ?? DEFAULT_ACCESS_TOKEN,
+      answerAfterMs: options.answerAfterMs ?? 3000,
+      slowAnswerAfterMs: options.slowAnswerAfterMs ?? 60_000,
+      minuteMs: options.minuteMs ?? 60_000,
+      now: options.now ?? (() => Date.now()),
+      linkResponseForm: options.linkResponseForm ?? 'single',
+      bodyLimit: options.bodyLimit ?? 150 * 1024 * 1024,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
+    };
+    const { now, answerAfterMs, slowAnswerAfterMs, minuteMs, dataDir, linkResponseForm } = this.options;
+    this.sessions = new SessionStore(this.pki, { now, answerAfterMs, slowAnswerAfterMs });
+    this.documents = new DocumentStore({ now, minuteMs, linkResponseForm, ...(dataDir ? { dataDir } : {}) });
+    const s = this.sessions;
+    const d = this.documents;
+    const p = (op: MatchedOperation, name: string) => op.params[name] as string;
+    this.#handlers = {
+      mobileLogin: (_, f) => s.start('mobile', 'login', f),
+      smartIdLogin: (_, f) => s.start('smartid', 'login', f),
+      mobileLoginStatus: (op, f) => s.status('mobile', 'login', p(op, 'token'), f),
+      smartIdLoginStatus: (op, f) => s.status('smartid', 'login', p(op, 'token'), f),
+      mobileSign: (_, f) => s.start('mobile', 'sign', f),
+      smartIdSign: (_, f) => s.start('smartid', 'sign', f),
+      mobileSignStatus: (op, f) => s.status('mobile', 'sign', p(op, 'token'), f),
+      smartIdSignStatus: (op, f) => s.status('smartid', 'sign', p(op, 'token'), f),
+      mobileHashSign: (_, f) => s.start('mobile', 'hash', f),
+      smartIdHashSign: (_, f) => s.start('smartid', 'hash', f),
+      mobileHashSignStatus: (op, f) => s.status('mobile', 'hash', p(op, 'token'), f),
+      smartIdHashSignStatus: (op, f) => s.status('smartid', 'hash', p(op, 'token'), f),
+      removeMobileSession: (op, f) => s.remove('mobile', p(op, 'sessionId'), f),
+      removeSmartIdSession: (op, f) => s.remove('smartid', p(op, 'sessionId'), f),
+      uploadDocument: (_, f, base) => d.upload(f, base),
+      inviteSigner: (op, f, base) => d.invite(p(op, 'documentId'), f, base),
+      validateDocument: (op, f) => d.validate(p(op, 'documentId'), f),
+      removeDocument: (op, f) => d.remove(p(op, 'documentId'), f),
+      generateTemporarySigningLink: (_, f, base) => d.temporaryLink(f, base),
+      removeTemporarySigner: (op, f) => d.removeTemporarySigner(p(op, 'documentId'), f),
+      listSigners: (op, f) => d.signers(p(op, 'documentId'), f),
+    };
+  }
+
+  /** A `(req, res)` handler for node:http. */
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    this.#handle(req, res).catch((error: unknown) => {
+      send(res, 500, { status: 'error', message: 'Processing failed', error_code: 50000 });
+      console.error('[esign-sandbox]', error);
+    });
+  };
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const baseUrl = this.options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+    const pageMatch = /^\/(sign|link)\/([A-Za-z0-9-]{1,64})$/.exec(url);
+    if (req.method === 'GET' && pageMatch) {
+      const { status, html } = linkPage(this.documents, pageMatch[1] as 'sign' | 'link', pageMatch[2] as string, this.options.now());
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      return;
+    }
+    const op = url.includes('?') ? null : matchOperation(req.method ?? 'GET', url);
+    const locale = op?.locale ?? (url.startsWith('/en/') ? 'en' : 'lt');
+    if (!op) {
+      send(res, 404, { status: 'error', message: message(locale, 'unknownOperation') });
+      return;
+    }
+    try {
+      const body = await readJson(req, this.options.bodyLimit);
+      if (!body) throw new Failure(400, message(locale, 'malformed'), 40001);
+      const fields = new Fields(body, locale);
+      if (body['access_token'] !== this.options.accessToken) fields.fail('accessToken', {}, 40003, 401);
+      send(res, 200, await this.#handlers[op.id](op, fields, baseUrl));
+    } catch (error) {
+      if (!(error instanceof Failure)) throw error;
+      const answer: Record<string, unknown> = { status: 'error', message: error.message };
+      if (error.errorCode !== undefined && !WITHOUT_ERROR_CODE.has(op.id)) answer['error_code'] = error.errorCode;
+      send(res, error.httpStatus, answer);
+    }
+  }
+
+  /** Starts an HTTP server on loopback. Port 0 picks a free one. */
+  listen(port = 0, host = '127.0.0.1'): Promise<RunningSandbox> {
+    const server = createServer(this.handle);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        const address = server.address() as AddressInfo;
+        const shownHost = host.includes(':') ? `[${host}]` : host;
+        resolve({ url: `http://${shownHost}:${address.port}`, server, sandbox: this, close: () => closeServer(server) });
+      });
+    });
+  }
+}
+
+export interface RunningSandbox {
+  url: string;
+  server: Server;
+  sandbox: Sandbox;
+  close: () => Promise<void>;
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Creates a sandbox and starts it on loopback. */
+export function startSandbox(options: SandboxOptions & { port?: number; host?: string } = {}): Promise<RunningSandbox> {
+  return new Sandbox(options).listen(options.port, options.host);
+}
+
+function send(res: ServerResponse, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage, limit: number): Promise<Body | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new Failure(413, 'Request body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,247 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Country, FileType, HashAlgorithm, SignaturePage, SignaturePosition } from '../client/types.js';
+import { HASH_HEX_LENGTH, isHashHex } from '../internal/validation/hash.js';
+import { mobileIdControlCode, smartIdControlCode } from './control-code.js';
+import { Failure, Fields, decodeBase64 } from './fields.js';
+import { message } from './messages.js';
+import { PERSONAS, findMobilePersona, findSmartIdPersona, type Outcome, type Persona } from './personas.js';
+import { certificateObject, type SandboxPki } from './pki.js';
+import { signDigest } from './raw-signature.js';
+import { pepsRecords, sanctionsRecords } from './screening.js';
+import { CorruptDocumentError, noteContainer, notePdf, type NamedBytes, type SandboxNote } from './signed-file.js';
+
+export type Channel = 'mobile' | 'smartid';
+export type Kind = 'login' | 'sign' | 'hash';
+
+interface Session {
+  token: string;
+  channel: Channel;
+  kind: Kind;
+  persona?: Persona;
+  code: string;
+  country: Country;
+  controlCode: string;
+  answerAt: number;
+  peps: boolean;
+  sanctions: boolean;
+  removed: boolean;
+  sign?: { type: FileType; files: NamedBytes[]; position?: SignaturePosition; page?: SignaturePage };
+  hash?: { bytes: Uint8Array; algorithm: HashAlgorithm };
+  result?: object;
+}
+
+export interface SessionTiming {
+  now: () => number;
+  answerAfterMs: number;
+  slowAnswerAfterMs: number;
+}
+
+const FILE_TYPES = ['pdf', 'adoc', 'bdoc', 'asice'] as const;
+const PERSON_ERRORS: Record<Exclude<Outcome, 'ok'>, { key: Parameters<typeof message>[1]; http: number }> = {
+  40020: { key: 'refused', http: 200 },
+  40021: { key: 'expired', http: 200 },
+  40401: { key: 'notUser', http: 200 },
+  40403: { key: 'notQualified', http: 200 },
+  40801: { key: 'certificateTimeout', http: 200 },
+  50000: { key: 'processing', http: 500 },
+  50001: { key: 'providerError', http: 500 },
+};
+
+/** Sessions of both channels: start, status after the person's delay, removal. */
+export class SessionStore {
+  readonly #sessions = new Map<string, Session>();
+
+  constructor(
+    readonly pki: SandboxPki,
+    readonly timing: SessionTiming,
+  ) {}
+
+  async start(channel: Channel, kind: Kind, fields: Fields): Promise<object> {
+    let persona: Persona | undefined;
+    let code: string;
+    let country: Country;
+    if (channel === 'mobile') {
+      const phone = fields.phone();
+      country = kind === 'hash' ? fields.country(['LT', 'EE']) : phone.startsWith('+372') ? 'EE' : 'LT';
+      code = fields.personalCode(country);
+      persona = findMobilePersona(phone, code);
+    } else {
+      country = fields.country(kind === 'hash' ? ['LT', 'EE'] : ['LT', 'LV', 'EE']);
+      code = fields.personalCode(country);
+      persona = findSmartIdPersona(code, country);
+      // the smart channel knows at once whether the person has an account
+      if (!persona) fields.fail('notUser', {}, 40401, 404);
+    }
+    const session: Session = {
+      token: randomUUID(),
+      channel,
+      kind,
+      code,
+      country,
+      controlCode: '',
+      answerAt: 0,
+      peps: false,
+      sanctions: false,
+      removed: false,
+      ...(persona ? { persona } : {}),
+    };
+    let hash: Uint8Array;
+    if (kind === 'hash') {
+      const algorithm = fields.oneOf('hash_algorithm', ['SHA256', 'SHA512'] as const, 'invalidHashAlgorithm', true) as HashAlgorithm;
+      const hex = fields.string('hash', true);
+      if (!isHashHex(hex, algorithm)) fields.invalid('hash', 'invalidHash', { length: HASH_HEX_LENGTH[algorithm] });
+      if (channel === 'smartid') fields.asciiMessage();
+      else fields.string('message');
+      hash = new Uint8Array(Buffer.from(hex, 'hex'));
+      session.hash = { bytes: hash, algorithm };
+    } else {
+      if (channel === 'mobile') fields.mobileMessage();
+      else fields.string('message');
+      session.peps = fields.boolean('peps');
+      session.sanctions = fields.boolean('sanctions');
+      if (kind === 'login') {
+        fields.oneOf('language', ['LIT', 'ENG', 'RUS', 'EST'] as const, 'invalidLanguage', false);
+        hash = randomBytes(32);
+      } else {
+        session.sign = this.#readFiles(fields);
+        if (channel === 'smartid') fields.oneOf('certificate_level', ['QSCD', 'QUALIFIED'] as const, 'invalidLevel', false);
+        const digest = createHash('sha256');
+        for (const file of session.sign.files) digest.update(file.bytes);
+        hash = digest.digest();
+      }
+    }
+    session.controlCode = channel === 'mobile' ? mobileIdControlCode(hash) : smartIdControlCode(hash);
+    const delay = persona?.slow ? this.timing.slowAnswerAfterMs : this.timing.answerAfterMs;
+    session.answerAt = this.timing.now() + delay;
+    this.#sessions.set(session.token, session);
+    const answer: Record<string, unknown> = { status: 'ok', token: session.token, control_code: session.controlCode };
+    if (channel === 'mobile' && kind === 'login') {
+      // the mobile login start already carries the certificate; an unknown person fails at the status poll
+      if (persona) answer['certificate'] = certificateObject((await this.pki.person(identity(persona, country))).der);
+      answer['code'] = code;
+    }
+    return answer;
+  }
+
+  #readFiles(fields: Fields): NonNullable<Session['sign']> {
+    const type = fields.oneOf('type', FILE_TYPES, 'invalidType', true) as FileType;
+    const position = fields.oneOf(
+      'signature_position',
+      ['auto', 'left_top', 'left_bottom', 'right_top', 'right_bottom'] as const,
+      'invalidPosition',
+      false,
+    );
+    const page = fields.oneOf('signature_page', ['first_page', 'last_page'] as const, 'invalidPage', false);
+    const container = fields.body[type];
+    if (container === undefined) fields.invalid(type, 'fileMissing');
+    const list = (container as { files?: unknown } | null)?.files;
+    if (!Array.isArray(list) || list.length === 0) fields.invalid(type, 'invalidFile');
+    const files = list.map((entry: unknown) => {
+      const file = entry as { name?: unknown; content?: unknown } | null;
+      if (typeof file?.name !== 'string' || !file.name) fields.invalid(type, 'invalidFile');
+      const bytes = decodeBase64(file.content);
+      if (!bytes || bytes.length === 0) fields.invalid(type, 'invalidBase64');
+      return { name: file.name, bytes };
+    });
+    if (type === 'pdf' && (files.length !== 1 || !startsWithPdf(files[0]!.bytes))) {
+      fields.fail('corrupted', {}, 40022);
+    }
+    return { type, files, ...(position ? { position } : {}), ...(page ? { page } : {}) };
+  }
+
+  async status(channel: Channel, kind: Kind, token: string, fields: Fields): Promise<object> {
+    const session = this.#sessions.get(token);
+    if (!session || session.removed || session.channel !== channel || session.kind !== kind) {
+      fields.fail('sessionNotFound', {}, 40402, 404);
+    }
+    if (this.timing.now() < session.answerAt) return { status: 'waiting' };
+    const persona = session.persona;
+    const outcome: Outcome = !persona ? 40401 : kind === 'login' ? persona.outcome : (persona.signOutcome ?? persona.outcome);
+    if (outcome !== 'ok') {
+      const { key, http } = PERSON_ERRORS[outcome];
+      const detail = persona?.note ?? '';
+      throw new Failure(http, message(fields.locale, key, { detail }), outcome);
+    }
+    session.result ??= await this.#result(session, persona as Persona, fields);
+    return session.result;
+  }
+
+  async #result(session: Session, persona: Persona, fields: Fields): Promise<object> {
+    const { der, keys } = await this.pki.person(identity(persona, session.country));
+    const screening = {
+      sanctions_data: sanctionsRecords(persona, session.sanctions),
+      peps_data: pepsRecords(persona, session.peps),
+    };
+    if (session.kind === 'login') {
+      return {
+        status: 'ok',
+        country: session.country,
+        certificate: certificateObject(der),
+        code: session.code,
+        token: session.token,
+        control_code: session.controlCode,
+        name: persona.givenName,
+        surname: persona.surname,
+        ...screening,
+      };
+    }
+    if (session.kind === 'hash') {
+      const { bytes, algorithm } = session.hash!;
+      const signature = await signDigest(keys.privateKey, bytes, algorithm);
+      return { status: 'ok', signature_value: Buffer.from(signature).toString('base64') };
+    }
+    const sign = session.sign!;
+    const signatureId = `S-${randomUUID()}`;
+    const note: SandboxNote = {
+      signatureId,
+      signer: `${persona.givenName} ${persona.surname}`,
+      code: session.code,
+      country: session.country,
+      channel: session.channel,
+      time: new Date(this.timing.now()).toISOString(),
+    };
+    let file: NamedBytes;
+    try {
+      file =
+        sign.type === 'pdf'
+          ? { name: signedNameOf(sign.files[0]!.name), bytes: notePdf(sign.files[0]!.bytes, note, sign.position, sign.page) }
+          : noteContainer(sign.type, sign.files, note);
+    } catch (error) {
+      if (error instanceof CorruptDocumentError) fields.fail('corrupted', {}, 40022, 200);
+      throw error;
+    }
+    return {
+      status: 'ok',
+      signature_id: signatureId,
+      file: {
+        name: file.name,
+        content: Buffer.from(file.bytes).toString('base64'),
+        digest: createHash('sha1').update(file.bytes).digest('hex'),
+      },
+      person: { name: persona.givenName, surname: persona.surname },
+      ...screening,
+    };
+  }
+
+  remove(channel: Channel, token: string, fields: Fields): object {
+    const session = this.#sessions.get(token);
+    if (!session || session.removed || session.channel !== channel) fields.fail('requestNumber', {}, undefined, 404);
+    session.removed = true;
+    return { status: 'ok' };
+  }
+}
+
+function startsWithPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
+}
+
+function signedNameOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}_signed${name.slice(dot)}` : `${name}_signed`;
+}
+
+export function identity(persona: Persona, country: Country) {
+  return { channel: persona.channel, code: persona.code, country, givenName: persona.givenName, surname: persona.surname };
+}
+
+export { PERSONAS };
