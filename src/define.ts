@@ -1,0 +1,9 @@
+import { ELEMENTS } from './elements.js';
+import { defineElement } from './internal/define.js';
+
+/** Registers every element; safe to run more than once. */
+export function defineAll(): void {
+  for (const [name, constructor] of Object.entries(ELEMENTS)) defineElement(name, constructor);
+}
+
+defineAll();

@@ -1,0 +1,28 @@
+import type { Strings } from './en.js';
+
+export const et: Strings = {
+  'error.refused': 'Keeldusite telefonis. Võite uuesti proovida.',
+  'error.expired': 'Kinnitust ei tulnud õigel ajal. Proovige uuesti ja kinnitage telefonis.',
+  'error.not-a-user': 'Sellel isikul pole valitud meetodi kontot. Kontrollige andmeid või valige muu meetod.',
+  'error.not-qualified': 'Teie konto ei saa anda kvalifitseeritud allkirja. Uuendage seda rakenduses või kasutage muud meetodit.',
+  'error.certificate-timeout': 'Teie sertifikaati ei õnnestunud õigel ajal saada. Proovige uuesti.',
+  'error.invalid-input': 'Mõned andmed ei ole korrektsed. Kontrollige neid ja proovige uuesti.',
+  'error.document-corrupted': 'Dokument on rikutud või kasutuskõlbmatu.',
+  'error.session-not-found': 'Seda seanssi enam ei tunta. Alustage uuesti.',
+  'error.document-not-found': 'Dokumenti ei leitud.',
+  'error.service-error': 'Teenus ei saanud seda lõpetada. Proovige hetke pärast uuesti.',
+  'error.provider-error': 'Identiteedipakkujal tekkis tehniline viga. Proovige hetke pärast uuesti.',
+  'error.service-unreachable': 'Teenus pole praegu kättesaadav. Proovige hetke pärast uuesti.',
+  'error.network': 'Ühendus katkes. Kontrollige internetiühendust ja proovige uuesti.',
+  'error.timeout': 'Vastust ei tulnud õigel ajal. Proovige uuesti.',
+  'error.unauthorized': 'See veebileht pole teenuse kasutamiseks õigesti seadistatud.',
+  'error.not-permitted': 'See toiming pole siin lubatud.',
+  'error.misconfigured': 'Teenus pole õigesti seadistatud. Võtke ühendust veebilehega.',
+  'error.operation-not-allowed': 'See toiming pole siin saadaval.',
+  'error.request-too-large': 'Fail on saatmiseks liiga suur.',
+  'error.cancelled': 'Tühistatud.',
+  'error.unknown': 'Midagi läks valesti. Proovige uuesti.',
+  'action.retry': 'Proovi uuesti',
+  'action.cancel': 'Tühista',
+  'state.loading': 'Laadimine…',
+};

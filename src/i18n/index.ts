@@ -1,0 +1,58 @@
+import { en, type StringKey, type Strings } from './en.js';
+
+export { en, type StringKey, type Strings };
+
+export const LANGUAGES = ['lt', 'en', 'lv', 'et', 'ru'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Languages other than English load on first use; the script-tag bundle carries English only. */
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<Strings>> = {
+  lt: () => import('./lt.js').then((m) => m.lt),
+  lv: () => import('./lv.js').then((m) => m.lv),
+  et: () => import('./et.js').then((m) => m.et),
+  ru: () => import('./ru.js').then((m) => m.ru),
+};
+
+const loaded = new Map<Language, Strings>([['en', en]]);
+const loading = new Map<Language, Promise<Strings>>();
+const overrides = new Map<Language, Partial<Strings>>();
+
+/** `lt-LT` → `lt`; anything not among the five → null. */
+export function normalizeLanguage(tag: string | null | undefined): Language | null {
+  const base = tag?.trim().toLowerCase().split(/[-_]/)[0];
+  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : null;
+}
+
+export function stringsLoaded(lang: Language): Strings | undefined {
+  return loaded.get(lang);
+}
+
+export function loadStrings(lang: Language): Promise<Strings> {
+  const ready = loaded.get(lang);
+  if (ready) return Promise.resolve(ready);
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = LOADERS[lang as Exclude<Language, 'en'>]().then((strings) => {
+      loaded.set(lang, strings);
+      return strings;
+    });
+    loading.set(lang, pending);
+  }
+  return pending;
+}
+
+/** Host overrides for every element on the page, per language. */
+export function setStringOverrides(lang: Language, strings: Partial<Strings>): void {
+  overrides.set(lang, { ...overrides.get(lang), ...strings });
+}
+
+/** A string: element overrides, then page overrides, then the language, then English. */
+export function translate(
+  lang: Language,
+  key: StringKey,
+  params: Record<string, string | number> = {},
+  local?: Partial<Strings>,
+): string {
+  const text = local?.[key] ?? overrides.get(lang)?.[key] ?? loaded.get(lang)?.[key] ?? en[key];
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}

@@ -1,0 +1,28 @@
+import type { Strings } from './en.js';
+
+export const lt: Strings = {
+  'error.refused': 'Atsisakėte telefone. Galite bandyti dar kartą.',
+  'error.expired': 'Patvirtinimas negautas laiku. Bandykite dar kartą ir patvirtinkite telefone.',
+  'error.not-a-user': 'Šis asmuo neturi pasirinkto būdo paskyros. Patikrinkite duomenis arba pasirinkite kitą būdą.',
+  'error.not-qualified': 'Jūsų paskyra negali sukurti kvalifikuoto parašo. Atnaujinkite ją programėlėje arba naudokite kitą būdą.',
+  'error.certificate-timeout': 'Jūsų sertifikato nepavyko gauti laiku. Bandykite dar kartą.',
+  'error.invalid-input': 'Kai kurie duomenys neteisingi. Patikrinkite ir bandykite dar kartą.',
+  'error.document-corrupted': 'Dokumentas sugadintas arba netinkamas naudoti.',
+  'error.session-not-found': 'Ši sesija nebežinoma. Pradėkite iš naujo.',
+  'error.document-not-found': 'Dokumentas nerastas.',
+  'error.service-error': 'Paslauga negalėjo to atlikti. Netrukus bandykite dar kartą.',
+  'error.provider-error': 'Tapatybės teikėjas susidūrė su technine problema. Netrukus bandykite dar kartą.',
+  'error.service-unreachable': 'Paslauga šiuo metu nepasiekiama. Netrukus bandykite dar kartą.',
+  'error.network': 'Ryšys nutrūko. Patikrinkite interneto ryšį ir bandykite dar kartą.',
+  'error.timeout': 'Atsakymas negautas laiku. Bandykite dar kartą.',
+  'error.unauthorized': 'Ši svetainė netinkamai sukonfigūruota naudotis paslauga.',
+  'error.not-permitted': 'Šis veiksmas čia neleidžiamas.',
+  'error.misconfigured': 'Paslauga netinkamai sukonfigūruota. Susisiekite su svetaine.',
+  'error.operation-not-allowed': 'Šis veiksmas čia negalimas.',
+  'error.request-too-large': 'Failas per didelis išsiųsti.',
+  'error.cancelled': 'Atšaukta.',
+  'error.unknown': 'Kažkas nepavyko. Bandykite dar kartą.',
+  'action.retry': 'Bandyti dar kartą',
+  'action.cancel': 'Atšaukti',
+  'state.loading': 'Įkeliama…',
+};

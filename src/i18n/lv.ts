@@ -1,0 +1,28 @@
+import type { Strings } from './en.js';
+
+export const lv: Strings = {
+  'error.refused': 'Jūs atteicāties tālrunī. Varat mēģināt vēlreiz.',
+  'error.expired': 'Apstiprinājums nepienāca laikā. Mēģiniet vēlreiz un apstipriniet tālrunī.',
+  'error.not-a-user': 'Šai personai nav konta izvēlētajai metodei. Pārbaudiet datus vai izvēlieties citu metodi.',
+  'error.not-qualified': 'Jūsu konts nevar izveidot kvalificētu parakstu. Atjauniniet to lietotnē vai izmantojiet citu metodi.',
+  'error.certificate-timeout': 'Jūsu sertifikātu neizdevās iegūt laikā. Mēģiniet vēlreiz.',
+  'error.invalid-input': 'Daži dati nav derīgi. Pārbaudiet tos un mēģiniet vēlreiz.',
+  'error.document-corrupted': 'Dokuments ir bojāts vai nav izmantojams.',
+  'error.session-not-found': 'Šī sesija vairs nav zināma. Sāciet no jauna.',
+  'error.document-not-found': 'Dokuments netika atrasts.',
+  'error.service-error': 'Pakalpojums to nevarēja paveikt. Pēc brīža mēģiniet vēlreiz.',
+  'error.provider-error': 'Identitātes nodrošinātājam radās tehniska problēma. Pēc brīža mēģiniet vēlreiz.',
+  'error.service-unreachable': 'Pakalpojums pašlaik nav sasniedzams. Pēc brīža mēģiniet vēlreiz.',
+  'error.network': 'Savienojums neizdevās. Pārbaudiet interneta savienojumu un mēģiniet vēlreiz.',
+  'error.timeout': 'Atbilde nepienāca laikā. Mēģiniet vēlreiz.',
+  'error.unauthorized': 'Šī vietne nav pareizi iestatīta pakalpojuma lietošanai.',
+  'error.not-permitted': 'Šī darbība šeit nav atļauta.',
+  'error.misconfigured': 'Pakalpojums nav pareizi iestatīts. Sazinieties ar vietni.',
+  'error.operation-not-allowed': 'Šī darbība šeit nav pieejama.',
+  'error.request-too-large': 'Fails ir pārāk liels nosūtīšanai.',
+  'error.cancelled': 'Atcelts.',
+  'error.unknown': 'Kaut kas nogāja greizi. Mēģiniet vēlreiz.',
+  'action.retry': 'Mēģināt vēlreiz',
+  'action.cancel': 'Atcelt',
+  'state.loading': 'Ielādē…',
+};

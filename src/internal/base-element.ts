@@ -1,0 +1,118 @@
+import { LitElement, type PropertyDeclarations } from 'lit';
+import { EsignClient } from '../client/client.js';
+import { EsignError, type EsignErrorDetail } from '../client/errors.js';
+import { loadStrings, normalizeLanguage, translate, type Language, type StringKey, type Strings } from '../i18n/index.js';
+import { theme } from './theme.js';
+
+/** Rewrites the message of an error before it is shown and sent with `esign-error`. */
+export type ErrorMessageHook = (detail: EsignErrorDetail, language: Language) => string | undefined;
+
+const connected = new Set<EsignElement>();
+let languageObserver: MutationObserver | undefined;
+
+function watchLanguages(): void {
+  if (languageObserver || typeof MutationObserver === 'undefined') return;
+  languageObserver = new MutationObserver(() => connected.forEach((el) => el.requestUpdate()));
+  languageObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
+}
+
+/** The nearest `lang` above an element, crossing shadow roots. */
+function inheritedLang(el: Element): string | null {
+  let node: Node | null = el.parentNode ?? null;
+  while (node) {
+    if ((node as Element).getAttribute?.('lang')) return (node as Element).getAttribute('lang');
+    node = node.parentNode ?? (node as ShadowRoot).host ?? null;
+  }
+  return null;
+}
+
+/**
+ * The base of every esign element: endpoint, language resolution (own `lang`, then the
+ * closest `[lang]`, then `<html lang>`, then English), strings with host overrides, the
+ * client, typed events and localised errors.
+ */
+export class EsignElement extends LitElement {
+  static override styles = [theme];
+
+  static override properties: PropertyDeclarations = {
+    endpoint: { type: String },
+    lang: { type: String },
+    theme: { type: String, reflect: true },
+    strings: { attribute: false },
+    errorMessage: { attribute: false },
+  };
+
+  /** Base URL of the host's proxy. */
+  declare endpoint: string;
+  /** lt, en, lv, et or ru; empty means inherited. */
+  declare lang: string;
+  /** `light` or `dark` to fix the scheme; empty follows the page. */
+  declare theme: string;
+  /** Per-element string overrides. */
+  declare strings: Partial<Strings> | undefined;
+  /** Host hook that may rewrite error messages. */
+  declare errorMessage: ErrorMessageHook | undefined;
+
+  #client: EsignClient | undefined;
+
+  constructor() {
+    super();
+    this.endpoint = '';
+    this.lang = '';
+    this.theme = '';
+  }
+
+  /** The language the element speaks now. */
+  get language(): Language {
+    return (
+      normalizeLanguage(this.lang) ??
+      normalizeLanguage(this.isConnected ? inheritedLang(this) : null) ??
+      normalizeLanguage(typeof document === 'undefined' ? null : document.documentElement.lang) ??
+      'en'
+    );
+  }
+
+  /** A string in the element's language. */
+  t(key: StringKey, params?: Record<string, string | number>): string {
+    return translate(this.language, key, params, this.strings);
+  }
+
+  /** The client for the current endpoint and language. */
+  get client(): EsignClient {
+    const locale = this.language === 'lt' ? 'lt' : 'en';
+    if (!this.#client || this.#client.endpoint !== this.endpoint.replace(/\/+$/, '') || this.#client.locale !== locale) {
+      this.#client = new EsignClient({ endpoint: this.endpoint, lang: this.language });
+    }
+    return this.#client;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    connected.add(this);
+    watchLanguages();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    connected.delete(this);
+  }
+
+  /** Waits for the element's language before rendering, so no other language flashes. */
+  protected override async scheduleUpdate(): Promise<void> {
+    await loadStrings(this.language).catch(() => undefined);
+    super.scheduleUpdate();
+  }
+
+  /** Dispatches a bubbling, composed event; returns false when a listener prevented it. */
+  protected emit<T>(name: string, detail: T, cancelable = false): boolean {
+    return this.dispatchEvent(new CustomEvent<T>(name, { detail, bubbles: true, composed: true, cancelable }));
+  }
+
+  /** An error as the `esign-error` detail, its message localised and passed through the host hook. */
+  protected errorDetail(error: unknown): EsignErrorDetail {
+    const esignError =
+      error instanceof EsignError ? error : new EsignError('unknown', 'Unexpected failure', { cause: error });
+    const base = esignError.toDetail(this.t(`error.${esignError.code}` as StringKey));
+    return { ...base, message: this.errorMessage?.(base, this.language) ?? base.message };
+  }
+}

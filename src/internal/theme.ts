@@ -1,0 +1,66 @@
+import { css } from 'lit';
+
+/**
+ * Theme tokens shared by every element. Hosts theme through the public `--esign-*`
+ * custom properties; elements read only the private `--_*` ones derived here. Light and
+ * dark follow the page's `color-scheme` (or `prefers-color-scheme`), or the `theme`
+ * attribute (`light` / `dark`) of an element.
+ *
+ * @cssprop --esign-color-text - Main text colour.
+ * @cssprop --esign-color-text-muted - Secondary text colour.
+ * @cssprop --esign-color-surface - Background of the element.
+ * @cssprop --esign-color-surface-subtle - Background of panels and fields.
+ * @cssprop --esign-color-border - Borders of fields and panels.
+ * @cssprop --esign-color-accent - Buttons, links and highlights.
+ * @cssprop --esign-color-on-accent - Text on the accent colour.
+ * @cssprop --esign-color-danger - Errors.
+ * @cssprop --esign-color-success - Success.
+ * @cssprop --esign-color-focus - The focus ring.
+ * @cssprop --esign-radius - Corner radius.
+ * @cssprop --esign-font-family - Font family.
+ * @cssprop --esign-space - The base spacing unit.
+ */
+export const theme = css`
+  :host {
+    color-scheme: light dark;
+    --_fg: var(--esign-color-text, light-dark(#1b1f24, #e8eaed));
+    --_muted: var(--esign-color-text-muted, light-dark(#515a64, #aab3bd));
+    --_bg: var(--esign-color-surface, light-dark(#ffffff, #16191d));
+    --_bg-subtle: var(--esign-color-surface-subtle, light-dark(#f3f5f7, #20242a));
+    --_border: var(--esign-color-border, light-dark(#b8c1cb, #4a535d));
+    --_accent: var(--esign-color-accent, light-dark(#0a58a6, #7ab8ff));
+    --_on-accent: var(--esign-color-on-accent, light-dark(#ffffff, #0a1a2c));
+    --_danger: var(--esign-color-danger, light-dark(#b42318, #ff9b91));
+    --_success: var(--esign-color-success, light-dark(#17703a, #7ee29a));
+    --_focus: var(--esign-color-focus, light-dark(#0a58a6, #a8d1ff));
+    --_radius: var(--esign-radius, 10px);
+    --_font: var(--esign-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_space: var(--esign-space, 1rem);
+    display: block;
+    font-family: var(--_font);
+    color: var(--_fg);
+    line-height: 1.5;
+  }
+  :host([theme='light']) {
+    color-scheme: light;
+  }
+  :host([theme='dark']) {
+    color-scheme: dark;
+  }
+  :host([hidden]) {
+    display: none !important;
+  }
+  :focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    *::before,
+    *::after {
+      animation-duration: 0.01ms !important;
+      animation-iteration-count: 1 !important;
+      transition-duration: 0.01ms !important;
+    }
+  }
+`;

@@ -1,0 +1,47 @@
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'vite';
+
+const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const DEPENDENCIES = ['lit', '@lit/', 'pkijs', 'asn1js', 'fflate', '@noble/'];
+
+/**
+ * `vite build`: the unbundled ESM of every entry point (types come from tsc).
+ * `vite build --mode cdn`: the one script-tag file with Lit inside; languages other than
+ * English are separate files beside it, loaded on first use.
+ */
+export default defineConfig(({ mode }) =>
+  mode === 'cdn'
+    ? {
+        build: {
+          outDir: 'dist/cdn',
+          emptyOutDir: true,
+          lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'esign-elements.js' },
+          rolldownOptions: {
+            output: { minify: true, comments: false, chunkFileNames: 'esign-elements-[name]-[hash].js' },
+          },
+        },
+      }
+    : {
+        build: {
+          outDir: 'dist',
+          emptyOutDir: false,
+          minify: false,
+          target: 'es2022',
+          lib: {
+            entry: {
+              index: 'src/index.ts',
+              define: 'src/define.ts',
+              'client/index': 'src/client/index.ts',
+              'proxy/index': 'src/proxy/index.ts',
+              'sandbox/index': 'src/sandbox/index.ts',
+              'sandbox/cli': 'src/sandbox/cli.ts',
+            },
+            formats: ['es'],
+          },
+          rolldownOptions: {
+            external: (id: string) => NODE_BUILTINS.has(id) || DEPENDENCIES.some((dep) => id === dep || id.startsWith(dep.endsWith('/') ? dep : `${dep}/`)),
+            output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+          },
+        },
+      },
+);
