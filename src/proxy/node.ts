@@ -57,6 +57,8 @@ export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
       readBody: (limit) => readBody(req, limit),
     }).then(
       (answer) => {
+        // an unread body (of a refused request) would otherwise hold the connection
+        req.resume();
         res.writeHead(answer.status, { ...RESPONSE_HEADERS, 'content-length': Buffer.byteLength(answer.body) });
         res.end(answer.body);
       },
