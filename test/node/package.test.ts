@@ -1,0 +1,69 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkMessage, checkPersonalCode, normalizePhone } from '../../src/index.js';
+import { en } from '../../src/i18n/en.js';
+import { lt } from '../../src/i18n/lt.js';
+import { lv } from '../../src/i18n/lv.js';
+import { et } from '../../src/i18n/et.js';
+import { ru } from '../../src/i18n/ru.js';
+import { ERROR_CODES } from '../../src/client/errors.js';
+import { backoffDelay } from '../../src/client/poll.js';
+
+describe('package', () => {
+  it('imports in Node without a window (SSR-safe), define included', async () => {
+    assert.equal(typeof (globalThis as { window?: unknown }).window, 'undefined');
+    const index = await import('../../src/index.js');
+    assert.equal(typeof index.EsignElement, 'function');
+    assert.equal(typeof index.EsignClient, 'function');
+    await import('../../src/define.js');
+  });
+  it('has every string in all five languages, with the same placeholders', () => {
+    for (const strings of [lt, lv, et, ru]) {
+      assert.deepEqual(Object.keys(strings).sort(), Object.keys(en).sort());
+      for (const [key, text] of Object.entries(strings)) {
+        assert.ok(text.trim().length > 0);
+        const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+        assert.deepEqual(holes(text), holes(en[key as keyof typeof en]), key);
+      }
+    }
+    for (const code of ERROR_CODES) assert.ok(`error.${code}` in en, `no words for ${code}`);
+  });
+});
+
+describe('input rules', () => {
+  it('checks EE/LT check digits and birth dates, and LV forms without a checksum', () => {
+    assert.equal(checkPersonalCode('60001019906', 'EE').valid, true);
+    assert.deepEqual(checkPersonalCode('60001019907', 'EE'), { valid: false, problem: 'check-digit' });
+    assert.deepEqual(checkPersonalCode('60013019906', 'LT'), { valid: false, problem: 'birth-date' });
+    assert.deepEqual(checkPersonalCode('7000101990', 'LT'), { valid: false, problem: 'format' });
+    assert.deepEqual(checkPersonalCode('', 'LT'), { valid: false, problem: 'empty' });
+    assert.deepEqual(checkPersonalCode('05040510009', 'LV'), { valid: true, code: '050405-10009', birthDate: new Date(Date.UTC(1905, 3, 5)) });
+    assert.equal(checkPersonalCode('320000-10003', 'LV').valid, true);
+    assert.deepEqual(checkPersonalCode('310405-10009', 'LV'), { valid: false, problem: 'birth-date' });
+    // a second weighting round: first-round sum mod 11 is 10
+    assert.equal(checkPersonalCode('37605030299', 'EE').valid, true);
+  });
+  it('normalises phone numbers to +370 / +372', () => {
+    assert.deepEqual(normalizePhone('8 600 00666'), { valid: true, phone: '+37060000666' });
+    assert.deepEqual(normalizePhone('0600 00666'), { valid: true, phone: '+37060000666' });
+    assert.deepEqual(normalizePhone('00370 600 00666'), { valid: true, phone: '+37060000666' });
+    assert.deepEqual(normalizePhone('5123 4567', 'EE'), { valid: true, phone: '+37251234567' });
+    assert.deepEqual(normalizePhone('+372 0000 0766'), { valid: true, phone: '+37200000766' });
+    assert.deepEqual(normalizePhone('+371 2000 0000'), { valid: false, problem: 'country' });
+    assert.deepEqual(normalizePhone('+370 600'), { valid: false, problem: 'format' });
+    assert.deepEqual(normalizePhone('  '), { valid: false, problem: 'empty' });
+  });
+  it('picks UCS-2 for text outside GSM-7 and counts extension characters twice', () => {
+    assert.deepEqual(checkMessage('Hello'), { format: 'GSM-7', length: 5, limit: 40 });
+    assert.deepEqual(checkMessage('Ačiū'), { format: 'UCS-2', length: 4, limit: 20 });
+    assert.equal(checkMessage('€'.repeat(21)).problem, 'too-long');
+    assert.equal(checkMessage('Ačiū', 'GSM-7').problem, 'not-gsm7');
+    assert.equal(checkMessage('ž'.repeat(21)).problem, 'too-long');
+  });
+  it('backs off exponentially with jitter, capped', () => {
+    assert.equal(backoffDelay(0, 1000, 8000, () => 0.5), 1000);
+    assert.equal(backoffDelay(3, 1000, 8000, () => 0.5), 8000);
+    assert.equal(backoffDelay(10, 1000, 8000, () => 0), 4000);
+    assert.equal(backoffDelay(10, 1000, 8000, () => 0.999), 11992);
+  });
+});
