@@ -19,7 +19,7 @@ themeSelect.addEventListener('change', () => (document.documentElement.style.col
 
 const rows = PERSONAS.map((p) => {
   const row = document.createElement('tr');
-  for (const text of [p.channel === 'mobile' ? 'Mobile-ID' : 'Smart-ID', p.phone ?? '', p.code, p.countries.join(', '), `${p.outcome === 'ok' ? 'ok' : p.outcome}: ${p.note}${p.sandboxOnly ? ' (sandbox only)' : ''}`]) {
+  for (const text of [p.channel === 'mobile' ? 'Mobile-ID' : 'Smart-ID', p.phone ?? '', p.code, p.countries.join(', '), `${p.outcome === "ok" ? "" : `${p.outcome}: `}${p.note}${p.sandboxOnly ? " (sandbox only)" : ""}`]) {
     const cell = document.createElement('td');
     cell.textContent = text;
     row.append(cell);
