@@ -64,7 +64,8 @@ async function issue(options: {
   const cert = new pkijs.Certificate();
   cert.version = 2;
   const serial = randomBytes(12);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  // positive and without a leading zero byte, as DER wants the shortest encoding
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   cert.serialNumber = new asn1js.Integer({ valueHex: serial });
   cert.subject = buildName(options.subject);
   cert.issuer = buildName(options.issuer);

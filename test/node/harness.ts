@@ -85,3 +85,18 @@ export async function send(url: string, method: string, body: unknown, raw = fal
 export function b64(bytes: Uint8Array | string): string {
   return Buffer.from(bytes).toString('base64');
 }
+
+/** A GET of a page (invitation and temporary links), recorded for the token check. */
+export async function getPage(url: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(url);
+  const text = await response.text();
+  received.push({ where: `GET ${url}`, text: text + JSON.stringify([...response.headers]) });
+  return { status: response.status, text };
+}
+
+/** Records a Response that did not come over HTTP (a fetch-style handler called directly). */
+export async function recordResponse(where: string, response: Response): Promise<Response> {
+  const text = await response.clone().text();
+  received.push({ where, text: text + JSON.stringify([...response.headers]) });
+  return response;
+}

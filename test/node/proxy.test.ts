@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { OPERATIONS, OPERATION_IDS, buildPath } from '../../src/client/operations.js';
 import { createFetchProxyHandler, createProxyHandler } from '../../src/proxy/index.js';
-import { ACCESS_TOKEN, listen, send, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, listen, recordResponse, send, startStack, type Stack } from './harness.js';
 
 let stack: Stack;
 const servers: Server[] = [];
@@ -190,9 +190,9 @@ describe('proxy: fetch-style handler', () => {
     assert.equal((await send(`${url}/api-esign/smartid/login.json?x=1`, 'POST', {})).status, 404);
     assert.equal((await send(`${url}/api-esign/smartid/login.json`, 'POST', '{', true)).status, 400);
     const small = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, bodyLimit: 10 });
-    const tooLarge = await small(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', body: JSON.stringify({ code: 'x'.repeat(100) }) }));
+    const tooLarge = await recordResponse('fetch handler 413', await small(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', body: JSON.stringify({ code: 'x'.repeat(100) }) })));
     assert.equal(tooLarge.status, 413);
     const denied = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, authorize: () => false });
-    assert.equal((await denied(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', body: '{}' }))).status, 403);
+    assert.equal((await recordResponse('fetch handler 403', await denied(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', body: '{}' })))).status, 403);
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { samplePdf } from '../../src/sandbox/sample-pdf.js';
-import { b64, send, startStack, type Stack } from './harness.js';
+import { b64, getPage, send, startStack, type Stack } from './harness.js';
 
 let stack: Stack;
 let list: Stack;
@@ -45,9 +45,9 @@ describe('sandbox: documents', () => {
     assert.equal(answer.json.signers[0].name, 'ANNA');
     assert.match(answer.json.signers[0].invitationUrl, /^http:\/\/127\.0\.0\.1:\d+\/sign\//);
     assert.equal(answer.json.signers[1].invitationUrl, null);
-    const page = await fetch(answer.json.signers[0].invitationUrl);
+    const page = await getPage(answer.json.signers[0].invitationUrl);
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /ANNA TESTNUMBER/);
+    assert.match(page.text, /ANNA TESTNUMBER/);
   });
   it('refuses other file types with error_code 0 and the service wording', async () => {
     const answer = await post('/api/document/upload.json', { access: 'private', file: { filename: 'notes.docx', content: b64('x') }, signers: [] });
@@ -116,13 +116,13 @@ describe('sandbox: temporary signing links', () => {
     });
     assert.equal(answer.json.status, 'ok');
     assert.equal(answer.json.valid_until, Math.floor((stack.clock.time + 10 * 60_000) / 1000));
-    assert.equal((await fetch(answer.json.temporary_signing_link)).status, 200);
+    assert.equal((await getPage(answer.json.temporary_signing_link)).status, 200);
     stack.clock.advance(10 * 60_000);
-    assert.equal((await fetch(answer.json.temporary_signing_link)).status, 410);
+    assert.equal((await getPage(answer.json.temporary_signing_link)).status, 410);
     assert.equal((await post(`/api/document/${uuid}/signers.json`)).json.status, 'ok');
     stack.clock.advance(10 * 60_000);
     assert.deepEqual((await post(`/api/document/${uuid}/signers.json`)).json, { status: 'error', message: 'Document was not found' });
-    assert.equal((await fetch(answer.json.temporary_signing_link)).status, 404);
+    assert.equal((await getPage(answer.json.temporary_signing_link)).status, 404);
   });
   it('defaults to 30 minutes and refuses delete_document_after below expire_after or a missing callback', async () => {
     const uuid = await upload();
