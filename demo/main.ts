@@ -1,4 +1,3 @@
-import { EsignClient, EsignError, translate, normalizeLanguage } from '../src/index.js';
 import { PERSONAS } from '../src/sandbox/personas.js';
 import '../src/define.js';
 
@@ -28,23 +27,11 @@ const rows = PERSONAS.map((p) => {
 });
 document.querySelector('#identities tbody')!.append(...rows);
 
-const form = document.querySelector<HTMLFormElement>('#try')!;
-const status = document.querySelector<HTMLParagraphElement>('#try-status')!;
-form.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const data = new FormData(form);
-  const lang = normalizeLanguage(document.documentElement.lang) ?? 'en';
-  const client = new EsignClient({ endpoint: '/esign', lang });
-  try {
-    const start = await client.smartIdLogin({ code: String(data.get('code')), country: data.get('country') as 'EE' });
-    status.textContent = `Control code ${start.control_code}: waiting for the person…`;
-    record('started', start);
-    const result = await client.waitForResult('smartid', 'login', start.token);
-    status.textContent = `Authenticated: ${result.name} ${result.surname} (${result.country})`;
-    record('authenticated', { name: result.name, surname: result.surname, code: result.code });
-  } catch (error) {
-    const code = error instanceof EsignError ? error.code : 'unknown';
-    status.textContent = translate(lang, `error.${code}` as 'error.unknown');
-    record('error', { code, message: (error as Error).message });
-  }
+const identify = document.querySelector('esign-identify')!;
+const options = document.querySelector<HTMLDivElement>('#identify-options')!;
+options.addEventListener('change', (event) => {
+  const input = event.target as HTMLInputElement | HTMLSelectElement;
+  if (input.name === 'channels') identify.setAttribute('channels', input.value);
+  else if (input instanceof HTMLInputElement && input.type === 'checkbox') identify.toggleAttribute(input.name, input.checked);
+  else identify.setAttribute(input.name, input.value);
 });

@@ -1,7 +1,7 @@
-// Screenshots of a page in headless Chromium: node scripts/screenshot.mjs <url> <out.png> [width] [scheme] [script]
+// Screenshots of a page in headless Chromium: node scripts/screenshot.mjs <url> <out.png> [width] [scheme] [script] [selector]
 import puppeteer from 'puppeteer-core';
 
-const [url, out, width = '1200', scheme = 'light', script = ''] = process.argv.slice(2);
+const [url, out, width = '1200', scheme = 'light', script = '', selector = ''] = process.argv.slice(2);
 const browser = await puppeteer.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -13,7 +13,8 @@ try {
   await page.goto(url, { waitUntil: 'networkidle0' });
   if (script) await page.evaluate(script);
   await new Promise((r) => setTimeout(r, 400));
-  await page.screenshot({ path: out, fullPage: true });
+  if (selector) await (await page.$(selector)).screenshot({ path: out });
+  else await page.screenshot({ path: out, fullPage: true });
 } finally {
   await browser.close();
 }

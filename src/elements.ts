@@ -1,2 +1,21 @@
-/** Every element of the package, by tag name. Element issues add theirs here. */
-export const ELEMENTS: Record<string, CustomElementConstructor> = {};
+import { EsignControlCode } from './elements/control-code/control-code.js';
+import { EsignIdentify } from './elements/identify/identify.js';
+import { EsignPersonForm } from './elements/person-form/person-form.js';
+import { EsignStatus } from './elements/status/status.js';
+
+/** Every element of the package, by tag name. */
+export const ELEMENTS: Record<string, CustomElementConstructor> = {
+  'esign-identify': EsignIdentify,
+  'esign-person-form': EsignPersonForm,
+  'esign-control-code': EsignControlCode,
+  'esign-status': EsignStatus,
+};
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'esign-identify': EsignIdentify;
+    'esign-person-form': EsignPersonForm;
+    'esign-control-code': EsignControlCode;
+    'esign-status': EsignStatus;
+  }
+}

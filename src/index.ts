@@ -15,3 +15,9 @@ export {
 export { checkPersonalCode, checkDigit, personalCodeCountries, type PersonalCodeCheck } from './internal/validation/personal-code.js';
 export { normalizePhone, type PhoneCheck } from './internal/validation/phone.js';
 export { checkMessage, isGsm7, messageLength, MESSAGE_LIMITS, type MessageCheck } from './internal/validation/message.js';
+export { EsignIdentify } from './elements/identify/identify.js';
+export { EsignPersonForm, type PersonValue, type PersonChannel, type PersonField } from './elements/person-form/person-form.js';
+export { EsignControlCode } from './elements/control-code/control-code.js';
+export { EsignStatus, type StatusState } from './elements/status/status.js';
+export type { AuthenticatedDetail, StartedDetail, CancelledDetail } from './elements/identify/events.js';
+export { SessionFlow, type FlowState } from './internal/session-flow.js';

@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './operations.js';
 export * from './poll.js';
 export type * from './types.js';
+export * from './camel.js';

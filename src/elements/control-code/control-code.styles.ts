@@ -1,0 +1,31 @@
+import { css } from 'lit';
+
+export const controlCodeStyles = css`
+  :host {
+    display: block;
+    text-align: center;
+  }
+  .box {
+    border: 1px solid var(--_border);
+    background: var(--_bg-subtle);
+    border-radius: var(--_radius);
+    padding: var(--_space);
+  }
+  .label {
+    color: var(--_muted);
+    font-size: 0.9rem;
+    margin: 0;
+  }
+  .digits {
+    font-size: clamp(2.4rem, 12vw, 3.4rem);
+    font-weight: 700;
+    letter-spacing: 0.35em;
+    margin: 0.2rem 0 0.4rem 0.35em;
+    font-variant-numeric: tabular-nums;
+    line-height: 1.1;
+  }
+  .instruction {
+    margin: 0 auto;
+    max-inline-size: 32rem;
+  }
+`;

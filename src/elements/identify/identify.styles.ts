@@ -1,0 +1,76 @@
+import { css } from 'lit';
+
+export const identifyStyles = css`
+  :host {
+    display: block;
+    max-inline-size: 34rem;
+  }
+  .base {
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: calc(var(--_space) * 1.25);
+    display: grid;
+    gap: var(--_space);
+  }
+  fieldset {
+    border: 0;
+    margin: 0 0 var(--_space);
+    padding: 0;
+    min-inline-size: 0;
+  }
+  legend {
+    margin-block-end: 0.4rem;
+    padding: 0;
+  }
+  .channels {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(8rem, 1fr));
+    gap: 0.5rem;
+  }
+  .channel {
+    position: relative;
+    display: flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5rem;
+    min-block-size: 2.75rem;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.8);
+    font-weight: 600;
+    cursor: pointer;
+    background: var(--_bg);
+  }
+  .channel:has(input:checked) {
+    border: 2px solid var(--_accent);
+    background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
+    color: var(--_fg);
+  }
+  .channel input {
+    accent-color: var(--_accent);
+    inline-size: 1.1rem;
+    block-size: 1.1rem;
+    margin: 0;
+    min-height: 0;
+  }
+  .channel:has(input:focus-visible) {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .done {
+    margin: 0;
+    outline: none;
+  }
+  .person {
+    font-weight: 700;
+  }
+  .actions button {
+    flex: 1 1 auto;
+  }
+  @media (min-width: 30rem) {
+    .actions button {
+      flex: 0 0 auto;
+    }
+  }
+`;

@@ -1,0 +1,242 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { Country } from '../../client/types.js';
+import type { StringKey } from '../../i18n/index.js';
+import { EsignElement } from '../../internal/base-element.js';
+import { controls } from '../../internal/controls.styles.js';
+import { theme } from '../../internal/theme.js';
+import { checkPersonalCode } from '../../internal/validation/personal-code.js';
+import { normalizePhone } from '../../internal/validation/phone.js';
+import { personFormStyles } from './person-form.styles.js';
+
+export type PersonChannel = 'smartid' | 'mobile';
+export type PersonField = 'code' | 'phone' | 'country';
+
+export interface PersonValue {
+  channel: PersonChannel;
+  code: string;
+  country: Country;
+  /** Normalised `+370…` / `+372…`; mobile channel only. */
+  phone?: string;
+}
+
+const COUNTRIES: Country[] = ['LT', 'LV', 'EE'];
+
+/**
+ * The person's details for a session: personal code and country (Smart-ID) or phone and
+ * personal code (Mobile-ID). Form-associated: inside a `<form>` it takes part in validation
+ * and submits its value as JSON under its `name`. Checks as the person types, after a field
+ * was left once or a submit was tried.
+ *
+ * @fires esign-person-submit - Enter was pressed in a field and no form took the submit.
+ * @csspart field - Each field's wrapper.
+ * @csspart input - The inputs and the select.
+ * @csspart error - A field's error message.
+ */
+export class EsignPersonForm extends EsignElement {
+  static formAssociated = true;
+  static override styles = [theme, controls, personFormStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignElement.properties,
+    channel: { type: String, reflect: true },
+    country: { type: String },
+    countries: {
+      converter: { fromAttribute: (value: string | null) => (value ?? '').split(/[\s,]+/).filter(Boolean) },
+    },
+    code: { type: String },
+    phone: { type: String },
+    name: { type: String, reflect: true },
+    disabled: { type: Boolean, reflect: true },
+    _touched: { state: true },
+    _serviceErrors: { state: true },
+  };
+
+  declare channel: PersonChannel;
+  declare country: Country;
+  /** Countries offered for Smart-ID. */
+  declare countries: Country[];
+  declare code: string;
+  declare phone: string;
+  declare name: string;
+  declare disabled: boolean;
+  declare _touched: Set<PersonField>;
+  declare _serviceErrors: Partial<Record<PersonField, string>>;
+
+  readonly #internals: ElementInternals | undefined;
+
+  constructor() {
+    super();
+    this.channel = 'smartid';
+    this.country = 'LT';
+    this.countries = COUNTRIES;
+    this.code = '';
+    this.phone = '';
+    this.name = '';
+    this.disabled = false;
+    this._touched = new Set();
+    this._serviceErrors = {};
+    this.#internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
+  }
+
+  get form(): HTMLFormElement | null {
+    return this.#internals?.form ?? null;
+  }
+
+  /** The value as it will be sent, or null while a field is invalid. */
+  get value(): PersonValue | null {
+    if (this.#problems().length) return null;
+    const code = checkPersonalCode(this.code, this.#codeCountry());
+    const value: PersonValue = { channel: this.channel, code: code.valid ? code.code : this.code, country: this.#codeCountry() };
+    if (this.channel === 'mobile') value.phone = (normalizePhone(this.phone) as { phone: string }).phone;
+    return value;
+  }
+
+  /** Shows every field's problem and focuses the first invalid field; true when all is valid. */
+  validate(): boolean {
+    this._touched = new Set(['code', 'phone', 'country']);
+    const problems = this.#problems();
+    if (problems.length) void this.updateComplete.then(() => this.focusField(problems[0]!.field));
+    return problems.length === 0;
+  }
+
+  /** Puts an error from the service on a field (for 40001 / 40004 / 40005) and focuses it. */
+  setFieldError(field: PersonField, message: string): void {
+    this._serviceErrors = { ...this._serviceErrors, [field]: message };
+    this._touched = new Set([...this._touched, field]);
+    void this.updateComplete.then(() => this.focusField(field));
+  }
+
+  focusField(field: PersonField): void {
+    this.renderRoot.querySelector<HTMLElement>(`#${field}`)?.focus();
+  }
+
+  /** Forgets touched fields and service errors (a new attempt). */
+  reset(): void {
+    this._touched = new Set();
+    this._serviceErrors = {};
+  }
+
+  #phoneCountry(): Country {
+    return this.phone.replace(/\D/g, '').startsWith('372') ? 'EE' : 'LT';
+  }
+
+  #codeCountry(): Country {
+    return this.channel === 'mobile' ? this.#phoneCountry() : this.country;
+  }
+
+  #problems(): { field: PersonField; key: StringKey; params?: Record<string, string> }[] {
+    const problems: { field: PersonField; key: StringKey }[] = [];
+    if (this.channel === 'mobile') {
+      const phone = normalizePhone(this.phone);
+      if (!phone.valid) problems.push({ field: 'phone', key: `form.phone.${phone.problem}` as StringKey });
+    }
+    const code = checkPersonalCode(this.code, this.#codeCountry());
+    if (!code.valid) {
+      const key = code.problem === 'format' && this.#codeCountry() === 'LV' ? 'form.code.format-lv' : `form.code.${code.problem}`;
+      problems.push({ field: 'code', key: key as StringKey });
+    }
+    return problems;
+  }
+
+  #errorOf(field: PersonField): string | undefined {
+    const service = this._serviceErrors[field];
+    if (service) return service;
+    if (!this._touched.has(field)) return undefined;
+    const problem = this.#problems().find((p) => p.field === field);
+    return problem ? this.t(problem.key) : undefined;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const value = this.value;
+    this.#internals?.setFormValue(value ? JSON.stringify(value) : null);
+    const first = this.#problems()[0];
+    if (first) {
+      const anchor = this.renderRoot.querySelector<HTMLElement>(`#${first.field}`) ?? undefined;
+      this.#internals?.setValidity({ customError: true }, this.t(first.key), anchor);
+    } else {
+      this.#internals?.setValidity({});
+    }
+  }
+
+  formResetCallback(): void {
+    this.code = '';
+    this.phone = '';
+    this.reset();
+  }
+
+  formDisabledCallback(disabled: boolean): void {
+    this.disabled = disabled;
+  }
+
+  #onInput(field: 'code' | 'phone', event: Event): void {
+    this[field] = (event.target as HTMLInputElement).value;
+    if (this._serviceErrors[field]) this._serviceErrors = { ...this._serviceErrors, [field]: undefined };
+  }
+
+  #onBlur(field: PersonField): void {
+    if (!this._touched.has(field)) this._touched = new Set([...this._touched, field]);
+  }
+
+  #onCountry(event: Event): void {
+    this.country = (event.target as HTMLSelectElement).value as Country;
+    this._serviceErrors = { ...this._serviceErrors, code: undefined, country: undefined };
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    event.preventDefault();
+    if (this.form) this.form.requestSubmit();
+    else this.emit('esign-person-submit', this.value);
+  }
+
+  #field(field: 'code' | 'phone', label: string, hint: string, attrs: { type: string; inputmode: string; autocomplete: string }) {
+    const error = this.#errorOf(field);
+    return html`<div class="field" part="field">
+      <label for=${field}>${label}</label>
+      <span class="hint" id="${field}-hint">${hint}</span>
+      <input
+        id=${field}
+        part="input"
+        type=${attrs.type}
+        inputmode=${attrs.inputmode}
+        autocomplete=${attrs.autocomplete}
+        spellcheck="false"
+        .value=${this[field]}
+        ?disabled=${this.disabled}
+        aria-invalid=${error ? 'true' : 'false'}
+        aria-describedby="${field}-hint${error ? ` ${field}-error` : ''}"
+        @input=${(e: Event) => this.#onInput(field, e)}
+        @blur=${() => this.#onBlur(field)}
+        @keydown=${this.#onKeydown}
+      />
+      ${error ? html`<span class="field-error" id="${field}-error" part="error">${error}</span>` : nothing}
+    </div>`;
+  }
+
+  override render() {
+    const lv = this.#codeCountry() === 'LV';
+    const code = this.#field('code', this.t('form.code'), this.t(lv ? 'form.code.hint-lv' : 'form.code.hint'), {
+      type: 'text',
+      inputmode: lv ? 'text' : 'numeric',
+      autocomplete: 'off',
+    });
+    if (this.channel === 'mobile') {
+      return html`<div class="wrap">
+        ${this.#field('phone', this.t('form.phone'), this.t('form.phone.hint'), { type: 'tel', inputmode: 'tel', autocomplete: 'tel' })}
+        ${code}
+      </div>`;
+    }
+    const offered = this.countries.length ? this.countries : COUNTRIES;
+    return html`<div class="wrap"><div class="row two">
+      <div class="field" part="field">
+        <label for="country">${this.t('form.country')}</label>
+        <span class="hint" aria-hidden="true">&nbsp;</span>
+        <select id="country" part="input" .value=${this.country} ?disabled=${this.disabled} @change=${this.#onCountry}>
+          ${offered.map((c) => html`<option value=${c} ?selected=${c === this.country}>${this.t(`country.${c}` as StringKey)}</option>`)}
+        </select>
+      </div>
+      ${code}
+    </div></div>`;
+  }
+}

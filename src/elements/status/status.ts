@@ -1,0 +1,118 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { EsignElement } from '../../internal/base-element.js';
+import { controls } from '../../internal/controls.styles.js';
+import { theme } from '../../internal/theme.js';
+import { statusStyles } from './status.styles.js';
+
+export type StatusState = 'idle' | 'waiting' | 'success' | 'error' | 'cancelled';
+
+/** `m:ss` */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The waiting spinner with elapsed time and a cancel button, and the final state. The
+ * message is announced when the state changes; the clock is not (it would be noise).
+ *
+ * @fires esign-cancel-request - The person pressed cancel.
+ * @csspart status - The box.
+ * @csspart cancel - The cancel button.
+ */
+export class EsignStatus extends EsignElement {
+  static override styles = [theme, controls, statusStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignElement.properties,
+    state: { type: String, reflect: true },
+    message: { type: String },
+    since: { type: Number },
+    cancellable: { type: Boolean },
+    _now: { state: true },
+  };
+
+  declare state: StatusState;
+  /** What to say; each state has a default. */
+  declare message: string;
+  /** When waiting began (ms since the epoch); the elapsed time counts from it. */
+  declare since: number;
+  declare cancellable: boolean;
+  declare _now: number;
+
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor() {
+    super();
+    this.state = 'idle';
+    this.message = '';
+    this.since = 0;
+    this.cancellable = true;
+    this._now = 0;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stopClock();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.state === 'waiting') this.#startClock();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('state') || changed.has('since')) {
+      if (this.state === 'waiting') this.#startClock();
+      else this.#stopClock();
+    }
+  }
+
+  #startClock(): void {
+    this._now = Date.now();
+    if (this.#timer === undefined) this.#timer = setInterval(() => (this._now = Date.now()), 1000);
+  }
+
+  #stopClock(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #defaultMessage(): string {
+    switch (this.state) {
+      case 'waiting':
+        return this.t('status.waiting');
+      case 'success':
+        return this.t('status.success');
+      case 'cancelled':
+        return this.t('error.cancelled');
+      case 'error':
+        return this.t('error.unknown');
+      default:
+        return '';
+    }
+  }
+
+  override render() {
+    const message = this.message || this.#defaultMessage();
+    const waiting = this.state === 'waiting';
+    const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
+    // the box stays in the page while idle so its live message is announced when it first changes
+    return html`<div class="status ${this.state}" part="status" ?hidden=${this.state === 'idle'}>
+      ${waiting ? html`<span class="spinner" aria-hidden="true"></span>` : html`<span class="icon" aria-hidden="true">${icon ?? ''}</span>`}
+      <div class="text">
+        <p class="message" aria-live="polite">${message}</p>
+        ${waiting
+          ? html`<p class="elapsed" role="timer">
+              ${this.t('status.elapsed', { time: formatElapsed((this._now || Date.now()) - (this.since || Date.now())) })}
+            </p>`
+          : nothing}
+      </div>
+      ${waiting && this.cancellable
+        ? html`<button class="secondary" part="cancel" type="button" @click=${() => this.emit('esign-cancel-request', undefined)}>
+            ${this.t('action.cancel')}
+          </button>`
+        : nothing}
+    </div>`;
+  }
+}
