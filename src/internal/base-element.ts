@@ -1,7 +1,7 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
 import { EsignClient } from '../client/client.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import { loadStrings, normalizeLanguage, translate, type Language, type StringKey, type Strings } from '../i18n/index.js';
+import { loadStrings, normalizeLanguage, stringsLoaded, translate, type Language, type StringKey, type Strings } from '../i18n/index.js';
 import { theme } from './theme.js';
 
 /** Rewrites the message of an error before it is shown and sent with `esign-error`. */
@@ -99,7 +99,8 @@ export class EsignElement extends LitElement {
 
   /** Waits for the element's language before rendering, so no other language flashes. */
   protected override async scheduleUpdate(): Promise<void> {
-    await loadStrings(this.language).catch(() => undefined);
+    // only a language not loaded yet delays the update; otherwise children update with their parent
+    if (!stringsLoaded(this.language)) await loadStrings(this.language).catch(() => undefined);
     super.scheduleUpdate();
   }
 

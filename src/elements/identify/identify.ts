@@ -168,6 +168,7 @@ export class EsignIdentify extends EsignElement {
         },
       });
       this.#result = raw;
+      this.requestUpdate();
       const detail: AuthenticatedDetail = {
         person: { name: raw.name, surname: raw.surname, code: raw.code, country: raw.country },
         certificate: camelCased(raw.certificate),

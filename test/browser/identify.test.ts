@@ -1,0 +1,343 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { EsignClient } from '../../src/client/index.js';
+import '../../src/define.js';
+import type { EsignIdentify } from '../../src/elements/identify/identify.js';
+import { lt } from '../../src/i18n/lt.js';
+import { en } from '../../src/i18n/en.js';
+import { PERSONAS } from '../../src/sandbox/personas.js';
+import { ENDPOINT, deepActiveElement, deepQuery, deepText, personForm, requestsTo, submitButton, type, until } from './helpers.js';
+
+const ERROR_OF: Record<number, keyof typeof en> = {
+  40020: 'error.refused',
+  40021: 'error.expired',
+  40401: 'error.not-a-user',
+  40403: 'error.not-qualified',
+  40801: 'error.certificate-timeout',
+  50000: 'error.service-error',
+  50001: 'error.provider-error',
+};
+const CODE_OF: Record<number, string> = {
+  40020: 'refused',
+  40021: 'expired',
+  40401: 'not-a-user',
+  40403: 'not-qualified',
+  40801: 'certificate-timeout',
+  50000: 'service-error',
+  50001: 'provider-error',
+};
+
+before(() => performance.setResourceTimingBufferSize(100_000));
+
+async function identify(attrs = '') {
+  const el = await fixture<EsignIdentify>(
+    html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100"></esign-identify>`,
+  );
+  for (const part of attrs.split(' ').filter(Boolean)) {
+    const [name, value = ''] = part.split('=');
+    el.setAttribute(name!, value);
+  }
+  await el.updateComplete;
+  return el;
+}
+
+async function chooseMobile(el: EsignIdentify) {
+  const radio = el.shadowRoot!.querySelector<HTMLInputElement>('input[value="mobile"]')!;
+  radio.click();
+  await el.updateComplete;
+  await personForm(el).updateComplete;
+}
+
+describe('esign-identify: form', () => {
+  it('is accessible when idle and offers both channels', async () => {
+    const el = await identify();
+    await expect(el).to.be.accessible();
+    const radios = el.shadowRoot!.querySelectorAll('input[type="radio"]');
+    expect(radios).to.have.length(2);
+    expect(deepText(el)).to.contain('Personal code');
+  });
+
+  it('shows the phone field for Mobile-ID, also when the attribute changes after the first render', async () => {
+    const el = await identify();
+    el.setAttribute('channels', 'mobile');
+    await el.updateComplete;
+    await personForm(el).updateComplete;
+    await expect(el).to.be.accessible();
+    expect(el.shadowRoot!.querySelectorAll('input[type="radio"]')).to.have.length(0);
+    expect(personForm(el).shadowRoot!.querySelector('#phone')).to.exist;
+    el.setAttribute('code', '50001018865');
+    await el.updateComplete;
+    await personForm(el).updateComplete;
+    expect(personForm(el).shadowRoot!.querySelector<HTMLInputElement>('#code')!.value).to.equal('50001018865');
+  });
+
+  it('says what is wrong with each field, announces it by focus and sends nothing', async () => {
+    performance.clearResourceTimings();
+    const el = await identify();
+    submitButton(el).click();
+    await until(() => deepActiveElement()?.id === 'code', 'focus on the code field');
+    await expect(el).to.be.accessible();
+    const input = personForm(el).shadowRoot!.querySelector<HTMLInputElement>('#code')!;
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(input.getAttribute('aria-describedby')).to.contain('code-error');
+    expect(deepText(el)).to.contain(en['form.code.empty']);
+    await type(el, 'code', '50001018866');
+    expect(deepText(el)).to.contain(en['form.code.check-digit']);
+    await type(el, 'code', '50013018865');
+    expect(deepText(el)).to.contain(en['form.code.birth-date']);
+    await chooseMobile(el);
+    await type(el, 'phone', '+371 2000 0000');
+    submitButton(el).click();
+    await until(() => deepText(el).includes(en['form.phone.country']), 'the phone error');
+    await expect(el).to.be.accessible();
+    expect(requestsTo('/esign/')).to.equal(0);
+  });
+
+  it('rejects start() with invalid-input while a field is invalid', async () => {
+    const el = await identify();
+    let code = '';
+    await el.start().catch((error) => (code = error.code));
+    expect(code).to.equal('invalid-input');
+  });
+});
+
+describe('esign-identify: flow', () => {
+  it('Smart-ID: control code while waiting, then esign-authenticated with the person and certificate', async () => {
+    const el = await identify();
+    await type(el, 'code', '40504040001');
+    const started = oneEvent(el, 'esign-started');
+    const authenticated = oneEvent(el, 'esign-authenticated');
+    submitButton(el).click();
+    const { detail: start } = await started;
+    expect(start.controlCode).to.match(/^\d{4}$/);
+    expect(start.channel).to.equal('smartid');
+    await el.updateComplete;
+    const code = el.shadowRoot!.querySelector('esign-control-code')!;
+    expect(deepText(code)).to.contain(start.controlCode);
+    expect(deepText(code)).to.contain(start.controlCode.split('').join(' '));
+    await expect(el).to.be.accessible();
+    const { detail } = await authenticated;
+    expect(detail.person).to.deep.equal({ name: 'OK', surname: 'TESTNUMBER', code: '40504040001', country: 'LT' });
+    expect(detail.certificate.subject.serialNumber).to.equal('PNOLT-40504040001');
+    expect(detail.raw.certificate.subject.serial_number).to.equal('PNOLT-40504040001');
+    expect(detail.token).to.equal(start.token);
+    await until(() => deepText(el).includes('Logged in as OK TESTNUMBER'), 'the success words');
+    await until(() => deepActiveElement()?.classList.contains('done') ?? false, 'focus on the success text');
+    await expect(el).to.be.accessible();
+  });
+
+  it('Mobile-ID with peps and sanctions: start() resolves with the screening data', async () => {
+    const el = await identify('peps sanctions');
+    await chooseMobile(el);
+    await type(el, 'phone', '8 600 00708');
+    await type(el, 'code', '39001010708');
+    const detail = await el.start();
+    expect(detail.channel).to.equal('mobile');
+    expect(detail.pepsData).to.have.length(1);
+    expect(detail.pepsData[0]!.politicalPosition).to.contain('fictional');
+    expect(detail.sanctionsData).to.have.length(0);
+  });
+
+  it('hides its success state when the host asks', async () => {
+    const el = await identify('hide-success');
+    await type(el, 'code', '30303039914');
+    await el.start();
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('.base')).to.equal(null);
+  });
+
+  for (const persona of PERSONAS.filter((p) => !p.slow)) {
+    const country = persona.countries[0]!;
+    const expected = persona.outcome;
+    it(`${persona.channel} ${persona.phone ?? ''} ${persona.code} ${country} ends in ${expected}`, async () => {
+      const el = await identify();
+      if (persona.channel === 'mobile') {
+        await chooseMobile(el);
+        await type(el, 'phone', persona.phone!);
+      } else {
+        const select = personForm(el).shadowRoot!.querySelector<HTMLSelectElement>('#country')!;
+        select.value = country;
+        select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+      }
+      await type(el, 'code', persona.code);
+      if (expected === 'ok') {
+        const { detail } = await Promise.all([oneEvent(el, 'esign-authenticated'), submitButton(el).click()]).then(([e]) => e);
+        expect(detail.person.code).to.equal(persona.code);
+        expect(detail.person.name).to.equal(persona.givenName);
+        return;
+      }
+      const event = oneEvent(el, 'esign-error');
+      submitButton(el).click();
+      const { detail } = await event;
+      expect(detail.code).to.equal(CODE_OF[expected]);
+      expect(detail.serviceCode).to.equal(expected);
+      expect(detail.message).to.equal(en[ERROR_OF[expected]!]);
+      await until(() => deepText(el).includes(detail.message), 'the error words');
+      await until(() => deepActiveElement()?.getAttribute('part') === 'retry', 'focus on try again');
+      await expect(el).to.be.accessible();
+      // trying again brings the form back with what was typed
+      (deepActiveElement() as HTMLButtonElement).click();
+      await el.updateComplete;
+      await personForm(el).updateComplete;
+      expect(personForm(el).shadowRoot!.querySelector<HTMLInputElement>('#code')!.value).to.equal(persona.code);
+    });
+  }
+});
+
+describe('esign-identify: cancel, double submit, leaving the page, language', () => {
+  it('cancel while waiting removes the Mobile-ID session at the service and fires esign-cancelled', async () => {
+    const el = await identify();
+    await chooseMobile(el);
+    await type(el, 'phone', '+37060000607');
+    await type(el, 'code', '39001010607');
+    const started = oneEvent(el, 'esign-started');
+    submitButton(el).click();
+    const { detail: start } = await started;
+    await el.updateComplete;
+    const status = el.shadowRoot!.querySelector('esign-status')!;
+    await status.updateComplete;
+    const cancelled = oneEvent(el, 'esign-cancelled');
+    status.shadowRoot!.querySelector<HTMLButtonElement>('[part="cancel"]')!.click();
+    const { detail } = await cancelled;
+    expect(detail.token).to.equal(start.token);
+    await until(() => deepText(el).includes(en['identify.cancelled']), 'the cancelled state');
+    await expect(el).to.be.accessible();
+    const client = new EsignClient({ endpoint: ENDPOINT, lang: 'en' });
+    let code = '';
+    await until(() => requestsTo('/esign/en/api/mobile/session/') === 1, 'the removal request');
+    await client.mobileLoginStatus(start.token).catch((error) => (code = error.code));
+    expect(code).to.equal('session-not-found');
+  });
+
+  it('cancel() also works from code', async () => {
+    const el = await identify();
+    await type(el, 'code', '39001010607');
+    const running = el.start().catch((error) => error.code);
+    await oneEvent(el, 'esign-started');
+    await el.cancel();
+    expect(await running).to.equal('cancelled');
+    expect(el.flow.state).to.equal('cancelled');
+  });
+
+  it('starts one session however often submit is pressed', async () => {
+    performance.clearResourceTimings();
+    const el = await identify();
+    await chooseMobile(el);
+    await type(el, 'phone', '+37060000666');
+    await type(el, 'code', '50001018865');
+    let starts = 0;
+    el.addEventListener('esign-started', () => starts++);
+    const done = oneEvent(el, 'esign-authenticated');
+    submitButton(el).click();
+    submitButton(el).click();
+    void el.start().catch(() => undefined);
+    const form = personForm(el).shadowRoot!.querySelector<HTMLInputElement>('#code')!;
+    form.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    await done;
+    expect(starts).to.equal(1);
+    expect(requestsTo('/esign/en/mobile/login.json')).to.equal(1);
+  });
+
+  it('stops polling when removed from the page while waiting', async () => {
+    const el = await identify();
+    await type(el, 'code', '39001010607');
+    const started = oneEvent(el, 'esign-started');
+    submitButton(el).click();
+    const { detail } = await started;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    el.remove();
+    const path = `/esign/en/smartid/status/${detail.token}.json`;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const after = requestsTo(path);
+    expect(after).to.be.greaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(requestsTo(path)).to.equal(after);
+  });
+
+  it('switches language while waiting, and follows the page language', async () => {
+    const el = await identify();
+    await type(el, 'code', '39001010607');
+    const started = oneEvent(el, 'esign-started');
+    submitButton(el).click();
+    await started;
+    await until(() => deepText(el).includes(en['status.waiting']), 'the waiting words');
+    el.lang = 'lt';
+    await until(() => deepText(el).includes(lt['status.waiting']), 'Lithuanian words');
+    expect(deepText(el)).to.contain(lt['code.smartid.login']);
+    await expect(el).to.be.accessible();
+    el.lang = '';
+    document.documentElement.lang = 'lt';
+    try {
+      await until(() => deepText(el).includes(lt['action.cancel']), 'the page language');
+    } finally {
+      document.documentElement.lang = 'en';
+    }
+    await el.cancel();
+  });
+
+  it('chooses UCS-2 by itself for a Lithuanian phone message, and refuses one too long before sending', async () => {
+    const el = await identify('message=Ačiū');
+    await chooseMobile(el);
+    await type(el, 'phone', '+37060000666');
+    await type(el, 'code', '50001018865');
+    const detail = await el.start();
+    expect(detail.person.code).to.equal('50001018865');
+    el.setAttribute('message', 'Prisijungimas prie banko sistemos ąčę');
+    el.flow.reset();
+    await el.updateComplete;
+    const failed = oneEvent(el, 'esign-error');
+    el.start().catch(() => undefined);
+    const { detail: error } = await failed;
+    expect(error.code).to.equal('misconfigured');
+    expect(error.field).to.equal('message');
+  });
+
+  it('lets the host rewrite error messages and override strings', async () => {
+    const el = await identify();
+    el.strings = { 'identify.submit': 'Prisijungti dabar' };
+    el.errorMessage = (detail) => (detail.code === 'refused' ? 'Host words for a refusal' : undefined);
+    await el.updateComplete;
+    expect(submitButton(el).textContent!.trim()).to.equal('Prisijungti dabar');
+    await type(el, 'code', '30403039917');
+    const failed = oneEvent(el, 'esign-error');
+    submitButton(el).click();
+    expect((await failed).detail.message).to.equal('Host words for a refusal');
+  });
+});
+
+describe('parts on their own', () => {
+  it('esign-person-form takes part in a form: validity and value', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><esign-person-form name="person" lang="en"></esign-person-form></form>`);
+    const person = form.querySelector('esign-person-form')!;
+    await person.updateComplete;
+    expect(form.checkValidity()).to.equal(false);
+    person.code = '40504040001';
+    await person.updateComplete;
+    expect(form.checkValidity()).to.equal(true);
+    expect(JSON.parse(String(new FormData(form).get('person')))).to.deep.equal({ channel: 'smartid', code: '40504040001', country: 'LT' });
+    await expect(person).to.be.accessible();
+  });
+
+  it('esign-control-code announces the code digit by digit', async () => {
+    const el = await fixture(html`<esign-control-code lang="et" code="0421" channel="mobile" kind="sign"></esign-control-code>`);
+    await expect(el).to.be.accessible();
+    const live = deepQuery(el.shadowRoot!, '[role="status"]')!;
+    expect(live.textContent).to.contain('0 4 2 1');
+    expect(live.textContent).to.contain('PIN2');
+  });
+
+  it('esign-status shows elapsed time and asks to cancel', async () => {
+    const el = await fixture<HTMLElement & { updateComplete: Promise<boolean> }>(
+      html`<esign-status lang="ru" state="waiting" .since=${Date.now() - 65_000}></esign-status>`,
+    );
+    await expect(el).to.be.accessible();
+    expect(deepText(el)).to.contain('1:05');
+    const request = oneEvent(el, 'esign-cancel-request');
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="cancel"]')!.click();
+    await request;
+    for (const state of ['success', 'error', 'cancelled']) {
+      el.setAttribute('state', state);
+      await el.updateComplete;
+      await expect(el).to.be.accessible();
+    }
+  });
+});
