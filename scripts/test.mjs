@@ -16,7 +16,7 @@ function run(command, args) {
 
 const totals = { passed: 0, failed: 0 };
 
-const nodeFiles = readdirSync('test/node').filter((f) => f.endsWith('.test.ts')).map((f) => `test/node/${f}`);
+const nodeFiles = ['test/node', 'test/e2e'].flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f}`));
 const node = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeFiles]);
 const pass = /ℹ pass (\d+)/.exec(node.output);
 const fail = /ℹ fail (\d+)/.exec(node.output);

@@ -23,8 +23,8 @@ export const controls = css`
     background: var(--_bg);
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) * 0.8);
-    padding: 0.65rem 0.75rem;
-    min-height: 2.75rem;
+    padding: 0 0.75rem;
+    block-size: 2.875rem;
     box-sizing: border-box;
     width: 100%;
   }

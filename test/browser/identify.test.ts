@@ -341,3 +341,23 @@ describe('parts on their own', () => {
     }
   });
 });
+
+describe('esign-identify: dark theme', () => {
+  it('keeps AA contrast in the dark theme in the form, invalid, waiting and error states', async () => {
+    const el = await identify('theme=dark');
+    await expect(el).to.be.accessible();
+    submitButton(el).click();
+    await until(() => deepText(el).includes(en['form.code.empty']), 'the field error');
+    await expect(el).to.be.accessible();
+    await type(el, 'code', '30403039917');
+    const started = oneEvent(el, 'esign-started');
+    const failed = oneEvent(el, 'esign-error');
+    submitButton(el).click();
+    await started;
+    await until(() => el.shadowRoot!.querySelector('esign-control-code') !== null, 'the control code');
+    await expect(el).to.be.accessible();
+    await failed;
+    await until(() => deepText(el).includes(en['error.refused']), 'the error words');
+    await expect(el).to.be.accessible();
+  });
+});

@@ -231,7 +231,7 @@ export class EsignPersonForm extends EsignElement {
     return html`<div class="wrap"><div class="row two">
       <div class="field" part="field">
         <label for="country">${this.t('form.country')}</label>
-        <span class="hint" aria-hidden="true">&nbsp;</span>
+        <span class="hint spacer" aria-hidden="true">&nbsp;</span>
         <select id="country" part="input" .value=${this.country} ?disabled=${this.disabled} @change=${this.#onCountry}>
           ${offered.map((c) => html`<option value=${c} ?selected=${c === this.country}>${this.t(`country.${c}` as StringKey)}</option>`)}
         </select>
