@@ -1,6 +1,7 @@
 import { css } from 'lit';
 
-export const identifyStyles = css`
+/** The frame, channel choice and end states shared by the session elements. */
+export const sessionStyles = css`
   :host {
     display: block;
     max-inline-size: 34rem;
@@ -52,7 +53,6 @@ export const identifyStyles = css`
     inline-size: 1.1rem;
     block-size: 1.1rem;
     margin: 0;
-    min-height: 0;
   }
   .channel:has(input:focus-visible) {
     outline: 3px solid var(--_focus);
@@ -62,14 +62,13 @@ export const identifyStyles = css`
     margin: 0;
     outline: none;
   }
-  .person {
-    font-weight: 700;
-  }
-  .actions button {
+  .actions button,
+  .actions a {
     flex: 1 1 auto;
   }
   @media (min-width: 30rem) {
-    .actions button {
+    .actions button,
+    .actions a {
       flex: 0 0 auto;
     }
   }

@@ -1,0 +1,351 @@
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { DEFAULT_TIME_LIMIT, type Channel, type EsignClient, type SessionKind } from '../client/client.js';
+import { EsignError } from '../client/errors.js';
+import type { Country, MessageFormat } from '../client/types.js';
+import { EsignControlCode } from '../elements/control-code/control-code.js';
+import { EsignPersonForm, type PersonField, type PersonValue } from '../elements/person-form/person-form.js';
+import { EsignStatus } from '../elements/status/status.js';
+import type { CancelledDetail, StartedDetail } from '../elements/identify/events.js';
+import { EsignElement } from './base-element.js';
+import { controls } from './controls.styles.js';
+import { defineElement } from './define.js';
+import { SessionFlow, type FlowStart } from './session-flow.js';
+import { sessionStyles } from './session.styles.js';
+import { theme } from './theme.js';
+import { checkMessage } from './validation/message.js';
+
+export const CHANNELS: Channel[] = ['smartid', 'mobile'];
+
+const listOf = (value: string | null): Channel[] =>
+  (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as string[]).includes(c));
+
+/**
+ * What authentication, file signing and hash signing share: the channel choice, the person's
+ * details, the control code, waiting, cancel, the end states, focus and events. Subclasses
+ * add their own inputs, start their kind of session and build their result.
+ */
+export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
+  static override styles = [theme, controls, sessionStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignElement.properties,
+    channels: { converter: { fromAttribute: listOf, toAttribute: (value: Channel[]) => value.join(' ') } },
+    channel: { type: String, reflect: true },
+    country: { type: String },
+    countries: { converter: { fromAttribute: (v: string | null) => (v ?? '').split(/[\s,]+/).filter(Boolean) } },
+    message: { type: String },
+    messageFormat: { type: String, attribute: 'message-format' },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+    timeLimit: { type: Number, attribute: 'time-limit' },
+    code: { type: String },
+    phone: { type: String },
+    hideSuccess: { type: Boolean, attribute: 'hide-success' },
+  };
+
+  /** Channels offered, in order: `smartid`, `mobile`. */
+  declare channels: Channel[];
+  /** The channel chosen now (preselect with the attribute). */
+  declare channel: Channel;
+  declare country: Country;
+  /** Countries offered for Smart-ID. */
+  declare countries: Country[];
+  /** Text shown on the phone. */
+  declare message: string;
+  /** GSM-7 or UCS-2 (Mobile-ID); chosen from the text when unset. */
+  declare messageFormat: MessageFormat | '';
+  /** Wait between status polls, ms. */
+  declare pollInterval: number;
+  /** Give up after this many ms; 0 uses the channel's default. */
+  declare timeLimit: number;
+  /** Prefilled personal code. */
+  declare code: string;
+  /** Prefilled phone number. */
+  declare phone: string;
+  /** Render nothing in the success state (the host shows its own). */
+  declare hideSuccess: boolean;
+
+  readonly flow = new SessionFlow(this);
+  protected result: Raw | undefined;
+  #pending: Promise<Detail> | undefined;
+
+  protected abstract readonly kind: SessionKind;
+  /** Starts the session at the service. */
+  protected abstract startSession(client: EsignClient, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart>;
+  /** Builds the result detail and fires the completion event. */
+  protected abstract completed(raw: Raw, channel: Channel): Detail | Promise<Detail>;
+  protected abstract successMessage(): string;
+  protected abstract cancelledMessage(): string;
+  protected abstract submitLabel(): string;
+
+  /** Checks the element's own inputs; throws an EsignError (`invalid-input` with a field) when one is wrong. */
+  protected async checkInputs(): Promise<void> {}
+  /** The element's own inputs, above the person's details. */
+  protected renderInputs(): TemplateResult | typeof nothing {
+    return nothing;
+  }
+  /** Extra content of the success state (a download, say). */
+  protected renderSuccess(): TemplateResult | typeof nothing {
+    return nothing;
+  }
+  /** Countries offered for this kind of session. */
+  protected offeredCountries(): Country[] {
+    return this.countries;
+  }
+
+  constructor() {
+    super();
+    this.channels = [...CHANNELS];
+    this.channel = 'smartid';
+    this.country = 'LT';
+    this.countries = ['LT', 'LV', 'EE'];
+    this.message = '';
+    this.messageFormat = '';
+    this.pollInterval = 1000;
+    this.timeLimit = 0;
+    this.code = '';
+    this.phone = '';
+    this.hideSuccess = false;
+  }
+
+  override connectedCallback(): void {
+    defineElement('esign-person-form', EsignPersonForm);
+    defineElement('esign-control-code', EsignControlCode);
+    defineElement('esign-status', EsignStatus);
+    super.connectedCallback();
+  }
+
+  protected get personForm(): EsignPersonForm | null {
+    return this.renderRoot.querySelector('esign-person-form');
+  }
+
+  protected get activeChannel(): Channel {
+    const offered = this.channels.length ? this.channels : CHANNELS;
+    return offered.includes(this.channel) ? this.channel : (offered[0] as Channel);
+  }
+
+  /** The phone message and its format for Mobile-ID, checked before anything is sent. */
+  protected mobileMessage(): { message?: string; message_format?: MessageFormat } {
+    if (!this.message) return {};
+    const check = checkMessage(this.message, this.messageFormat || undefined);
+    if (check.problem) {
+      throw new EsignError('misconfigured', `The phone message does not fit ${check.format} (${check.length}/${check.limit})`, { field: 'message' });
+    }
+    return { message: this.message, message_format: check.format };
+  }
+
+  /** Starts a session with the details entered; resolves with the result, rejects with an EsignError. */
+  start(): Promise<Detail> {
+    if (this.flow.busy && this.#pending) return this.#pending;
+    this.#pending = this.#start();
+    return this.#pending;
+  }
+
+  /** Cancels the running session (removing it at the service). */
+  async cancel(): Promise<void> {
+    await this.flow.cancel();
+  }
+
+  async #start(): Promise<Detail> {
+    await this.updateComplete;
+    const form = this.personForm;
+    const channel = this.activeChannel;
+    try {
+      await this.checkInputs();
+    } catch (error) {
+      this.#reportInputProblem(error);
+      throw error;
+    }
+    if (!form || !form.validate()) {
+      throw new EsignError('invalid-input', 'The form has invalid fields', { field: 'form' });
+    }
+    const person = form.value!;
+    this.code = person.code;
+    if (person.phone) this.phone = person.phone;
+    const client = this.client;
+    try {
+      const raw = (await this.flow.run({
+        client,
+        channel,
+        kind: this.kind,
+        interval: this.pollInterval,
+        timeLimit: this.timeLimit || DEFAULT_TIME_LIMIT[channel],
+        start: (signal) => this.startSession(client, channel, person, signal),
+        onStarted: (started) => {
+          this.emit<StartedDetail>('esign-started', { token: started.token, channel, controlCode: started.control_code, kind: this.kind });
+          void this.focusLater('esign-status');
+        },
+      })) as Raw;
+      this.result = raw;
+      this.requestUpdate();
+      const detail = await this.completed(raw, channel);
+      void this.focusLater('.done');
+      return detail;
+    } catch (error) {
+      this.#handleFailure(error, channel);
+      throw error;
+    }
+  }
+
+  /** An input problem found before sending: said by the element, no event (nothing failed yet). */
+  #reportInputProblem(error: unknown): void {
+    this.inputError = error instanceof EsignError ? this.errorDetail(error).message : String(error);
+    this.requestUpdate();
+  }
+
+  /** The words of an input problem of the element's own inputs, shown beside them. */
+  protected inputError = '';
+
+  #handleFailure(error: unknown, channel: Channel): void {
+    if (!(error instanceof EsignError)) return;
+    if (error.code === 'cancelled') {
+      if (this.isConnected) this.emit<CancelledDetail>('esign-cancelled', { token: this.flow.token, channel });
+      void this.focusLater('[part="retry"]');
+      return;
+    }
+    const detail = this.errorDetail(error);
+    this.emit('esign-error', detail);
+    const field = this.#formField(error);
+    if (field) {
+      // a field the person can fix: back to the form, the message on the field
+      this.flow.reset();
+      void this.updateComplete.then(() => this.personForm?.setFieldError(field, this.#fieldMessage(field)));
+    } else {
+      void this.focusLater('[part="retry"]');
+    }
+  }
+
+  #formField(error: EsignError): PersonField | null {
+    if (error.code !== 'invalid-input') return null;
+    if (error.field === 'phone' || error.serviceCode === 40004) return 'phone';
+    if (error.field === 'code' || error.serviceCode === 40005) return 'code';
+    if (error.field === 'country') return 'country';
+    return null;
+  }
+
+  #fieldMessage(field: PersonField): string {
+    return this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service');
+  }
+
+  protected async focusLater(selector: string): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+
+  #onSubmit(event: Event): void {
+    event.preventDefault();
+    this.start().catch(() => undefined);
+  }
+
+  #retry(): void {
+    this.flow.reset();
+    this.personForm?.reset();
+    void this.updateComplete.then(() => this.personForm?.focusField(this.activeChannel === 'mobile' ? 'phone' : 'code'));
+  }
+
+  #chooseChannel(channel: Channel): void {
+    this.channel = channel;
+    this.personForm?.reset();
+  }
+
+  /** Keeps what the person typed, so nothing is lost when the form comes back. */
+  #keepTyped(event: Event): void {
+    const form = event.currentTarget as EsignPersonForm;
+    this.code = form.code;
+    this.phone = form.phone;
+    this.country = form.country;
+  }
+
+  #renderChannels(channel: Channel) {
+    const offered = this.channels.length ? this.channels : CHANNELS;
+    if (offered.length < 2) return nothing;
+    return html`<fieldset>
+      <legend>${this.t(this.kind === 'login' ? 'identify.channel' : 'sign.channel')}</legend>
+      <div class="channels">
+        ${offered.map(
+          (c) => html`<label class="channel">
+            <input type="radio" name="channel" value=${c} .checked=${c === channel} @change=${() => this.#chooseChannel(c)} />
+            ${this.t(`channel.${c}`)}
+          </label>`,
+        )}
+      </div>
+    </fieldset>`;
+  }
+
+  #renderForm(channel: Channel) {
+    const starting = this.flow.state === 'starting';
+    const countries = this.offeredCountries();
+    return html`<form novalidate @submit=${this.#onSubmit} aria-busy=${starting ? 'true' : 'false'}>
+      ${this.renderInputs()} ${this.#renderChannels(channel)}
+      <esign-person-form
+        .lang=${this.language}
+        .theme=${this.theme}
+        .strings=${this.strings}
+        .channel=${channel}
+        .country=${countries.includes(this.country) ? this.country : (countries[0] as Country)}
+        .countries=${countries}
+        .code=${this.code}
+        .phone=${this.phone}
+        ?disabled=${starting}
+        @input=${(e: Event) => this.#keepTyped(e)}
+        @change=${(e: Event) => this.#keepTyped(e)}
+      ></esign-person-form>
+      <div class="actions">
+        <button class="primary" part="submit" type="submit" ?disabled=${starting}>
+          ${starting ? this.t('identify.starting') : this.submitLabel()}
+        </button>
+      </div>
+    </form>`;
+  }
+
+  #statusMessage(): string {
+    switch (this.flow.state) {
+      case 'waiting':
+        return this.t('status.waiting');
+      case 'success':
+        return this.result ? this.successMessage() : '';
+      case 'error':
+        return this.flow.error ? this.errorDetail(this.flow.error).message : '';
+      case 'cancelled':
+        return this.cancelledMessage();
+      default:
+        return '';
+    }
+  }
+
+  override render() {
+    const channel = this.activeChannel;
+    const state = this.flow.state;
+    if (state === 'success' && this.hideSuccess) return nothing;
+    return html`<section class="base" part="base">
+      ${state === 'idle' || state === 'starting' ? this.#renderForm(channel) : nothing}
+      ${state === 'waiting'
+        ? html`<esign-control-code
+            .lang=${this.language}
+            .theme=${this.theme}
+            .strings=${this.strings}
+            .code=${this.flow.controlCode}
+            .channel=${channel}
+            .kind=${this.kind === 'login' ? 'login' : 'sign'}
+          ></esign-control-code>`
+        : nothing}
+      <esign-status
+        .lang=${this.language}
+        .theme=${this.theme}
+        .strings=${this.strings}
+        .state=${state === 'starting' ? 'idle' : state}
+        .since=${this.flow.since}
+        .message=${this.#statusMessage()}
+        @esign-cancel-request=${(e: Event) => {
+          e.stopPropagation();
+          void this.cancel();
+        }}
+      ></esign-status>
+      ${state === 'success' ? html`<p class="done" tabindex="-1">${this.t('identify.done')}</p>${this.renderSuccess()}` : nothing}
+      ${state === 'error' || state === 'cancelled'
+        ? html`<div class="actions">
+            <button class="primary" part="retry" type="button" @click=${this.#retry}>${this.t('action.retry')}</button>
+          </div>`
+        : nothing}
+    </section>`;
+  }
+}
