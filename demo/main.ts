@@ -1,5 +1,6 @@
 import { PERSONAS } from '../src/sandbox/personas.js';
 import '../src/define.js';
+import { samplePdf } from '../src/sandbox/sample-pdf.js';
 
 const log = document.querySelector<HTMLOListElement>('#log')!;
 function record(name: string, detail: unknown): void {
@@ -8,7 +9,14 @@ function record(name: string, detail: unknown): void {
   log.prepend(item);
 }
 for (const name of ['esign-started', 'esign-authenticated', 'esign-signed', 'esign-hash-signed', 'esign-cancelled', 'esign-error']) {
-  document.addEventListener(name, (event) => record(name, (event as CustomEvent).detail));
+  document.addEventListener(name, (event) => {
+    const detail = { ...(event as CustomEvent).detail };
+    // keep the log readable: file contents and raw answers are long
+    delete detail.raw;
+    delete detail.result;
+    if (detail.file) detail.file = { name: detail.file.name, type: detail.file.type, size: detail.file.blob?.size };
+    record(name, detail);
+  });
 }
 
 const langSelect = document.querySelector<HTMLSelectElement>('#lang')!;
@@ -35,3 +43,21 @@ options.addEventListener('change', (event) => {
   else if (input instanceof HTMLInputElement && input.type === 'checkbox') identify.toggleAttribute(input.name, input.checked);
   else identify.setAttribute(input.name, input.value);
 });
+
+const sign = document.querySelector('esign-sign')!;
+document.querySelector<HTMLDivElement>('#sign-options')!.addEventListener('change', (event) => {
+  const input = event.target as HTMLSelectElement;
+  if (input.value) sign.setAttribute(input.name, input.value);
+  else sign.removeAttribute(input.name);
+});
+document.querySelector<HTMLButtonElement>('#sample')!.addEventListener('click', () => {
+  sign.files = new File([samplePdf('Sample agreement', 2) as BlobPart], 'sample-agreement.pdf', { type: 'application/pdf' });
+});
+
+const hashSign = document.querySelector('esign-hash-sign')!;
+const hashText = document.querySelector<HTMLInputElement>('#hash-options input[name=text]')!;
+async function updateHash(): Promise<void> {
+  hashSign.hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(hashText.value)));
+}
+hashText.addEventListener('input', () => void updateHash());
+void updateHash();

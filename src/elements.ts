@@ -1,11 +1,15 @@
 import { EsignControlCode } from './elements/control-code/control-code.js';
 import { EsignIdentify } from './elements/identify/identify.js';
 import { EsignPersonForm } from './elements/person-form/person-form.js';
+import { EsignSign } from './elements/sign/sign.js';
+import { EsignHashSign } from './elements/hash-sign/hash-sign.js';
 import { EsignStatus } from './elements/status/status.js';
 
 /** Every element of the package, by tag name. */
 export const ELEMENTS: Record<string, CustomElementConstructor> = {
   'esign-identify': EsignIdentify,
+  'esign-sign': EsignSign,
+  'esign-hash-sign': EsignHashSign,
   'esign-person-form': EsignPersonForm,
   'esign-control-code': EsignControlCode,
   'esign-status': EsignStatus,
@@ -14,6 +18,8 @@ export const ELEMENTS: Record<string, CustomElementConstructor> = {
 declare global {
   interface HTMLElementTagNameMap {
     'esign-identify': EsignIdentify;
+    'esign-sign': EsignSign;
+    'esign-hash-sign': EsignHashSign;
     'esign-person-form': EsignPersonForm;
     'esign-control-code': EsignControlCode;
     'esign-status': EsignStatus;

@@ -188,7 +188,8 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
 
   /** An input problem found before sending: said by the element, no event (nothing failed yet). */
   #reportInputProblem(error: unknown): void {
-    this.inputError = error instanceof EsignError ? this.errorDetail(error).message : String(error);
+    // the element's own checks already speak the person's language
+    this.inputError = error instanceof EsignError && error.code === 'invalid-input' ? error.message : this.errorDetail(error).message;
     this.requestUpdate();
   }
 

@@ -1,0 +1,19 @@
+import type { Channel } from '../../client/client.js';
+import type { HashAlgorithm, HashSignStatusResponse } from '../../client/types.js';
+
+export interface HashSignedDetail {
+  /** Base64; raw r||s for an ECDSA P-256 key. */
+  signatureValue: string;
+  /** Lowercase hex of the signed hash. */
+  hash: string;
+  hashAlgorithm: HashAlgorithm;
+  token: string;
+  channel: Channel;
+  raw: HashSignStatusResponse;
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'esign-hash-signed': CustomEvent<HashSignedDetail>;
+  }
+}

@@ -1,0 +1,127 @@
+import { html, nothing, type PropertyDeclarations } from 'lit';
+import type { Channel, EsignClient } from '../../client/client.js';
+import { EsignError } from '../../client/errors.js';
+import type { Country, HashAlgorithm, HashCountry, HashSignStatusResponse } from '../../client/types.js';
+import { controls } from '../../internal/controls.styles.js';
+import { EsignSessionElement } from '../../internal/session-element.js';
+import type { FlowStart } from '../../internal/session-flow.js';
+import { sessionStyles } from '../../internal/session.styles.js';
+import { theme } from '../../internal/theme.js';
+import { HASH_HEX_LENGTH } from '../../internal/validation/hash.js';
+import { isAscii } from '../../internal/validation/message.js';
+import type { PersonValue } from '../person-form/person-form.js';
+import type { HashSignedDetail } from './events.js';
+import { hashFits, hashToHex, type HashInput } from './hash.js';
+import { hashSignStyles } from './hash-sign.styles.js';
+
+const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
+
+/**
+ * Signs a precomputed SHA256 or SHA512 hash with Smart-ID or Mobile-ID (Lithuania and
+ * Estonia). The hash may be given as hex, base64 or bytes.
+ *
+ * @fires esign-started - The session exists and the control code is known.
+ * @fires esign-hash-signed - The hash is signed: `signatureValue`, the hash and its algorithm.
+ * @fires esign-cancelled - The person or the host cancelled.
+ * @fires esign-error - The session failed; the detail says why and whether trying again can help.
+ * @csspart base - The frame.
+ * @csspart hash - The hash shown to the person.
+ * @csspart submit - The submit button.
+ * @csspart retry - The try-again button.
+ */
+export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSignStatusResponse> {
+  static override styles = [theme, controls, sessionStyles, hashSignStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignSessionElement.properties,
+    hash: { attribute: 'hash' },
+    hashAlgorithm: { type: String, attribute: 'hash-algorithm' },
+  };
+
+  /** The hash: hex (attribute or property), base64, or bytes (property). */
+  declare hash: HashInput | null;
+  /** SHA256 (default) or SHA512. */
+  declare hashAlgorithm: HashAlgorithm;
+
+  protected readonly kind = 'hash' as const;
+
+  constructor() {
+    super();
+    this.hash = null;
+    this.hashAlgorithm = 'SHA256';
+    this.countries = [...HASH_COUNTRIES];
+    this.country = 'LT';
+  }
+
+  /** The hash as lowercase hex, or null when it cannot be read. */
+  get hashHex(): string | null {
+    return hashToHex(this.hash);
+  }
+
+  protected override offeredCountries(): Country[] {
+    const offered = this.countries.filter((c) => HASH_COUNTRIES.includes(c));
+    return offered.length ? offered : HASH_COUNTRIES;
+  }
+
+  protected override async checkInputs(): Promise<void> {
+    this.inputError = '';
+    const hex = this.hashHex;
+    if (!hex) throw new EsignError('invalid-input', this.t('hash.missing'), { field: 'hash' });
+    if (!hashFits(hex, this.hashAlgorithm)) {
+      throw new EsignError('invalid-input', this.t('hash.invalid', { length: HASH_HEX_LENGTH[this.hashAlgorithm], algorithm: this.hashAlgorithm }), {
+        field: 'hash',
+      });
+    }
+  }
+
+  protected startSession(client: EsignClient, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+    const common = {
+      hash: this.hashHex as string,
+      hash_algorithm: this.hashAlgorithm,
+      code: person.code,
+      country: person.country as HashCountry,
+      ...(this.message ? { message: this.message } : {}),
+    };
+    if (channel === 'smartid') {
+      if (this.message && !isAscii(this.message)) {
+        throw new EsignError('misconfigured', 'The Smart-ID hash signing message must be ASCII', { field: 'message' });
+      }
+      return client.smartIdHashSign(common, { signal });
+    }
+    return client.mobileHashSign({ ...common, phone: person.phone as string }, { signal });
+  }
+
+  protected completed(raw: HashSignStatusResponse, channel: Channel): HashSignedDetail {
+    const detail: HashSignedDetail = {
+      signatureValue: raw.signature_value,
+      hash: this.hashHex as string,
+      hashAlgorithm: this.hashAlgorithm,
+      token: this.flow.token,
+      channel,
+      raw,
+    };
+    this.emit('esign-hash-signed', detail);
+    return detail;
+  }
+
+  protected successMessage(): string {
+    return this.t('hash.success');
+  }
+
+  protected cancelledMessage(): string {
+    return this.t('sign.cancelled');
+  }
+
+  protected submitLabel(): string {
+    return this.t('hash.submit');
+  }
+
+  protected override renderInputs() {
+    const hex = this.hashHex;
+    return html`<dl class="hash">
+        <dt id="hash-label">${this.t('hash.label', { algorithm: this.hashAlgorithm })}</dt>
+        <dd part="hash" aria-labelledby="hash-label">${hex ?? '—'}</dd>
+      </dl>
+      ${this.inputError ? html`<p class="field-error" role="alert">${this.inputError}</p>` : nothing}`;
+  }
+}

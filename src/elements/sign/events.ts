@@ -1,0 +1,21 @@
+import type { CamelCased } from '../../client/camel.js';
+import type { Channel } from '../../client/client.js';
+import type { PepsRecord, SanctionsRecord, SignStatusResponse } from '../../client/types.js';
+
+export interface SignedDetail {
+  file: { name: string; content: string; digest: string; type: string; blob: Blob };
+  signatureId: string;
+  person: { name: string; surname: string };
+  pepsData: CamelCased<PepsRecord>[];
+  sanctionsData: CamelCased<SanctionsRecord>[];
+  token: string;
+  channel: Channel;
+  result: CamelCased<SignStatusResponse>;
+  raw: SignStatusResponse;
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'esign-signed': CustomEvent<SignedDetail>;
+  }
+}

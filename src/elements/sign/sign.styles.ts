@@ -1,0 +1,90 @@
+import { css } from 'lit';
+
+export const signStyles = css`
+  .documents {
+    margin-block-end: var(--_space);
+  }
+  .documents-label {
+    display: block;
+    font-weight: 600;
+    font-size: 0.95rem;
+    margin-block-end: 0.4rem;
+  }
+  .drop {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 0.9rem;
+    padding: var(--_space);
+    border: 2px dashed var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg-subtle);
+  }
+  .drop.over {
+    border-color: var(--_accent);
+    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
+  }
+  .drop.invalid {
+    border-color: var(--_danger);
+  }
+  .drop .hint {
+    flex: 1 1 12rem;
+  }
+  .file-list {
+    list-style: none;
+    margin: 0 0 0.6rem;
+    padding: 0;
+    display: grid;
+    gap: 0.4rem;
+  }
+  .file-list li {
+    display: flex;
+    align-items: center;
+    gap: 0.6rem;
+    padding: 0.5rem 0.5rem 0.5rem 0.8rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.8);
+    background: var(--_bg);
+  }
+  .file-name {
+    flex: 1;
+    min-inline-size: 0;
+    overflow-wrap: anywhere;
+    font-weight: 600;
+  }
+  .file-size {
+    color: var(--_muted);
+    font-size: 0.85rem;
+    white-space: nowrap;
+  }
+  .file-list button {
+    min-height: 2.25rem;
+    padding: 0.25rem 0.7rem;
+  }
+  .progress {
+    display: grid;
+    gap: 0.3rem;
+    margin-block-start: var(--_space);
+  }
+  progress {
+    inline-size: 100%;
+    block-size: 0.6rem;
+    accent-color: var(--_accent);
+  }
+  a.download {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    min-height: 2.75rem;
+    padding: 0.6rem 1.2rem;
+    border-radius: calc(var(--_radius) * 0.8);
+    background: var(--_accent);
+    color: var(--_on-accent);
+    font-weight: 600;
+    text-decoration: none;
+    overflow-wrap: anywhere;
+  }
+  .field-error {
+    margin-block-start: 0.4rem;
+  }
+`;

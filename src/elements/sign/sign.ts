@@ -1,0 +1,307 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { camelCased } from '../../client/camel.js';
+import type { Channel, EsignClient } from '../../client/client.js';
+import { EsignError } from '../../client/errors.js';
+import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition, SignStatusResponse } from '../../client/types.js';
+import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
+import { controls } from '../../internal/controls.styles.js';
+import { EsignSessionElement } from '../../internal/session-element.js';
+import type { FlowStart } from '../../internal/session-flow.js';
+import { sessionStyles } from '../../internal/session.styles.js';
+import { theme } from '../../internal/theme.js';
+import type { PersonValue } from '../person-form/person-form.js';
+import type { SignedDetail } from './events.js';
+import { FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from './files.js';
+import { signStyles } from './sign.styles.js';
+
+const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc: 'BDOC', adoc: 'ADOC' };
+
+/**
+ * Signs a document (pdf, asice, adoc, bdoc) with Smart-ID or Mobile-ID. The document comes
+ * from the host (`files`) or is picked or dropped by the person; several files go into one
+ * container. Encoding a large file shows progress and does not freeze the page.
+ *
+ * @fires esign-started - The session exists and the control code is known.
+ * @fires esign-signed - The document is signed: the file as base64 and as a Blob, and who signed.
+ * @fires esign-cancelled - The person or the host cancelled.
+ * @fires esign-error - The session failed; the detail says why and whether trying again can help.
+ * @csspart base - The frame.
+ * @csspart pick - The button that opens the file picker.
+ * @csspart submit - The submit button.
+ * @csspart download - The download link of the signed file.
+ * @csspart retry - The try-again button.
+ */
+export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusResponse> {
+  static override styles = [theme, controls, sessionStyles, signStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignSessionElement.properties,
+    files: { attribute: false },
+    type: { type: String },
+    signaturePosition: { type: String, attribute: 'signature-position' },
+    signaturePage: { type: String, attribute: 'signature-page' },
+    certificateLevel: { type: String, attribute: 'certificate-level' },
+    maxSize: { type: Number, attribute: 'max-size' },
+    peps: { type: Boolean },
+    sanctions: { type: Boolean },
+    _picked: { state: true },
+    _dragging: { state: true },
+    _progress: { state: true },
+  };
+
+  /** The document(s) to sign, set by the host; the person picks when empty. */
+  declare files: SignInput | SignInput[] | null;
+  /** pdf, asice, adoc or bdoc; follows the file when unset. */
+  declare type: FileType | '';
+  /** Visible signature on a PDF: auto, left_top, left_bottom, right_top, right_bottom; unset is invisible. */
+  declare signaturePosition: SignaturePosition | '';
+  /** first_page or last_page (the service's default) for a visible PDF signature. */
+  declare signaturePage: SignaturePage | '';
+  /** Smart-ID certificate level: QSCD (default) or QUALIFIED. */
+  declare certificateLevel: CertificateLevel | '';
+  /** Largest file in bytes, checked before encoding; 0 for no limit. */
+  declare maxSize: number;
+  declare peps: boolean;
+  declare sanctions: boolean;
+  declare _picked: SignFile[];
+  declare _dragging: boolean;
+  declare _progress: number | null;
+
+  protected readonly kind = 'sign' as const;
+  #hostFiles: SignFile[] = [];
+  #downloadUrl = '';
+  #signed: SignedDetail | undefined;
+
+  constructor() {
+    super();
+    this.files = null;
+    this.type = '';
+    this.signaturePosition = '';
+    this.signaturePage = '';
+    this.certificateLevel = '';
+    this.maxSize = 0;
+    this.peps = false;
+    this.sanctions = false;
+    this._picked = [];
+    this._dragging = false;
+    this._progress = null;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('files')) this.#hostFiles = toSignFiles(this.files);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#revoke();
+  }
+
+  #revoke(): void {
+    if (this.#downloadUrl) URL.revokeObjectURL(this.#downloadUrl);
+    this.#downloadUrl = '';
+  }
+
+  /** The documents that will be signed: the host's, or the person's. */
+  get documents(): SignFile[] {
+    return this.#hostFiles.length ? this.#hostFiles : this._picked;
+  }
+
+  #formatSize(bytes: number): string {
+    const [value, unit] = bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : [bytes / 1024, 'kilobyte'];
+    return new Intl.NumberFormat(this.language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+  }
+
+  protected override async checkInputs(): Promise<void> {
+    this.inputError = '';
+    const files = this.documents;
+    const fail = (message: string): never => {
+      this.inputError = message;
+      void this.focusLater('[part="pick"]');
+      throw new EsignError('invalid-input', message, { field: 'file' });
+    };
+    if (!files.length) fail(this.t('sign.no-file'));
+    const type = resolveType(this.type, files);
+    if (!type) fail(this.t('sign.wrong-type'));
+    if (type === 'pdf' && files.length > 1) fail(this.t('sign.one-pdf'));
+    if (type === 'pdf' && extensionOf(files[0]!.name) !== 'pdf' && files[0]!.blob?.type !== 'application/pdf') fail(this.t('sign.wrong-type'));
+    const tooLarge = this.maxSize > 0 ? files.find((f) => f.size > this.maxSize) : undefined;
+    if (tooLarge) fail(this.t('sign.too-large', { name: tooLarge.name, limit: this.#formatSize(this.maxSize) }));
+  }
+
+  async #encode(files: SignFile[], signal: AbortSignal): Promise<FileContainer> {
+    const total = files.reduce((sum, f) => sum + f.size, 0) || 1;
+    let done = 0;
+    this._progress = 0;
+    const out: FileContainer = { files: [] };
+    for (const file of files) {
+      const content = file.base64 ?? (await blobToBase64(file.blob as Blob, (fraction) => (this._progress = (done + fraction * file.size) / total), signal));
+      done += file.size;
+      out.files.push({ name: file.name, content });
+    }
+    this._progress = null;
+    return out;
+  }
+
+  protected async startSession(client: EsignClient, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+    const type = resolveType(this.type, this.documents) as FileType;
+    const mobileMessage = channel === 'mobile' ? this.mobileMessage() : {};
+    this.#revoke();
+    let container: FileContainer;
+    try {
+      container = await this.#encode(this.documents, signal);
+    } finally {
+      this._progress = null;
+    }
+    const common = {
+      type,
+      code: person.code,
+      [type]: container,
+      peps: this.peps,
+      sanctions: this.sanctions,
+      ...(type === 'pdf' && this.signaturePosition ? { signature_position: this.signaturePosition } : {}),
+      ...(type === 'pdf' && this.signaturePage ? { signature_page: this.signaturePage } : {}),
+    };
+    if (channel === 'smartid') {
+      return client.smartIdSign(
+        {
+          ...common,
+          country: person.country,
+          ...(this.message ? { message: this.message } : {}),
+          ...(this.certificateLevel ? { certificate_level: this.certificateLevel } : {}),
+        },
+        { signal },
+      );
+    }
+    return client.mobileSign({ ...common, phone: person.phone as string, ...mobileMessage }, { signal });
+  }
+
+  protected async completed(raw: SignStatusResponse, channel: Channel): Promise<SignedDetail> {
+    const extension = extensionOf(raw.file.name);
+    const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
+    const blob = await base64ToBlob(raw.file.content, mime);
+    this.#revoke();
+    this.#downloadUrl = URL.createObjectURL(blob);
+    const detail: SignedDetail = {
+      file: { name: raw.file.name, content: raw.file.content, digest: raw.file.digest, type: mime, blob },
+      signatureId: raw.signature_id,
+      person: { name: raw.person.name, surname: raw.person.surname },
+      pepsData: camelCased(raw.peps_data ?? []),
+      sanctionsData: camelCased(raw.sanctions_data ?? []),
+      token: this.flow.token,
+      channel,
+      result: camelCased(raw),
+      raw,
+    };
+    this.#signed = detail;
+    this.requestUpdate();
+    this.emit('esign-signed', detail);
+    return detail;
+  }
+
+  protected successMessage(): string {
+    const person = this.result?.person;
+    return this.t('sign.success', { name: person ? `${person.name} ${person.surname}` : '' });
+  }
+
+  protected cancelledMessage(): string {
+    return this.t('sign.cancelled');
+  }
+
+  protected submitLabel(): string {
+    return this.t('sign.submit');
+  }
+
+  #add(list: FileList | null): void {
+    if (!list?.length) return;
+    const added = toSignFiles([...list]);
+    // a container collects files; anything else is one document, replaced by the next choice
+    this._picked = this.type && this.type !== 'pdf' ? [...this._picked, ...added] : added;
+    this.inputError = '';
+  }
+
+  #remove(index: number): void {
+    this._picked = this._picked.filter((_, i) => i !== index);
+    void this.focusLater(this._picked.length ? '.file-list button' : '[part="pick"]');
+  }
+
+  #onDrop(event: DragEvent): void {
+    event.preventDefault();
+    this._dragging = false;
+    this.#add(event.dataTransfer?.files ?? null);
+  }
+
+  #onDragOver(event: DragEvent): void {
+    event.preventDefault();
+    this._dragging = true;
+  }
+
+  protected override renderInputs() {
+    const files = this.documents;
+    const fromHost = this.#hostFiles.length > 0;
+    const containerType = this.type && this.type !== 'pdf' ? this.type : '';
+    const hint = containerType ? this.t('sign.types-any', { type: TYPE_NAMES[containerType] }) : this.t('sign.types');
+    const error = this.inputError;
+    return html`<div class="documents" role="group" aria-labelledby="documents-label">
+      <span class="documents-label" id="documents-label">${this.t(files.length > 1 ? 'sign.files' : 'sign.file')}</span>
+      ${files.length
+        ? html`<ul class="file-list">
+            ${files.map(
+              (file, i) => html`<li>
+                <span class="file-name">${file.name}</span>
+                <span class="file-size">${this.#formatSize(file.size)}</span>
+                ${fromHost
+                  ? nothing
+                  : html`<button type="button" class="secondary" aria-label=${this.t('sign.remove', { name: file.name })} @click=${() => this.#remove(i)}>✕</button>`}
+              </li>`,
+            )}
+          </ul>`
+        : nothing}
+      ${fromHost
+        ? nothing
+        : html`<div
+            class="drop ${this._dragging ? 'over' : ''} ${error ? 'invalid' : ''}"
+            @dragover=${this.#onDragOver}
+            @dragleave=${() => (this._dragging = false)}
+            @drop=${this.#onDrop}
+          >
+            <button
+              type="button"
+              class="secondary"
+              part="pick"
+              aria-describedby="file-hint${error ? ' file-error' : ''}"
+              @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}
+            >
+              ${this.t(files.length && containerType ? 'sign.pick-more' : 'sign.pick')}
+            </button>
+            <span class="hint" id="file-hint">${this.t('sign.drop')} · ${hint}</span>
+            <input
+              type="file"
+              hidden
+              accept=${containerType ? '' : '.pdf,.asice,.sce,.bdoc,.adoc'}
+              ?multiple=${Boolean(containerType)}
+              @change=${(e: Event) => {
+                const input = e.target as HTMLInputElement;
+                this.#add(input.files);
+                input.value = '';
+              }}
+            />
+          </div>`}
+      ${error ? html`<p class="field-error" id="file-error" role="alert">${error}</p>` : nothing}
+      ${this._progress !== null
+        ? html`<div class="progress">
+            <span id="progress-label">${this.t('sign.encoding')}</span>
+            <progress aria-labelledby="progress-label" max="100" value=${Math.round(this._progress * 100)}></progress>
+          </div>`
+        : nothing}
+    </div>`;
+  }
+
+  protected override renderSuccess() {
+    if (!this.#signed || !this.#downloadUrl) return nothing;
+    const { name } = this.#signed.file;
+    return html`<div class="actions">
+      <a class="download" part="download" href=${this.#downloadUrl} download=${name}>${this.t('sign.download', { name })}</a>
+    </div>`;
+  }
+}
