@@ -257,3 +257,13 @@ describe('sandbox: file signing', () => {
     assert.ok(zip.includes(Buffer.from('SANDBOX-NOT-SIGNED.txt')));
   });
 });
+
+describe('sandbox: large files', () => {
+  it('signs a 12 MB file wrapped into a container', async () => {
+    const big = Buffer.alloc(12 * 1024 * 1024, 7);
+    const start = await post('/smartid/sign.json', { type: 'asice', code: '40504040001', country: 'EE', asice: { files: [{ name: 'big.bin', content: b64(big) }] } });
+    assert.equal(start.json.status, 'ok');
+    const result = await finish('sign', 'smartid', start.json.token);
+    assert.equal(result.json.file.name, 'big_signed.asice');
+  });
+});

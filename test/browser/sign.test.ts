@@ -1,0 +1,287 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { EsignClient } from '../../src/client/index.js';
+import '../../src/define.js';
+import type { EsignHashSign } from '../../src/elements/hash-sign/hash-sign.js';
+import type { EsignSign } from '../../src/elements/sign/sign.js';
+import { en } from '../../src/i18n/en.js';
+import { lv } from '../../src/i18n/lv.js';
+import { PERSONAS } from '../../src/sandbox/personas.js';
+import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { ENDPOINT, deepActiveElement, deepText, personForm, requestsTo, submitButton, type, until } from './helpers.js';
+
+before(() => performance.setResourceTimingBufferSize(100_000));
+
+const pdfFile = (name = 'contract.pdf', pages = 1) => new File([samplePdf('Contract', pages) as BlobPart], name, { type: 'application/pdf' });
+
+function base64(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+async function signElement(attrs: Record<string, string> = {}): Promise<EsignSign> {
+  const el = await fixture<EsignSign>(html`<esign-sign endpoint=${ENDPOINT} lang="en" poll-interval="100"></esign-sign>`);
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+  await el.updateComplete;
+  return el;
+}
+
+/** Picks files in the element's file input as the browser would after a choice. */
+async function pick(el: EsignSign, files: File[]): Promise<void> {
+  const input = el.shadowRoot!.querySelector<HTMLInputElement>('input[type=file]')!;
+  const transfer = new DataTransfer();
+  for (const file of files) transfer.items.add(file);
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+  await el.updateComplete;
+}
+
+async function chooseMobile(el: HTMLElement & { updateComplete: Promise<boolean> }) {
+  el.shadowRoot!.querySelector<HTMLInputElement>('input[value="mobile"]')!.click();
+  await el.updateComplete;
+  await personForm(el as never).updateComplete;
+}
+
+async function text(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let out = '';
+  for (const byte of bytes) out += String.fromCharCode(byte);
+  return out;
+}
+
+describe('esign-sign: documents', () => {
+  it('is accessible with no document and with a picked one, and lists it with its size', async () => {
+    const el = await signElement();
+    await expect(el).to.be.accessible();
+    await pick(el, [pdfFile()]);
+    expect(deepText(el)).to.contain('contract.pdf');
+    await expect(el).to.be.accessible();
+  });
+
+  it('refuses another file type before sending anything, in the service wording', async () => {
+    performance.clearResourceTimings();
+    const el = await signElement();
+    await pick(el, [new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
+    await type(el as never, 'code', '40504040001');
+    let code = '';
+    await el.start().catch((error) => (code = error.code));
+    expect(code).to.equal('invalid-input');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('Invalid file type. Allowed file types: pdf, adoc, asice, bdoc');
+    await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');
+    await expect(el).to.be.accessible();
+    expect(requestsTo('/esign/')).to.equal(0);
+  });
+
+  it('refuses a file over the host limit before encoding, in the person language', async () => {
+    performance.clearResourceTimings();
+    const el = await signElement({ 'max-size': '100', lang: 'lv' });
+    await pick(el, [pdfFile()]);
+    await type(el as never, 'code', '40504040001');
+    await el.start().catch(() => undefined);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(lv['sign.too-large'].split('{name}')[1]!.split('{limit}')[0]!.trim());
+    expect(requestsTo('/esign/')).to.equal(0);
+  });
+
+  it('asks for a document when there is none', async () => {
+    const el = await signElement();
+    await type(el as never, 'code', '40504040001');
+    await el.start().catch(() => undefined);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['sign.no-file']);
+  });
+});
+
+describe('esign-sign: signing', () => {
+  it('signs a PDF with Smart-ID (visible, last page): the signed file as base64 and as a PDF Blob, and a download', async () => {
+    const el = await signElement({ 'signature-position': 'right_bottom', 'signature-page': 'last_page', 'certificate-level': 'QUALIFIED' });
+    el.files = pdfFile('contract.pdf', 2);
+    await type(el as never, 'code', '40504040001');
+    const signed = oneEvent(el, 'esign-signed');
+    submitButton(el as never).click();
+    const { detail } = await signed;
+    expect(detail.file.name).to.equal('contract_signed.pdf');
+    expect(detail.file.type).to.equal('application/pdf');
+    expect(detail.file.blob.type).to.equal('application/pdf');
+    const content = await text(detail.file.blob);
+    expect(content.startsWith('%PDF-')).to.equal(true);
+    expect(content).to.contain('SANDBOX - NOT A VALID SIGNATURE');
+    expect(atob(detail.file.content)).to.equal(content);
+    expect(detail.person).to.deep.equal({ name: 'OK', surname: 'TESTNUMBER' });
+    expect(detail.signatureId).to.be.a('string');
+    await el.updateComplete;
+    const link = el.shadowRoot!.querySelector<HTMLAnchorElement>('[part="download"]')!;
+    expect(link.getAttribute('download')).to.equal('contract_signed.pdf');
+    expect(link.href).to.match(/^blob:/);
+    expect(await text(await (await fetch(link.href)).blob())).to.equal(content);
+    await expect(el).to.be.accessible();
+  });
+
+  it('signs several picked files as one ASiC-E container with Mobile-ID', async () => {
+    const el = await signElement({ type: 'asice' });
+    await pick(el, [pdfFile('a.pdf')]);
+    await pick(el, [new File(['annex'], 'annex.txt', { type: 'text/plain' })]);
+    expect(deepText(el)).to.contain('a.pdf');
+    expect(deepText(el)).to.contain('annex.txt');
+    await chooseMobile(el);
+    await type(el as never, 'phone', '+37060000666');
+    await type(el as never, 'code', '50001018865');
+    const detail = await el.start();
+    expect(detail.file.name).to.equal('a_signed.asice');
+    expect(detail.file.blob.type).to.equal('application/vnd.etsi.asic-e+zip');
+    const zip = await text(detail.file.blob);
+    expect(zip.slice(30, 38)).to.equal('mimetype');
+    expect(zip).to.contain('annex.txt');
+    expect(zip).to.contain('SANDBOX-NOT-SIGNED.txt');
+  });
+
+  for (const kind of ['bdoc', 'adoc'] as const) {
+    it(`signs a ${kind} container given as base64 by the host`, async () => {
+      const el = await signElement({ type: kind });
+      el.files = [{ name: 'contract.pdf', content: base64(samplePdf()) }];
+      await type(el as never, 'code', '30303039914');
+      const detail = await el.start();
+      expect(detail.file.name).to.equal(`contract_signed.${kind}`);
+      expect(el.shadowRoot!.querySelector('[part="pick"]')).to.equal(null);
+    });
+  }
+
+  it('shows progress while it encodes a large file', async () => {
+    const el = await signElement({ type: 'asice' });
+    const big = new Uint8Array(12 * 1024 * 1024);
+    for (let i = 0; i < big.length; i += 65536) crypto.getRandomValues(big.subarray(i, i + 65536));
+    el.files = new File([big], 'big.bin');
+    await type(el as never, 'code', '40504040001');
+    let sawProgress = false;
+    const observer = new MutationObserver(() => {
+      if (el.shadowRoot!.querySelector('progress')) sawProgress = true;
+    });
+    observer.observe(el.shadowRoot!, { childList: true, subtree: true });
+    const detail = await el.start();
+    observer.disconnect();
+    expect(sawProgress).to.equal(true);
+    expect(detail.file.blob.size).to.be.greaterThan(big.length);
+  });
+
+  const failing = PERSONAS.filter((p) => !p.slow && (p.signOutcome ?? p.outcome) !== 'ok');
+  for (const persona of failing) {
+    const outcome = persona.signOutcome ?? persona.outcome;
+    it(`${persona.channel} ${persona.code} ends signing in ${outcome}`, async () => {
+      const el = await signElement();
+      el.files = pdfFile();
+      if (persona.channel === 'mobile') {
+        await chooseMobile(el);
+        await type(el as never, 'phone', persona.phone!);
+      } else {
+        const select = personForm(el as never).shadowRoot!.querySelector<HTMLSelectElement>('#country')!;
+        select.value = persona.countries.includes('LT') ? 'LT' : persona.countries[0]!;
+        select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+      }
+      await type(el as never, 'code', persona.code);
+      const failed = oneEvent(el, 'esign-error');
+      submitButton(el as never).click();
+      const { detail } = await failed;
+      expect(detail.serviceCode).to.equal(outcome);
+      await until(() => deepText(el).includes(detail.message), 'the error words');
+      await expect(el).to.be.accessible();
+    });
+  }
+
+  it('cancels while waiting and removes the session at the service', async () => {
+    const el = await signElement();
+    el.files = pdfFile();
+    await chooseMobile(el);
+    await type(el as never, 'phone', '+37060000607');
+    await type(el as never, 'code', '39001010607');
+    const started = oneEvent(el, 'esign-started');
+    const running = el.start().catch((error) => error.code);
+    const { detail } = await started;
+    expect(detail.kind).to.equal('sign');
+    await el.cancel();
+    expect(await running).to.equal('cancelled');
+    await until(() => deepText(el).includes(en['sign.cancelled']), 'the cancelled words');
+    await expect(el).to.be.accessible();
+    let code = '';
+    await new EsignClient({ endpoint: ENDPOINT, lang: 'en' }).mobileSignStatus(detail.token).catch((error) => (code = error.code));
+    expect(code).to.equal('session-not-found');
+  });
+});
+
+describe('esign-hash-sign', () => {
+  const hex = 'a'.repeat(64);
+
+  async function hashElement(attrs: Record<string, string> = {}): Promise<EsignHashSign> {
+    const el = await fixture<EsignHashSign>(html`<esign-hash-sign endpoint=${ENDPOINT} lang="en" poll-interval="100"></esign-hash-sign>`);
+    for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+    await el.updateComplete;
+    return el;
+  }
+
+  it('signs a hex SHA256 hash with Smart-ID and offers only Lithuania and Estonia', async () => {
+    const el = await hashElement({ hash: hex.toUpperCase() });
+    await expect(el).to.be.accessible();
+    const options = [...personForm(el as never).shadowRoot!.querySelectorAll('option')].map((o) => o.value);
+    expect(options).to.deep.equal(['LT', 'EE']);
+    expect(deepText(el)).to.contain(hex);
+    await type(el as never, 'code', '40504040001');
+    const signed = oneEvent(el, 'esign-hash-signed');
+    submitButton(el as never).click();
+    const { detail } = await signed;
+    expect(detail.hash).to.equal(hex);
+    expect(detail.hashAlgorithm).to.equal('SHA256');
+    expect(atob(detail.signatureValue)).to.have.length(256);
+    await until(() => deepText(el).includes(en['hash.success']), 'the success words');
+    await expect(el).to.be.accessible();
+  });
+
+  it('signs a SHA512 hash given as bytes with Mobile-ID: a 64-byte ECDSA signature', async () => {
+    const el = await hashElement({ 'hash-algorithm': 'SHA512' });
+    el.hash = new Uint8Array(await crypto.subtle.digest('SHA-512', new TextEncoder().encode('contract')));
+    await chooseMobile(el);
+    await type(el as never, 'phone', '+37200000766');
+    await type(el as never, 'code', '60001019906');
+    const detail = await el.start();
+    expect(detail.hash).to.have.length(128);
+    expect(atob(detail.signatureValue)).to.have.length(64);
+  });
+
+  it('reads a base64 hash', async () => {
+    const el = await hashElement();
+    el.hash = btoa(String.fromCharCode(...new Uint8Array(32).fill(0xab)));
+    expect(el.hashHex).to.equal('ab'.repeat(32));
+  });
+
+  it('refuses a hash of the wrong length before sending anything', async () => {
+    performance.clearResourceTimings();
+    const el = await hashElement({ hash: hex, 'hash-algorithm': 'SHA512' });
+    await type(el as never, 'code', '40504040001');
+    let code = '';
+    await el.start().catch((error) => (code = error.code));
+    expect(code).to.equal('invalid-input');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('The hash must be 128 hexadecimal characters for SHA512.');
+    await expect(el).to.be.accessible();
+    expect(requestsTo('/esign/')).to.equal(0);
+  });
+
+  it('refuses a non-ASCII Smart-ID message as a setup error', async () => {
+    const el = await hashElement({ hash: hex, message: 'Pasirašykite sutartį' });
+    await type(el as never, 'code', '40504040001');
+    const failed = oneEvent(el, 'esign-error');
+    el.start().catch(() => undefined);
+    const { detail } = await failed;
+    expect(detail.code).to.equal('misconfigured');
+    expect(detail.field).to.equal('message');
+  });
+
+  it('ends in the person outcome: a refusal', async () => {
+    const el = await hashElement({ hash: hex });
+    await type(el as never, 'code', '30403039917');
+    const failed = oneEvent(el, 'esign-error');
+    submitButton(el as never).click();
+    expect((await failed).detail.code).to.equal('refused');
+    await until(() => deepText(el).includes(en['error.refused']), 'the error words');
+    await expect(el).to.be.accessible();
+  });
+});
