@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { build, type Rolldown } from 'vite';
+import puppeteer from 'puppeteer-core';
+import { build, createServer, type Rolldown } from 'vite';
 
 /** `npm run bench`: min+gzip bytes of the script-tag bundle and of each entry point. */
 const BUDGET_CDN = 25 * 1024;
@@ -37,6 +38,35 @@ for (const row of rows) {
   const verdict = row.budget === undefined ? '' : `${kb(row.budget)} ${row.gzip <= row.budget ? 'ok' : 'OVER'}`;
   console.log(`| ${row.name} | ${kb(row.min)} | ${kb(row.gzip)} | ${verdict} |`);
 }
+/** Encoding in Chromium: the widget's chunked encoder beside one native FileReader call on the same bytes. */
+async function encodeBench(): Promise<Record<string, { widget: { ms: number; longestTaskMs: number }; native: { ms: number; longestTaskMs: number } }>> {
+  const server = await createServer({ root: 'bench', configFile: false, logLevel: 'silent', server: { port: 0, host: '127.0.0.1', fs: { allow: ['..'] } } });
+  await server.listen();
+  const address = server.httpServer?.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const browser = await puppeteer.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${port}/encode.html`, { waitUntil: 'networkidle0' });
+    await page.waitForFunction(() => 'runEncodeBench' in window);
+    return (await page.evaluate(() => (window as unknown as { runEncodeBench: () => Promise<unknown> }).runEncodeBench())) as never;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+const encoding = await encodeBench();
+console.log('\n| encode in Chromium | widget: time | widget: longest main-thread block | native FileReader (one call): time | native: longest block |');
+console.log('|---|---:|---:|---:|---:|');
+for (const [size, { widget, native }] of Object.entries(encoding)) {
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  console.log(`| ${size} | ${ms(widget.ms)} | ${ms(widget.longestTaskMs)} | ${ms(native.ms)} | ${ms(native.longestTaskMs)} |`);
+}
+
 mkdirSync('bench', { recursive: true });
-writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows }, null, 2)}\n`);
+writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, encoding }, null, 2)}\n`);
 if (rows.some((row) => row.budget !== undefined && row.gzip > row.budget)) process.exitCode = 1;

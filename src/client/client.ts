@@ -1,5 +1,6 @@
 import { EsignError, cancelledError, errorFromResponse } from './errors.js';
 import { OPERATIONS, buildPath, type OperationId, type ServiceLocale } from './operations.js';
+import { serializeJson } from './json.js';
 import { poll, type PollOptions } from './poll.js';
 import type {
   ErrorResponse,
@@ -102,7 +103,7 @@ export class EsignClient {
       response = await this.#fetch(`${this.endpoint}${path}`, {
         method,
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
+        body: serializeJson(body),
         credentials: 'same-origin',
         ...(options.signal ? { signal: options.signal } : {}),
       });

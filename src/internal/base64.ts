@@ -1,5 +1,5 @@
 /** Bytes per chunk: a multiple of 3, so chunks encode to base64 that can be joined as is. */
-const ENCODE_CHUNK = 3 * 1024 * 1024;
+const ENCODE_CHUNK = 3 * 256 * 1024;
 /** Characters per chunk: a multiple of 4, so chunks decode on their own. */
 const DECODE_CHUNK = 4 * 1024 * 1024;
 

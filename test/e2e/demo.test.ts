@@ -1,6 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { startDemo, type RunningDemo } from '../../demo/server.js';
 
 const CHROMIUM_ARGS = [
@@ -16,14 +20,42 @@ const CHROMIUM_ARGS = [
 
 let demo: RunningDemo;
 let browser: Browser;
+let downloads: string;
 before(async () => {
+  downloads = mkdtempSync(join(tmpdir(), 'esign-e2e-'));
   demo = await startDemo({ port: 0, answerAfterMs: 600 });
   browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
 });
 after(async () => {
   await browser?.close();
   await demo?.close();
+  rmSync(downloads, { recursive: true, force: true });
 });
+
+/** An element inside the shadow root of a demo element. */
+async function inside(page: Page, host: string, selector: string): Promise<ElementHandle<Element>> {
+  const handle = await page.waitForFunction(
+    (h, s) => {
+      const found = document.querySelector(h)?.shadowRoot?.querySelector(s);
+      if (found) return found;
+      // one level deeper: the person form inside the element
+      return document.querySelector(h)?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector(s) ?? null;
+    },
+    {},
+    host,
+    selector,
+  );
+  return handle as ElementHandle<Element>;
+}
+
+async function downloaded(name: string): Promise<Buffer> {
+  const path = join(downloads, name);
+  for (let i = 0; i < 200 && !existsSync(path); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(existsSync(path), `${name} was downloaded`);
+  return readFileSync(path);
+}
 
 async function openDemo(): Promise<Page> {
   const page = await browser.newPage();
@@ -91,6 +123,56 @@ describe('demo page, end to end in Chromium', () => {
       return active?.textContent?.trim();
     });
     assert.equal(focused, 'Bandyti dar kartą');
+    await page.close();
+  });
+
+  it('signs a PDF with Smart-ID (visible, last page) and downloads it', async () => {
+    const page = await openDemo();
+    await page.click('#sample');
+    await (await inside(page, '#sign', 'input#code')).focus();
+    await page.keyboard.type('40504040001');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
+    assert.match(await logText(page), /"name":"sample-agreement_signed.pdf","type":"application\/pdf"/);
+    await (await inside(page, '#sign', '[part="download"]')).click();
+    const pdf = await downloaded('sample-agreement_signed.pdf');
+    assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+    assert.match(pdf.toString('latin1'), /SANDBOX - NOT A VALID SIGNATURE/);
+    await page.close();
+  });
+
+  it('signs two files as an ASiC-E container with Mobile-ID and downloads it', async () => {
+    const page = await openDemo();
+    const dir = mkdtempSync(join(tmpdir(), 'esign-e2e-files-'));
+    const contract = join(dir, 'contract.pdf');
+    const annex = join(dir, 'annex.txt');
+    writeFileSync(contract, samplePdf('Contract'));
+    writeFileSync(annex, 'Annex 1');
+    await page.select('#sign-options select[name=type]', 'asice');
+    const input = (await inside(page, '#sign', 'input[type=file]')) as ElementHandle<HTMLInputElement>;
+    await input.uploadFile(contract, annex);
+    await (await inside(page, '#sign', 'input[value=mobile]')).click();
+    await (await inside(page, '#sign', 'input#phone')).focus();
+    await page.keyboard.type('+372 0000 0766');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('60001019906');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
+    await (await inside(page, '#sign', '[part="download"]')).click();
+    const zip = await downloaded('contract_signed.asice');
+    assert.equal(zip.subarray(30, 38).toString(), 'mimetype');
+    assert.ok(zip.includes(Buffer.from('annex.txt')));
+    rmSync(dir, { recursive: true, force: true });
+    await page.close();
+  });
+
+  it('signs a hash with Smart-ID', async () => {
+    const page = await openDemo();
+    await (await inside(page, '#hash-sign', 'input#code')).focus();
+    await page.keyboard.type('30303039914');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-hash-signed'), { timeout: 15000 });
+    assert.match(await logText(page), /"hashAlgorithm":"SHA256"/);
     await page.close();
   });
 });

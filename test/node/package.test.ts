@@ -67,3 +67,13 @@ describe('input rules', () => {
     assert.equal(backoffDelay(10, 1000, 8000, () => 0.999), 11992);
   });
 });
+
+describe('request bodies', () => {
+  it('splices large base64 strings into the JSON text unchanged, and escapes everything else', async () => {
+    const { serializeJson } = await import('../../src/client/json.js');
+    const big = 'QUJD'.repeat(40_000);
+    const body = { type: 'pdf', pdf: { files: [{ name: 'a "quoted" ž.pdf', content: big }] }, note: 'x'.repeat(70_000) + '"' };
+    assert.deepEqual(JSON.parse(serializeJson(body)), body);
+    assert.equal(serializeJson({ a: 1 }), '{"a":1}');
+  });
+});

@@ -108,7 +108,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   }
 
   #formatSize(bytes: number): string {
-    const [value, unit] = bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : [bytes / 1024, 'kilobyte'];
+    const [value, unit] =
+      bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : bytes >= 1024 ? [bytes / 1024, 'kilobyte'] : [bytes, 'byte'];
     return new Intl.NumberFormat(this.language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
   }
 
