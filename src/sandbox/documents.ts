@@ -265,6 +265,57 @@ export class DocumentStore {
       : { status: 'ok', temporary_signing_link: url, valid_until: validUntil };
   }
 
+  /**
+   * A signing session started from an invitation or a temporary link has ended: the stored
+   * document becomes the signed file and the signer is marked signed. Returns where to send
+   * the callback, if anywhere.
+   */
+  recordSignature(
+    origin: { kind: 'sign' | 'link'; token: string },
+    file: { bytes: Uint8Array },
+    person: { name: string; surname: string; code: string },
+  ): { uuid: string; callbackUrl?: string; signer: StoredSigner } | null {
+    let doc: StoredDocument;
+    let signer: StoredSigner | undefined;
+    let callbackUrl: string | undefined;
+    if (origin.kind === 'sign') {
+      const found = this.findByInvitation(origin.token);
+      if (!found) return null;
+      ({ doc, signer } = found);
+      callbackUrl = doc.callbackUrl;
+    } else {
+      const found = this.findByLink(origin.token);
+      if (!found) return null;
+      doc = found.doc;
+      callbackUrl = found.link.callbackUrl;
+      const pending = doc.signers.filter((s) => s.temporary && s.signStatus !== 'signed');
+      signer =
+        pending.find((s) => s.personalCode === person.code) ??
+        pending.find((s) => s.name.toUpperCase() === person.name.toUpperCase() && s.surname.toUpperCase() === person.surname.toUpperCase());
+      if (!signer) {
+        signer = {
+          name: person.name,
+          surname: person.surname,
+          email: '',
+          noEmail: true,
+          invitationToken: randomUUID(),
+          signStatus: 'pending',
+          isSignatureValid: 'false',
+          rejectionReason: '',
+          temporary: true,
+          personalCode: person.code,
+        };
+        doc.signers.push(signer);
+      }
+    }
+    signer.signStatus = 'signed';
+    // the sandbox's signatures are notes, not valid signatures, until it signs for real
+    signer.isSignatureValid = 'false';
+    doc.content = Buffer.from(file.bytes).toString('base64');
+    this.#save(doc);
+    return { uuid: doc.uuid, signer, ...(callbackUrl ? { callbackUrl } : {}) };
+  }
+
   removeTemporarySigner(uuid: string, fields: Fields): object {
     const doc = this.#require(uuid, fields);
     const by = {

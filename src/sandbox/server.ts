@@ -4,9 +4,9 @@ import { matchOperation, type MatchedOperation } from '../client/operations.js';
 import { DocumentStore } from './documents.js';
 import { Failure, Fields, type Body } from './fields.js';
 import { message } from './messages.js';
-import { linkPage } from './pages.js';
+import { linkPage, widgetAsset } from './pages.js';
 import { SandboxPki } from './pki.js';
-import { SessionStore } from './sessions.js';
+import { SessionStore, type SessionOrigin } from './sessions.js';
 
 export interface SandboxOptions {
   /** The access token the sandbox accepts. Default `sandbox-access-token`. */
@@ -43,7 +43,17 @@ const WITHOUT_ERROR_CODE: ReadonlySet<MatchedOperation['id']> = new Set([
   'removeSmartIdSession',
 ]);
 
-type Handler = (op: MatchedOperation, fields: Fields, baseUrl: string) => object | Promise<object>;
+type Handler = (op: MatchedOperation, fields: Fields, baseUrl: string, origin?: SessionOrigin) => object | Promise<object>;
+
+/** What the signing pages behind invitations and temporary links may do. */
+const PAGE_OPERATIONS: ReadonlySet<MatchedOperation['id']> = new Set([
+  'mobileSign',
+  'smartIdSign',
+  'mobileSignStatus',
+  'smartIdSignStatus',
+  'removeMobileSession',
+  'removeSmartIdSession',
+]);
 
 /** The whole service interface in one Node request handler. */
 export class Sandbox {
@@ -66,7 +76,12 @@ export class Sandbox {
       ...(options.publicUrl ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
     };
     const { now, answerAfterMs, slowAnswerAfterMs, minuteMs, dataDir, linkResponseForm } = this.options;
-    this.sessions = new SessionStore(this.pki, { now, answerAfterMs, slowAnswerAfterMs });
+    this.sessions = new SessionStore(this.pki, { now, answerAfterMs, slowAnswerAfterMs }, (origin, file, person) => {
+      const recorded = this.documents.recordSignature(origin, file, person);
+      if (recorded?.callbackUrl) {
+        void notify(recorded.callbackUrl, { uuid: recorded.uuid, status: 'signed', signer: { name: recorded.signer.name, surname: recorded.signer.surname } });
+      }
+    });
     this.documents = new DocumentStore({ now, minuteMs, linkResponseForm, ...(dataDir ? { dataDir } : {}) });
     const s = this.sessions;
     const d = this.documents;
@@ -76,8 +91,8 @@ export class Sandbox {
       smartIdLogin: (_, f) => s.start('smartid', 'login', f),
       mobileLoginStatus: (op, f) => s.status('mobile', 'login', p(op, 'token'), f),
       smartIdLoginStatus: (op, f) => s.status('smartid', 'login', p(op, 'token'), f),
-      mobileSign: (_, f) => s.start('mobile', 'sign', f),
-      smartIdSign: (_, f) => s.start('smartid', 'sign', f),
+      mobileSign: (_, f, __, origin) => s.start('mobile', 'sign', f, origin),
+      smartIdSign: (_, f, __, origin) => s.start('smartid', 'sign', f, origin),
       mobileSignStatus: (op, f) => s.status('mobile', 'sign', p(op, 'token'), f),
       smartIdSignStatus: (op, f) => s.status('smartid', 'sign', p(op, 'token'), f),
       mobileHashSign: (_, f) => s.start('mobile', 'hash', f),
@@ -107,24 +122,73 @@ export class Sandbox {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const baseUrl = this.options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
-    const pageMatch = /^\/(sign|link)\/([A-Za-z0-9-]{1,64})$/.exec(url);
-    if (req.method === 'GET' && pageMatch) {
-      const { status, html } = linkPage(this.documents, pageMatch[1] as 'sign' | 'link', pageMatch[2] as string, this.options.now());
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    const asset = /^\/assets\/([\w.-]+)$/.exec(url);
+    if (req.method === 'GET' && asset) {
+      const file = widgetAsset(asset[1] as string);
+      if (!file) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      else res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(file);
       return;
+    }
+    const pageRoute = /^\/(sign|link)\/([A-Za-z0-9-]{1,64})(?:(\/document)|\/esign(\/[^?#]*))?$/.exec(url);
+    if (pageRoute) {
+      const kind = pageRoute[1] as 'sign' | 'link';
+      const token = pageRoute[2] as string;
+      if (req.method === 'GET' && !pageRoute[3] && pageRoute[4] === undefined) {
+        const { status, html } = linkPage(this.documents, kind, token, this.options.now());
+        res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+        return;
+      }
+      if (req.method === 'GET' && pageRoute[3]) {
+        this.#sendDocument(kind, token, res);
+        return;
+      }
+      if (pageRoute[4] !== undefined) {
+        // a signing page's own requests: the sandbox adds its access token, as a host proxy would
+        const op = matchOperation(req.method ?? 'GET', pageRoute[4]);
+        const open = kind === 'sign' ? this.documents.findByInvitation(token) : this.documents.findByLink(token);
+        const expired = kind === 'link' && open && 'link' in open && this.options.now() >= open.link.validUntil;
+        if (!op || !PAGE_OPERATIONS.has(op.id) || !open || expired) {
+          send(res, 404, { status: 'error', message: message(op?.locale ?? 'en', 'unknownOperation') });
+          return;
+        }
+        await this.#operation(req, res, op, baseUrl, { kind, token }, true);
+        return;
+      }
     }
     const op = url.includes('?') ? null : matchOperation(req.method ?? 'GET', url);
-    const locale = op?.locale ?? (url.startsWith('/en/') ? 'en' : 'lt');
     if (!op) {
-      send(res, 404, { status: 'error', message: message(locale, 'unknownOperation') });
+      send(res, 404, { status: 'error', message: message(url.startsWith('/en/') ? 'en' : 'lt', 'unknownOperation') });
       return;
     }
+    await this.#operation(req, res, op, baseUrl);
+  }
+
+  #sendDocument(kind: 'sign' | 'link', token: string, res: ServerResponse): void {
+    const found = kind === 'sign' ? this.documents.findByInvitation(token) : this.documents.findByLink(token);
+    if (!found || (kind === 'link' && 'link' in found && this.options.now() >= found.link.validUntil)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    const bytes = Buffer.from(found.doc.content, 'base64');
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length }).end(bytes);
+  }
+
+  async #operation(
+    req: IncomingMessage,
+    res: ServerResponse,
+    op: MatchedOperation,
+    baseUrl: string,
+    origin?: SessionOrigin,
+    trusted = false,
+  ): Promise<void> {
+    const locale = op.locale;
     try {
       const body = await readJson(req, this.options.bodyLimit);
       if (!body) throw new Failure(400, message(locale, 'malformed'), 40001);
+      if (trusted) body['access_token'] = this.options.accessToken;
       const fields = new Fields(body, locale);
       if (body['access_token'] !== this.options.accessToken) fields.fail('accessToken', {}, 40003, 401);
-      send(res, 200, await this.#handlers[op.id](op, fields, baseUrl));
+      send(res, 200, await this.#handlers[op.id](op, fields, baseUrl, origin));
     } catch (error) {
       if (!(error instanceof Failure)) throw error;
       const answer: Record<string, unknown> = { status: 'error', message: error.message };
@@ -164,6 +228,15 @@ export function closeServer(server: Server): Promise<void> {
 /** Creates a sandbox and starts it on loopback. */
 export function startSandbox(options: SandboxOptions & { port?: number; host?: string } = {}): Promise<RunningSandbox> {
   return new Sandbox(options).listen(options.port, options.host);
+}
+
+/** Sends a signing callback; a callback that fails is logged, never retried (not shown by the service). */
+async function notify(url: string, body: object): Promise<void> {
+  try {
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
+  } catch (error) {
+    console.warn(`[esign-sandbox] callback to ${url} failed: ${(error as Error).message}`);
+  }
 }
 
 function send(res: ServerResponse, status: number, body: object): void {

@@ -28,7 +28,17 @@ interface Session {
   sign?: { type: FileType; files: NamedBytes[]; position?: SignaturePosition; page?: SignaturePage };
   hash?: { bytes: Uint8Array; algorithm: HashAlgorithm };
   result?: object;
+  /** The invitation or temporary link the session was started from, if any. */
+  origin?: SessionOrigin;
 }
+
+export interface SessionOrigin {
+  kind: 'sign' | 'link';
+  token: string;
+}
+
+/** Told once when a session started from an invitation or link has signed its file. */
+export type SignedHook = (origin: SessionOrigin, file: { name: string; bytes: Uint8Array }, person: { name: string; surname: string; code: string }) => void;
 
 export interface SessionTiming {
   now: () => number;
@@ -54,9 +64,10 @@ export class SessionStore {
   constructor(
     readonly pki: SandboxPki,
     readonly timing: SessionTiming,
+    readonly onSigned?: SignedHook,
   ) {}
 
-  async start(channel: Channel, kind: Kind, fields: Fields): Promise<object> {
+  async start(channel: Channel, kind: Kind, fields: Fields, origin?: SessionOrigin): Promise<object> {
     let persona: Persona | undefined;
     let code: string;
     let country: Country;
@@ -113,6 +124,7 @@ export class SessionStore {
     session.controlCode = channel === 'mobile' ? mobileIdControlCode(hash) : smartIdControlCode(hash);
     const delay = persona?.slow ? this.timing.slowAnswerAfterMs : this.timing.answerAfterMs;
     session.answerAt = this.timing.now() + delay;
+    if (origin) session.origin = origin;
     this.#sessions.set(session.token, session);
     const answer: Record<string, unknown> = { status: 'ok', token: session.token, control_code: session.controlCode };
     if (channel === 'mobile' && kind === 'login') {
@@ -162,7 +174,17 @@ export class SessionStore {
       const detail = persona?.note ?? '';
       throw new Failure(http, message(fields.locale, key, { detail }), outcome);
     }
-    session.result ??= await this.#result(session, persona as Persona, fields);
+    if (!session.result) {
+      session.result = await this.#result(session, persona as Persona, fields);
+      const file = (session.result as { file?: { name: string; content: string } }).file;
+      if (session.origin && file) {
+        this.onSigned?.(session.origin, { name: file.name, bytes: new Uint8Array(Buffer.from(file.content, 'base64')) }, {
+          name: (persona as Persona).givenName,
+          surname: (persona as Persona).surname,
+          code: session.code,
+        });
+      }
+    }
     return session.result;
   }
 

@@ -1,0 +1,92 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { b64, getPage, listen, send, startStack, type Stack } from './harness.js';
+
+let stack: Stack;
+let callbacks: Server;
+let callbackUrl: string;
+const received: unknown[] = [];
+before(async () => {
+  stack = await startStack();
+  callbacks = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => {
+      received.push(JSON.parse(text));
+      res.end('ok');
+    });
+  });
+  callbackUrl = `${await listen(callbacks)}/callback`;
+});
+after(async () => {
+  await stack.close();
+  callbacks.closeAllConnections();
+  await new Promise((resolve) => callbacks.close(resolve));
+});
+
+const post = (path: string, body: object = {}) => send(`${stack.proxyUrl}${path}`, 'POST', body);
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('sandbox: signing pages behind invitations and temporary links', () => {
+  it('an invited person signs on the invitation page: the list shows it, the callback arrives, validation sees it', async () => {
+    const upload = await post('/api/document/upload.json', {
+      access: 'private',
+      file: { filename: 'contract.pdf', content: b64(samplePdf('Contract')), callbackUrl },
+      signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
+    });
+    const uuid = upload.json.document.uuid;
+    const invitation = new URL(upload.json.signers[0].invitationUrl);
+    const page = await getPage(invitation.href);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<esign-sign endpoint="\/sign\/[0-9a-f-]+\/esign" type="pdf"/);
+    const documentBytes = await fetch(`${invitation.href}/document`);
+    assert.equal(Buffer.from(await documentBytes.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+
+    // the page's own requests carry no access token: the sandbox adds it for these operations only
+    const pageApi = `${invitation.href}/esign`;
+    const start = await send(`${pageApi}/smartid/sign.json`, 'POST', {
+      type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'contract.pdf', content: b64(samplePdf('Contract')) }] },
+    });
+    assert.equal(start.json.status, 'ok');
+    const refused = await send(`${pageApi}/api/document/upload.json`, 'POST', {});
+    assert.equal(refused.status, 404);
+    stack.clock.advance(3000);
+    const done = await send(`${pageApi}/smartid/sign/status/${start.json.token}.json`, 'POST', {});
+    assert.equal(done.json.status, 'ok');
+
+    const signers = await post(`/api/document/${uuid}/signers.json`);
+    assert.equal(signers.json.signers[0].signStatus, 'signed');
+    await until(() => received.length > 0);
+    assert.deepEqual(received[0], { uuid, status: 'signed', signer: { name: 'ANNA', surname: 'TESTNUMBER' } });
+    const report = await post(`/api/v2/document/${uuid}/validation.json`);
+    assert.equal(report.json.data.simpleReport.signaturesCount, 1);
+  });
+
+  it('a temporary link page signs for a temporary signer until the link expires', async () => {
+    const upload = await post('/api/document/upload.json', { access: 'private', file: { filename: 'a.pdf', content: b64(samplePdf()) }, signers: [] });
+    const uuid = upload.json.document.uuid;
+    const link = await post('/api/document/generate-temporary-signing-link.json', {
+      document_id: uuid, callback_url: callbackUrl, expire_after: 5, language: 'lt',
+      signers: [{ name: 'OK', surname: 'TESTNUMBER', personal_code: '30303039914', signature_type: 'smartid' }],
+    });
+    const url = link.json.temporary_signing_link;
+    const page = await getPage(url);
+    assert.match(page.text, /<html lang="lt">/);
+    assert.match(page.text, /Galite pasirašyti/);
+    const start = await send(`${url}/esign/smartid/sign.json`, 'POST', {
+      type: 'pdf', code: '30303039914', country: 'LT', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] },
+    });
+    stack.clock.advance(3000);
+    assert.equal((await send(`${url}/esign/smartid/sign/status/${start.json.token}.json`, 'POST', {})).json.status, 'ok');
+    const signers = await post(`/api/document/${uuid}/signers.json`);
+    assert.deepEqual(signers.json.signers.map((s: { signStatus: string }) => s.signStatus), ['signed']);
+    stack.clock.advance(5 * 60_000);
+    assert.equal((await getPage(url)).status, 410);
+    assert.equal((await send(`${url}/esign/smartid/sign.json`, 'POST', {})).status, 404);
+  });
+});
