@@ -3,6 +3,11 @@ import { EsignIdentify } from './elements/identify/identify.js';
 import { EsignPersonForm } from './elements/person-form/person-form.js';
 import { EsignSign } from './elements/sign/sign.js';
 import { EsignHashSign } from './elements/hash-sign/hash-sign.js';
+import { EsignDocumentUpload } from './elements/document-upload/document-upload.js';
+import { EsignSignerList } from './elements/signer-list/signer-list.js';
+import { EsignValidationReport } from './elements/validation-report/validation-report.js';
+import { EsignSigningLink } from './elements/signing-link/signing-link.js';
+import { EsignDocument } from './elements/document/document.js';
 import { EsignStatus } from './elements/status/status.js';
 
 /** Every element of the package, by tag name. */
@@ -10,6 +15,11 @@ export const ELEMENTS: Record<string, CustomElementConstructor> = {
   'esign-identify': EsignIdentify,
   'esign-sign': EsignSign,
   'esign-hash-sign': EsignHashSign,
+  'esign-document-upload': EsignDocumentUpload,
+  'esign-signer-list': EsignSignerList,
+  'esign-validation-report': EsignValidationReport,
+  'esign-signing-link': EsignSigningLink,
+  'esign-document': EsignDocument,
   'esign-person-form': EsignPersonForm,
   'esign-control-code': EsignControlCode,
   'esign-status': EsignStatus,
@@ -20,6 +30,11 @@ declare global {
     'esign-identify': EsignIdentify;
     'esign-sign': EsignSign;
     'esign-hash-sign': EsignHashSign;
+    'esign-document-upload': EsignDocumentUpload;
+    'esign-signer-list': EsignSignerList;
+    'esign-validation-report': EsignValidationReport;
+    'esign-signing-link': EsignSigningLink;
+    'esign-document': EsignDocument;
     'esign-person-form': EsignPersonForm;
     'esign-control-code': EsignControlCode;
     'esign-status': EsignStatus;

@@ -5,6 +5,7 @@ import { EsignError } from '../../client/errors.js';
 import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition, SignStatusResponse } from '../../client/types.js';
 import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
 import { controls } from '../../internal/controls.styles.js';
+import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import type { FlowStart } from '../../internal/session-flow.js';
 import { sessionStyles } from '../../internal/session.styles.js';
@@ -12,7 +13,7 @@ import { theme } from '../../internal/theme.js';
 import type { PersonValue } from '../person-form/person-form.js';
 import type { SignedDetail } from './events.js';
 import { FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from './files.js';
-import { signStyles } from './sign.styles.js';
+import { filePickerStyles } from '../../internal/file-picker.styles.js';
 
 const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc: 'BDOC', adoc: 'ADOC' };
 
@@ -32,7 +33,7 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @csspart retry - The try-again button.
  */
 export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusResponse> {
-  static override styles = [theme, controls, sessionStyles, signStyles];
+  static override styles = [theme, controls, sessionStyles, filePickerStyles];
 
   static override properties: PropertyDeclarations = {
     ...EsignSessionElement.properties,
@@ -107,12 +108,6 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return this.#hostFiles.length ? this.#hostFiles : this._picked;
   }
 
-  #formatSize(bytes: number): string {
-    const [value, unit] =
-      bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : bytes >= 1024 ? [bytes / 1024, 'kilobyte'] : [bytes, 'byte'];
-    return new Intl.NumberFormat(this.language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
-  }
-
   protected override async checkInputs(): Promise<void> {
     this.inputError = '';
     const files = this.documents;
@@ -127,7 +122,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     if (type === 'pdf' && files.length > 1) fail(this.t('sign.one-pdf'));
     if (type === 'pdf' && extensionOf(files[0]!.name) !== 'pdf' && files[0]!.blob?.type !== 'application/pdf') fail(this.t('sign.wrong-type'));
     const tooLarge = this.maxSize > 0 ? files.find((f) => f.size > this.maxSize) : undefined;
-    if (tooLarge) fail(this.t('sign.too-large', { name: tooLarge.name, limit: this.#formatSize(this.maxSize) }));
+    if (tooLarge) fail(this.t('sign.too-large', { name: tooLarge.name, limit: formatSize(this.maxSize, this.language) }));
   }
 
   async #encode(files: SignFile[], signal: AbortSignal): Promise<FileContainer> {
@@ -213,8 +208,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return this.t('sign.submit');
   }
 
-  #add(list: FileList | null): void {
-    if (!list?.length) return;
+  #add(list: FileList): void {
     const added = toSignFiles([...list]);
     // a container collects files; anything else is one document, replaced by the next choice
     this._picked = this.type && this.type !== 'pdf' ? [...this._picked, ...added] : added;
@@ -226,76 +220,32 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     void this.focusLater(this._picked.length ? '.file-list button' : '[part="pick"]');
   }
 
-  #onDrop(event: DragEvent): void {
-    event.preventDefault();
-    this._dragging = false;
-    this.#add(event.dataTransfer?.files ?? null);
-  }
-
-  #onDragOver(event: DragEvent): void {
-    event.preventDefault();
-    this._dragging = true;
-  }
-
   protected override renderInputs() {
     const files = this.documents;
-    const fromHost = this.#hostFiles.length > 0;
     const containerType = this.type && this.type !== 'pdf' ? this.type : '';
-    const hint = containerType ? this.t('sign.types-any', { type: TYPE_NAMES[containerType] }) : this.t('sign.types');
-    const error = this.inputError;
-    return html`<div class="documents" role="group" aria-labelledby="documents-label">
-      <span class="documents-label" id="documents-label">${this.t(files.length > 1 ? 'sign.files' : 'sign.file')}</span>
-      ${files.length
-        ? html`<ul class="file-list">
-            ${files.map(
-              (file, i) => html`<li>
-                <span class="file-name">${file.name}</span>
-                <span class="file-size">${this.#formatSize(file.size)}</span>
-                ${fromHost
-                  ? nothing
-                  : html`<button type="button" class="secondary" aria-label=${this.t('sign.remove', { name: file.name })} @click=${() => this.#remove(i)}>✕</button>`}
-              </li>`,
-            )}
-          </ul>`
-        : nothing}
-      ${fromHost
-        ? nothing
-        : html`<div
-            class="drop ${this._dragging ? 'over' : ''} ${error ? 'invalid' : ''}"
-            @dragover=${this.#onDragOver}
-            @dragleave=${() => (this._dragging = false)}
-            @drop=${this.#onDrop}
-          >
-            <button
-              type="button"
-              class="secondary"
-              part="pick"
-              aria-describedby="file-hint${error ? ' file-error' : ''}"
-              @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}
-            >
-              ${this.t(files.length && containerType ? 'sign.pick-more' : 'sign.pick')}
-            </button>
-            <span class="hint" id="file-hint">${this.t('sign.drop')} · ${hint}</span>
-            <input
-              type="file"
-              hidden
-              accept=${containerType ? '' : '.pdf,.asice,.sce,.bdoc,.adoc'}
-              ?multiple=${Boolean(containerType)}
-              @change=${(e: Event) => {
-                const input = e.target as HTMLInputElement;
-                this.#add(input.files);
-                input.value = '';
-              }}
-            />
-          </div>`}
-      ${error ? html`<p class="field-error" id="file-error" role="alert">${error}</p>` : nothing}
-      ${this._progress !== null
-        ? html`<div class="progress">
-            <span id="progress-label">${this.t('sign.encoding')}</span>
-            <progress aria-labelledby="progress-label" max="100" value=${Math.round(this._progress * 100)}></progress>
-          </div>`
-        : nothing}
-    </div>`;
+    return html`${filePicker({
+      label: this.t(files.length > 1 ? 'sign.files' : 'sign.file'),
+      files,
+      fixed: this.#hostFiles.length > 0,
+      multiple: Boolean(containerType),
+      accept: containerType ? '' : '.pdf,.asice,.sce,.bdoc,.adoc',
+      hint: containerType ? this.t('sign.types-any', { type: TYPE_NAMES[containerType] }) : this.t('sign.types'),
+      pickLabel: this.t(files.length && containerType ? 'sign.pick-more' : 'sign.pick'),
+      dropLabel: this.t('sign.drop'),
+      error: this.inputError,
+      dragging: this._dragging,
+      removeLabel: (name) => this.t('sign.remove', { name }),
+      size: (bytes) => formatSize(bytes, this.language),
+      onFiles: (list) => this.#add(list),
+      onRemove: (index) => this.#remove(index),
+      onDragging: (dragging) => (this._dragging = dragging),
+    })}
+    ${this._progress !== null
+      ? html`<div class="progress">
+          <span id="progress-label">${this.t('sign.encoding')}</span>
+          <progress aria-labelledby="progress-label" max="100" value=${Math.round(this._progress * 100)}></progress>
+        </div>`
+      : nothing}`;
   }
 
   protected override renderSuccess() {

@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-export const signStyles = css`
+export const filePickerStyles = css`
   .documents {
     margin-block-end: var(--_space);
   }

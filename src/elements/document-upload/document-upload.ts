@@ -1,0 +1,248 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { EsignError } from '../../client/errors.js';
+import type { DocumentAccess, InvitedSigner } from '../../client/types.js';
+import { blobToBase64 } from '../../internal/base64.js';
+import { CopyController } from '../../internal/copy-controller.js';
+import { EsignDocumentElement } from '../../internal/document-element.js';
+import { filePicker, formatSize } from '../../internal/file-picker.js';
+import { filePickerStyles } from '../../internal/file-picker.styles.js';
+import { isHttpUrl, textField } from '../../internal/form-fields.js';
+import { extensionOf, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../sign/files.js';
+import type { DocumentUploadedDetail } from './events.js';
+import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
+
+/**
+ * Uploads a document with its signers and shows each signer's invitation link.
+ *
+ * @fires esign-document-uploaded - The document is stored: its uuid and the signers with their invitation links.
+ * @fires esign-error - The upload failed.
+ * @csspart base - The frame.
+ * @csspart pick - The button that opens the file picker.
+ * @csspart submit - The upload button.
+ * @csspart field - Each field's wrapper.
+ * @csspart input - The inputs.
+ * @csspart error - Error messages.
+ */
+export class EsignDocumentUpload extends EsignDocumentElement {
+  static override styles = [...EsignDocumentElement.styles, filePickerStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignDocumentElement.properties,
+    file: { attribute: false },
+    access: { type: String },
+    callbackUrl: { type: String, attribute: 'callback-url' },
+    maxSize: { type: Number, attribute: 'max-size' },
+    signers: { attribute: false },
+    _picked: { state: true },
+    _dragging: { state: true },
+    _submitted: { state: true },
+    _result: { state: true },
+  };
+
+  /** The document, set by the host; the person picks when unset. */
+  declare file: SignInput | null;
+  declare access: DocumentAccess;
+  declare callbackUrl: string;
+  /** Largest file in bytes; 0 for no limit. */
+  declare maxSize: number;
+  /** The signers being entered (prefill as a property). */
+  declare signers: SignerDraft[];
+  declare _picked: SignFile | null;
+  declare _dragging: boolean;
+  declare _submitted: boolean;
+  declare _result: { uuid: string; signers: InvitedSigner[] } | null;
+
+  readonly #copy = new CopyController(this);
+  #hostFile: SignFile | null = null;
+  #fileError = '';
+
+  constructor() {
+    super();
+    this.file = null;
+    this.access = 'private';
+    this.callbackUrl = '';
+    this.maxSize = 0;
+    this.signers = [emptySigner()];
+    this._picked = null;
+    this._dragging = false;
+    this._submitted = false;
+    this._result = null;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('file')) this.#hostFile = toSignFiles(this.file)[0] ?? null;
+  }
+
+  get #document(): SignFile | null {
+    return this.#hostFile ?? this._picked;
+  }
+
+  #checkFile(): string {
+    const file = this.#document;
+    if (!file) return this.t('sign.no-file');
+    if (!(FILE_TYPES as string[]).includes(extensionOf(file.name))) return this.t('sign.wrong-type');
+    if (this.maxSize > 0 && file.size > this.maxSize) return this.t('sign.too-large', { name: file.name, limit: formatSize(this.maxSize, this.language) });
+    return '';
+  }
+
+  #callbackError(): string | undefined {
+    return this._submitted && this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim()) ? this.t('field.url') : undefined;
+  }
+
+  /** Uploads; resolves with the uuid and signers, rejects with an EsignError. */
+  async upload(): Promise<DocumentUploadedDetail> {
+    this._submitted = true;
+    this.#fileError = this.#checkFile();
+    const signerError = this.signers.findIndex((s) => Object.keys(signerProblems(s)).length > 0);
+    if (this.#fileError || this.#callbackError() || signerError >= 0) {
+      this.requestUpdate();
+      const target = this.#fileError
+        ? '[part="pick"]'
+        : this.#callbackError()
+          ? '#callback'
+          : `#signer-${signerError}-${Object.keys(signerProblems(this.signers[signerError]!))[0]}`;
+      void this.focusLater(target);
+      throw new EsignError('invalid-input', this.#fileError || 'Some fields are not valid', { field: this.#fileError ? 'file' : 'signers' });
+    }
+    const file = this.#document as SignFile;
+    const detail = await this.act('upload', async (signal) => {
+      const content = file.base64 ?? (await blobToBase64(file.blob as Blob, undefined, signal));
+      const answer = await this.client.uploadDocument(
+        {
+          access: this.access,
+          file: { filename: file.name, content, ...(this.callbackUrl.trim() ? { callbackUrl: this.callbackUrl.trim() } : {}) },
+          signers: this.signers.map(signerInput),
+        },
+        { signal },
+      );
+      return { uuid: answer.document.uuid, signers: answer.signers };
+    });
+    this._result = detail;
+    this.emit('esign-document-uploaded', detail);
+    void this.focusLater('.done');
+    return detail;
+  }
+
+  /** Back to an empty form for the next document. */
+  reset(): void {
+    this._result = null;
+    this._picked = null;
+    this._submitted = false;
+    this.signers = [emptySigner()];
+    this.failure = null;
+    void this.focusLater('[part="pick"]');
+  }
+
+  #change(index: number, patch: Partial<SignerDraft>): void {
+    this.signers = this.signers.map((s, i) => (i === index ? { ...s, ...patch } : s));
+  }
+
+  #addSigner(): void {
+    this.signers = [...this.signers, emptySigner()];
+    void this.focusLater(`#signer-${this.signers.length - 1}-name`);
+  }
+
+  #removeSigner(index: number): void {
+    this.signers = this.signers.filter((_, i) => i !== index);
+    void this.focusLater('[part="add-signer"]');
+  }
+
+  #renderSigner(signer: SignerDraft, index: number) {
+    const problems = this._submitted ? signerProblems(signer) : {};
+    const busy = this.busy !== '';
+    return html`<fieldset>
+      <legend>${this.t('signer.legend', { n: index + 1 })}</legend>
+      ${signerFields(`signer-${index}`, signer, (field) => (problems[field] ? this.t(problems[field]) : undefined), (key) => this.t(key), (patch) => this.#change(index, patch), busy)}
+      <div class="row-actions">
+        <button type="button" class="secondary small" ?disabled=${busy} @click=${() => this.#removeSigner(index)}>
+          ${this.t('signer.remove', { n: index + 1 })}
+        </button>
+      </div>
+    </fieldset>`;
+  }
+
+  #renderResult(result: { uuid: string; signers: InvitedSigner[] }) {
+    return html`<p class="message done" tabindex="-1" role="status">${this.t('upload.done')} <span class="muted">${this.t('upload.id', { id: result.uuid })}</span></p>
+      ${result.signers.length
+        ? html`<ul class="links" aria-label=${this.t('upload.signers')}>
+            ${result.signers.map((signer, i) => {
+              const name = `${signer.name} ${signer.surname}`;
+              return html`<li>
+                <strong>${name}</strong>
+                ${signer.invitationUrl
+                  ? html`<a class="url" href=${signer.invitationUrl} target="_blank" rel="noopener">${signer.invitationUrl}</a>
+                      <div class="inline">
+                        <button type="button" class="secondary small" aria-label=${this.t('link.copy-for', { name })} @click=${() => this.#copy.copy(signer.invitationUrl as string, String(i))}>
+                          ${this.t('link.copy')}
+                        </button>
+                        <span role="status" class="muted">${this.#copy.copied === String(i) ? this.t('link.copied') : ''}</span>
+                      </div>`
+                  : html`<span class="muted">${this.t('link.none')}</span>`}
+              </li>`;
+            })}
+          </ul>`
+        : nothing}
+      <div class="actions"><button type="button" class="secondary" @click=${() => this.reset()}>${this.t('upload.another')}</button></div>`;
+  }
+
+  override render() {
+    if (this._result) return html`<section class="base" part="base">${this.#renderResult(this._result)}</section>`;
+    const busy = this.busy !== '';
+    const file = this.#document;
+    if (this._submitted) this.#fileError = this.#checkFile();
+    return html`<section class="base" part="base">
+      <form novalidate @submit=${(e: Event) => {
+        e.preventDefault();
+        this.upload().catch(() => undefined);
+      }} aria-busy=${busy ? 'true' : 'false'}>
+        ${filePicker({
+          label: this.t('sign.file'),
+          files: file ? [file] : [],
+          fixed: this.#hostFile !== null,
+          multiple: false,
+          accept: '.pdf,.asice,.sce,.bdoc,.adoc',
+          hint: this.t('sign.types'),
+          pickLabel: this.t('sign.pick'),
+          dropLabel: this.t('sign.drop'),
+          error: this._submitted ? this.#fileError : '',
+          dragging: this._dragging,
+          removeLabel: (name) => this.t('sign.remove', { name }),
+          size: (bytes) => formatSize(bytes, this.language),
+          onFiles: (list) => (this._picked = toSignFiles(list[0] ?? null)[0] ?? null),
+          onRemove: () => {
+            this._picked = null;
+            void this.focusLater('[part="pick"]');
+          },
+          onDragging: (dragging) => (this._dragging = dragging),
+        })}
+        <fieldset>
+          <legend>${this.t('upload.access')}</legend>
+          ${(['private', 'public'] as const).map(
+            (access) => html`<label class="choice">
+              <input type="radio" name="access" value=${access} .checked=${this.access === access} ?disabled=${busy} @change=${() => (this.access = access)} />
+              ${this.t(`upload.access.${access}`)}
+            </label>`,
+          )}
+        </fieldset>
+        ${textField({
+          id: 'callback',
+          label: this.t('upload.callback'),
+          hint: this.t('upload.callback.hint'),
+          type: 'url',
+          value: this.callbackUrl,
+          error: this.#callbackError(),
+          disabled: busy,
+          onInput: (value) => (this.callbackUrl = value),
+        })}
+        <h3>${this.t('upload.signers')}</h3>
+        ${this.signers.map((signer, i) => this.#renderSigner(signer, i))}
+        <div><button type="button" class="secondary" part="add-signer" ?disabled=${busy} @click=${this.#addSigner}>${this.t('signer.add')}</button></div>
+        ${this.renderFailure()}
+        <div class="actions">
+          <button class="primary" part="submit" type="submit" ?disabled=${busy}>${busy ? this.t('upload.uploading') : this.t('upload.submit')}</button>
+        </div>
+      </form>
+    </section>`;
+  }
+}

@@ -1,0 +1,57 @@
+import { html, nothing } from 'lit';
+import type { SignerInput } from '../../client/types.js';
+import { EMAIL, isHttpUrl, textField } from '../../internal/form-fields.js';
+
+export interface SignerDraft {
+  name: string;
+  surname: string;
+  email: string;
+  successUrl: string;
+  noEmail: boolean;
+}
+
+export const emptySigner = (): SignerDraft => ({ name: '', surname: '', email: '', successUrl: '', noEmail: false });
+
+export type SignerProblems = Partial<Record<keyof SignerDraft, 'field.required' | 'field.email' | 'field.url'>>;
+
+export function signerProblems(signer: SignerDraft): SignerProblems {
+  const problems: SignerProblems = {};
+  if (!signer.name.trim()) problems.name = 'field.required';
+  if (!signer.surname.trim()) problems.surname = 'field.required';
+  if (!signer.email.trim()) problems.email = 'field.required';
+  else if (!EMAIL.test(signer.email.trim())) problems.email = 'field.email';
+  if (signer.successUrl.trim() && !isHttpUrl(signer.successUrl.trim())) problems.successUrl = 'field.url';
+  return problems;
+}
+
+export function signerInput(signer: SignerDraft): SignerInput {
+  return {
+    name: signer.name.trim(),
+    surname: signer.surname.trim(),
+    email: signer.email.trim(),
+    ...(signer.successUrl.trim() ? { successUrl: signer.successUrl.trim() } : {}),
+    ...(signer.noEmail ? { noEmail: true } : {}),
+  };
+}
+
+/** The fields of one signer: name, surname, e-mail, return address, no-e-mail switch. */
+export function signerFields(
+  prefix: string,
+  signer: SignerDraft,
+  errorOf: (field: keyof SignerDraft) => string | undefined,
+  t: (key: 'signer.name' | 'signer.surname' | 'signer.email' | 'signer.success-url' | 'signer.no-email') => string,
+  change: (patch: Partial<SignerDraft>) => void,
+  disabled: boolean,
+) {
+  return html`<div class="grid">
+      ${textField({ id: `${prefix}-name`, label: t('signer.name'), value: signer.name, error: errorOf('name'), autocomplete: 'given-name', required: true, disabled, onInput: (name) => change({ name }) })}
+      ${textField({ id: `${prefix}-surname`, label: t('signer.surname'), value: signer.surname, error: errorOf('surname'), autocomplete: 'family-name', required: true, disabled, onInput: (surname) => change({ surname }) })}
+    </div>
+    ${textField({ id: `${prefix}-email`, label: t('signer.email'), type: 'email', value: signer.email, error: errorOf('email'), autocomplete: 'email', required: true, disabled, onInput: (email) => change({ email }) })}
+    ${textField({ id: `${prefix}-successUrl`, label: t('signer.success-url'), type: 'url', value: signer.successUrl, error: errorOf('successUrl'), disabled, onInput: (successUrl) => change({ successUrl }) })}
+    <label class="choice">
+      <input type="checkbox" .checked=${signer.noEmail} ?disabled=${disabled} @change=${(e: Event) => change({ noEmail: (e.target as HTMLInputElement).checked })} />
+      ${t('signer.no-email')}
+    </label>
+    ${nothing}`;
+}

@@ -1,0 +1,121 @@
+import { css, html, nothing, type PropertyDeclarations } from 'lit';
+import { defineElement } from '../../internal/define.js';
+import { EsignDocumentElement } from '../../internal/document-element.js';
+import { EsignSignerList } from '../signer-list/signer-list.js';
+import { EsignSigningLink } from '../signing-link/signing-link.js';
+import { EsignValidationReport } from '../validation-report/validation-report.js';
+import type { DocumentRemovedDetail } from './events.js';
+
+const styles = css`
+  :host {
+    max-inline-size: 44rem;
+  }
+  .parts {
+    display: grid;
+    gap: var(--_space);
+  }
+  .parts > * {
+    --esign-color-surface: var(--_bg);
+  }
+  .id {
+    font-family: ui-monospace, Menlo, Consolas, monospace;
+    overflow-wrap: anywhere;
+  }
+`;
+
+/**
+ * One stored document: its signers, its validation, a temporary signing link, and removal
+ * after confirmation.
+ *
+ * @fires esign-document-removed - The document was removed at the service.
+ * @fires esign-error - Removal (or one of the parts) failed.
+ * @csspart base - The frame.
+ * @csspart remove - The remove button.
+ */
+export class EsignDocument extends EsignDocumentElement {
+  static override styles = [...EsignDocumentElement.styles, styles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignDocumentElement.properties,
+    callbackUrl: { type: String, attribute: 'callback-url' },
+    _confirm: { state: true },
+    _removed: { state: true },
+  };
+
+  /** Prefilled callback URL of the signing-link form. */
+  declare callbackUrl: string;
+  declare _confirm: boolean;
+  declare _removed: boolean;
+
+  constructor() {
+    super();
+    this.callbackUrl = '';
+    this._confirm = false;
+    this._removed = false;
+  }
+
+  override connectedCallback(): void {
+    defineElement('esign-signer-list', EsignSignerList);
+    defineElement('esign-validation-report', EsignValidationReport);
+    defineElement('esign-signing-link', EsignSigningLink);
+    super.connectedCallback();
+  }
+
+  /** Removes the document at the service. */
+  async removeDocument(): Promise<DocumentRemovedDetail> {
+    this.requireDocument();
+    const documentId = this.documentId;
+    await this.act('remove', (signal) => this.client.removeDocument(documentId, { signal }));
+    this._removed = true;
+    this._confirm = false;
+    const detail = { documentId };
+    this.emit('esign-document-removed', detail);
+    void this.focusLater('.done');
+    return detail;
+  }
+
+  #ask(): void {
+    this._confirm = true;
+    void this.focusLater('[part="confirm"]');
+  }
+
+  #keep(): void {
+    this._confirm = false;
+    void this.focusLater('[part="remove"]');
+  }
+
+  override render() {
+    if (this._removed) {
+      return html`<section class="base" part="base"><p class="message done" tabindex="-1" role="status">${this.t('document.removed')}</p></section>`;
+    }
+    const shared = { lang: this.language, theme: this.theme, strings: this.strings, endpoint: this.endpoint };
+    const busy = this.busy !== '';
+    return html`<section class="base" part="base">
+      <div>
+        <h2>${this.t('document.title')}</h2>
+        <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
+      </div>
+      <div class="parts">
+        <esign-signer-list .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-signer-list>
+        <esign-validation-report .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
+        <section aria-labelledby="link-title">
+          <h2 id="link-title" style="margin-block-end:0.5rem">${this.t('document.link')}</h2>
+          <esign-signing-link .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
+        </section>
+      </div>
+      ${this.renderFailure()}
+      ${this._confirm
+        ? html`<div class="confirm" role="group" aria-labelledby="confirm-text">
+            <span id="confirm-text">${this.t('document.confirm-remove')}</span>
+            <div class="inline">
+              <button type="button" class="danger" part="confirm" ?disabled=${busy} @click=${() => this.removeDocument().catch(() => undefined)}>${this.t('action.remove')}</button>
+              <button type="button" class="secondary" @click=${this.#keep}>${this.t('action.keep')}</button>
+            </div>
+          </div>`
+        : html`<div class="actions">
+            <button type="button" class="secondary" part="remove" ?disabled=${!this.documentId} @click=${this.#ask}>${this.t('document.remove')}</button>
+          </div>`}
+      ${nothing}
+    </section>`;
+  }
+}

@@ -1,0 +1,252 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { EsignError } from '../../client/errors.js';
+import type { SignerEntry } from '../../client/types.js';
+import type { StringKey } from '../../i18n/index.js';
+import { EsignDocumentElement } from '../../internal/document-element.js';
+import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from '../document-upload/signer-fields.js';
+import type { SignerInvitedDetail, SignerRemovedDetail, SignersLoadedDetail } from './events.js';
+import { signerListStyles } from './signer-list.styles.js';
+
+const KNOWN_STATES = ['pending', 'signed', 'rejected', 'reviewing', 'reviewed', 'confirmed', 'denied'];
+
+/**
+ * The signers of a stored document and their states; refresh on demand or on an interval;
+ * invite a signer; remove a temporary signer after confirmation.
+ *
+ * @fires esign-signers-loaded - The list was (re)loaded.
+ * @fires esign-signer-invited - A signer was invited: the invitation links.
+ * @fires esign-signer-removed - A temporary signer was removed.
+ * @fires esign-error - Loading, inviting or removing failed.
+ * @csspart base - The frame.
+ * @csspart refresh - The refresh button.
+ * @csspart invite - The button that opens the invitation form.
+ * @csspart error - Error messages.
+ */
+export class EsignSignerList extends EsignDocumentElement {
+  static override styles = [...EsignDocumentElement.styles, signerListStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignDocumentElement.properties,
+    refreshInterval: { type: Number, attribute: 'refresh-interval' },
+    noInvite: { type: Boolean, attribute: 'no-invite' },
+    noRemove: { type: Boolean, attribute: 'no-remove' },
+    _signers: { state: true },
+    _updated: { state: true },
+    _invite: { state: true },
+    _inviteSubmitted: { state: true },
+    _confirm: { state: true },
+    _notice: { state: true },
+  };
+
+  /** Reload every this many ms while on the page; 0 for never. */
+  declare refreshInterval: number;
+  /** Hide the invitation form. */
+  declare noInvite: boolean;
+  /** Hide the remove buttons. */
+  declare noRemove: boolean;
+  declare _signers: SignerEntry[] | null;
+  declare _updated: Date | null;
+  declare _invite: SignerDraft | null;
+  declare _inviteSubmitted: boolean;
+  declare _confirm: number | null;
+  declare _notice: string;
+
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor() {
+    super();
+    this.refreshInterval = 0;
+    this.noInvite = false;
+    this.noRemove = false;
+    this._signers = null;
+    this._updated = null;
+    this._invite = null;
+    this._inviteSubmitted = false;
+    this._confirm = null;
+    this._notice = '';
+  }
+
+  /** The signers as last loaded. */
+  get signers(): SignerEntry[] {
+    return this._signers ?? [];
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#schedule();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (changed.has('documentId') && this.documentId) {
+      this._signers = null;
+      this.refresh().catch(() => undefined);
+    }
+    if (changed.has('refreshInterval')) this.#schedule();
+  }
+
+  #schedule(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (this.isConnected && this.refreshInterval > 0) {
+      this.#timer = setInterval(() => {
+        if (!this.busy && this.documentId) this.refresh().catch(() => undefined);
+      }, this.refreshInterval);
+    }
+  }
+
+  /** Loads the signers. */
+  async refresh(): Promise<SignerEntry[]> {
+    this.requireDocument();
+    const documentId = this.documentId;
+    const answer = await this.act('load', (signal) => this.client.listSigners(documentId, { signal }));
+    this._signers = answer.signers;
+    this._updated = new Date();
+    this.emit<SignersLoadedDetail>('esign-signers-loaded', { documentId, signers: answer.signers });
+    return answer.signers;
+  }
+
+  /** Invites the signer entered in the form. */
+  async invite(): Promise<SignerInvitedDetail> {
+    this.requireDocument();
+    const draft = this._invite ?? emptySigner();
+    this._inviteSubmitted = true;
+    const problems = signerProblems(draft);
+    const first = Object.keys(problems)[0];
+    if (first) {
+      void this.focusLater(`#invite-${first}`);
+      throw new EsignError('invalid-input', 'Some fields are not valid', { field: first });
+    }
+    const documentId = this.documentId;
+    const answer = await this.act('invite', (signal) => this.client.inviteSigner(documentId, { signer: signerInput(draft) }, { signal }));
+    const detail: SignerInvitedDetail = { documentId, signers: answer.signers };
+    this._invite = null;
+    this._inviteSubmitted = false;
+    this._notice = this.t('signers.invited', { name: `${draft.name} ${draft.surname}` });
+    this.emit('esign-signer-invited', detail);
+    await this.refresh().catch(() => undefined);
+    void this.focusLater('[part="invite"]');
+    return detail;
+  }
+
+  /** Removes a temporary signer, identified by name and surname. */
+  async removeSigner(signer: Pick<SignerEntry, 'name' | 'surname'>): Promise<void> {
+    this.requireDocument();
+    const documentId = this.documentId;
+    await this.act('remove', (signal) => this.client.removeTemporarySigner(documentId, { name: signer.name, surname: signer.surname }, { signal }));
+    this._confirm = null;
+    this._notice = this.t('signers.removed', { name: `${signer.name} ${signer.surname}` });
+    this.emit<SignerRemovedDetail>('esign-signer-removed', { documentId, name: signer.name, surname: signer.surname });
+    await this.refresh().catch(() => undefined);
+    void this.focusLater('[part="refresh"]');
+  }
+
+  #stateWords(state: string): string {
+    return KNOWN_STATES.includes(state) ? this.t(`sign-status.${state}` as StringKey) : state;
+  }
+
+  #renderSigner(signer: SignerEntry, index: number) {
+    const name = `${signer.name} ${signer.surname}`.trim();
+    const known = KNOWN_STATES.includes(signer.signStatus);
+    const badge = signer.signStatus === 'signed' || signer.signStatus === 'rejected' || signer.signStatus === 'denied' ? signer.signStatus : 'other';
+    const busy = this.busy !== '';
+    return html`<li class="signer">
+      <div class="signer-top">
+        <span class="signer-name">${name}</span>
+        <span class="badge ${known ? badge : 'other'}">${this.#stateWords(signer.signStatus)}</span>
+      </div>
+      <span class="muted">
+        ${this.t('signers.col.signature')}:
+        ${signer.signStatus === 'signed' ? this.t(signer.isSignatureValid === 'true' ? 'signers.valid' : 'signers.invalid') : this.t('signers.no-signature')}
+      </span>
+      ${signer.rejectionReason ? html`<span>${this.t('signers.reason', { reason: signer.rejectionReason })}</span>` : nothing}
+      ${this.noRemove
+        ? nothing
+        : this._confirm === index
+          ? html`<div class="confirm" role="group" aria-labelledby="confirm-${index}">
+              <span id="confirm-${index}">${this.t('signers.confirm-remove', { name })}</span>
+              <div class="inline">
+                <button type="button" class="danger small" part="confirm" ?disabled=${busy} @click=${() => this.removeSigner(signer).catch(() => undefined)}>${this.t('action.remove')}</button>
+                <button type="button" class="secondary small" @click=${() => this.#cancelConfirm(index)}>${this.t('action.keep')}</button>
+              </div>
+            </div>`
+          : html`<div class="row-actions">
+              <button type="button" class="secondary small" id="remove-${index}" ?disabled=${busy} @click=${() => this.#askConfirm(index)}>
+                ${this.t('signers.remove', { name })}
+              </button>
+            </div>`}
+    </li>`;
+  }
+
+  #askConfirm(index: number): void {
+    this._confirm = index;
+    void this.focusLater('[part="confirm"]');
+  }
+
+  #cancelConfirm(index: number): void {
+    this._confirm = null;
+    void this.focusLater(`#remove-${index}`);
+  }
+
+  #renderInvite() {
+    if (this.noInvite) return nothing;
+    if (!this._invite) {
+      return html`<div><button type="button" class="secondary" part="invite" @click=${this.#openInvite}>${this.t('signers.invite')}</button></div>`;
+    }
+    const draft = this._invite;
+    const problems = this._inviteSubmitted ? signerProblems(draft) : {};
+    const busy = this.busy !== '';
+    return html`<form novalidate @submit=${(e: Event) => {
+      e.preventDefault();
+      this.invite().catch(() => undefined);
+    }}>
+      <fieldset>
+        <legend>${this.t('signers.invite')}</legend>
+        ${signerFields('invite', draft, (field) => (problems[field] ? this.t(problems[field]) : undefined), (key) => this.t(key), (patch) => (this._invite = { ...draft, ...patch }), busy)}
+        <div class="actions">
+          <button class="primary" type="submit" ?disabled=${busy}>${this.t('signers.invite-submit')}</button>
+          <button class="secondary" type="button" @click=${this.#closeInvite}>${this.t('action.cancel')}</button>
+        </div>
+      </fieldset>
+    </form>`;
+  }
+
+  #openInvite(): void {
+    this._invite = emptySigner();
+    void this.focusLater('#invite-name');
+  }
+
+  #closeInvite(): void {
+    this._invite = null;
+    this._inviteSubmitted = false;
+    void this.focusLater('[part="invite"]');
+  }
+
+  override render() {
+    const loading = this.busy === 'load' && this._signers === null;
+    const notFound = this.failure?.code === 'document-not-found';
+    const time = this._updated?.toLocaleTimeString(this.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
+      <div class="head">
+        <h2>${this.t('signers.title')}</h2>
+        <button type="button" class="secondary small" part="refresh" ?disabled=${this.busy !== '' || !this.documentId} @click=${() => this.refresh().catch(() => undefined)}>
+          ${this.t('signers.refresh')}
+        </button>
+      </div>
+      <p class="muted" role="status">${loading ? this.t('signers.loading') : this._notice || (time ? this.t('signers.updated', { time }) : '')}</p>
+      ${this.renderFailure()}
+      ${notFound || this._signers === null
+        ? nothing
+        : this._signers.length
+          ? html`<ul class="signers">${this._signers.map((s, i) => this.#renderSigner(s, i))}</ul>`
+          : html`<p class="message">${this.t('signers.empty')}</p>`}
+      ${notFound ? nothing : this.#renderInvite()}
+    </section>`;
+  }
+}

@@ -1,0 +1,172 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { css } from 'lit';
+import type { ValidationReport } from '../../client/types.js';
+import type { StringKey } from '../../i18n/index.js';
+import { EsignDocumentElement } from '../../internal/document-element.js';
+import type { ValidatedDetail } from './events.js';
+import { readReport, type ReadSignature } from './read-report.js';
+
+const INDICATIONS = ['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED'];
+const SUB_INDICATIONS = ['HASH_FAILURE', 'SIG_CRYPTO_FAILURE', 'FORMAT_FAILURE', 'NO_CERTIFICATE_CHAIN_FOUND', 'REVOKED', 'EXPIRED', 'NOT_YET_VALID', 'SIGNED_DATA_NOT_FOUND', 'TRY_LATER'];
+
+const styles = css`
+  .summary {
+    font-weight: 700;
+    margin: 0;
+  }
+  .signature {
+    border: 1px solid var(--_border);
+    border-inline-start: 4px solid var(--_muted);
+    border-radius: calc(var(--_radius) * 0.8);
+    padding: 0.75rem var(--_space);
+  }
+  .signature.TOTAL_PASSED {
+    border-inline-start-color: var(--_success);
+  }
+  .signature.TOTAL_FAILED {
+    border-inline-start-color: var(--_danger);
+  }
+  dl {
+    display: grid;
+    grid-template-columns: minmax(7rem, auto) 1fr;
+    gap: 0.25rem 0.9rem;
+    margin: 0.5rem 0 0;
+  }
+  dt {
+    color: var(--_muted);
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  ul.notes {
+    margin: 0.25rem 0 0;
+    padding-inline-start: 1.2rem;
+  }
+  details summary {
+    cursor: pointer;
+    font-weight: 600;
+    min-height: 2.75rem;
+    display: flex;
+    align-items: center;
+  }
+  pre {
+    max-block-size: 20rem;
+    overflow: auto;
+    font-size: 0.8rem;
+    background: var(--_bg-subtle);
+    padding: 0.75rem;
+    border-radius: calc(var(--_radius) * 0.8);
+  }
+`;
+
+/**
+ * The validation of a stored document (by `document-id`) or of a report set as `report`:
+ * how many signatures are valid, and per signature who signed, when, the format and level,
+ * the verdict in plain words, errors and warnings; the full report folded away.
+ *
+ * @fires esign-validated - A report was loaded from the service.
+ * @fires esign-error - Validation failed.
+ * @csspart base - The frame.
+ * @csspart validate - The validate button.
+ * @csspart signature - Each signature's panel.
+ */
+export class EsignValidationReport extends EsignDocumentElement {
+  static override styles = [...EsignDocumentElement.styles, styles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignDocumentElement.properties,
+    report: { attribute: false },
+    manual: { type: Boolean },
+  };
+
+  /** The report; loaded from the service for `document-id`, or set by the host. */
+  declare report: ValidationReport | null;
+  /** Validate only when the person asks (a button) instead of as soon as the id is set. */
+  declare manual: boolean;
+
+  constructor() {
+    super();
+    this.report = null;
+    this.manual = false;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (changed.has('documentId') && this.documentId && !this.manual) this.validate().catch(() => undefined);
+  }
+
+  /** Validates the document at the service. */
+  async validate(): Promise<ValidationReport> {
+    this.requireDocument();
+    const documentId = this.documentId;
+    const answer = await this.act('validate', (signal) => this.client.validateDocument(documentId, { signal }));
+    this.report = answer.data;
+    const { valid, total } = readReport(answer.data);
+    this.emit<ValidatedDetail>('esign-validated', { documentId, report: answer.data, validSignatures: valid, signatures: total });
+    return answer.data;
+  }
+
+  #time(date: Date | null): string {
+    return date ? date.toLocaleString(this.language, { dateStyle: 'medium', timeStyle: 'short' }) : this.t('report.unknown');
+  }
+
+  #verdict(signature: ReadSignature): string {
+    const indication = INDICATIONS.includes(signature.indication)
+      ? this.t(`indication.${signature.indication}` as StringKey)
+      : signature.indication || this.t('report.unknown');
+    if (!signature.subIndication) return indication;
+    const sub = SUB_INDICATIONS.includes(signature.subIndication) ? this.t(`sub.${signature.subIndication}` as StringKey) : signature.subIndication;
+    return `${indication}: ${sub}`;
+  }
+
+  #renderSignature(signature: ReadSignature, index: number) {
+    return html`<li class="signature ${signature.indication}" part="signature">
+      <h3>${this.t('report.signature', { n: index + 1 })}</h3>
+      <dl>
+        <dt>${this.t('report.verdict')}</dt>
+        <dd><strong>${this.#verdict(signature)}</strong></dd>
+        <dt>${this.t('report.signed-by')}</dt>
+        <dd>${signature.signedBy || this.t('report.unknown')}</dd>
+        <dt>${this.t('report.time')}</dt>
+        <dd>${this.#time(signature.signingTime)}</dd>
+        <dt>${this.t('report.format')}</dt>
+        <dd>${signature.format || this.t('report.unknown')}</dd>
+        <dt>${this.t('report.level')}</dt>
+        <dd>${signature.level || this.t('report.unknown')}</dd>
+        ${signature.errors.length
+          ? html`<dt>${this.t('report.errors')}</dt>
+              <dd><ul class="notes">${signature.errors.map((e) => html`<li>${e}</li>`)}</ul></dd>`
+          : nothing}
+        ${signature.warnings.length
+          ? html`<dt>${this.t('report.warnings')}</dt>
+              <dd><ul class="notes">${signature.warnings.map((w) => html`<li>${w}</li>`)}</ul></dd>`
+          : nothing}
+      </dl>
+    </li>`;
+  }
+
+  override render() {
+    const read = this.report ? readReport(this.report) : null;
+    return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
+      <div class="inline">
+        <h2>${this.t('report.title')}</h2>
+        ${this.documentId
+          ? html`<button type="button" class="secondary small" part="validate" ?disabled=${this.busy !== ''} @click=${() => this.validate().catch(() => undefined)}>
+              ${this.t('report.validate')}
+            </button>`
+          : nothing}
+      </div>
+      <p class="muted" role="status">${this.busy ? this.t('report.loading') : ''}</p>
+      ${this.renderFailure()}
+      ${read
+        ? html`<p class="summary">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
+            ${read.signatures.length ? html`<ol class="links">${read.signatures.map((s, i) => this.#renderSignature(s, i))}</ol>` : nothing}
+            <details>
+              <summary>${this.t('report.raw')}</summary>
+              <pre tabindex="0" aria-label=${this.t('report.raw')}>${JSON.stringify(this.report, null, 2)}</pre>
+            </details>`
+        : nothing}
+    </section>`;
+  }
+}

@@ -1,0 +1,81 @@
+import { html, nothing, type PropertyDeclarations } from 'lit';
+import { EsignError, type EsignErrorDetail } from '../client/errors.js';
+import { EsignElement } from './base-element.js';
+import { controls } from './controls.styles.js';
+import { documentStyles } from './documents.styles.js';
+import { theme } from './theme.js';
+
+/**
+ * What the document elements share: the document id, one action at a time with its
+ * progress, failures said in the person's language and sent as `esign-error`, and no
+ * request left running after the element leaves the page.
+ */
+export class EsignDocumentElement extends EsignElement {
+  static override styles = [theme, controls, documentStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...EsignElement.properties,
+    documentId: { type: String, attribute: 'document-id' },
+    busy: { state: true },
+    failure: { state: true },
+  };
+
+  /** The stored document's uuid. */
+  declare documentId: string;
+  /** The action running now, or empty. */
+  declare busy: string;
+  /** The last failure, shown until the next action. */
+  declare failure: EsignErrorDetail | null;
+
+  #controller: AbortController | undefined;
+
+  constructor() {
+    super();
+    this.documentId = '';
+    this.busy = '';
+    this.failure = null;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#controller?.abort();
+  }
+
+  /** Runs one action; a failure becomes `failure` and an `esign-error` event, and is rethrown. */
+  protected async act<T>(name: string, action: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.#controller?.abort();
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.busy = name;
+    this.failure = null;
+    try {
+      return await action(controller.signal);
+    } catch (error) {
+      const esignError = error instanceof EsignError ? error : new EsignError('unknown', String(error), { cause: error });
+      if (esignError.code !== 'cancelled') {
+        this.failure = this.errorDetail(esignError);
+        this.emit('esign-error', this.failure);
+      }
+      throw esignError;
+    } finally {
+      if (this.#controller === controller) {
+        this.busy = '';
+        this.#controller = undefined;
+      }
+    }
+  }
+
+  /** The element needs a document id before it can do anything. */
+  protected requireDocument(): void {
+    if (!this.documentId) throw new EsignError('misconfigured', 'No document-id is set', { field: 'documentId' });
+  }
+
+  protected renderFailure() {
+    return this.failure ? html`<p class="message error" role="alert" part="error">${this.failure.message}</p>` : nothing;
+  }
+
+  protected async focusLater(selector: string): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+}

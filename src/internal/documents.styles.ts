@@ -1,0 +1,111 @@
+import { css } from 'lit';
+
+/** Panels, lists and small controls shared by the document elements. */
+export const documentStyles = css`
+  :host {
+    display: block;
+  }
+  .base {
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: calc(var(--_space) * 1.25);
+    display: grid;
+    gap: var(--_space);
+  }
+  h2,
+  h3 {
+    margin: 0;
+    font-size: 1.05rem;
+  }
+  fieldset {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.8);
+    margin: 0 0 var(--_space);
+    padding: 0.75rem var(--_space) 0;
+    min-inline-size: 0;
+  }
+  legend {
+    padding: 0 0.3rem;
+  }
+  .grid {
+    display: grid;
+    gap: 0 var(--_space);
+    grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+  }
+  .choice {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    margin-block-end: 0.6rem;
+    font-weight: 400;
+  }
+  .choice input {
+    inline-size: 1.15rem;
+    block-size: 1.15rem;
+    margin: 0;
+    accent-color: var(--_accent);
+  }
+  .row-actions {
+    display: flex;
+    justify-content: flex-end;
+    margin-block-end: 0.75rem;
+  }
+  .message {
+    margin: 0;
+    padding: 0.75rem var(--_space);
+    border-radius: calc(var(--_radius) * 0.8);
+    background: var(--_bg-subtle);
+    border: 1px solid var(--_border);
+  }
+  .message.error {
+    border-color: var(--_danger);
+  }
+  .links {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: 0.6rem;
+  }
+  .links li {
+    display: grid;
+    gap: 0.35rem;
+    padding: 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.8);
+  }
+  .url {
+    font-family: ui-monospace, Menlo, Consolas, monospace;
+    font-size: 0.85rem;
+    overflow-wrap: anywhere;
+    color: var(--_fg);
+  }
+  .inline {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.6rem;
+  }
+  .muted {
+    color: var(--_muted);
+    font-size: 0.9rem;
+  }
+  .confirm {
+    display: grid;
+    gap: 0.6rem;
+    padding: 0.75rem;
+    border: 2px solid var(--_danger);
+    border-radius: calc(var(--_radius) * 0.8);
+  }
+  button.danger {
+    background: var(--_danger);
+    border-color: var(--_danger);
+    color: var(--_bg);
+  }
+  button.small {
+    min-height: 2.25rem;
+    padding: 0.3rem 0.8rem;
+    font-size: 0.9rem;
+  }
+`;

@@ -1,0 +1,86 @@
+import { html, nothing } from 'lit';
+import type { SignFile } from '../elements/sign/files.js';
+
+export interface FilePickerOptions {
+  label: string;
+  files: SignFile[];
+  /** Files came from the host: listed, not removable, no picker. */
+  fixed: boolean;
+  multiple: boolean;
+  accept: string;
+  hint: string;
+  pickLabel: string;
+  dropLabel: string;
+  error: string;
+  dragging: boolean;
+  removeLabel: (name: string) => string;
+  size: (bytes: number) => string;
+  onFiles: (files: FileList) => void;
+  onRemove: (index: number) => void;
+  onDragging: (dragging: boolean) => void;
+}
+
+/** A list of chosen files and a drop zone whose real button opens the file picker. */
+export function filePicker(o: FilePickerOptions) {
+  return html`<div class="documents" role="group" aria-labelledby="documents-label">
+    <span class="documents-label" id="documents-label">${o.label}</span>
+    ${o.files.length
+      ? html`<ul class="file-list">
+          ${o.files.map(
+            (file, i) => html`<li>
+              <span class="file-name">${file.name}</span>
+              <span class="file-size">${o.size(file.size)}</span>
+              ${o.fixed
+                ? nothing
+                : html`<button type="button" class="secondary" aria-label=${o.removeLabel(file.name)} @click=${() => o.onRemove(i)}>✕</button>`}
+            </li>`,
+          )}
+        </ul>`
+      : nothing}
+    ${o.fixed
+      ? nothing
+      : html`<div
+          class="drop ${o.dragging ? 'over' : ''} ${o.error ? 'invalid' : ''}"
+          @dragover=${(e: DragEvent) => {
+            e.preventDefault();
+            o.onDragging(true);
+          }}
+          @dragleave=${() => o.onDragging(false)}
+          @drop=${(e: DragEvent) => {
+            e.preventDefault();
+            o.onDragging(false);
+            if (e.dataTransfer?.files.length) o.onFiles(e.dataTransfer.files);
+          }}
+        >
+          <button
+            type="button"
+            class="secondary"
+            part="pick"
+            aria-describedby="file-hint${o.error ? ' file-error' : ''}"
+            @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('input[type=file]') as HTMLInputElement | null)?.click()}
+          >
+            ${o.pickLabel}
+          </button>
+          <span class="hint" id="file-hint">${o.dropLabel} · ${o.hint}</span>
+          <input
+            type="file"
+            hidden
+            accept=${o.accept}
+            ?multiple=${o.multiple}
+            @change=${(e: Event) => {
+              const input = e.target as HTMLInputElement;
+              if (input.files?.length) o.onFiles(input.files);
+              input.value = '';
+            }}
+          />
+        </div>`}
+    ${o.error ? html`<p class="field-error" id="file-error" role="alert">${o.error}</p>` : nothing}
+  </div>`;
+}
+
+/** File sizes in the person's language: bytes, kB or MB. */
+export function formatSize(bytes: number, language: string): string {
+  const [value, unit] =
+    bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : bytes >= 1024 ? [bytes / 1024, 'kilobyte'] : [bytes, 'byte'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+}
