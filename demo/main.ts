@@ -8,12 +8,13 @@ function record(name: string, detail: unknown): void {
   item.textContent = `${new Date().toLocaleTimeString()}  ${name}  ${JSON.stringify(detail)}`;
   log.prepend(item);
 }
-for (const name of ['esign-started', 'esign-authenticated', 'esign-signed', 'esign-hash-signed', 'esign-cancelled', 'esign-error']) {
+for (const name of ['esign-started', 'esign-authenticated', 'esign-signed', 'esign-hash-signed', 'esign-cancelled', 'esign-error', 'esign-document-uploaded', 'esign-signer-invited', 'esign-signer-removed', 'esign-validated', 'esign-signing-link-created', 'esign-document-removed']) {
   document.addEventListener(name, (event) => {
     const detail = { ...(event as CustomEvent).detail };
     // keep the log readable: file contents and raw answers are long
     delete detail.raw;
     delete detail.result;
+    delete detail.report;
     if (detail.file) detail.file = { name: detail.file.name, type: detail.file.type, size: detail.file.blob?.size };
     record(name, detail);
   });
@@ -61,3 +62,13 @@ async function updateHash(): Promise<void> {
 }
 hashText.addEventListener('input', () => void updateHash());
 void updateHash();
+
+const slot = document.querySelector<HTMLDivElement>('#document-slot')!;
+document.querySelector('esign-document-upload')!.addEventListener('esign-document-uploaded', (event) => {
+  const doc = document.createElement('esign-document');
+  doc.setAttribute('endpoint', '/esign');
+  doc.setAttribute('document-id', event.detail.uuid);
+  doc.setAttribute('callback-url', `${location.origin}/callback`);
+  doc.style.marginBlockStart = '1rem';
+  slot.replaceChildren(doc);
+});

@@ -263,12 +263,20 @@ export class EsignClient {
     return this.request('generateTemporarySigningLink', body, {}, options);
   }
 
-  removeTemporarySigner(
+  async removeTemporarySigner(
     documentId: string,
     body: RemoveTemporarySignerRequest,
     options?: RequestOptions,
   ): Promise<OkResponse> {
-    return this.request('removeTemporarySigner', body, { documentId }, options);
+    try {
+      return await this.request<OkResponse>('removeTemporarySigner', body, { documentId }, options);
+    } catch (error) {
+      // the operation answers "not found" for a missing signer as well as for a missing document
+      if (error instanceof EsignError && error.code === 'document-not-found' && !/document/i.test(error.message)) {
+        throw new EsignError('signer-not-found', error.message, { cause: error, ...(error.httpStatus !== undefined ? { httpStatus: error.httpStatus } : {}) });
+      }
+      throw error;
+    }
   }
 
   listSigners(documentId: string, options?: RequestOptions): Promise<SignersListResponse> {

@@ -19,6 +19,7 @@ export const ERROR_GROUPS = {
   'document-corrupted': 'input',
   'session-not-found': 'service',
   'document-not-found': 'service',
+  'signer-not-found': 'service',
   'service-error': 'service',
   'provider-error': 'service',
   'service-unreachable': 'service',

@@ -189,6 +189,7 @@ export const en = {
   'document.remove': "Remove the document",
   'document.confirm-remove': "Remove this document for good? Signers can no longer open it.",
   'document.removed': "The document is removed.",
+  'error.signer-not-found': "No such temporary signer: only signers added with a temporary link can be removed.",
 };
 
 export type StringKey = keyof typeof en;

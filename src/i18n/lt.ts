@@ -190,4 +190,5 @@ export const lt: Strings = {
   'document.remove': "Pašalinti dokumentą",
   'document.confirm-remove': "Pašalinti šį dokumentą visam laikui? Pasirašantieji nebegalės jo atidaryti.",
   'document.removed': "Dokumentas pašalintas.",
+  'error.signer-not-found': "Tokio laikino pasirašančiojo nėra: pašalinti galima tik per laikiną nuorodą pridėtus pasirašančiuosius.",
 };

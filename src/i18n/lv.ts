@@ -190,4 +190,5 @@ export const lv: Strings = {
   'document.remove': "Noņemt dokumentu",
   'document.confirm-remove': "Noņemt šo dokumentu pavisam? Parakstītāji to vairs nevarēs atvērt.",
   'document.removed': "Dokuments ir noņemts.",
+  'error.signer-not-found': "Šāda pagaidu parakstītāja nav: noņemt var tikai ar pagaidu saiti pievienotus parakstītājus.",
 };

@@ -91,6 +91,11 @@ export const documentStyles = css`
     color: var(--_muted);
     font-size: 0.9rem;
   }
+  /* an empty live region keeps its place in the accessibility tree but takes no room */
+  [role='status']:empty {
+    position: absolute;
+    margin: 0;
+  }
   .confirm {
     display: grid;
     gap: 0.6rem;

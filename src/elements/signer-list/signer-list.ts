@@ -166,7 +166,7 @@ export class EsignSignerList extends EsignDocumentElement {
         ${signer.signStatus === 'signed' ? this.t(signer.isSignatureValid === 'true' ? 'signers.valid' : 'signers.invalid') : this.t('signers.no-signature')}
       </span>
       ${signer.rejectionReason ? html`<span>${this.t('signers.reason', { reason: signer.rejectionReason })}</span>` : nothing}
-      ${this.noRemove
+      ${this.noRemove || signer.signStatus === 'signed'
         ? nothing
         : this._confirm === index
           ? html`<div class="confirm" role="group" aria-labelledby="confirm-${index}">

@@ -46,9 +46,7 @@ const styles = css`
   details summary {
     cursor: pointer;
     font-weight: 600;
-    min-height: 2.75rem;
-    display: flex;
-    align-items: center;
+    padding-block: 0.6rem;
   }
   pre {
     max-block-size: 20rem;
