@@ -1,0 +1,270 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { EsignClient } from '../../src/client/index.js';
+import '../../src/define.js';
+import type { EsignDocument } from '../../src/elements/document/document.js';
+import type { EsignDocumentUpload } from '../../src/elements/document-upload/document-upload.js';
+import type { EsignSignerList } from '../../src/elements/signer-list/signer-list.js';
+import type { EsignSigningLink } from '../../src/elements/signing-link/signing-link.js';
+import type { EsignValidationReport } from '../../src/elements/validation-report/validation-report.js';
+import { en } from '../../src/i18n/en.js';
+import { lt } from '../../src/i18n/lt.js';
+import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { ENDPOINT, deepActiveElement, deepText, requestsTo, until } from './helpers.js';
+
+before(() => performance.setResourceTimingBufferSize(100_000));
+
+const client = new EsignClient({ endpoint: ENDPOINT, lang: 'en' });
+const MISSING = '00000000-0000-0000-0000-000000000000';
+
+function base64(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+async function storedDocument(signers = [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }]): Promise<string> {
+  const answer = await client.uploadDocument({ access: 'private', file: { filename: 'contract.pdf', content: base64(samplePdf()) }, signers });
+  return answer.document.uuid;
+}
+
+function input(el: Element, id: string): HTMLInputElement {
+  return el.shadowRoot!.querySelector<HTMLInputElement>(`#${id}`)!;
+}
+
+async function fill(el: HTMLElement & { updateComplete: Promise<boolean> }, id: string, value: string): Promise<void> {
+  const field = input(el, id);
+  field.value = value;
+  field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  await el.updateComplete;
+}
+
+function button(el: Element, text: string): HTMLButtonElement {
+  const found = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === text);
+  if (!found) throw new Error(`no button "${text}"`);
+  return found;
+}
+
+describe('esign-document-upload', () => {
+  it('checks every field before sending and says what is wrong', async () => {
+    performance.clearResourceTimings();
+    const el = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="en"></esign-document-upload>`);
+    await expect(el).to.be.accessible();
+    await fill(el, 'callback', 'ftp://nope');
+    let code = '';
+    await el.upload().catch((error) => (code = error.code));
+    expect(code).to.equal('invalid-input');
+    await el.updateComplete;
+    const text = deepText(el);
+    expect(text).to.contain(en['sign.no-file']);
+    expect(text).to.contain(en['field.url']);
+    expect(text).to.contain(en['field.required']);
+    await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');
+    await expect(el).to.be.accessible();
+    el.file = new File(['x'], 'notes.docx');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['sign.wrong-type']);
+    expect(requestsTo('/esign/')).to.equal(0);
+  });
+
+  it('uploads with two signers and shows the invitation links', async () => {
+    const el = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="lt"></esign-document-upload>`);
+    el.file = new File([samplePdf() as BlobPart], 'contract.pdf', { type: 'application/pdf' });
+    el.signers = [
+      { name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test', successUrl: 'https://host.example/done', noEmail: false },
+      { name: 'BEN', surname: 'TESTNUMBER', email: 'ben@example.test', successUrl: '', noEmail: true },
+    ];
+    await el.updateComplete;
+    const uploaded = oneEvent(el, 'esign-document-uploaded');
+    button(el, lt['upload.submit']).click();
+    const { detail } = await uploaded;
+    expect(detail.uuid).to.match(/^[0-9a-f-]{36}$/);
+    expect(detail.signers[0]!.invitationUrl).to.match(/\/sign\//);
+    expect(detail.signers[1]!.invitationUrl).to.equal(null);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('a.url')!.getAttribute('href')).to.equal(detail.signers[0]!.invitationUrl);
+    expect(deepText(el)).to.contain(lt['link.none']);
+    await until(() => deepActiveElement()?.classList.contains('done') ?? false, 'focus on the result');
+    await expect(el).to.be.accessible();
+  });
+});
+
+describe('esign-signer-list', () => {
+  it('lists signers with their states, and says when there are none or the document is missing', async () => {
+    const uuid = await storedDocument();
+    const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-signer-list>`);
+    await oneEvent(el, 'esign-signers-loaded');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('ANNA TESTNUMBER');
+    expect(deepText(el)).to.contain(en['sign-status.pending']);
+    await expect(el).to.be.accessible();
+    el.documentId = await storedDocument([]);
+    await oneEvent(el, 'esign-signers-loaded');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['signers.empty']);
+    el.documentId = MISSING;
+    await oneEvent(el, 'esign-error');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['error.document-not-found']);
+    expect(deepText(el)).not.to.contain(en['signers.empty']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('invites a signer (checking the fields first) and the list refreshes', async () => {
+    const uuid = await storedDocument();
+    const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-signer-list>`);
+    await oneEvent(el, 'esign-signers-loaded');
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="invite"]')!.click();
+    await el.updateComplete;
+    await fill(el, 'invite-name', 'CARL');
+    await fill(el, 'invite-surname', 'TESTNUMBER');
+    await fill(el, 'invite-email', 'carl@');
+    await el.invite().catch(() => undefined);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['field.email']);
+    await expect(el).to.be.accessible();
+    await fill(el, 'invite-email', 'carl@example.test');
+    const invited = oneEvent(el, 'esign-signer-invited');
+    button(el, en['signers.invite-submit']).click();
+    expect((await invited).detail.signers[0]!.name).to.equal('CARL');
+    await until(() => el.signers.length === 2, 'the refreshed list');
+    expect(deepText(el)).to.contain('CARL TESTNUMBER');
+  });
+
+  it('removes a temporary signer after confirmation, and says so when a signer is not temporary', async () => {
+    const uuid = await storedDocument();
+    await client.generateTemporarySigningLink({ document_id: uuid, callback_url: 'https://host.example/cb', signers: [{ name: 'EVA', surname: 'TESTNUMBER', personal_code: '40504040001' }] });
+    const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-signer-list>`);
+    await oneEvent(el, 'esign-signers-loaded');
+    await el.updateComplete;
+    button(el, 'Remove EVA TESTNUMBER').click();
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('Remove EVA TESTNUMBER from the signers of this document?');
+    await until(() => deepActiveElement()?.getAttribute('part') === 'confirm', 'focus on the confirmation');
+    await expect(el).to.be.accessible();
+    const removed = oneEvent(el, 'esign-signer-removed');
+    (deepActiveElement() as HTMLButtonElement).click();
+    expect((await removed).detail.name).to.equal('EVA');
+    await until(() => el.signers.length === 1, 'the refreshed list');
+    button(el, 'Remove ANNA TESTNUMBER').click();
+    await el.updateComplete;
+    const failed = oneEvent(el, 'esign-error');
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="confirm"]')!.click();
+    expect((await failed).detail.code).to.equal('signer-not-found');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['error.signer-not-found']);
+  });
+
+  it('refreshes on an interval and stops when it leaves the page', async () => {
+    const uuid = await storedDocument();
+    const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" refresh-interval="150" document-id=${uuid}></esign-signer-list>`);
+    const path = `/esign/api/document/${uuid}/signers.json`;
+    await until(() => requestsTo(path) >= 3, 'three loads');
+    el.remove();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = requestsTo(path);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(requestsTo(path)).to.equal(after);
+  });
+});
+
+describe('esign-validation-report', () => {
+  it('validates a stored document and says it has no signatures', async () => {
+    const uuid = await storedDocument();
+    const el = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-validation-report>`);
+    const { detail } = await oneEvent(el, 'esign-validated');
+    expect(detail.signatures).to.equal(0);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['report.none']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('reads a report set as a property, in plain words, tolerating missing fields', async () => {
+    const el = await fixture<EsignValidationReport>(html`<esign-validation-report lang="en"></esign-validation-report>`);
+    el.report = {
+      simpleReport: {
+        validSignaturesCount: 1,
+        signaturesCount: 3,
+        jaxbModel: {
+          signatureOrTimestamp: [
+            { id: 'S1', signedBy: 'OK TESTNUMBER', signingTime: Date.UTC(2026, 0, 2, 10, 0), signatureFormat: 'XAdES-BASELINE-B', signatureLevel: 'QESig', indication: 'TOTAL_PASSED' },
+            { id: 'S2', signedBy: 'MARY ÄNN', indication: 'TOTAL_FAILED', subIndication: 'HASH_FAILURE', errors: ['The reference data object is not intact!'] },
+            { indication: 'INDETERMINATE', subIndication: 'SOMETHING_NEW', warnings: ['A warning'] },
+          ],
+        },
+      },
+      diagnosticData: {},
+    };
+    await el.updateComplete;
+    const text = deepText(el);
+    expect(text).to.contain('1 of 3 signatures are valid.');
+    expect(text).to.contain(`${en['indication.TOTAL_FAILED']}: ${en['sub.HASH_FAILURE']}`);
+    expect(text).to.contain(`${en['indication.INDETERMINATE']}: SOMETHING_NEW`);
+    expect(text).to.contain('The reference data object is not intact!');
+    expect(text).to.contain(en['report.unknown']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says when the document is not found', async () => {
+    const el = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="et" document-id=${MISSING}></esign-validation-report>`);
+    const { detail } = await oneEvent(el, 'esign-error');
+    expect(detail.code).to.equal('document-not-found');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(detail.message);
+    await expect(el).to.be.accessible();
+  });
+});
+
+describe('esign-signing-link', () => {
+  it('checks minutes and the callback before sending, then shows the link with its expiry', async () => {
+    performance.clearResourceTimings();
+    const uuid = await storedDocument();
+    const el = await fixture<EsignSigningLink>(html`<esign-signing-link endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-signing-link>`);
+    await expect(el).to.be.accessible();
+    await fill(el, 'expire', '20');
+    await fill(el, 'delete', '10');
+    await el.create().catch(() => undefined);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain("Must be at least the link's validity: 20 minutes.");
+    expect(deepText(el)).to.contain(en['field.required']);
+    expect(requestsTo('/esign/api/document/generate-temporary-signing-link.json')).to.equal(0);
+    await expect(el).to.be.accessible();
+    await fill(el, 'delete', '40');
+    await fill(el, 'callback', 'https://host.example/cb');
+    button(el, en['signer.add']).click();
+    await el.updateComplete;
+    await fill(el, 's0-name', 'EVA');
+    await fill(el, 's0-code', '40504040001');
+    const created = oneEvent(el, 'esign-signing-link-created');
+    button(el, en['slink.submit']).click();
+    const { detail } = await created;
+    expect(detail.links[0]!.url).to.match(/\/link\//);
+    expect(detail.links[0]!.validUntil.getTime()).to.be.greaterThan(Date.now() + 19 * 60_000);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('Valid until');
+    await expect(el).to.be.accessible();
+    const signers = await client.listSigners(uuid);
+    expect(signers.signers.map((s) => s.name)).to.include('EVA');
+  });
+});
+
+describe('esign-document', () => {
+  it('shows signers, validation and a link form, and removes the document after confirmation', async () => {
+    const uuid = await storedDocument();
+    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-document>`);
+    const list = el.shadowRoot!.querySelector('esign-signer-list')!;
+    await oneEvent(list, 'esign-signers-loaded');
+    await until(() => deepText(el).includes(en['report.none']), 'the validation');
+    await expect(el).to.be.accessible();
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="remove"]')!.click();
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['document.confirm-remove']);
+    const removed = oneEvent(el, 'esign-document-removed');
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="confirm"]')!.click();
+    expect((await removed).detail.documentId).to.equal(uuid);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['document.removed']);
+    let code = '';
+    await client.listSigners(uuid).catch((error) => (code = error.code));
+    expect(code).to.equal('document-not-found');
+  });
+});
