@@ -1,0 +1,146 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { startDemo, type RunningDemo } from '../../demo/server.js';
+import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+let demo: RunningDemo;
+let browser: Browser;
+let dir: string;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'esign-e2e-docs-'));
+  demo = await startDemo({ port: 0, answerAfterMs: 600 });
+  browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Functions passed to the page are serialised; tsx would wrap named inner functions in a helper
+// the page lacks, so these walk the shadow roots with a plain stack instead.
+
+/** The first element matching a selector anywhere in the page, through shadow roots. */
+async function deep(page: Page, selector: string, text?: string): Promise<ElementHandle<Element>> {
+  const handle = await page.waitForFunction(
+    (s: string, t: string) => {
+      const roots: (Document | ShadowRoot)[] = [document];
+      while (roots.length) {
+        const root = roots.shift()!;
+        for (const el of root.querySelectorAll(s)) if (!t || el.textContent?.trim() === t) return el;
+        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+      }
+      return null;
+    },
+    { timeout: 15000 },
+    selector,
+    text ?? '',
+  );
+  return handle as ElementHandle<Element>;
+}
+
+async function typeInto(page: Page, selector: string, value: string): Promise<void> {
+  await (await deep(page, selector)).focus();
+  await page.keyboard.type(value);
+}
+
+function pageText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let text = '';
+    const stack: Node[] = [document.body];
+    while (stack.length) {
+      const node = stack.pop()!;
+      if (node.nodeType === Node.TEXT_NODE) text += ` ${node.textContent} `;
+      const children = [...node.childNodes];
+      if (node instanceof Element && node.shadowRoot) children.unshift(...node.shadowRoot.childNodes);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+    return text.replace(/\s+/g, ' ');
+  });
+}
+
+async function untilText(page: Page, text: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if ((await pageText(page)).includes(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`the page never said "${text}"`);
+}
+
+describe('documents on the demo page, end to end in Chromium', () => {
+  it('uploads, signs through an invitation, invites, validates, links, removes a temporary signer and the document', async () => {
+    const page = await browser.newPage();
+    await page.goto(demo.url, { waitUntil: 'networkidle0' });
+    const contract = join(dir, 'contract.pdf');
+    writeFileSync(contract, samplePdf('Contract', 2));
+
+    // upload with two signers
+    const fileInput = (await deep(page, 'esign-document-upload')).evaluateHandle((el) => el.shadowRoot!.querySelector('input[type=file]')!);
+    await ((await fileInput) as ElementHandle<HTMLInputElement>).uploadFile(contract);
+    await typeInto(page, '#signer-0-name', 'ANNA');
+    await typeInto(page, '#signer-0-surname', 'TESTNUMBER');
+    await typeInto(page, '#signer-0-email', 'anna@example.test');
+    await (await deep(page, '[part="add-signer"]')).click();
+    await typeInto(page, '#signer-1-name', 'BEN');
+    await typeInto(page, '#signer-1-surname', 'TESTNUMBER');
+    await typeInto(page, '#signer-1-email', 'ben@example.test');
+    await page.keyboard.press('Enter');
+    await untilText(page, 'The document is uploaded.');
+    const invitation = await (await deep(page, 'a.url')).evaluate((a) => (a as HTMLAnchorElement).href);
+
+    // the invited person signs on the sandbox's page
+    const signing = await browser.newPage();
+    await signing.goto(invitation, { waitUntil: 'networkidle0' });
+    await untilText(signing, 'contract.pdf');
+    await typeInto(signing, 'input#code', '40504040001');
+    const signed = signing.evaluate(() => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))));
+    await signing.keyboard.press('Enter');
+    assert.equal(await signed, true);
+    await signing.close();
+
+    // the list shows it
+    await (await deep(page, '[part="refresh"]')).click();
+    await untilText(page, 'Signed');
+    // invite a third signer
+    await (await deep(page, '[part="invite"]')).click();
+    await typeInto(page, '#invite-name', 'CARL');
+    await typeInto(page, '#invite-surname', 'TESTNUMBER');
+    await typeInto(page, '#invite-email', 'carl@example.test');
+    await page.keyboard.press('Enter');
+    await untilText(page, 'CARL TESTNUMBER is invited.');
+    // validate
+    await (await deep(page, '[part="validate"]')).click();
+    await untilText(page, '0 of 1 signatures are valid.');
+    await untilText(page, 'ANNA');
+    // a temporary link with a temporary signer
+    await (await deep(page, 'button', 'Add a signer')).click();
+    await typeInto(page, '#s0-name', 'EVA');
+    await typeInto(page, '#s0-surname', 'TESTNUMBER');
+    await typeInto(page, '#s0-code', '40504040001');
+    await (await deep(page, 'button', 'Create the link')).click();
+    await untilText(page, 'The signing link is ready.');
+    const link = await (await deep(page, '[part="link"]')).evaluate((a) => (a as HTMLAnchorElement).href);
+    assert.match(link, /\/link\//);
+    // remove the temporary signer
+    await (await deep(page, '[part="refresh"]')).click();
+    await untilText(page, 'EVA TESTNUMBER');
+    await (await deep(page, 'button', 'Remove EVA TESTNUMBER')).click();
+    await (await deep(page, '[part="confirm"]')).click();
+    await untilText(page, 'EVA TESTNUMBER is removed.');
+    // remove the document
+    await (await deep(page, '[part="remove"]')).click();
+    await (await deep(page, '[part="confirm"]')).click();
+    await untilText(page, 'The document is removed.');
+    const log = await page.$eval('#log', (el) => el.textContent ?? '');
+    for (const event of ['esign-document-uploaded', 'esign-signer-invited', 'esign-validated', 'esign-signing-link-created', 'esign-signer-removed', 'esign-document-removed']) {
+      assert.match(log, new RegExp(event));
+    }
+    await page.close();
+  });
+});
