@@ -1,5 +1,6 @@
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
+import { minifyLitTemplates } from './scripts/minify-lit-templates.js';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const DEPENDENCIES = ['lit', '@lit/', 'pkijs', 'asn1js', 'fflate', '@noble/'];
@@ -12,6 +13,7 @@ const DEPENDENCIES = ['lit', '@lit/', 'pkijs', 'asn1js', 'fflate', '@noble/'];
 export default defineConfig(({ mode }) =>
   mode === 'cdn'
     ? {
+        plugins: [minifyLitTemplates()],
         build: {
           outDir: 'dist/cdn',
           emptyOutDir: true,
@@ -22,6 +24,7 @@ export default defineConfig(({ mode }) =>
         },
       }
     : {
+        plugins: [minifyLitTemplates()],
         build: {
           outDir: 'dist',
           emptyOutDir: false,

@@ -47,7 +47,7 @@ export type ServiceLocale = 'lt' | 'en';
 export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];
 
 /** Characters a URL parameter (token, uuid, session id) may hold: no dots, slashes or escapes. */
-const PARAM_PATTERN = '[A-Za-z0-9_-]{1,128}';
+export const PARAM_PATTERN = '[A-Za-z0-9_-]{1,128}';
 const PARAM_TEST = new RegExp(`^${PARAM_PATTERN}$`);
 
 export function isSafePathParam(value: string): boolean {
@@ -71,44 +71,3 @@ export function buildPath(
   return spec.localized && locale === 'en' ? `/en${path}` : path;
 }
 
-export interface MatchedOperation {
-  id: OperationId;
-  params: Record<string, string>;
-  locale: ServiceLocale;
-}
-
-const MATCHERS = OPERATION_IDS.map((id) => {
-  const spec: OperationSpec = OPERATIONS[id];
-  const names: string[] = [];
-  const body = spec.path
-    .split(/(\{\w+\})/)
-    .map((part) => {
-      const name = /^\{(\w+)\}$/.exec(part)?.[1];
-      if (name) {
-        names.push(name);
-        return `(${PARAM_PATTERN})`;
-      }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  const prefix = spec.localized ? '(/en)?' : '()';
-  return { id, method: spec.method, names, regex: new RegExp(`^${prefix}${body}$`) };
-});
-
-/**
- * Finds the operation for a method and a raw (not decoded) path. Anything with a query,
- * an escape, a dot segment or a doubled slash matches nothing.
- */
-export function matchOperation(method: string, rawPath: string): MatchedOperation | null {
-  for (const matcher of MATCHERS) {
-    if (matcher.method !== method.toUpperCase()) continue;
-    const found = matcher.regex.exec(rawPath);
-    if (!found) continue;
-    const params: Record<string, string> = {};
-    matcher.names.forEach((name, i) => {
-      params[name] = found[i + 2] as string;
-    });
-    return { id: matcher.id, params, locale: found[1] ? 'en' : 'lt' };
-  }
-  return null;
-}

@@ -1,19 +1,20 @@
-import { en, type StringKey, type Strings } from './en.js';
+import type { StringKey, Strings } from './en.js';
 
-export { en, type StringKey, type Strings };
+export type { StringKey, Strings };
 
 export const LANGUAGES = ['lt', 'en', 'lv', 'et', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** Languages other than English load on first use; the script-tag bundle carries English only. */
-const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<Strings>> = {
+/** Every language loads on first use, so the script-tag bundle carries none of them. */
+const LOADERS: Record<Language, () => Promise<Strings>> = {
+  en: () => import('./en.js').then((m) => m.en),
   lt: () => import('./lt.js').then((m) => m.lt),
   lv: () => import('./lv.js').then((m) => m.lv),
   et: () => import('./et.js').then((m) => m.et),
   ru: () => import('./ru.js').then((m) => m.ru),
 };
 
-const loaded = new Map<Language, Strings>([['en', en]]);
+const loaded = new Map<Language, Strings>();
 const loading = new Map<Language, Promise<Strings>>();
 const overrides = new Map<Language, Partial<Strings>>();
 
@@ -32,7 +33,7 @@ export function loadStrings(lang: Language): Promise<Strings> {
   if (ready) return Promise.resolve(ready);
   let pending = loading.get(lang);
   if (!pending) {
-    pending = LOADERS[lang as Exclude<Language, 'en'>]().then((strings) => {
+    pending = LOADERS[lang]().then((strings) => {
       loaded.set(lang, strings);
       return strings;
     });
@@ -46,13 +47,13 @@ export function setStringOverrides(lang: Language, strings: Partial<Strings>): v
   overrides.set(lang, { ...overrides.get(lang), ...strings });
 }
 
-/** A string: element overrides, then page overrides, then the language, then English. */
+/** A string: element overrides, then page overrides, then the language, then English if loaded, then the key. */
 export function translate(
   lang: Language,
   key: StringKey,
   params: Record<string, string | number> = {},
   local?: Partial<Strings>,
 ): string {
-  const text = local?.[key] ?? overrides.get(lang)?.[key] ?? loaded.get(lang)?.[key] ?? en[key];
+  const text = local?.[key] ?? overrides.get(lang)?.[key] ?? loaded.get(lang)?.[key] ?? loaded.get('en')?.[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -1,4 +1,4 @@
-import { matchOperation, type MatchedOperation } from '../client/operations.js';
+import { matchOperation, type MatchedOperation } from '../client/operation-match.js';
 import type { ProxyErrorKind } from '../client/types.js';
 
 export interface ProxyRequestInfo {

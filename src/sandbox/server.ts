@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { matchOperation, type MatchedOperation } from '../client/operations.js';
+import { matchOperation, type MatchedOperation } from '../client/operation-match.js';
 import { DocumentStore } from './documents.js';
 import { Failure, Fields, type Body } from './fields.js';
 import { message } from './messages.js';

@@ -1,0 +1,48 @@
+import { OPERATIONS, OPERATION_IDS, PARAM_PATTERN, type OperationId, type OperationSpec, type ServiceLocale } from './operations.js';
+
+/*
+ * Matching raw request paths to operations: for the proxy and the sandbox. Kept apart from
+ * operations.ts so that browser bundles do not build these patterns at load time.
+ */
+
+export interface MatchedOperation {
+  id: OperationId;
+  params: Record<string, string>;
+  locale: ServiceLocale;
+}
+
+const MATCHERS = OPERATION_IDS.map((id) => {
+  const spec: OperationSpec = OPERATIONS[id];
+  const names: string[] = [];
+  const body = spec.path
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (name) {
+        names.push(name);
+        return `(${PARAM_PATTERN})`;
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  const prefix = spec.localized ? '(/en)?' : '()';
+  return { id, method: spec.method, names, regex: new RegExp(`^${prefix}${body}$`) };
+});
+
+/**
+ * Finds the operation for a method and a raw (not decoded) path. Anything with a query,
+ * an escape, a dot segment or a doubled slash matches nothing.
+ */
+export function matchOperation(method: string, rawPath: string): MatchedOperation | null {
+  for (const matcher of MATCHERS) {
+    if (matcher.method !== method.toUpperCase()) continue;
+    const found = matcher.regex.exec(rawPath);
+    if (!found) continue;
+    const params: Record<string, string> = {};
+    matcher.names.forEach((name, i) => {
+      params[name] = found[i + 2] as string;
+    });
+    return { id: matcher.id, params, locale: found[1] ? 'en' : 'lt' };
+  }
+  return null;
+}
