@@ -38,8 +38,8 @@ for (const row of rows) {
   const verdict = row.budget === undefined ? '' : `${kb(row.budget)} ${row.gzip <= row.budget ? 'ok' : 'OVER'}`;
   console.log(`| ${row.name} | ${kb(row.min)} | ${kb(row.gzip)} | ${verdict} |`);
 }
-/** Encoding in Chromium: the widget's chunked encoder beside one native FileReader call on the same bytes. */
-async function encodeBench(): Promise<Record<string, { widget: { ms: number; longestTaskMs: number }; native: { ms: number; longestTaskMs: number } }>> {
+/** Runs a bench page in Chromium and returns what its function returns. */
+async function inChromium<T>(pageName: string, fn: string): Promise<T> {
   const server = await createServer({ root: 'bench', configFile: false, logLevel: 'silent', server: { port: 0, host: '127.0.0.1', fs: { allow: ['..'] } } });
   await server.listen();
   const address = server.httpServer?.address();
@@ -50,16 +50,17 @@ async function encodeBench(): Promise<Record<string, { widget: { ms: number; lon
   });
   try {
     const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${port}/encode.html`, { waitUntil: 'networkidle0' });
-    await page.waitForFunction(() => 'runEncodeBench' in window);
-    return (await page.evaluate(() => (window as unknown as { runEncodeBench: () => Promise<unknown> }).runEncodeBench())) as never;
+    await page.goto(`http://127.0.0.1:${port}/${pageName}`, { waitUntil: 'networkidle0' });
+    await page.waitForFunction((name) => name in window, {}, fn);
+    return (await page.evaluate((name) => (window as unknown as Record<string, () => Promise<unknown>>)[name]!(), fn)) as T;
   } finally {
     await browser.close();
     await server.close();
   }
 }
 
-const encoding = await encodeBench();
+type Measure = { ms: number; longestTaskMs: number };
+const encoding = await inChromium<Record<string, { widget: Measure; native: Measure }>>('encode.html', 'runEncodeBench');
 console.log('\n| encode in Chromium | widget: time | widget: longest main-thread block | native FileReader (one call): time | native: longest block |');
 console.log('|---|---:|---:|---:|---:|');
 for (const [size, { widget, native }] of Object.entries(encoding)) {
@@ -67,6 +68,9 @@ for (const [size, { widget, native }] of Object.entries(encoding)) {
   console.log(`| ${size} | ${ms(widget.ms)} | ${ms(widget.longestTaskMs)} | ${ms(native.ms)} | ${ms(native.longestTaskMs)} |`);
 }
 
+const list = await inChromium<{ signers: number; renderMs: number; toPaintMs: number }>('list.html', 'runListBench');
+console.log(`\nFirst render of ${list.signers} signers in Chromium: ${Math.round(list.renderMs)} ms to rendered, ${Math.round(list.toPaintMs)} ms to painted`);
+
 mkdirSync('bench', { recursive: true });
-writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, encoding }, null, 2)}\n`);
+writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, encoding, signerList: list }, null, 2)}\n`);
 if (rows.some((row) => row.budget !== undefined && row.gzip > row.budget)) process.exitCode = 1;

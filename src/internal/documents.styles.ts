@@ -4,6 +4,7 @@ import { css } from 'lit';
 export const documentStyles = css`
   :host {
     display: block;
+    container-type: inline-size;
   }
   .base {
     background: var(--_bg);
@@ -68,7 +69,7 @@ export const documentStyles = css`
     display: grid;
     gap: 0.6rem;
   }
-  .links li {
+  .links > li {
     display: grid;
     gap: 0.35rem;
     padding: 0.75rem;

@@ -155,7 +155,8 @@ describe('client: documents', () => {
     expect(early.code).to.equal('invalid-input');
 
     expect((await en.removeTemporarySigner(uuid, { personal_code: '40504040001' })).status).to.equal('ok');
-    expect((await rejection(en.removeTemporarySigner(uuid, { personal_code: '40504040001' }))).code).to.equal('document-not-found');
+    expect((await rejection(en.removeTemporarySigner(uuid, { personal_code: '40504040001' }))).code).to.equal('signer-not-found');
+    expect((await rejection(en.removeTemporarySigner(MISSING, { personal_code: '40504040001' }))).code).to.equal('document-not-found');
 
     const removed = await lt.removeDocument(uuid);
     expect(removed.data.status).to.equal('ok');

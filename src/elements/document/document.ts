@@ -14,8 +14,12 @@ const styles = css`
     display: grid;
     gap: var(--_space);
   }
-  .parts > * {
-    --esign-color-surface: var(--_bg);
+  /* inside the document the parts are sections, not frames within a frame */
+  .parts > *::part(base),
+  .parts esign-signing-link::part(base) {
+    border-width: 1px 0 0;
+    border-radius: 0;
+    padding-inline: 0;
   }
   .id {
     font-family: ui-monospace, Menlo, Consolas, monospace;

@@ -35,6 +35,14 @@ const styles = css`
   dt {
     color: var(--_muted);
   }
+  @container (max-width: 26rem) {
+    dl {
+      grid-template-columns: 1fr;
+    }
+    dd + dt {
+      margin-block-start: 0.4rem;
+    }
+  }
   dd {
     margin: 0;
     overflow-wrap: anywhere;
