@@ -4,22 +4,12 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { createProxyHandler } from './src/proxy/index.ts';
 import { startSandbox } from './src/sandbox/index.ts';
 import { countingReporter } from './scripts/counting-reporter.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.ts';
 
 const ACCESS_TOKEN = 'browser-test-secret';
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
 const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 300, slowAnswerAfterMs: 60_000 });
 const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: ACCESS_TOKEN, prefix: '/esign' });
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export default {
   files: ['test/browser/**/*.test.ts'],
@@ -38,8 +28,8 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 20000 } },
   browsers: [
-    chromeLauncher({ launchOptions: { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS } }),
-    chromeLauncher({ launchOptions: { browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true } }),
+    chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
+    chromeLauncher({ launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true } }),
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countingReporter('test-results/browser.json')],
   testRunnerHtml: (testFramework) => `<!doctype html><html lang="en"><body><script type="module" src="${testFramework}"></script></body></html>`,

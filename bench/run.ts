@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { build, createServer, type Rolldown } from 'vite';
 
 /** `npm run bench`: min+gzip bytes of the script-tag bundle and of each entry point. */
@@ -45,8 +46,8 @@ async function inChromium<T>(pageName: string, fn: string): Promise<T> {
   const address = server.httpServer?.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage();

@@ -2,6 +2,14 @@ import { css } from 'lit';
 
 /** Fields, buttons and messages shared by the elements, built on the theme tokens. */
 export const controls = css`
+  .base {
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: calc(var(--_space) * 1.25);
+    display: grid;
+    gap: var(--_space);
+  }
   .field {
     display: grid;
     gap: 0.3rem;

@@ -6,14 +6,6 @@ export const documentStyles = css`
     display: block;
     container-type: inline-size;
   }
-  .base {
-    background: var(--_bg);
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    padding: calc(var(--_space) * 1.25);
-    display: grid;
-    gap: var(--_space);
-  }
   h2,
   h3 {
     margin: 0;

@@ -1,15 +1,6 @@
 import { html, nothing } from 'lit';
 
-export const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
+export { EMAIL, isHttpUrl } from './validation/web.js';
 
 export interface TextFieldOptions {
   id: string;

@@ -6,14 +6,6 @@ export const sessionStyles = css`
     display: block;
     max-inline-size: 34rem;
   }
-  .base {
-    background: var(--_bg);
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    padding: calc(var(--_space) * 1.25);
-    display: grid;
-    gap: var(--_space);
-  }
   fieldset {
     border: 0;
     margin: 0 0 var(--_space);

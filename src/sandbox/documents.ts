@@ -50,6 +50,20 @@ export interface DocumentStoreOptions {
   linkResponseForm: 'single' | 'list';
 }
 
+function temporarySigner(name: string, surname: string, email: string): StoredSigner {
+  return {
+    name,
+    surname,
+    email,
+    noEmail: true,
+    invitationToken: randomUUID(),
+    signStatus: 'pending',
+    isSignatureValid: 'false',
+    rejectionReason: '',
+    temporary: true,
+  };
+}
+
 /** Documents, their signers and temporary links, kept while the sandbox runs (or in a data directory). */
 export class DocumentStore {
   readonly #documents = new Map<string, StoredDocument>();
@@ -239,15 +253,7 @@ export class DocumentStore {
       const phoneNumber = entry.string('phone_number');
       const signatureType = entry.string('signature_type');
       doc.signers.push({
-        name: entry.string('name') ?? '',
-        surname: entry.string('surname') ?? '',
-        email: email ?? '',
-        noEmail: true,
-        invitationToken: randomUUID(),
-        signStatus: 'pending',
-        isSignatureValid: 'false',
-        rejectionReason: '',
-        temporary: true,
+        ...temporarySigner(entry.string('name') ?? '', entry.string('surname') ?? '', email ?? ''),
         ...(personalCode ? { personalCode } : {}),
         ...(phoneNumber ? { phoneNumber } : {}),
         ...(signatureType ? { signatureType } : {}),
@@ -293,18 +299,7 @@ export class DocumentStore {
         pending.find((s) => s.personalCode === person.code) ??
         pending.find((s) => s.name.toUpperCase() === person.name.toUpperCase() && s.surname.toUpperCase() === person.surname.toUpperCase());
       if (!signer) {
-        signer = {
-          name: person.name,
-          surname: person.surname,
-          email: '',
-          noEmail: true,
-          invitationToken: randomUUID(),
-          signStatus: 'pending',
-          isSignatureValid: 'false',
-          rejectionReason: '',
-          temporary: true,
-          personalCode: person.code,
-        };
+        signer = { ...temporarySigner(person.name, person.surname, ''), personalCode: person.code };
         doc.signers.push(signer);
       }
     }

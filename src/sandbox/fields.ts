@@ -3,6 +3,9 @@ import type { Country, MessageFormat } from '../client/types.js';
 import { checkMessage, isAscii } from '../internal/validation/message.js';
 import { checkPersonalCode } from '../internal/validation/personal-code.js';
 import { SERVICE_PHONE } from '../internal/validation/phone.js';
+import { EMAIL, isHttpUrl } from '../internal/validation/web.js';
+
+export { EMAIL, isHttpUrl };
 import { message, type MessageKey } from './messages.js';
 
 /** A failed request: HTTP status, message and (where the operation has one) error code. */
@@ -114,14 +117,6 @@ export class Fields {
   }
 }
 
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 // a plain character class: a grouped, repeated pattern overflows the regex stack on large files
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -134,4 +129,3 @@ export function decodeBase64(value: unknown): Uint8Array | null {
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
 
-export const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;

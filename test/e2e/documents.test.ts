@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { startDemo, type RunningDemo } from '../../demo/server.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { samplePdf } from '../../src/sandbox/sample-pdf.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let demo: RunningDemo;
 let browser: Browser;
@@ -15,7 +15,7 @@ let dir: string;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esign-e2e-docs-'));
   demo = await startDemo({ port: 0, answerAfterMs: 600 });
-  browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();
