@@ -21,6 +21,9 @@ const styles = css`
     border-radius: 0;
     padding-inline: 0;
   }
+  .section-title {
+    margin-block-end: 0.5rem;
+  }
   .id {
     font-family: ui-monospace, Menlo, Consolas, monospace;
     overflow-wrap: anywhere;
@@ -103,7 +106,7 @@ export class EsignDocument extends EsignDocumentElement {
         <esign-signer-list .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-signer-list>
         <esign-validation-report .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
         <section aria-labelledby="link-title">
-          <h2 id="link-title" style="margin-block-end:0.5rem">${this.t('document.link')}</h2>
+          <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>
           <esign-signing-link .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
         </section>
       </div>
