@@ -1,0 +1,71 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { createProxyHandler } from '../../src/proxy/index.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; require-trusted-types-for 'script'";
+const TAGS = [
+  'esign-identify',
+  'esign-sign',
+  'esign-hash-sign',
+  'esign-document-upload',
+  'esign-signer-list',
+  'esign-validation-report',
+  'esign-signing-link',
+  'esign-document',
+];
+
+const PAGE = `<!doctype html><html lang="lt"><head><meta charset="utf-8"><title>CSP</title>
+<script type="module" src="/cdn/esign-elements.js"></script><script type="module" src="/page.js"></script></head>
+<body>${TAGS.map((tag) => `<${tag} endpoint="/esign" hash="${'a'.repeat(64)}" document-id="00000000-0000-0000-0000-000000000000"></${tag}>`).join('')}</body></html>`;
+
+// records CSP violations; a script file, since inline scripts are what the policy forbids
+const PAGE_SCRIPT = `window.violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));`;
+
+let sandbox: RunningSandbox;
+let server: Server;
+let url: string;
+let browser: Browser;
+before(async () => {
+  sandbox = await startSandbox({ accessToken: 'csp-token', answerAfterMs: 300 });
+  const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: 'csp-token', prefix: '/esign' });
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    const headers = { 'content-security-policy': CSP };
+    if (path === '/') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(PAGE);
+    else if (path === '/page.js') res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(PAGE_SCRIPT);
+    else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) {
+      res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(readFileSync(`dist${path}`));
+    } else proxy(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await sandbox?.close();
+});
+
+describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
+  it('renders every element in Lithuanian with no policy violation', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(url, { waitUntil: 'networkidle0' });
+    await page.waitForFunction((tags: string[]) => tags.every((tag) => document.querySelector(tag)?.shadowRoot?.childElementCount), { timeout: 10000 }, TAGS);
+    const rendered = await page.evaluate((tags: string[]) => tags.map((tag) => document.querySelector(tag)!.shadowRoot!.textContent!.replace(/\s+/g, ' ').trim().slice(0, 40)), TAGS);
+    assert.match(rendered[0]!, /Prisijungti su/);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
