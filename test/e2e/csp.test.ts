@@ -59,7 +59,7 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
   it('renders every element in Lithuanian with no policy violation', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
     await page.goto(url, { waitUntil: 'networkidle0' });
     await page.waitForFunction((tags: string[]) => tags.every((tag) => document.querySelector(tag)?.shadowRoot?.childElementCount), { timeout: 10000 }, TAGS);
     const rendered = await page.evaluate((tags: string[]) => tags.map((tag) => document.querySelector(tag)!.shadowRoot!.textContent!.replace(/\s+/g, ' ').trim().slice(0, 40)), TAGS);

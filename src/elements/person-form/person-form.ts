@@ -227,14 +227,25 @@ export class EsignPersonForm extends EsignElement {
         ${code}
       </div>`;
     }
-    const offered = this.countries.length ? this.countries : COUNTRIES;
+    const known = this.countries.filter((c) => COUNTRIES.includes(c));
+    const offered = known.length ? known : COUNTRIES;
+    const countryError = this.#errorOf('country');
     return html`<div class="wrap"><div class="row two">
       <div class="field" part="field">
         <label for="country">${this.t('form.country')}</label>
         <span class="hint spacer" aria-hidden="true">&nbsp;</span>
-        <select id="country" part="input" .value=${this.country} ?disabled=${this.disabled} @change=${this.#onCountry}>
+        <select
+          id="country"
+          part="input"
+          .value=${this.country}
+          ?disabled=${this.disabled}
+          aria-invalid=${countryError ? 'true' : 'false'}
+          aria-describedby=${countryError ? 'country-error' : nothing}
+          @change=${this.#onCountry}
+        >
           ${offered.map((c) => html`<option value=${c} ?selected=${c === this.country}>${this.t(`country.${c}` as StringKey)}</option>`)}
         </select>
+        ${countryError ? html`<span class="field-error" id="country-error" part="error">${countryError}</span>` : nothing}
       </div>
       ${code}
     </div></div>`;
