@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Fields, EMAIL, decodeBase64, isHttpUrl } from './fields.js';
 import { message } from './messages.js';
 import { validationReport } from './validation-report.js';
+import type { TrustAnchors } from './validate-pdf.js';
 
 const ALLOWED_TYPES = ['pdf', 'adoc', 'asice', 'bdoc'];
 
@@ -45,6 +46,8 @@ export interface StoredDocument {
 
 export interface DocumentStoreOptions {
   now: () => number;
+  /** The sandbox's CAs, for validation. */
+  trust: () => Promise<TrustAnchors>;
   minuteMs: number;
   dataDir?: string;
   linkResponseForm: 'single' | 'list';
@@ -216,10 +219,10 @@ export class DocumentStore {
     };
   }
 
-  validate(uuid: string, fields: Fields): object {
+  async validate(uuid: string, fields: Fields): Promise<object> {
     const doc = this.#require(uuid, fields);
     const bytes = new Uint8Array(Buffer.from(doc.content, 'base64'));
-    return { status: 'ok', data: validationReport(doc.filename, bytes, this.options.now()) };
+    return { status: 'ok', data: await validationReport(doc.filename, bytes, this.options.now(), await this.options.trust()) };
   }
 
   remove(uuid: string, fields: Fields): object {
@@ -304,8 +307,8 @@ export class DocumentStore {
       }
     }
     signer.signStatus = 'signed';
-    // the sandbox's signatures are notes, not valid signatures, until it signs for real
-    signer.isSignatureValid = 'false';
+    // PDF signatures are real; container signatures are still notes
+    signer.isSignatureValid = Buffer.from(file.bytes.subarray(0, 5)).toString('latin1') === '%PDF-' ? 'true' : 'false';
     doc.content = Buffer.from(file.bytes).toString('base64');
     this.#save(doc);
     return { uuid: doc.uuid, signer, ...(callbackUrl ? { callbackUrl } : {}) };

@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { latin1Bytes } from './sample-pdf.js';
 
 /**
@@ -41,13 +42,60 @@ export class PdfFile {
     return dictionaryAt(tail, tail.indexOf('<<'));
   }
 
-  /** The dictionary text of an object given as `N G R`, or null when it is not a plain object. */
+  #packed: Map<number, string> | undefined;
+
+  /** Objects kept inside object streams (PDF 1.5+), by number; only FlateDecode streams are read. */
+  #packedObjects(): Map<number, string> {
+    if (this.#packed) return this.#packed;
+    const packed = new Map<number, string>();
+    const header = /\d+\s+\d+\s+obj\s*<</g;
+    for (let found = header.exec(this.text); found; found = header.exec(this.text)) {
+      const dictStart = found.index + found[0].length - 2;
+      let dict: string;
+      try {
+        dict = dictionaryAt(this.text, dictStart);
+      } catch {
+        continue;
+      }
+      if (!/\/Type\s*\/ObjStm\b/.test(dict) || !/\/Filter\s*\/FlateDecode\b/.test(dict)) continue;
+      const first = Number(/\/First\s+(\d+)/.exec(dict)?.[1]);
+      const count = Number(/\/N\s+(\d+)/.exec(dict)?.[1]);
+      let length = Number(/\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict)?.[1]);
+      const lengthRef = /\/Length\s+(\d+\s+\d+)\s+R/.exec(dict);
+      if (lengthRef) length = Number(this.object(lengthRef[1] as string)?.trim());
+      const streamAt = this.text.indexOf('stream', dictStart + dict.length);
+      const dataStart = streamAt + 6 + (this.text[streamAt + 6] === '\r' ? 2 : 1);
+      if (!Number.isFinite(length) || !Number.isFinite(first)) continue;
+      let data: string;
+      try {
+        data = inflateSync(this.bytes.subarray(dataStart, dataStart + length)).toString('latin1');
+      } catch {
+        continue;
+      }
+      const pairs = data.slice(0, first).trim().split(/\s+/).map(Number);
+      for (let i = 0; i < count; i++) {
+        const num = pairs[i * 2] as number;
+        const offset = first + (pairs[i * 2 + 1] as number);
+        const end = i + 1 < count ? first + (pairs[i * 2 + 3] as number) : data.length;
+        packed.set(num, data.slice(offset, end).trim());
+      }
+    }
+    this.#packed = packed;
+    return packed;
+  }
+
+  /** The dictionary (or array) text of an object given as `N G`, from plain objects or object streams. */
   object(ref: string): string | null {
     const [num, gen] = ref.split(/\s+/);
     const pattern = new RegExp(`(?:^|[\\r\\n\\s])${num}\\s+${gen}\\s+obj\\b`, 'g');
     let last = -1;
     for (let found = pattern.exec(this.text); found; found = pattern.exec(this.text)) last = found.index + found[0].length;
-    if (last < 0) return null;
+    if (last < 0) {
+      const packed = this.#packedObjects().get(Number(num));
+      if (!packed) return null;
+      if (packed.startsWith('<<')) return dictionaryAt(packed, 0);
+      return packed.startsWith('[') ? packed.slice(0, packed.indexOf(']') + 1) : null;
+    }
     const start = this.text.slice(last).search(/\S/) + last;
     if (this.text.startsWith('<<', start)) return dictionaryAt(this.text, start);
     if (this.text.startsWith('[', start)) return this.text.slice(start, this.text.indexOf(']', start) + 1);

@@ -82,7 +82,11 @@ export class Sandbox {
         void notify(recorded.callbackUrl, { uuid: recorded.uuid, status: 'signed', signer: { name: recorded.signer.name, surname: recorded.signer.surname } });
       }
     });
-    this.documents = new DocumentStore({ now, minuteMs, linkResponseForm, ...(dataDir ? { dataDir } : {}) });
+    const trust = async () => {
+      const { root, issuing } = await this.pki.authorities;
+      return { root: root.der, issuing: issuing.der };
+    };
+    this.documents = new DocumentStore({ now, minuteMs, linkResponseForm, trust, ...(dataDir ? { dataDir } : {}) });
     const s = this.sessions;
     const d = this.documents;
     const p = (op: MatchedOperation, name: string) => op.params[name] as string;

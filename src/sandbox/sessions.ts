@@ -8,7 +8,8 @@ import { PERSONAS, findMobilePersona, findSmartIdPersona, type Outcome, type Per
 import { certificateObject, type SandboxPki } from './pki.js';
 import { signDigest } from './raw-signature.js';
 import { pepsRecords, sanctionsRecords } from './screening.js';
-import { CorruptDocumentError, noteContainer, notePdf, type NamedBytes, type SandboxNote } from './signed-file.js';
+import { padesSign, UnreadablePdfError } from './pades.js';
+import { CorruptDocumentError, noteContainer, type NamedBytes, type SandboxNote } from './signed-file.js';
 
 export type Channel = 'mobile' | 'smartid';
 export type Kind = 'login' | 'sign' | 'hash';
@@ -190,6 +191,7 @@ export class SessionStore {
 
   async #result(session: Session, persona: Persona, fields: Fields): Promise<object> {
     const { der, keys } = await this.pki.person(identity(persona, session.country));
+    const { issuing } = await this.pki.authorities;
     const screening = {
       sanctions_data: sanctionsRecords(persona, session.sanctions),
       peps_data: pepsRecords(persona, session.peps),
@@ -226,10 +228,17 @@ export class SessionStore {
     try {
       file =
         sign.type === 'pdf'
-          ? { name: signedNameOf(sign.files[0]!.name), bytes: notePdf(sign.files[0]!.bytes, note, sign.position, sign.page) }
+          ? {
+              name: signedNameOf(sign.files[0]!.name),
+              bytes: await padesSign(
+                sign.files[0]!.bytes,
+                { privateKey: keys.privateKey, certificate: der, chain: [issuing.der], name: note.signer },
+                { time: new Date(this.timing.now()), ...(sign.position ? { position: sign.position } : {}), ...(sign.page ? { page: sign.page } : {}) },
+              ),
+            }
           : noteContainer(sign.type, sign.files, note);
     } catch (error) {
-      if (error instanceof CorruptDocumentError) fields.fail('corrupted', {}, 40022, 200);
+      if (error instanceof CorruptDocumentError || error instanceof UnreadablePdfError) fields.fail('corrupted', {}, 40022, 200);
       throw error;
     }
     return {

@@ -1,5 +1,6 @@
 import type { SimpleReportSignature, ValidationReport } from '../client/types.js';
 import { readNotes } from './signed-file.js';
+import { pdfSignatures, type TrustAnchors } from './validate-pdf.js';
 
 function localIso(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
@@ -7,12 +8,13 @@ function localIso(ms: number): string {
 
 /**
  * The validation report in the shape of the interface (DSS SimpleReport and DiagnosticData
- * as JSON). The sandbox does not make real signatures yet: each sandbox note found in the
- * document is reported as a signature that failed, saying why.
+ * as JSON). PDF signatures are checked for real; containers are not signed for real yet, so
+ * each sandbox note found in one is reported as a signature that failed, saying why.
  */
-export function validationReport(filename: string, bytes: Uint8Array, now: number): ValidationReport {
+export async function validationReport(filename: string, bytes: Uint8Array, now: number, trust: TrustAnchors): Promise<ValidationReport> {
   const notes = readNotes(bytes);
-  const signatures: SimpleReportSignature[] = notes.map((note) => ({
+  const pdf = Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-' ? await pdfSignatures(bytes, trust) : [];
+  const noted: SimpleReportSignature[] = notes.map((note) => ({
     id: note.signatureId,
     signatureFormat: filename.endsWith('.pdf') ? 'PAdES-BASELINE-B' : 'XAdES-BASELINE-B',
     signatureLevel: 'NA',
@@ -27,13 +29,15 @@ export function validationReport(filename: string, bytes: Uint8Array, now: numbe
     certificateChain: { certificate: [] },
     signatureScope: [{ name: filename, scope: 'FULL', value: 'Full document' }],
   }));
+  const signatures = [...pdf, ...noted];
   const ids = signatures.map((s) => s.id as string);
+  const valid = signatures.filter((s) => s.indication === 'TOTAL_PASSED').length;
   return {
     simpleReport: {
       validationTime: now,
       firstTimestampId: null,
       documentFilename: filename,
-      validSignaturesCount: 0,
+      validSignaturesCount: valid,
       signatureIdList: ids,
       timestampIdList: [],
       firstSignatureId: ids[0] ?? null,
@@ -41,10 +45,10 @@ export function validationReport(filename: string, bytes: Uint8Array, now: numbe
       jaxbModel: {
         validationPolicy: {
           policyName: 'esign-elements sandbox policy',
-          policyDescription: 'Sandbox validation: reports sandbox notes; no signature is valid.',
+          policyDescription: 'Sandbox validation: PDF signatures are verified against the sandbox test CA; container notes are not signatures.',
         },
         documentName: filename,
-        validSignaturesCount: 0,
+        validSignaturesCount: valid,
         signaturesCount: signatures.length,
         containerType: /\.(asice|bdoc|adoc)$/i.test(filename) ? 'ASiC-E' : null,
         signatureOrTimestamp: signatures,
@@ -55,7 +59,7 @@ export function validationReport(filename: string, bytes: Uint8Array, now: numbe
     diagnosticData: {
       DocumentName: filename,
       ValidationDate: localIso(now),
-      Signatures: notes.map((note) => ({ Id: note.signatureId, SignatureFilename: filename, ClaimedSigningTime: note.time })),
+      Signatures: signatures.map((s) => ({ Id: s.id, SignatureFilename: filename, ClaimedSigningTime: s.signingTime ? new Date(Number(s.signingTime)).toISOString() : null })),
       UsedCertificates: [],
       UsedRevocations: [],
       UsedTimestamps: [],

@@ -106,7 +106,8 @@ describe('esign-sign: signing', () => {
     expect(detail.file.blob.type).to.equal('application/pdf');
     const content = await text(detail.file.blob);
     expect(content.startsWith('%PDF-')).to.equal(true);
-    expect(content).to.contain('SANDBOX - NOT A VALID SIGNATURE');
+    expect(content).to.contain('/SubFilter /ETSI.CAdES.detached');
+    expect(content).to.contain('Digitally signed by');
     expect(atob(detail.file.content)).to.equal(content);
     expect(detail.person).to.deep.equal({ name: 'OK', surname: 'TESTNUMBER' });
     expect(detail.signatureId).to.be.a('string');

@@ -84,7 +84,7 @@ describe('sandbox: documents', () => {
     const again = await send(`${stack.proxyUrl}/api/document/${uuid}/remove.json`, 'DELETE', {});
     assert.deepEqual(again.json, { status: 'error', message: 'Document was not found' });
   });
-  it('reports sandbox notes of a signed document as failed signatures, saying why', async () => {
+  it('validates a PDF the sandbox signed: one valid signature, by whom', async () => {
     const start = await post('/smartid/sign.json', { type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } });
     stack.clock.advance(3000);
     const signed = await post(`/smartid/sign/status/${start.json.token}.json`);
@@ -92,9 +92,10 @@ describe('sandbox: documents', () => {
     const report = await post(`/api/v2/document/${up.json.document.uuid}/validation.json`);
     const simple = report.json.data.simpleReport;
     assert.equal(simple.signaturesCount, 1);
-    assert.equal(simple.validSignaturesCount, 0);
+    assert.equal(simple.validSignaturesCount, 1);
     assert.equal(simple.jaxbModel.signatureOrTimestamp[0].signedBy, 'OK TESTNUMBER');
-    assert.equal(simple.jaxbModel.signatureOrTimestamp[0].indication, 'TOTAL_FAILED');
+    assert.equal(simple.jaxbModel.signatureOrTimestamp[0].indication, 'TOTAL_PASSED');
+    assert.equal(simple.jaxbModel.signatureOrTimestamp[0].signatureFormat, 'PAdES-BASELINE-B');
   });
   it('keeps documents in the data directory across a restart', async () => {
     const uuid = await upload();

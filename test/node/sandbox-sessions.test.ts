@@ -227,7 +227,7 @@ describe('sandbox: hash signing', () => {
 });
 
 describe('sandbox: file signing', () => {
-  it('returns a pdf named _signed with a visible sandbox note appended, never the input', async () => {
+  it('returns a pdf named _signed with a PAdES signature appended as an incremental update', async () => {
     const input = samplePdf('Contract', 2);
     const start = await post('/mobile/sign.json', {
       type: 'pdf', phone: '+37060000666', code: '50001018865', signature_position: 'left_top', signature_page: 'first_page',
@@ -239,7 +239,7 @@ describe('sandbox: file signing', () => {
     const out = Buffer.from(result.json.file.content, 'base64');
     assert.ok(out.subarray(0, input.length).equals(Buffer.from(input)), 'an incremental update keeps the original bytes');
     assert.ok(out.length > input.length);
-    assert.match(out.toString('latin1'), /SANDBOX - NOT A VALID SIGNATURE/);
+    assert.match(out.toString('latin1'), /\/SubFilter \/ETSI\.CAdES\.detached/);
     assert.equal(result.json.file.digest, createHash('sha1').update(out).digest('hex'));
     assert.deepEqual(result.json.person, { name: 'ADAM', surname: 'TESTNUMBER' });
     assert.equal(typeof result.json.signature_id, 'string');
