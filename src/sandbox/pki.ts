@@ -1,4 +1,6 @@
 import { webcrypto, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { Certificate as CertificateObject, Country } from '../client/types.js';
@@ -110,17 +112,60 @@ export interface PersonIdentity {
   surname: string;
 }
 
+interface StoredPair {
+  kind: KeyKind;
+  /** base64 PKCS#8 */
+  key: string;
+  /** base64 DER */
+  der: string;
+}
+
+const ALGORITHMS: Record<KeyKind, EcKeyImportParams | RsaHashedImportParams> = {
+  ecdsa: { name: 'ECDSA', namedCurve: 'P-256' },
+  rsa: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+};
+
+async function exportPair(kind: KeyKind, pair: KeyPairWithCert): Promise<StoredPair> {
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', pair.keys.privateKey);
+  return { kind, key: Buffer.from(pkcs8).toString('base64'), der: Buffer.from(pair.der).toString('base64') };
+}
+
+async function importPair(stored: StoredPair): Promise<KeyPairWithCert> {
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', Buffer.from(stored.key, 'base64'), ALGORITHMS[stored.kind], true, ['sign']);
+  const der = new Uint8Array(Buffer.from(stored.der, 'base64'));
+  const spki = pkijs.Certificate.fromBER(der).subjectPublicKeyInfo.toSchema().toBER(false);
+  const publicKey = await webcrypto.subtle.importKey('spki', spki, ALGORITHMS[stored.kind], true, ['verify']);
+  return { keys: { privateKey, publicKey } as CryptoKeyPair, der };
+}
+
 /**
  * The sandbox's test PKI: a root and an issuing CA, both clearly named as test CAs, and
  * one key and certificate per identity (ECDSA P-256 on the mobile channel, RSA on the
- * smart channel), made on first use and kept while the sandbox runs.
+ * smart channel), made on first use. With a data directory they are kept in `pki.json`
+ * there, so certificates survive a restart; without one they live as long as the process.
  */
 export class SandboxPki {
   #ca: Promise<{ root: KeyPairWithCert; issuing: KeyPairWithCert }> | undefined;
   readonly #people = new Map<string, Promise<KeyPairWithCert>>();
+  readonly #file: string | undefined;
+  readonly #stored: { root?: StoredPair; issuing?: StoredPair; people: Record<string, StoredPair> };
 
-  get authorities() {
+  constructor(dataDir?: string) {
+    this.#file = dataDir ? join(dataDir, 'pki.json') : undefined;
+    this.#stored = this.#file && existsSync(this.#file) ? JSON.parse(readFileSync(this.#file, 'utf8')) : { people: {} };
+  }
+
+  #save(): void {
+    if (!this.#file) return;
+    mkdirSync(dirname(this.#file), { recursive: true });
+    writeFileSync(this.#file, JSON.stringify(this.#stored));
+  }
+
+  get authorities(): Promise<{ root: KeyPairWithCert; issuing: KeyPairWithCert }> {
     this.#ca ??= (async () => {
+      if (this.#stored.root && this.#stored.issuing) {
+        return { root: await importPair(this.#stored.root), issuing: await importPair(this.#stored.issuing) };
+      }
       const rootKeys = await generateKeys('ecdsa');
       const root = {
         keys: rootKeys,
@@ -131,6 +176,10 @@ export class SandboxPki {
         keys: issuingKeys,
         der: await issue({ subject: ISSUING_NAME, issuer: ROOT_NAME, publicKey: issuingKeys.publicKey, signingKey: rootKeys.privateKey, ca: true, years: 10 }),
       };
+      this.#stored.root = await exportPair('ecdsa', root);
+      this.#stored.issuing = await exportPair('ecdsa', issuing);
+      this.#stored.people = {};
+      this.#save();
       return { root, issuing };
     })();
     return this.#ca;
@@ -142,7 +191,10 @@ export class SandboxPki {
     if (!found) {
       found = (async () => {
         const { issuing } = await this.authorities;
-        const keys = await generateKeys(identity.channel === 'mobile' ? 'ecdsa' : 'rsa');
+        const stored = this.#stored.people[key];
+        if (stored) return importPair(stored);
+        const kind: KeyKind = identity.channel === 'mobile' ? 'ecdsa' : 'rsa';
+        const keys = await generateKeys(kind);
         const subject: NameParts = [
           [OID.country, identity.country],
           [OID.commonName, `${identity.surname},${identity.givenName},${identity.code}`],
@@ -151,7 +203,10 @@ export class SandboxPki {
           [OID.serialNumber, `PNO${identity.country}-${identity.code}`],
         ];
         const der = await issue({ subject, issuer: ISSUING_NAME, publicKey: keys.publicKey, signingKey: issuing.keys.privateKey, ca: false, years: 3 });
-        return { keys, der };
+        const pair = { keys, der };
+        this.#stored.people[key] = await exportPair(kind, pair);
+        this.#save();
+        return pair;
       })();
       this.#people.set(key, found);
     }

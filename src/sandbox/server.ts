@@ -58,7 +58,7 @@ const PAGE_OPERATIONS: ReadonlySet<MatchedOperation['id']> = new Set([
 /** The whole service interface in one Node request handler. */
 export class Sandbox {
   readonly options: Required<Omit<SandboxOptions, 'dataDir' | 'publicUrl'>> & Pick<SandboxOptions, 'dataDir' | 'publicUrl'>;
-  readonly pki = new SandboxPki();
+  readonly pki: SandboxPki;
   readonly sessions: SessionStore;
   readonly documents: DocumentStore;
   readonly #handlers: Record<MatchedOperation['id'], Handler>;
@@ -76,6 +76,7 @@ export class Sandbox {
       ...(options.publicUrl ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
     };
     const { now, answerAfterMs, slowAnswerAfterMs, minuteMs, dataDir, linkResponseForm } = this.options;
+    this.pki = new SandboxPki(dataDir);
     this.sessions = new SessionStore(this.pki, { now, answerAfterMs, slowAnswerAfterMs }, (origin, file, person) => {
       const recorded = this.documents.recordSignature(origin, file, person);
       if (recorded?.callbackUrl) {

@@ -122,3 +122,26 @@ describe('sandbox: PAdES signatures, checked with pdfsig and openssl', () => {
     assert.equal((await validate(stack, signed)).validSignaturesCount, 1);
   });
 });
+
+describe('sandbox: the test PKI in a data directory', () => {
+  it('keeps CAs and certificates across a restart, so earlier signatures still validate', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'esign-pki-'));
+    try {
+      const first = await startStack({ answerAfterMs: 1000, dataDir });
+      const login = async (on: Stack) => (await send(`${on.proxyUrl}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' })).json.certificate.value;
+      const before = await login(first);
+      const signed = await sign(first, samplePdf('Kept'), { phone: '+37060000666', code: '50001018865' });
+      await first.close();
+      const second = await startStack({ answerAfterMs: 1000, dataDir });
+      try {
+        assert.equal(await login(second), before);
+        const simple = await validate(second, signed);
+        assert.equal(simple.validSignaturesCount, 1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
