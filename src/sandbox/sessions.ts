@@ -9,7 +9,7 @@ import { certificateObject, type SandboxPki } from './pki.js';
 import { signDigest } from './raw-signature.js';
 import { pepsRecords, sanctionsRecords } from './screening.js';
 import { padesSign, UnreadablePdfError } from './pades.js';
-import { CorruptDocumentError, noteContainer, type NamedBytes, type SandboxNote } from './signed-file.js';
+import { UnreadableContainerError, signContainer, type NamedBytes } from './containers.js';
 
 export type Channel = 'mobile' | 'smartid';
 export type Kind = 'login' | 'sign' | 'hash';
@@ -216,14 +216,8 @@ export class SessionStore {
     }
     const sign = session.sign!;
     const signatureId = `S-${randomUUID()}`;
-    const note: SandboxNote = {
-      signatureId,
-      signer: `${persona.givenName} ${persona.surname}`,
-      code: session.code,
-      country: session.country,
-      channel: session.channel,
-      time: new Date(this.timing.now()).toISOString(),
-    };
+    const name = `${persona.givenName} ${persona.surname}`;
+    const time = new Date(this.timing.now());
     let file: NamedBytes;
     try {
       file =
@@ -232,13 +226,13 @@ export class SessionStore {
               name: signedNameOf(sign.files[0]!.name),
               bytes: await padesSign(
                 sign.files[0]!.bytes,
-                { privateKey: keys.privateKey, certificate: der, chain: [issuing.der], name: note.signer },
-                { time: new Date(this.timing.now()), ...(sign.position ? { position: sign.position } : {}), ...(sign.page ? { page: sign.page } : {}) },
+                { privateKey: keys.privateKey, certificate: der, chain: [issuing.der], name },
+                { time, ...(sign.position ? { position: sign.position } : {}), ...(sign.page ? { page: sign.page } : {}) },
               ),
             }
-          : noteContainer(sign.type, sign.files, note);
+          : await signContainer(sign.type, sign.files, { privateKey: keys.privateKey, certificate: der, name }, time);
     } catch (error) {
-      if (error instanceof CorruptDocumentError || error instanceof UnreadablePdfError) fields.fail('corrupted', {}, 40022, 200);
+      if (error instanceof UnreadableContainerError || error instanceof UnreadablePdfError) fields.fail('corrupted', {}, 40022, 200);
       throw error;
     }
     return {

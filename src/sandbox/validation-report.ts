@@ -1,5 +1,5 @@
-import type { SimpleReportSignature, ValidationReport } from '../client/types.js';
-import { readNotes } from './signed-file.js';
+import type { ValidationReport } from '../client/types.js';
+import { containerSignatures, isZip } from './containers.js';
 import { pdfSignatures, type TrustAnchors } from './validate-pdf.js';
 
 function localIso(ms: number): string {
@@ -8,28 +8,13 @@ function localIso(ms: number): string {
 
 /**
  * The validation report in the shape of the interface (DSS SimpleReport and DiagnosticData
- * as JSON). PDF signatures are checked for real; containers are not signed for real yet, so
- * each sandbox note found in one is reported as a signature that failed, saying why.
+ * as JSON): every PAdES signature of a PDF and every XAdES signature of an ASiC-E, BDOC or
+ * ADOC container, checked against the document's bytes and the sandbox test CA.
  */
 export async function validationReport(filename: string, bytes: Uint8Array, now: number, trust: TrustAnchors): Promise<ValidationReport> {
-  const notes = readNotes(bytes);
   const pdf = Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-' ? await pdfSignatures(bytes, trust) : [];
-  const noted: SimpleReportSignature[] = notes.map((note) => ({
-    id: note.signatureId,
-    signatureFormat: filename.endsWith('.pdf') ? 'PAdES-BASELINE-B' : 'XAdES-BASELINE-B',
-    signatureLevel: 'NA',
-    signingTime: Date.parse(note.time),
-    bestSignatureTime: now,
-    signedBy: note.signer,
-    indication: 'TOTAL_FAILED',
-    subIndication: 'FORMAT_FAILURE',
-    errors: ['The esign-elements sandbox placed a note here, not an electronic signature.'],
-    warnings: [],
-    infos: [`Channel: ${note.channel}; personal code ${note.code} (${note.country})`],
-    certificateChain: { certificate: [] },
-    signatureScope: [{ name: filename, scope: 'FULL', value: 'Full document' }],
-  }));
-  const signatures = [...pdf, ...noted];
+  const container = isZip(bytes) ? await containerSignatures(bytes, trust) : [];
+  const signatures = [...pdf, ...container];
   const ids = signatures.map((s) => s.id as string);
   const valid = signatures.filter((s) => s.indication === 'TOTAL_PASSED').length;
   return {
@@ -45,7 +30,7 @@ export async function validationReport(filename: string, bytes: Uint8Array, now:
       jaxbModel: {
         validationPolicy: {
           policyName: 'esign-elements sandbox policy',
-          policyDescription: 'Sandbox validation: PDF signatures are verified against the sandbox test CA; container notes are not signatures.',
+          policyDescription: 'Sandbox validation: signatures are verified against the document and the sandbox test CA.',
         },
         documentName: filename,
         validSignaturesCount: valid,

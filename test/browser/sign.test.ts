@@ -134,7 +134,7 @@ describe('esign-sign: signing', () => {
     const zip = await text(detail.file.blob);
     expect(zip.slice(30, 38)).to.equal('mimetype');
     expect(zip).to.contain('annex.txt');
-    expect(zip).to.contain('SANDBOX-NOT-SIGNED.txt');
+    expect(zip).to.contain('META-INF/signatures0.xml');
   });
 
   for (const kind of ['bdoc', 'adoc'] as const) {

@@ -244,7 +244,7 @@ describe('sandbox: file signing', () => {
     assert.deepEqual(result.json.person, { name: 'ADAM', surname: 'TESTNUMBER' });
     assert.equal(typeof result.json.signature_id, 'string');
   });
-  it('wraps loose files into an ASiC-E container with a note file', async () => {
+  it('wraps loose files into an ASiC-E container with a XAdES signature', async () => {
     const start = await post('/smartid/sign.json', {
       type: 'asice', code: '30303039914', country: 'LT',
       asice: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }, { name: 'b.txt', content: b64('hello') }] },
@@ -254,7 +254,7 @@ describe('sandbox: file signing', () => {
     const zip = Buffer.from(result.json.file.content, 'base64');
     assert.equal(zip.subarray(30, 38).toString(), 'mimetype');
     assert.ok(zip.includes(Buffer.from('application/vnd.etsi.asic-e+zip')));
-    assert.ok(zip.includes(Buffer.from('SANDBOX-NOT-SIGNED.txt')));
+    assert.ok(zip.includes(Buffer.from('META-INF/signatures0.xml')));
   });
 });
 
