@@ -106,6 +106,32 @@ describe('sandbox: XAdES in ASiC-E, BDOC and ADOC, checked with xmlsec1 and unzi
     assert.equal(simple.jaxbModel.signatureOrTimestamp[0]!['subIndication'], 'HASH_FAILURE');
   });
 
+  it('a changed signature value is SIG_CRYPTO_FAILURE; a container of another sandbox is NO_CERTIFICATE_CHAIN_FOUND', async () => {
+    const signed = await sign('asice', files, { code: '30303039914', country: 'LT' });
+    const { root } = extract(signed);
+    const path = join(root, 'META-INF/signatures0.xml');
+    const xml = readFileSync(path, 'utf8');
+    const value = /<ds:SignatureValue>([^<]+)</.exec(xml)![1]!;
+    const flipped = `${value.slice(0, 10)}${value[10] === 'A' ? 'B' : 'A'}${value.slice(11)}`;
+    writeFileSync(path, xml.replace(value, flipped));
+    assert.equal(xmlsec(root, 'META-INF/signatures0.xml'), false);
+    assert.equal(spawnSync('zip', ['-q', '-r', '-X', join(dir, 'flipped.asice'), 'mimetype', '.'], { cwd: root }).status, 0);
+    const crypto = await validate(readFileSync(join(dir, 'flipped.asice')), 'flipped.asice');
+    assert.equal(crypto.jaxbModel.signatureOrTimestamp[0]!['subIndication'], 'SIG_CRYPTO_FAILURE');
+
+    const other = await startStack({ answerAfterMs: 1000 });
+    try {
+      const start = await send(`${other.proxyUrl}/smartid/sign.json`, 'POST', { type: 'asice', code: '30303039914', country: 'LT', asice: { files: [{ name: 'a.txt', content: b64('a') }] } });
+      other.clock.advance(1000);
+      const foreign = await send(`${other.proxyUrl}/smartid/sign/status/${start.json.token}.json`, 'POST', {});
+      const chain = await validate(Buffer.from(foreign.json.file.content, 'base64'), 'foreign.asice');
+      assert.equal(chain.jaxbModel.signatureOrTimestamp[0]!['indication'], 'INDETERMINATE');
+      assert.equal(chain.jaxbModel.signatureOrTimestamp[0]!['subIndication'], 'NO_CERTIFICATE_CHAIN_FOUND');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('ADOC: mimetype, metadata, relations and a signature over the main document and metadata', async () => {
     const signed = await sign('adoc', files, { phone: '+37060000666', code: '50001018865' });
     const { root, names } = extract(signed);
