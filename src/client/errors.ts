@@ -163,13 +163,6 @@ export function errorFromResponse(body: ErrorResponse, httpStatus?: number): Esi
   return new EsignError('unknown', message, init);
 }
 
-export function isAbortError(error: unknown): boolean {
-  return (
-    (error instanceof EsignError && error.code === 'cancelled') ||
-    (typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError')
-  );
-}
-
 export function cancelledError(cause?: unknown): EsignError {
   return new EsignError('cancelled', 'The operation was cancelled', { cause });
 }
