@@ -1,4 +1,4 @@
-import { EsignError, cancelledError, errorFromResponse } from './errors.js';
+import { EsignError, cancelledError, errorFromResponse, type EsignErrorCode } from './errors.js';
 import { OPERATIONS, buildPath, type OperationId, type ServiceLocale } from './operations.js';
 import { serializeJson } from './json.js';
 import { poll, type PollOptions } from './poll.js';
@@ -63,6 +63,17 @@ const STATUS_OPERATION: Record<Channel, Record<SessionKind, OperationId>> = {
 
 /** Default time limits: the providers end sessions after about 2 (mobile) and 3 (smart) minutes. */
 export const DEFAULT_TIME_LIMIT: Record<Channel, number> = { mobile: 150_000, smartid: 210_000 };
+
+/**
+ * What a "not found" without an error code is about, for the operations where it is not a
+ * document: session removal (`Request number is invalid`) and temporary signer removal,
+ * which says "not found" for a missing signer as well as for a missing document.
+ */
+function notFoundCode(id: OperationId, message: string): EsignErrorCode | null {
+  if (id === 'removeMobileSession' || id === 'removeSmartIdSession') return 'session-not-found';
+  if (id === 'removeTemporarySigner' && !/document/i.test(message)) return 'signer-not-found';
+  return null;
+}
 
 export function serviceLocale(lang: string | undefined): ServiceLocale {
   return lang?.toLowerCase().startsWith('lt') ? 'lt' : 'en';
@@ -134,7 +145,10 @@ export class EsignClient {
     }
     const status = (json as { status: string }).status;
     if (status === 'ok' || status === 'waiting') return json as T;
-    throw errorFromResponse(json as ErrorResponse, response.status);
+    const error = errorFromResponse(json as ErrorResponse, response.status);
+    const notFound = error.code === 'document-not-found' ? notFoundCode(id, error.message) : null;
+    if (!notFound) throw error;
+    throw new EsignError(notFound, error.message, { cause: error, httpStatus: response.status });
   }
 
   // --- authentication ---------------------------------------------------------------------
@@ -194,25 +208,11 @@ export class EsignClient {
   // --- sessions ---------------------------------------------------------------------------
 
   removeMobileSession(sessionId: string, options?: RequestOptions): Promise<OkResponse> {
-    return this.#removeSession('removeMobileSession', sessionId, options);
+    return this.request('removeMobileSession', {}, { sessionId }, options);
   }
 
   removeSmartIdSession(sessionId: string, options?: RequestOptions): Promise<OkResponse> {
-    return this.#removeSession('removeSmartIdSession', sessionId, options);
-  }
-
-  async #removeSession(id: OperationId, sessionId: string, options?: RequestOptions): Promise<OkResponse> {
-    try {
-      return await this.request<OkResponse>(id, {}, { sessionId }, options);
-    } catch (error) {
-      if (error instanceof EsignError && error.code === 'document-not-found') {
-        throw new EsignError('session-not-found', error.message, {
-          ...(error.httpStatus !== undefined ? { httpStatus: error.httpStatus } : {}),
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    return this.request('removeSmartIdSession', {}, { sessionId }, options);
   }
 
   /** The status endpoint for a session of this channel and kind. */
@@ -263,20 +263,8 @@ export class EsignClient {
     return this.request('generateTemporarySigningLink', body, {}, options);
   }
 
-  async removeTemporarySigner(
-    documentId: string,
-    body: RemoveTemporarySignerRequest,
-    options?: RequestOptions,
-  ): Promise<OkResponse> {
-    try {
-      return await this.request<OkResponse>('removeTemporarySigner', body, { documentId }, options);
-    } catch (error) {
-      // the operation answers "not found" for a missing signer as well as for a missing document
-      if (error instanceof EsignError && error.code === 'document-not-found' && !/document/i.test(error.message)) {
-        throw new EsignError('signer-not-found', error.message, { cause: error, ...(error.httpStatus !== undefined ? { httpStatus: error.httpStatus } : {}) });
-      }
-      throw error;
-    }
+  removeTemporarySigner(documentId: string, body: RemoveTemporarySignerRequest, options?: RequestOptions): Promise<OkResponse> {
+    return this.request('removeTemporarySigner', body, { documentId }, options);
   }
 
   listSigners(documentId: string, options?: RequestOptions): Promise<SignersListResponse> {
