@@ -30,6 +30,20 @@ function inheritedLang(el: Element): string | null {
  * The base of every esign element: endpoint, language resolution (own `lang`, then the
  * closest `[lang]`, then `<html lang>`, then English), strings with host overrides, the
  * client, typed events and localised errors.
+ *
+ * @cssprop --esign-color-text - Main text colour.
+ * @cssprop --esign-color-text-muted - Secondary text colour.
+ * @cssprop --esign-color-surface - Background of the element.
+ * @cssprop --esign-color-surface-subtle - Background of panels and fields.
+ * @cssprop --esign-color-border - Borders of fields and panels.
+ * @cssprop --esign-color-accent - Buttons, links and highlights.
+ * @cssprop --esign-color-on-accent - Text on the accent colour.
+ * @cssprop --esign-color-danger - Errors.
+ * @cssprop --esign-color-success - Success.
+ * @cssprop --esign-color-focus - The focus ring.
+ * @cssprop --esign-radius - Corner radius.
+ * @cssprop --esign-font-family - Font family.
+ * @cssprop --esign-space - The base spacing unit.
  */
 export class EsignElement extends LitElement {
   static override styles = [theme];

@@ -5,20 +5,7 @@ import { css } from 'lit';
  * custom properties; elements read only the private `--_*` ones derived here. Light and
  * dark follow the page's `color-scheme` (or `prefers-color-scheme`), or the `theme`
  * attribute (`light` / `dark`) of an element.
- *
- * @cssprop --esign-color-text - Main text colour.
- * @cssprop --esign-color-text-muted - Secondary text colour.
- * @cssprop --esign-color-surface - Background of the element.
- * @cssprop --esign-color-surface-subtle - Background of panels and fields.
- * @cssprop --esign-color-border - Borders of fields and panels.
- * @cssprop --esign-color-accent - Buttons, links and highlights.
- * @cssprop --esign-color-on-accent - Text on the accent colour.
- * @cssprop --esign-color-danger - Errors.
- * @cssprop --esign-color-success - Success.
- * @cssprop --esign-color-focus - The focus ring.
- * @cssprop --esign-radius - Corner radius.
- * @cssprop --esign-font-family - Font family.
- * @cssprop --esign-space - The base spacing unit.
+ * The public properties are documented on EsignElement, so every element's manifest lists them.
  */
 export const theme = css`
   :host {

@@ -11,6 +11,8 @@ import { controlCodeStyles } from './control-code.styles.js';
  *
  * @csspart code - The digits.
  * @csspart instruction - What to do on the phone.
+ *
+ * @tag esign-control-code
  */
 export class EsignControlCode extends EsignElement {
   static override styles = [theme, controls, controlCodeStyles];

@@ -22,6 +22,8 @@ import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraf
  * @csspart field - Each field's wrapper.
  * @csspart input - The inputs.
  * @csspart error - Error messages.
+ *
+ * @tag esign-document-upload
  */
 export class EsignDocumentUpload extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, filePickerStyles];

@@ -38,6 +38,8 @@ const styles = css`
  * @fires esign-error - Removal (or one of the parts) failed.
  * @csspart base - The frame.
  * @csspart remove - The remove button.
+ *
+ * @tag esign-document
  */
 export class EsignDocument extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, styles];

@@ -28,6 +28,8 @@ const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
  * @csspart hash - The hash shown to the person.
  * @csspart submit - The submit button.
  * @csspart retry - The try-again button.
+ *
+ * @tag esign-hash-sign
  */
 export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSignStatusResponse> {
   static override styles = [theme, controls, sessionStyles, hashSignStyles];

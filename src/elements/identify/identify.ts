@@ -21,6 +21,8 @@ const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', 
  * @csspart base - The frame.
  * @csspart submit - The submit button.
  * @csspart retry - The try-again button.
+ *
+ * @tag esign-identify
  */
 export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, IdentificationStatusResponse> {
   static override properties: PropertyDeclarations = {

@@ -31,6 +31,8 @@ const COUNTRIES: Country[] = ['LT', 'LV', 'EE'];
  * @csspart field - Each field's wrapper.
  * @csspart input - The inputs and the select.
  * @csspart error - A field's error message.
+ *
+ * @tag esign-person-form
  */
 export class EsignPersonForm extends EsignElement {
   static formAssociated = true;

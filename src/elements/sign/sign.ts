@@ -31,6 +31,8 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @csspart submit - The submit button.
  * @csspart download - The download link of the signed file.
  * @csspart retry - The try-again button.
+ *
+ * @tag esign-sign
  */
 export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusResponse> {
   static override styles = [theme, controls, sessionStyles, filePickerStyles];

@@ -21,6 +21,8 @@ const KNOWN_STATES = ['pending', 'signed', 'rejected', 'reviewing', 'reviewed', 
  * @csspart refresh - The refresh button.
  * @csspart invite - The button that opens the invitation form.
  * @csspart error - Error messages.
+ *
+ * @tag esign-signer-list
  */
 export class EsignSignerList extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, signerListStyles];

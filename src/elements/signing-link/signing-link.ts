@@ -33,6 +33,8 @@ type Problems = Record<string, StringKey>;
  * @csspart base - The frame.
  * @csspart submit - The create button.
  * @csspart link - The created link.
+ *
+ * @tag esign-signing-link
  */
 export class EsignSigningLink extends EsignDocumentElement {
   static override properties: PropertyDeclarations = {

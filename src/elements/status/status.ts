@@ -19,6 +19,8 @@ export function formatElapsed(ms: number): string {
  * @fires esign-cancel-request - The person pressed cancel.
  * @csspart status - The box.
  * @csspart cancel - The cancel button.
+ *
+ * @tag esign-status
  */
 export class EsignStatus extends EsignElement {
   static override styles = [theme, controls, statusStyles];

@@ -76,6 +76,8 @@ const styles = css`
  * @csspart base - The frame.
  * @csspart validate - The validate button.
  * @csspart signature - Each signature's panel.
+ *
+ * @tag esign-validation-report
  */
 export class EsignValidationReport extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, styles];
