@@ -77,3 +77,21 @@ describe('request bodies', () => {
     assert.equal(serializeJson({ a: 1 }), '{"a":1}');
   });
 });
+
+describe('custom elements manifest (written by the build)', () => {
+  it('lists every element with its tag, events and the theme properties', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { ELEMENTS } = await import('../../src/elements.js');
+    const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as {
+      modules: { declarations?: { tagName?: string; events?: { name: string }[]; cssProperties?: unknown[] }[] }[];
+    };
+    const declarations = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
+    for (const tag of Object.keys(ELEMENTS)) {
+      const declaration = declarations.find((d) => d.tagName === tag);
+      assert.ok(declaration, `${tag} is in the manifest`);
+      assert.ok((declaration.cssProperties ?? []).length >= 10, `${tag} lists the theme properties`);
+    }
+    const identify = declarations.find((d) => d.tagName === 'esign-identify')!;
+    assert.ok(identify.events!.some((e) => e.name === 'esign-authenticated'));
+  });
+});
