@@ -16,6 +16,12 @@ describe('package', () => {
     assert.equal(typeof index.EsignElement, 'function');
     assert.equal(typeof index.EsignClient, 'function');
     await import('../../src/define.js');
+    const { ELEMENTS } = await import('../../src/elements.js');
+    // constructing each element must not touch window or document either
+    for (const [tag, constructor] of Object.entries(ELEMENTS)) {
+      const element = new (constructor as unknown as new () => { lang: string })();
+      assert.equal(element.lang, '', tag);
+    }
   });
   it('has every string in all five languages, with the same placeholders', () => {
     for (const strings of [lt, lv, et, ru]) {
