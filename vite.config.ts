@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
 import { minifyLitTemplates } from './scripts/minify-lit-templates.js';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-const DEPENDENCIES = ['lit', '@lit/', 'pkijs', 'asn1js', 'fflate', '@noble/'];
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+/** Every runtime dependency stays an import in the library build (Lit is bundled only into the script-tag file). */
+const DEPENDENCIES = [...Object.keys(pkg.dependencies), '@lit/', '@lit-labs/'];
 
 /**
  * `vite build`: the unbundled ESM of every entry point (types come from tsc).
