@@ -153,6 +153,8 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
       await this.checkInputs();
     } catch (error) {
       this.#reportInputProblem(error);
+      // every problem is shown at once; the focus stays on the first one (the element's own input)
+      form?.validate(false);
       throw error;
     }
     if (!form || !form.validate()) {

@@ -84,6 +84,15 @@ describe('esign-sign: documents', () => {
     expect(requestsTo('/esign/')).to.equal(0);
   });
 
+  it('shows every problem at once, the focus on the first', async () => {
+    const el = await signElement();
+    await el.start().catch(() => undefined);
+    await until(() => deepText(el).includes(en['form.code.empty']), 'the code error');
+    expect(deepText(el)).to.contain(en['sign.no-file']);
+    await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');
+    await expect(el).to.be.accessible();
+  });
+
   it('asks for a document when there is none', async () => {
     const el = await signElement();
     await type(el as never, 'code', '40504040001');

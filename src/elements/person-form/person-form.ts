@@ -93,11 +93,11 @@ export class EsignPersonForm extends EsignElement {
     return value;
   }
 
-  /** Shows every field's problem and focuses the first invalid field; true when all is valid. */
-  validate(): boolean {
+  /** Shows every field's problem and (unless told not to) focuses the first invalid field; true when all is valid. */
+  validate(focus = true): boolean {
     this._touched = new Set(['code', 'phone', 'country']);
     const problems = this.#problems();
-    if (problems.length) void this.updateComplete.then(() => this.focusField(problems[0]!.field));
+    if (problems.length && focus) void this.updateComplete.then(() => this.focusField(problems[0]!.field));
     return problems.length === 0;
   }
 
