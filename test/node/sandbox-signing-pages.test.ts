@@ -85,6 +85,8 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     assert.equal((await send(`${url}/esign/smartid/sign/status/${start.json.token}.json`, 'POST', {})).json.status, 'ok');
     const signers = await post(`/api/document/${uuid}/signers.json`);
     assert.deepEqual(signers.json.signers.map((s: { signStatus: string }) => s.signStatus), ['signed']);
+    await until(() => received.some((r) => (r as { uuid: string }).uuid === uuid));
+    assert.deepEqual(received.find((r) => (r as { uuid: string }).uuid === uuid), { uuid, status: 'signed', signer: { name: 'OK', surname: 'TESTNUMBER' } });
     stack.clock.advance(5 * 60_000);
     assert.equal((await getPage(url)).status, 410);
     assert.equal((await send(`${url}/esign/smartid/sign.json`, 'POST', {})).status, 404);
