@@ -113,6 +113,7 @@ describe('esign-sign: signing', () => {
     expect(detail.file.name).to.equal('contract_signed.pdf');
     expect(detail.file.type).to.equal('application/pdf');
     expect(detail.file.blob.type).to.equal('application/pdf');
+    expect(detail.file.blob.name).to.equal('contract_signed.pdf');
     const content = await text(detail.file.blob);
     expect(content.startsWith('%PDF-')).to.equal(true);
     expect(content).to.contain('/SubFilter /ETSI.CAdES.detached');

@@ -3,7 +3,8 @@ import type { Channel } from '../../client/client.js';
 import type { PepsRecord, SanctionsRecord, SignStatusResponse } from '../../client/types.js';
 
 export interface SignedDetail {
-  file: { name: string; content: string; digest: string; type: string; blob: Blob };
+  /** The signed file: base64 `content`, and `blob`, a File with the right name and MIME type. */
+  file: { name: string; content: string; digest: string; type: string; blob: File };
   signatureId: string;
   person: { name: string; surname: string };
   pepsData: CamelCased<PepsRecord>[];

@@ -177,7 +177,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   protected async completed(raw: SignStatusResponse, channel: Channel): Promise<SignedDetail> {
     const extension = extensionOf(raw.file.name);
     const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
-    const blob = await base64ToBlob(raw.file.content, mime);
+    // a File: a Blob that also carries the signed file's name
+    const blob = new File([await base64ToBlob(raw.file.content, mime)], raw.file.name, { type: mime });
     this.#revoke();
     this.#downloadUrl = URL.createObjectURL(blob);
     const detail: SignedDetail = {
