@@ -190,6 +190,7 @@ export const en = {
   'document.confirm-remove': "Remove this document for good? Signers can no longer open it.",
   'document.removed': "The document is removed.",
   'error.signer-not-found': "No such temporary signer: only signers added with a temporary link can be removed.",
+  'link.copy-failed': "Copying failed: select the link and copy it yourself.",
 };
 
 export type StringKey = keyof typeof en;

@@ -191,4 +191,5 @@ export const et: Strings = {
   'document.confirm-remove': "Kas eemaldada see dokument jäädavalt? Allkirjastajad ei saa seda enam avada.",
   'document.removed': "Dokument on eemaldatud.",
   'error.signer-not-found': "Sellist ajutist allkirjastajat pole: eemaldada saab ainult ajutise lingiga lisatud allkirjastajaid.",
+  'link.copy-failed': "Kopeerimine ebaõnnestus: valige link ja kopeerige see ise.",
 };

@@ -191,4 +191,5 @@ export const lt: Strings = {
   'document.confirm-remove': "Pašalinti šį dokumentą visam laikui? Pasirašantieji nebegalės jo atidaryti.",
   'document.removed': "Dokumentas pašalintas.",
   'error.signer-not-found': "Tokio laikino pasirašančiojo nėra: pašalinti galima tik per laikiną nuorodą pridėtus pasirašančiuosius.",
+  'link.copy-failed': "Nukopijuoti nepavyko: pažymėkite nuorodą ir nukopijuokite patys.",
 };

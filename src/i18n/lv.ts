@@ -191,4 +191,5 @@ export const lv: Strings = {
   'document.confirm-remove': "Noņemt šo dokumentu pavisam? Parakstītāji to vairs nevarēs atvērt.",
   'document.removed': "Dokuments ir noņemts.",
   'error.signer-not-found': "Šāda pagaidu parakstītāja nav: noņemt var tikai ar pagaidu saiti pievienotus parakstītājus.",
+  'link.copy-failed': "Kopēšana neizdevās: atlasiet saiti un kopējiet to paši.",
 };

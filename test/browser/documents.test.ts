@@ -83,6 +83,9 @@ describe('esign-document-upload', () => {
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('a.url')!.getAttribute('href')).to.equal(detail.signers[0]!.invitationUrl);
     expect(deepText(el)).to.contain(lt['link.none']);
+    // copying says whether it worked: the clipboard may be refused to a headless browser
+    button(el, lt['link.copy']).click();
+    await until(() => [lt['link.copied'], lt['link.copy-failed']].some((words) => deepText(el).includes(words)), 'the copy result');
     await until(() => deepActiveElement()?.classList.contains('done') ?? false, 'focus on the result');
     await expect(el).to.be.accessible();
   });

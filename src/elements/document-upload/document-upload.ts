@@ -178,7 +178,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
                         <button type="button" class="secondary small" aria-label=${this.t('link.copy-for', { name })} @click=${() => this.#copy.copy(signer.invitationUrl as string, String(i))}>
                           ${this.t('link.copy')}
                         </button>
-                        <span role="status" class="muted">${this.#copy.copied === String(i) ? this.t('link.copied') : ''}</span>
+                        <span role="status" class="muted">${this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed'))}</span>
                       </div>`
                   : html`<span class="muted">${this.t('link.none')}</span>`}
               </li>`;

@@ -205,7 +205,7 @@ export class EsignSigningLink extends EsignDocumentElement {
             <span class="muted">${this.t('slink.valid-until', { time: link.validUntil.toLocaleString(this.language, { dateStyle: 'medium', timeStyle: 'short' }) })}</span>
             <div class="inline">
               <button type="button" class="secondary small" @click=${() => this.#copy.copy(link.url, String(i))}>${this.t('link.copy')}</button>
-              <span role="status" class="muted">${this.#copy.copied === String(i) ? this.t('link.copied') : ''}</span>
+              <span role="status" class="muted">${this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed'))}</span>
             </div>
           </li>`,
         )}
