@@ -39,8 +39,6 @@ export default defineConfig(({ mode }) =>
               define: 'src/define.ts',
               'client/index': 'src/client/index.ts',
               'proxy/index': 'src/proxy/index.ts',
-              'sandbox/index': 'src/sandbox/index.ts',
-              'sandbox/cli': 'src/sandbox/cli.ts',
             },
             formats: ['es'],
           },

@@ -1,6 +1,6 @@
-import { PERSONAS } from '../src/sandbox/personas.js';
+import { PERSONAS } from 'esign-sandbox/personas';
 import '../src/define.js';
-import { samplePdf } from '../src/sandbox/sample-pdf.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 
 const log = document.querySelector<HTMLOListElement>('#log')!;
 function record(name: string, detail: unknown): void {

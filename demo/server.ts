@@ -1,6 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { createProxyHandler } from '../src/proxy/index.js';
-import { DEFAULT_ACCESS_TOKEN, startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
+import { DEFAULT_ACCESS_TOKEN, startSandbox, type RunningSandbox } from 'esign-sandbox';
 
 export interface DemoOptions {
   port?: number;
@@ -23,7 +24,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   let baseUrl = options.baseUrl;
   let accessToken = options.accessToken;
   if (!baseUrl || !accessToken) {
-    sandbox = await startSandbox({ accessToken: DEFAULT_ACCESS_TOKEN, answerAfterMs: options.answerAfterMs ?? 3000 });
+    sandbox = await startSandbox({
+      accessToken: DEFAULT_ACCESS_TOKEN,
+      answerAfterMs: options.answerAfterMs ?? 3000,
+      widgetDir: fileURLToPath(new URL('../dist/cdn/', import.meta.url)),
+    });
     baseUrl = sandbox.url;
     accessToken = DEFAULT_ACCESS_TOKEN;
   }

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { EsignClient, EsignError, readTemporarySigningLinks } from '../../src/client/index.js';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 
 const ENDPOINT = '/esign';
 const lt = new EsignClient({ endpoint: ENDPOINT, lang: 'lt' });

@@ -8,7 +8,7 @@ import type { EsignSigningLink } from '../../src/elements/signing-link/signing-l
 import type { EsignValidationReport } from '../../src/elements/validation-report/validation-report.js';
 import { en } from '../../src/i18n/en.js';
 import { lt } from '../../src/i18n/lt.js';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, deepText, requestsTo, until } from './helpers.js';
 
 before(() => performance.setResourceTimingBufferSize(100_000));

@@ -4,7 +4,7 @@ import '../../src/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import { lt } from '../../src/i18n/lt.js';
 import { en } from '../../src/i18n/en.js';
-import { PERSONAS } from '../../src/sandbox/personas.js';
+import { PERSONAS } from 'esign-sandbox/personas';
 import { ENDPOINT, deepActiveElement, deepQuery, deepText, personForm, requestsTo, submitButton, type, until } from './helpers.js';
 
 const ERROR_OF: Record<number, keyof typeof en> = {

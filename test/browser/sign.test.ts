@@ -5,8 +5,8 @@ import type { EsignHashSign } from '../../src/elements/hash-sign/hash-sign.js';
 import type { EsignSign } from '../../src/elements/sign/sign.js';
 import { en } from '../../src/i18n/en.js';
 import { lv } from '../../src/i18n/lv.js';
-import { PERSONAS } from '../../src/sandbox/personas.js';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { PERSONAS } from 'esign-sandbox/personas';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, deepText, personForm, requestsTo, submitButton, type, until } from './helpers.js';
 
 before(() => performance.setResourceTimingBufferSize(100_000));

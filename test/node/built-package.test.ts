@@ -1,14 +1,98 @@
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { b64, send } from './harness.js';
 
-// These run against dist/, which `npm test` builds first: what a host installs is what is tested.
-describe('the built package', () => {
-  it('runs the sandbox CLI: a container signature over real HTTP', async () => {
-    const child = spawn(process.execPath, ['bin/esign-sandbox.js', '--port', '0', '--answer-after', '50', '--access-token', 'cli-token'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const run = promisify(execFile);
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+interface PackedFile {
+  path: string;
+}
+
+/** `npm pack` of one package into a folder; the tarball's name and the files it holds. */
+async function pack(workspace: string | null, into: string): Promise<{ tarball: string; files: string[] }> {
+  const args = ['pack', '--json', '--pack-destination', into, ...(workspace ? ['-w', workspace] : [])];
+  const { stdout } = await run('npm', args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const [info] = JSON.parse(stdout) as [{ filename: string; files: PackedFile[] }];
+  return { tarball: join(into, info.filename), files: info.files.map((f) => f.path) };
+}
+
+// What a host installs is what is tested: both packages packed, installed into an empty app.
+describe('the packed packages installed into an empty app', () => {
+  let dir = '';
+  let widget: { tarball: string; files: string[] };
+  let sandbox: { tarball: string; files: string[] };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'esign-install-'));
+    widget = await pack(null, dir);
+    sandbox = await pack('esign-sandbox', dir);
+    const app = join(dir, 'app');
+    await run('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'host-app', private: true, type: 'module' }));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', widget.tarball, sandbox.tarball], {
+      cwd: app,
+      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  });
+
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the widget tarball holds the build, no sources, tests or sandbox', () => {
+    assert.ok(widget.files.includes('dist/cdn/esign-elements.js'));
+    assert.ok(widget.files.includes('custom-elements.json'));
+    const foreign = widget.files.filter((f) => /^(src|test|sandbox|demo|bench|examples)\/|\.ts$(?<!\.d\.ts$)/.test(f) || /sandbox/.test(f));
+    assert.deepEqual(foreign, []);
+  });
+
+  it('the sandbox tarball holds its build and CLI, nothing of the widget', () => {
+    assert.ok(sandbox.files.includes('bin/esign-sandbox.js'));
+    assert.ok(sandbox.files.includes('dist/index.js'));
+    const foreign = sandbox.files.filter((f) => !/^(dist\/|bin\/|package\.json$|README\.md$)/.test(f) || /\.ts$(?<!\.d\.ts$)/.test(f));
+    assert.deepEqual(foreign, []);
+  });
+
+  it('lit is the widget\'s only runtime dependency', async () => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'app/node_modules/esign-elements/package.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(manifest['dependencies'] as object), ['lit']);
+    // the whole tree the widget brings is Lit's own
+    const { stdout } = await run('npm', ['ls', '--all', '--json', '--omit=dev', 'esign-elements'], { cwd: join(dir, 'app') });
+    const names = new Set<string>();
+    const walk = (node: { dependencies?: Record<string, object> }) => {
+      for (const [name, child] of Object.entries(node.dependencies ?? {})) {
+        names.add(name);
+        walk(child as { dependencies?: Record<string, object> });
+      }
+    };
+    walk((JSON.parse(stdout) as { dependencies: Record<string, { dependencies?: Record<string, object> }> }).dependencies['esign-elements']!);
+    for (const name of names) assert.match(name, /^(lit|lit-html|lit-element|@lit\/.*|@lit-labs\/.*|@types\/trusted-types)$/, `unexpected dependency ${name}`);
+  });
+
+  it('imports every entry point of both packages in Node', async () => {
+    const app = join(dir, 'app');
+    for (const name of ['esign-elements', 'esign-sandbox']) {
+      const manifest = JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+      const entries = Object.keys(manifest.exports).filter((key) => !/\.json$|^\.\/cdn|^\.\/(vscode|web-types)/.test(key));
+      assert.ok(entries.length >= 3);
+      const script = entries.map((key) => `await import(${JSON.stringify(key === '.' ? name : `${name}/${key.slice(2)}`)});`).join('\n');
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', `${script}\nconsole.log('imported ${entries.length}')`], { cwd: app });
+      assert.equal(stdout.trim(), `imported ${entries.length}`);
+    }
+  });
+
+  it('runs the installed sandbox CLI: a container signature over HTTP and a signing page with the widget', async () => {
+    const bin = join(dir, 'app/node_modules/.bin/esign-sandbox');
+    const child = spawn(bin, ['--port', '0', '--answer-after', '50', '--access-token', 'cli-token'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let output = '';
       child.stdout.setEncoding('utf8');
@@ -16,6 +100,8 @@ describe('the built package', () => {
         const [chunk] = (await Promise.race([once(child.stdout, 'data'), once(child, 'exit').then(() => assert.fail('the CLI exited'))])) as [string];
         output += chunk;
       }
+      assert.doesNotMatch(output, /cli-token/, 'a token chosen by the caller is not printed');
+      assert.doesNotMatch(output, /no widget files/, 'the widget installed beside it is found');
       const url = /listening on (\S+)/.exec(output)![1]!;
       const start = await send(`${url}/smartid/sign.json`, 'POST', { access_token: 'cli-token', type: 'asice', code: '40504040001', country: 'EE', asice: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } });
       assert.equal(start.json.status, 'ok');
@@ -27,18 +113,11 @@ describe('the built package', () => {
       }
       assert.equal(result.json.status, 'ok', JSON.stringify(result.json).slice(0, 200));
       assert.equal(result.json.file.name, 'a_signed.asice');
+      const asset = await fetch(`${url}/assets/esign-elements.js`);
+      assert.equal(asset.status, 200);
+      assert.match(await asset.text(), /esign-sign/);
     } finally {
       child.kill();
     }
-  });
-
-  it('imports every entry point of dist/ in Node', async () => {
-    const index = await import(new URL('../../dist/index.js', import.meta.url).href);
-    assert.equal(typeof index.EsignIdentify, 'function');
-    const proxy = await import(new URL('../../dist/proxy/index.js', import.meta.url).href);
-    assert.equal(typeof proxy.createProxyHandler, 'function');
-    const client = await import(new URL('../../dist/client/index.js', import.meta.url).href);
-    assert.equal(typeof client.EsignClient, 'function');
-    await import(new URL('../../dist/define.js', import.meta.url).href);
   });
 });

@@ -2,10 +2,13 @@ import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createProxyHandler, type ProxyOptions } from '../../src/proxy/index.js';
-import { Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { Sandbox, type SandboxOptions } from 'esign-sandbox';
 
 export const ACCESS_TOKEN = 'test-secret-token-0f9e8d';
+/** The widget's built script-tag files, which the sandbox's signing pages serve. */
+export const WIDGET_DIR = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
 
 /** A clock the tests move by hand, so persons answer without waiting. */
 export class TestClock {
@@ -39,7 +42,7 @@ export interface Stack {
 /** The sandbox and, in front of it, the proxy: each on its own loopback port. */
 export async function startStack(sandboxOptions: SandboxOptions = {}, proxyOptions: Partial<ProxyOptions> = {}): Promise<Stack> {
   const clock = new TestClock();
-  const sandbox = new Sandbox({ accessToken: ACCESS_TOKEN, now: clock.now, ...sandboxOptions });
+  const sandbox = new Sandbox({ accessToken: ACCESS_TOKEN, now: clock.now, widgetDir: WIDGET_DIR, ...sandboxOptions });
   const sandboxServer = createServer(sandbox.handle);
   const sandboxUrl = await listen(sandboxServer);
   const proxyServer = createServer(createProxyHandler({ baseUrl: sandboxUrl, accessToken: ACCESS_TOKEN, ...proxyOptions }));

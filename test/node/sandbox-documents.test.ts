@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { b64, getPage, send, startStack, type Stack } from './harness.js';
 
 let stack: Stack;

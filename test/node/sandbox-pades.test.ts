@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { b64, send, startStack, type Stack } from './harness.js';
 
 let stack: Stack;

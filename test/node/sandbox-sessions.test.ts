@@ -2,9 +2,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate, createHash, createPublicKey, verify } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
-import { PERSONAS } from '../../src/sandbox/index.js';
-import { mobileIdControlCode, smartIdControlCode } from '../../src/sandbox/control-code.js';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { PERSONAS } from 'esign-sandbox';
+import { mobileIdControlCode, smartIdControlCode } from 'esign-sandbox';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ACCESS_TOKEN, b64, send, startStack, type Stack } from './harness.js';
 
 let stack: Stack;

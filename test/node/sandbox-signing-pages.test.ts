@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { samplePdf } from '../../src/sandbox/sample-pdf.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { b64, getPage, listen, send, startStack, type Stack } from './harness.js';
 
 let stack: Stack;

@@ -13,6 +13,8 @@ const HELP = `esign-sandbox: the identity, signing and document service, for dev
   --data-dir <dir>         keep documents in this directory (default: memory only)
   --public-url <url>       base URL of invitation and signing links (default: from the request)
   --link-form <single|list> answer form of temporary links (default single)
+  --widget-dir <dir>       the widget's script-tag files for the signing pages
+                           (default: the esign-elements package installed beside it)
   --personas               print the test identities and exit
   --help                   this text`;
 
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'public-url': { type: 'string' },
     'link-form': { type: 'string', default: 'single' },
+    'widget-dir': { type: 'string' },
     personas: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -58,8 +61,12 @@ if (values.help) {
     linkResponseForm: values['link-form'] === 'list' ? 'list' : 'single',
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+    ...(values['widget-dir'] ? { widgetDir: values['widget-dir'] } : {}),
   });
-  console.log(`esign-sandbox listening on ${running.url} (access token: ${values['access-token']})`);
+  // a token chosen by the caller is theirs to know; only the public default is printed
+  const token = values['access-token'] === DEFAULT_ACCESS_TOKEN ? `access token: ${DEFAULT_ACCESS_TOKEN}` : 'access token as given';
+  console.log(`esign-sandbox listening on ${running.url} (${token})`);
+  if (!running.sandbox.widgetDir) console.log('signing pages: no widget files found (install esign-elements beside it or pass --widget-dir)');
   const stop = () => void running.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,7 +1,7 @@
 import { X509Certificate, createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { SimpleReportSignature } from '../client/types.js';
+import type { ReportSignature as SimpleReportSignature } from './types.js';
 import { engine } from './pki.js';
 
 export interface TrustAnchors {

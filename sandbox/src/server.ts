@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { matchOperation, type MatchedOperation } from '../client/operation-match.js';
+import { findRoute, type Route as MatchedOperation } from './routes.js';
 import { DocumentStore } from './documents.js';
 import { Failure, Fields, type Body } from './fields.js';
 import { message } from './messages.js';
-import { linkPage, widgetAsset } from './pages.js';
+import { findWidgetDir, linkPage, widgetAsset } from './pages.js';
 import { SandboxPki } from './pki.js';
 import { SessionStore, type SessionOrigin } from './sessions.js';
 
@@ -27,6 +27,11 @@ export interface SandboxOptions {
   linkResponseForm?: 'single' | 'list';
   /** Largest request body in bytes. Default 150 MB. */
   bodyLimit?: number;
+  /**
+   * Directory of the widget's script-tag files (`esign-elements.js` and its chunks), served to
+   * the signing pages. Default: the `esign-elements` package installed beside the sandbox.
+   */
+  widgetDir?: string;
 }
 
 export const DEFAULT_ACCESS_TOKEN = 'sandbox-access-token';
@@ -57,7 +62,8 @@ const PAGE_OPERATIONS: ReadonlySet<MatchedOperation['id']> = new Set([
 
 /** The whole service interface in one Node request handler. */
 export class Sandbox {
-  readonly options: Required<Omit<SandboxOptions, 'dataDir' | 'publicUrl'>> & Pick<SandboxOptions, 'dataDir' | 'publicUrl'>;
+  readonly options: Required<Omit<SandboxOptions, 'dataDir' | 'publicUrl' | 'widgetDir'>> & Pick<SandboxOptions, 'dataDir' | 'publicUrl'>;
+  readonly widgetDir: string | null;
   readonly pki: SandboxPki;
   readonly sessions: SessionStore;
   readonly documents: DocumentStore;
@@ -75,6 +81,7 @@ export class Sandbox {
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
     };
+    this.widgetDir = findWidgetDir(options.widgetDir);
     const { now, answerAfterMs, slowAnswerAfterMs, minuteMs, dataDir, linkResponseForm } = this.options;
     this.pki = new SandboxPki(dataDir);
     this.sessions = new SessionStore(this.pki, { now, answerAfterMs, slowAnswerAfterMs }, (origin, file, person) => {
@@ -129,7 +136,7 @@ export class Sandbox {
     const baseUrl = this.options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
     const asset = /^\/assets\/([\w.-]+)$/.exec(url);
     if (req.method === 'GET' && asset) {
-      const file = widgetAsset(asset[1] as string);
+      const file = widgetAsset(this.widgetDir, asset[1] as string);
       if (!file) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       else res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(file);
       return;
@@ -139,7 +146,7 @@ export class Sandbox {
       const kind = pageRoute[1] as 'sign' | 'link';
       const token = pageRoute[2] as string;
       if (req.method === 'GET' && !pageRoute[3] && pageRoute[4] === undefined) {
-        const { status, html } = linkPage(this.documents, kind, token, this.options.now());
+        const { status, html } = linkPage(this.documents, kind, token, this.options.now(), this.widgetDir !== null);
         res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(html);
         return;
       }
@@ -149,7 +156,7 @@ export class Sandbox {
       }
       if (pageRoute[4] !== undefined) {
         // a signing page's own requests: the sandbox adds its access token, as a host proxy would
-        const op = matchOperation(req.method ?? 'GET', pageRoute[4]);
+        const op = findRoute(req.method ?? 'GET', pageRoute[4]);
         const open = kind === 'sign' ? this.documents.findByInvitation(token) : this.documents.findByLink(token);
         const expired = kind === 'link' && open && 'link' in open && this.options.now() >= open.link.validUntil;
         if (!op || !PAGE_OPERATIONS.has(op.id) || !open || expired) {
@@ -160,7 +167,7 @@ export class Sandbox {
         return;
       }
     }
-    const op = url.includes('?') ? null : matchOperation(req.method ?? 'GET', url);
+    const op = url.includes('?') ? null : findRoute(req.method ?? 'GET', url);
     if (!op) {
       send(res, 404, { status: 'error', message: message(url.startsWith('/en/') ? 'en' : 'lt', 'unknownOperation') });
       return;

@@ -1,4 +1,4 @@
-import type { Country } from '../client/types.js';
+import type { Country } from './types.js';
 
 /** How a person's session ends: `ok` or the service's error code. */
 export type Outcome = 'ok' | 40020 | 40021 | 40401 | 40403 | 40801 | 50000 | 50001;

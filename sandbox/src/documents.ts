@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Fields, EMAIL, decodeBase64, isHttpUrl } from './fields.js';
+import { Fields, decodeBase64 } from './fields.js';
+import { isEmailAddress, isWebUrl } from './rules.js';
 import { message } from './messages.js';
 import { validationReport } from './validation-report.js';
 import type { TrustAnchors } from './validate-pdf.js';
@@ -134,9 +135,9 @@ export class DocumentStore {
     const name = sub.string('name') ?? fields.invalid(`${field}.name`, 'required');
     const surname = sub.string('surname') ?? fields.invalid(`${field}.surname`, 'required');
     const email = sub.string('email') ?? fields.invalid(`${field}.email`, 'required');
-    if (!EMAIL.test(email)) fields.invalid(`${field}.email`, 'invalidEmail');
+    if (!isEmailAddress(email)) fields.invalid(`${field}.email`, 'invalidEmail');
     const successUrl = sub.string('successUrl');
-    if (successUrl !== undefined && !isHttpUrl(successUrl)) fields.invalid(`${field}.successUrl`, 'invalidUrl');
+    if (successUrl !== undefined && !isWebUrl(successUrl)) fields.invalid(`${field}.successUrl`, 'invalidUrl');
     if (entry['noEmail'] !== undefined && typeof entry['noEmail'] !== 'boolean') fields.invalid(`${field}.noEmail`, 'invalidBoolean');
     return {
       name,
@@ -171,7 +172,7 @@ export class DocumentStore {
     const bytes = decodeBase64(file['content']);
     if (!bytes || bytes.length === 0) fields.invalid('file.content', 'invalidBase64');
     const callbackUrl = file['callbackUrl'];
-    if (callbackUrl !== undefined && (typeof callbackUrl !== 'string' || !isHttpUrl(callbackUrl))) {
+    if (callbackUrl !== undefined && (typeof callbackUrl !== 'string' || !isWebUrl(callbackUrl))) {
       fields.invalid('file.callbackUrl', 'invalidUrl');
     }
     const rawSigners = fields.body['signers'];
@@ -251,7 +252,7 @@ export class DocumentStore {
     for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
       const entry = new Fields((raw ?? {}) as Record<string, unknown>, fields.locale);
       const email = entry.string('email');
-      if (email !== undefined && !EMAIL.test(email)) fields.invalid('signers.email', 'invalidEmail');
+      if (email !== undefined && !isEmailAddress(email)) fields.invalid('signers.email', 'invalidEmail');
       const personalCode = entry.string('personal_code');
       const phoneNumber = entry.string('phone_number');
       const signatureType = entry.string('signature_type');

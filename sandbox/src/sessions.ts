@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Country, FileType, HashAlgorithm, SignaturePage, SignaturePosition } from '../client/types.js';
-import { HASH_HEX_LENGTH, isHashHex } from '../internal/validation/hash.js';
+import type { Country, FileType, HashAlgorithm, SignaturePage, SignaturePosition } from './types.js';
+import { HASH_HEX_DIGITS, isHashOf } from './rules.js';
 import { mobileIdControlCode, smartIdControlCode } from './control-code.js';
 import { Failure, Fields, decodeBase64 } from './fields.js';
 import { message } from './messages.js';
@@ -101,7 +101,7 @@ export class SessionStore {
     if (kind === 'hash') {
       const algorithm = fields.oneOf('hash_algorithm', ['SHA256', 'SHA512'] as const, 'invalidHashAlgorithm', true) as HashAlgorithm;
       const hex = fields.string('hash', true);
-      if (!isHashHex(hex, algorithm)) fields.invalid('hash', 'invalidHash', { length: HASH_HEX_LENGTH[algorithm] });
+      if (!isHashOf(algorithm, hex)) fields.invalid('hash', 'invalidHash', { length: HASH_HEX_DIGITS[algorithm] });
       if (channel === 'smartid') fields.asciiMessage();
       else fields.string('message');
       hash = new Uint8Array(Buffer.from(hex, 'hex'));

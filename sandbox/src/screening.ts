@@ -1,4 +1,4 @@
-import type { PepsRecord, SanctionsRecord } from '../client/types.js';
+import type { PepsRecord, SanctionsRecord } from './types.js';
 import type { Persona } from './personas.js';
 
 /** Fictional screening records: invented names, places and lists; no real person. */

@@ -1,4 +1,4 @@
-import type { ValidationReport } from '../client/types.js';
+import type { ValidationReport } from './types.js';
 import { containerSignatures, isZip } from './containers.js';
 import { pdfSignatures, type TrustAnchors } from './validate-pdf.js';
 

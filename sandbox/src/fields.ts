@@ -1,12 +1,6 @@
-import type { ServiceLocale } from '../client/operations.js';
-import type { Country, MessageFormat } from '../client/types.js';
-import { checkMessage, isAscii } from '../internal/validation/message.js';
-import { checkPersonalCode } from '../internal/validation/personal-code.js';
-import { SERVICE_PHONE } from '../internal/validation/phone.js';
-import { EMAIL, isHttpUrl } from '../internal/validation/web.js';
-
-export { EMAIL, isHttpUrl };
 import { message, type MessageKey } from './messages.js';
+import { isMobileIdPhone, isPrintableAscii, isWebUrl, messageProblem, personalCodeFor } from './rules.js';
+import type { Country, Locale as ServiceLocale, MessageFormat } from './types.js';
 
 /** A failed request: HTTP status, message and (where the operation has one) error code. */
 export class Failure extends Error {
@@ -72,15 +66,15 @@ export class Fields {
 
   phone(field = 'phone'): string {
     const value = this.body[field];
-    if (typeof value !== 'string' || !SERVICE_PHONE.test(value)) this.fail('phoneFormat', {}, 40004);
+    if (typeof value !== 'string' || !isMobileIdPhone(value)) this.fail('phoneFormat', {}, 40004);
     return value;
   }
 
   personalCode(country: Country, field = 'code'): string {
     const value = this.body[field];
-    const check = typeof value === 'string' ? checkPersonalCode(value, country) : null;
-    if (!check?.valid) this.fail('codeFormat', {}, 40005);
-    return check.code;
+    const code = typeof value === 'string' ? personalCodeFor(country, value) : null;
+    if (code === null) this.fail('codeFormat', {}, 40005);
+    return code;
   }
 
   /** The mobile-channel message and its format (the service's default format is GSM-7). */
@@ -88,23 +82,23 @@ export class Fields {
     const format = this.oneOf('message_format', ['GSM-7', 'UCS-2'] as const, 'invalidMessageFormat', false, 'GSM-7') as MessageFormat;
     const text = this.string('message');
     if (text !== undefined) {
-      const check = checkMessage(text, format);
-      if (check.problem === 'not-gsm7') this.invalid('message', 'messageNotGsm7');
-      if (check.problem === 'too-long') this.invalid('message', 'messageTooLong', { limit: check.limit });
+      const check = messageProblem(text, format);
+      if (check?.problem === 'not-gsm7') this.invalid('message', 'messageNotGsm7');
+      if (check?.problem === 'too-long') this.invalid('message', 'messageTooLong', { limit: check.limit });
     }
     return text === undefined ? { format } : { message: text, format };
   }
 
   asciiMessage(): string | undefined {
     const text = this.string('message');
-    if (text !== undefined && !isAscii(text)) this.invalid('message', 'messageNotAscii');
+    if (text !== undefined && !isPrintableAscii(text)) this.invalid('message', 'messageNotAscii');
     if (text !== undefined && text.length > 60) this.invalid('message', 'messageTooLong', { limit: 60 });
     return text;
   }
 
   url(field: string, required: boolean): string | undefined {
     const value = required ? this.string(field, true) : this.string(field);
-    if (value !== undefined && !isHttpUrl(value)) this.invalid(field, 'invalidUrl');
+    if (value !== undefined && !isWebUrl(value)) this.invalid(field, 'invalidUrl');
     return value;
   }
 

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocumentStore, StoredDocument } from './documents.js';
 
@@ -41,21 +42,25 @@ function say(words: Words, key: keyof Words, values: Record<string, string> = {}
   return escapeHtml(words[key]).replace(/\{(\w+)\}/g, (_, name: string) => `<strong>${escapeHtml(values[name] ?? '')}</strong>`);
 }
 
-/** Where the built script-tag bundle is: beside the sandbox in the package, or in dist/ of a checkout. */
-function widgetDir(): string | null {
-  for (const candidate of ['../cdn/', '../../dist/cdn/']) {
-    const dir = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(`${dir}esign-elements.js`)) return dir;
+/**
+ * Where the widget's script-tag files are: the directory given, else the `esign-elements`
+ * package installed beside the sandbox (an optional peer dependency), else none.
+ */
+export function findWidgetDir(configured?: string): string | null {
+  if (configured) return existsSync(join(configured, 'esign-elements.js')) ? configured : null;
+  try {
+    const file = fileURLToPath(import.meta.resolve('esign-elements/cdn'));
+    return existsSync(file) ? dirname(file) : null;
+  } catch {
+    return null;
   }
-  return null;
 }
 
 /** A file of the widget bundle, for the signing pages. */
-export function widgetAsset(name: string): Buffer | null {
-  if (!/^esign-elements[\w.-]*\.js$/.test(name)) return null;
-  const dir = widgetDir();
-  if (!dir || !existsSync(`${dir}${name}`)) return null;
-  return readFileSync(`${dir}${name}`);
+export function widgetAsset(dir: string | null, name: string): Buffer | null {
+  if (!dir || !/^esign-elements[\w.-]*\.js$/.test(name)) return null;
+  const file = join(dir, name);
+  return existsSync(file) ? readFileSync(file) : null;
 }
 
 function typeOf(doc: StoredDocument): string {
@@ -63,10 +68,10 @@ function typeOf(doc: StoredDocument): string {
   return ['pdf', 'asice', 'adoc', 'bdoc'].includes(extension) ? extension : 'asice';
 }
 
-function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, lang: 'lt' | 'en', intro: string): string {
+function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, lang: 'lt' | 'en', intro: string, hasWidget: boolean): string {
   const words = WORDS[lang];
   const base = `/${kind}/${token}`;
-  const widget = widgetDir()
+  const widget = hasWidget
     ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}"></esign-sign>
        <script type="module">
          import '/assets/esign-elements.js';
@@ -83,12 +88,12 @@ function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, 
 }
 
 /** The pages behind invitation and temporary links: the document and esign-sign over it. */
-export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: string, now: number): { status: number; html: string } {
+export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: string, now: number, hasWidget: boolean): { status: number; html: string } {
   if (kind === 'sign') {
     const found = store.findByInvitation(token);
     if (!found) return { status: 404, html: page('en', 'Not found', `<p>${escapeHtml(WORDS.en.notFound)}</p>`) };
     const intro = say(WORDS.en, 'invited', { name: `${found.signer.name} ${found.signer.surname}`, file: found.doc.filename });
-    return { status: 200, html: signingPage('sign', token, found.doc, 'en', intro) };
+    return { status: 200, html: signingPage('sign', token, found.doc, 'en', intro, hasWidget) };
   }
   const found = store.findByLink(token);
   if (!found) return { status: 404, html: page('en', 'Not found', `<p>${escapeHtml(WORDS.en.notFound)}</p>`) };
@@ -98,5 +103,5 @@ export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: str
   }
   const until = new Date(found.link.validUntil).toLocaleString(found.link.language === 'lt' ? 'lt-LT' : 'en-GB', { timeZone: 'UTC' }) + ' UTC';
   const intro = say(words, 'link', { file: found.doc.filename, until });
-  return { status: 200, html: signingPage('link', token, found.doc, found.link.language, intro) };
+  return { status: 200, html: signingPage('link', token, found.doc, found.link.language, intro, hasWidget) };
 }
