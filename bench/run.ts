@@ -1,44 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
-import { build, createServer, type Rolldown } from 'vite';
+import { createServer } from 'vite';
+import { measureSizes, sizeTable } from './sizes.js';
 
-/** `npm run bench`: min+gzip bytes of the script-tag bundle and of each entry point. */
-const BUDGET_CDN = 25 * 1024;
-const ENTRIES: Record<string, string> = {
-  'esign-elements': 'src/index.ts',
-  'esign-elements/define': 'src/define.ts',
-  'esign-elements/client': 'src/client/index.ts',
-};
+/** `npm run bench`: sizes against their budgets, encoding and rendering in Chromium. */
+const rows = await measureSizes();
+console.log(sizeTable(rows));
 
-async function minGzip(entry: string): Promise<{ min: number; gzip: number }> {
-  const output = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      write: false,
-      lib: { entry, formats: ['es'], fileName: 'bench' },
-      rolldownOptions: { output: { minify: true, comments: false, codeSplitting: false } },
-    },
-  })) as Rolldown.RolldownOutput[];
-  const chunk = output[0]!.output.find((item) => item.type === 'chunk' && item.isEntry) as Rolldown.OutputChunk;
-  const code = Buffer.from(chunk.code);
-  return { min: code.length, gzip: gzipSync(code, { level: 9 }).length };
-}
-
-const rows: { name: string; min: number; gzip: number; budget?: number }[] = [];
-const cdn = readFileSync('dist/cdn/esign-elements.js');
-rows.push({ name: 'dist/cdn/esign-elements.js (script tag)', min: cdn.length, gzip: gzipSync(cdn, { level: 9 }).length, budget: BUDGET_CDN });
-for (const [name, entry] of Object.entries(ENTRIES)) rows.push({ name, ...(await minGzip(entry)) });
-
-const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
-console.log('| entry | min | min+gzip | budget |');
-console.log('|---|---:|---:|---:|');
-for (const row of rows) {
-  const verdict = row.budget === undefined ? '' : `${kb(row.budget)} ${row.gzip <= row.budget ? 'ok' : 'OVER'}`;
-  console.log(`| ${row.name} | ${kb(row.min)} | ${kb(row.gzip)} | ${verdict} |`);
-}
 /** Runs a bench page in Chromium and returns what its function returns. */
 async function inChromium<T>(pageName: string, fn: string): Promise<T> {
   const server = await createServer({ root: 'bench', configFile: false, logLevel: 'silent', server: { port: 0, host: '127.0.0.1', fs: { allow: ['..'] } } });

@@ -84,20 +84,38 @@ describe('request bodies', () => {
   });
 });
 
-describe('custom elements manifest (written by the build)', () => {
-  it('lists every element with its tag, events and the theme properties', async () => {
-    const { readFileSync } = await import('node:fs');
+describe('custom elements manifest and editor data (written by the build)', () => {
+  it('lists every element with its tag, typed esign-* events, parts, the theme properties and built module paths', async () => {
+    const { existsSync, readFileSync } = await import('node:fs');
     const { ELEMENTS } = await import('../../src/elements.js');
-    const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as {
-      modules: { declarations?: { tagName?: string; events?: { name: string }[]; cssProperties?: unknown[] }[] }[];
-    };
+    type Declaration = { tagName?: string; events?: { name: string; type?: { text: string } }[]; cssProperties?: unknown[]; cssParts?: unknown[] };
+    const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as { modules: { path: string; declarations?: Declaration[] }[] };
+    for (const mod of manifest.modules) {
+      assert.match(mod.path, /^dist\/.*\.js$/, 'a module path points into the package');
+      // modules of types alone are built as declarations only
+      assert.ok(existsSync(mod.path) || existsSync(mod.path.replace(/\.js$/, '.d.ts')), `${mod.path} is built`);
+    }
     const declarations = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName);
     for (const tag of Object.keys(ELEMENTS)) {
       const declaration = declarations.find((d) => d.tagName === tag);
       assert.ok(declaration, `${tag} is in the manifest`);
       assert.ok((declaration.cssProperties ?? []).length >= 10, `${tag} lists the theme properties`);
+      assert.ok((declaration.cssParts ?? []).length >= 1, `${tag} lists its parts`);
+      for (const event of declaration.events ?? []) {
+        assert.match(event.name, /^esign-[a-z-]+$/, `${tag} has no event named ${event.name}`);
+        assert.match(event.type?.text ?? '', /^CustomEvent<.+>$/, `${tag}: ${event.name} has its detail type`);
+      }
     }
     const identify = declarations.find((d) => d.tagName === 'esign-identify')!;
-    assert.ok(identify.events!.some((e) => e.name === 'esign-authenticated'));
+    assert.deepEqual(identify.events!.map((e) => e.name).sort(), ['esign-authenticated', 'esign-cancelled', 'esign-error', 'esign-started']);
+    const upload = declarations.find((d) => d.tagName === 'esign-document-upload')!;
+    assert.equal(upload.events!.find((e) => e.name === 'esign-document-uploaded')!.type!.text, 'CustomEvent<DocumentUploadedDetail>');
+
+    const vscode = JSON.parse(readFileSync('dist/vscode.html-custom-data.json', 'utf8')) as { tags: { name: string; attributes: { name: string }[] }[] };
+    const webTypes = JSON.parse(readFileSync('dist/web-types.json', 'utf8')) as { contributions: { html: { elements: { name: string; events: unknown[] }[] } } };
+    for (const tag of Object.keys(ELEMENTS)) {
+      assert.ok(vscode.tags.find((t) => t.name === tag)?.attributes.some((a) => a.name === 'endpoint'), `VS Code data has ${tag} and its endpoint attribute`);
+      assert.ok(webTypes.contributions.html.elements.some((e) => e.name === tag), `web-types has ${tag}`);
+    }
   });
 });

@@ -1,0 +1,78 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { build, type Rolldown } from 'vite';
+
+/** Budgets in bytes, min+gzip (design.md, issue on packages). */
+export const BUDGETS = { everyElement: 22_000, identify: 14_000, client: 3_500 } as const;
+
+export interface SizeRow {
+  name: string;
+  /** What a page downloads for it: the file and the chunks it imports statically (languages excluded). */
+  files: number;
+  min: number;
+  gzip: number;
+  budget?: number;
+}
+
+const CDN = 'dist/cdn/';
+const gzip = (code: Buffer | string) => gzipSync(code, { level: 9 }).length;
+
+/** A script-tag file and every chunk it imports statically, each gzipped on its own as a server sends it. */
+function scriptTagClosure(file: string): { files: number; min: number; gzip: number } {
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const code = readFileSync(CDN + path, 'utf8');
+    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+    // static imports only: `import"./x.js"` and `from"./x.js"`; `import("./x.js")` is a language loaded on demand
+    for (const found of code.matchAll(/(?:\bfrom|\bimport)\s*"(\.\/[^"]+)"/g)) {
+      const target = new URL(found[1] as string, `file:///${dir}`).pathname.slice(1);
+      visit(target);
+    }
+  };
+  visit(file);
+  let min = 0;
+  let zipped = 0;
+  for (const path of seen) {
+    const code = readFileSync(CDN + path);
+    min += code.length;
+    zipped += gzip(code);
+  }
+  return { files: seen.size, min, gzip: zipped };
+}
+
+async function bundled(entry: string): Promise<{ files: number; min: number; gzip: number }> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: { write: false, lib: { entry, formats: ['es'], fileName: 'bench' }, rolldownOptions: { output: { minify: true, comments: false } } },
+  })) as Rolldown.RolldownOutput[];
+  const chunk = output[0]!.output.find((item) => item.type === 'chunk' && item.isEntry) as Rolldown.OutputChunk;
+  return { files: 1, min: Buffer.byteLength(chunk.code), gzip: gzip(chunk.code) };
+}
+
+/** Sizes of what the build wrote (run after `npm run build`). */
+export async function measureSizes(): Promise<SizeRow[]> {
+  const rows: SizeRow[] = [];
+  rows.push({ name: 'every element: dist/cdn/esign-elements.js', ...scriptTagClosure('esign-elements.js'), budget: BUDGETS.everyElement });
+  const elements = readdirSync(CDN).filter((f) => /^esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
+  for (const file of elements) {
+    rows.push({ name: `${file.slice(0, -3)} alone: dist/cdn/${file}`, ...scriptTagClosure(file), ...(file === 'esign-identify.js' ? { budget: BUDGETS.identify } : {}) });
+  }
+  rows.push({ name: 'the client alone: esign-elements/client', ...(await bundled('src/client/index.ts')), budget: BUDGETS.client });
+  for (const file of readdirSync(CDN).filter((f) => /^esign-elements-(lt|en|lv|et|ru)-/.test(f)).sort()) {
+    const code = readFileSync(CDN + file);
+    rows.push({ name: `language on demand: ${file.slice('esign-elements-'.length, 'esign-elements-'.length + 2)}`, files: 1, min: code.length, gzip: gzip(code) });
+  }
+  return rows;
+}
+
+export function sizeTable(rows: SizeRow[]): string {
+  const lines = ['| what a page loads | files | min | min+gzip | budget |', '|---|---:|---:|---:|---|'];
+  for (const row of rows) {
+    const verdict = row.budget === undefined ? '' : `${row.budget.toLocaleString('en')} B ${row.gzip <= row.budget ? 'ok' : 'OVER'}`;
+    lines.push(`| ${row.name} | ${row.files} | ${row.min.toLocaleString('en')} B | ${row.gzip.toLocaleString('en')} B | ${verdict} |`);
+  }
+  return lines.join('\n');
+}

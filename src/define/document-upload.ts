@@ -1,0 +1,7 @@
+/** Registers <esign-document-upload>; safe to import twice. */
+import { EsignDocumentUpload } from '../elements/document-upload/document-upload.js';
+import { defineElement } from '../internal/define.js';
+
+defineElement('esign-document-upload', EsignDocumentUpload);
+
+export { EsignDocumentUpload };

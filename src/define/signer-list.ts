@@ -1,0 +1,7 @@
+/** Registers <esign-signer-list>; safe to import twice. */
+import { EsignSignerList } from '../elements/signer-list/signer-list.js';
+import { defineElement } from '../internal/define.js';
+
+defineElement('esign-signer-list', EsignSignerList);
+
+export { EsignSignerList };

@@ -1,0 +1,7 @@
+/** Registers <esign-signing-link>; safe to import twice. */
+import { EsignSigningLink } from '../elements/signing-link/signing-link.js';
+import { defineElement } from '../internal/define.js';
+
+defineElement('esign-signing-link', EsignSigningLink);
+
+export { EsignSigningLink };

@@ -1,0 +1,7 @@
+/** Registers <esign-status>; safe to import twice. */
+import { EsignStatus } from '../elements/status/status.js';
+import { defineElement } from '../internal/define.js';
+
+defineElement('esign-status', EsignStatus);
+
+export { EsignStatus };

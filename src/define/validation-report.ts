@@ -1,0 +1,7 @@
+/** Registers <esign-validation-report>; safe to import twice. */
+import { EsignValidationReport } from '../elements/validation-report/validation-report.js';
+import { defineElement } from '../internal/define.js';
+
+defineElement('esign-validation-report', EsignValidationReport);
+
+export { EsignValidationReport };

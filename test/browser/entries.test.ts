@@ -1,0 +1,22 @@
+import { expect } from '@open-wc/testing';
+import '../../src/define/identify.js';
+
+// This file imports only the identify entry: it registers the element and its parts, nothing else.
+describe('one entry per element', () => {
+  it('esign-elements/identify registers esign-identify and the elements it is made of, and no other', () => {
+    for (const tag of ['esign-identify', 'esign-person-form', 'esign-control-code', 'esign-status']) {
+      expect(customElements.get(tag), tag).to.be.a('function');
+    }
+    for (const tag of ['esign-sign', 'esign-hash-sign', 'esign-document', 'esign-document-upload', 'esign-signer-list', 'esign-validation-report', 'esign-signing-link']) {
+      expect(customElements.get(tag), tag).to.equal(undefined);
+    }
+  });
+
+  it('importing the document entry later adds the document elements and keeps the others', async () => {
+    await import('../../src/define/document.js');
+    for (const tag of ['esign-document', 'esign-signer-list', 'esign-validation-report', 'esign-signing-link', 'esign-identify']) {
+      expect(customElements.get(tag), tag).to.be.a('function');
+    }
+    expect(customElements.get('esign-sign')).to.equal(undefined);
+  });
+});
