@@ -9,7 +9,15 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.t
 const ACCESS_TOKEN = 'browser-test-secret';
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
 const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 300, slowAnswerAfterMs: 60_000 });
-const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: ACCESS_TOKEN, prefix: '/esign' });
+// the elements' suites start many sessions for the same test persons: no limits on /esign; the
+// limits are shown on /esign-limited (and have their own node suite)
+const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: ACCESS_TOKEN, prefix: '/esign', operations: 'all', authorize: () => true, rateLimit: false });
+const limited = createProxyHandler({
+  baseUrl: sandbox.url,
+  accessToken: ACCESS_TOKEN,
+  prefix: '/esign-limited',
+  rateLimit: { perVisitor: { limit: 1, windowMs: 250_000 }, perPerson: false },
+});
 
 export default {
   files: ['test/browser/**/*.test.ts'],
@@ -17,11 +25,12 @@ export default {
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   middleware: [
     (ctx, next) => {
-      if (!ctx.url.startsWith('/esign/')) return next();
+      const handler = ctx.url.startsWith('/esign/') ? proxy : ctx.url.startsWith('/esign-limited/') ? limited : null;
+      if (!handler) return next();
       ctx.respond = false;
       return new Promise((resolve) => {
         ctx.res.on('finish', resolve);
-        proxy(ctx.req, ctx.res, () => resolve(next()));
+        handler(ctx.req, ctx.res, () => resolve(next()));
       });
     },
   ],

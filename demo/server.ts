@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
-import { createProxyHandler } from '../src/proxy/index.js';
+import { createProxyHandler, type ProxyOptions } from '../src/proxy/index.js';
 import { DEFAULT_ACCESS_TOKEN, startSandbox, type RunningSandbox } from 'esign-sandbox';
 
 export interface DemoOptions {
@@ -10,6 +10,8 @@ export interface DemoOptions {
   accessToken?: string;
   /** How long sandbox persons take to answer, ms. */
   answerAfterMs?: number;
+  /** The proxy's session-start limits (default: the proxy's defaults). */
+  rateLimit?: ProxyOptions['rateLimit'];
 }
 
 export interface RunningDemo {
@@ -32,7 +34,16 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     baseUrl = sandbox.url;
     accessToken = DEFAULT_ACCESS_TOKEN;
   }
-  const proxy = createProxyHandler({ baseUrl, accessToken, prefix: '/esign' });
+  // The demo lets every visitor use every document: a real host decides in authorize() who may
+  // use which document (see the README), and keeps the default session-only operations otherwise.
+  const proxy = createProxyHandler({
+    baseUrl,
+    accessToken,
+    prefix: '/esign',
+    operations: 'all',
+    authorize: () => true,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+  });
   const proxyPlugin: Plugin = {
     name: 'esign-proxy',
     configureServer(server) {

@@ -15,6 +15,7 @@ export const ERROR_GROUPS = {
   'not-a-user': 'person',
   'not-qualified': 'person',
   'certificate-timeout': 'person',
+  'rate-limited': 'person',
   'invalid-input': 'input',
   'document-corrupted': 'input',
   'session-not-found': 'service',
@@ -43,6 +44,7 @@ const RETRYABLE: ReadonlySet<EsignErrorCode> = new Set<EsignErrorCode>([
   'refused',
   'expired',
   'certificate-timeout',
+  'rate-limited',
   'session-not-found',
   'service-error',
   'provider-error',
@@ -75,12 +77,21 @@ const SERVICE_CODES: Record<number, EsignErrorCode> = {
 
 const PROXY_CODES: Record<ProxyErrorKind, EsignErrorCode> = {
   'operation-not-allowed': 'operation-not-allowed',
+  'operation-disabled': 'operation-not-allowed',
+  'cross-site': 'not-permitted',
+  'unsupported-media-type': 'misconfigured',
   'malformed-json': 'invalid-input',
+  'invalid-field': 'invalid-input',
   'request-too-large': 'request-too-large',
+  'body-timeout': 'network',
   forbidden: 'not-permitted',
+  'rate-limited': 'rate-limited',
+  'host-error': 'service-error',
   'upstream-unreachable': 'service-unreachable',
   'upstream-timeout': 'timeout',
   'upstream-invalid': 'network',
+  'upstream-redirect': 'service-unreachable',
+  'upstream-too-large': 'service-error',
 };
 
 export interface EsignErrorDetail {
@@ -89,11 +100,14 @@ export interface EsignErrorDetail {
   retryable: boolean;
   field?: string;
   serviceCode?: number;
+  /** With `rate-limited`: seconds until a new attempt is allowed. */
+  retryAfter?: number;
   cause?: unknown;
 }
 
 export interface EsignErrorInit {
   field?: string;
+  retryAfter?: number;
   serviceCode?: number;
   httpStatus?: number;
   cause?: unknown;
@@ -109,6 +123,7 @@ export class EsignError extends Error {
   readonly field?: string;
   readonly serviceCode?: number;
   readonly httpStatus?: number;
+  readonly retryAfter?: number;
 
   constructor(code: EsignErrorCode, message: string, init: EsignErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -118,6 +133,7 @@ export class EsignError extends Error {
     if (init.field !== undefined) this.field = init.field;
     if (init.serviceCode !== undefined) this.serviceCode = init.serviceCode;
     if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
+    if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
   }
 
   /** The `esign-error` event detail of design.md. */
@@ -125,6 +141,7 @@ export class EsignError extends Error {
     const detail: EsignErrorDetail = { code: this.code, message, retryable: this.retryable };
     if (this.field !== undefined) detail.field = this.field;
     if (this.serviceCode !== undefined) detail.serviceCode = this.serviceCode;
+    if (this.retryAfter !== undefined) detail.retryAfter = this.retryAfter;
     if (this.cause !== undefined) detail.cause = this.cause;
     return detail;
   }
@@ -139,6 +156,8 @@ export function errorFromResponse(body: ErrorResponse, httpStatus?: number): Esi
   const init: EsignErrorInit = {};
   if (httpStatus !== undefined) init.httpStatus = httpStatus;
   if (body.proxy_error && body.proxy_error in PROXY_CODES) {
+    if (typeof body.field === 'string') init.field = body.field;
+    if (typeof body.retry_after === 'number' && body.retry_after >= 0) init.retryAfter = Math.ceil(body.retry_after);
     return new EsignError(PROXY_CODES[body.proxy_error], message, init);
   }
   const serviceCode = typeof body.error_code === 'number' ? body.error_code : undefined;

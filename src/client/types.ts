@@ -40,16 +40,30 @@ export interface ErrorResponse {
   error_code?: number;
   /** Set by the esign-elements proxy on failures of its own (never by the service). */
   proxy_error?: ProxyErrorKind;
+  /** With `invalid-field`: the field the proxy refused. */
+  field?: string;
+  /** With `rate-limited`: seconds until a new start is allowed (also the `Retry-After` header). */
+  retry_after?: number;
 }
 
+/** Why the host's proxy refused or failed a request (`proxy_error` of its JSON answers). */
 export type ProxyErrorKind =
   | 'operation-not-allowed'
+  | 'operation-disabled'
+  | 'cross-site'
+  | 'unsupported-media-type'
   | 'malformed-json'
+  | 'invalid-field'
   | 'request-too-large'
+  | 'body-timeout'
   | 'forbidden'
+  | 'rate-limited'
+  | 'host-error'
   | 'upstream-unreachable'
   | 'upstream-timeout'
-  | 'upstream-invalid';
+  | 'upstream-invalid'
+  | 'upstream-redirect'
+  | 'upstream-too-large';
 
 // --- shared objects -------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ export const en = {
   'error.operation-not-allowed': 'This action is not available here.',
   'error.request-too-large': 'The file is too large to send.',
   'error.cancelled': 'Cancelled.',
+  'error.rate-limited': 'Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'error.unknown': 'Something went wrong. Try again.',
   'action.retry': 'Try again',
   'action.cancel': 'Cancel',

@@ -21,6 +21,7 @@ export const et: Strings = {
   'error.operation-not-allowed': 'See toiming pole siin saadaval.',
   'error.request-too-large': 'Fail on saatmiseks liiga suur.',
   'error.cancelled': 'Tühistatud.',
+  'error.rate-limited': 'Liiga palju katseid. Proovige uuesti {minutes, plural, one {# minuti} other {# minuti}} pärast.',
   'error.unknown': 'Midagi läks valesti. Proovige uuesti.',
   'action.retry': 'Proovi uuesti',
   'action.cancel': 'Tühista',

@@ -55,5 +55,24 @@ export function translate(
   local?: Partial<Strings>,
 ): string {
   const text = local?.[key] ?? overrides.get(lang)?.[key] ?? loaded.get(lang)?.[key] ?? loaded.get('en')?.[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return pluralize(text, lang, params).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+const PLURAL_FORM = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
+
+/**
+ * Resolves `{n, plural, one {# file} few {# files} other {# files}}` by the language's plural
+ * rules (`#` is the number), the one message syntax translators know from ICU.
+ */
+function pluralize(text: string, lang: Language, params: Record<string, string | number>): string {
+  if (!text.includes(', plural,')) return text;
+  return text.replace(PLURAL, (whole, name: string, forms: string) => {
+    const value = Number(params[name]);
+    if (!(name in params) || !Number.isFinite(value)) return whole;
+    const options = new Map<string, string>();
+    for (const [, category, form] of forms.matchAll(PLURAL_FORM)) options.set(category as string, form as string);
+    const chosen = options.get(`=${value}`) ?? options.get(new Intl.PluralRules(lang).select(value)) ?? options.get('other') ?? '';
+    return chosen.replace(/#/g, String(value));
+  });
 }

@@ -21,6 +21,7 @@ export const lt: Strings = {
   'error.operation-not-allowed': 'Šis veiksmas čia negalimas.',
   'error.request-too-large': 'Failas per didelis išsiųsti.',
   'error.cancelled': 'Atšaukta.',
+  'error.rate-limited': 'Per daug bandymų. Bandykite dar kartą po {minutes, plural, one {# minutės} few {# minučių} other {# minučių}}.',
   'error.unknown': 'Kažkas nepavyko. Bandykite dar kartą.',
   'action.retry': 'Bandyti dar kartą',
   'action.cancel': 'Atšaukti',

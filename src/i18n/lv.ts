@@ -21,6 +21,7 @@ export const lv: Strings = {
   'error.operation-not-allowed': 'Šī darbība šeit nav pieejama.',
   'error.request-too-large': 'Fails ir pārāk liels nosūtīšanai.',
   'error.cancelled': 'Atcelts.',
+  'error.rate-limited': 'Pārāk daudz mēģinājumu. Mēģiniet vēlreiz pēc {minutes, plural, zero {# minūtēm} one {# minūtes} other {# minūtēm}}.',
   'error.unknown': 'Kaut kas nogāja greizi. Mēģiniet vēlreiz.',
   'action.retry': 'Mēģināt vēlreiz',
   'action.cancel': 'Atcelt',

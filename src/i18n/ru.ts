@@ -21,6 +21,7 @@ export const ru: Strings = {
   'error.operation-not-allowed': 'Это действие здесь недоступно.',
   'error.request-too-large': 'Файл слишком велик для отправки.',
   'error.cancelled': 'Отменено.',
+  'error.rate-limited': 'Слишком много попыток. Попробуйте снова через {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}.',
   'error.unknown': 'Что-то пошло не так. Попробуйте снова.',
   'action.retry': 'Попробовать снова',
   'action.cancel': 'Отмена',

@@ -127,7 +127,8 @@ export class EsignElement extends LitElement {
   protected errorDetail(error: unknown): EsignErrorDetail {
     const esignError =
       error instanceof EsignError ? error : new EsignError('unknown', 'Unexpected failure', { cause: error });
-    const base = esignError.toDetail(this.t(`error.${esignError.code}` as StringKey));
+    const params = esignError.retryAfter === undefined ? undefined : { minutes: Math.max(1, Math.ceil(esignError.retryAfter / 60)) };
+    const base = esignError.toDetail(this.t(`error.${esignError.code}` as StringKey, params));
     return { ...base, message: this.errorMessage?.(base, this.language) ?? base.message };
   }
 }

@@ -1,67 +1,83 @@
+import { camelCased } from '../client/camel.js';
+import { serializeJson } from '../client/json.js';
 import { matchOperation, type MatchedOperation } from '../client/operation-match.js';
-import type { ProxyErrorKind } from '../client/types.js';
+import { OPERATION_IDS, type OperationId } from '../client/operations.js';
+import { mayHoldToken, redactToken, withoutScreening } from './answer-filter.js';
+import { JSON_HEADERS, ProxyRefusal, jsonAnswer, proxyError, type ProxyAnswer } from './errors.js';
+import { InvalidField, operationFields } from './fields.js';
+import {
+  DEFAULT_ANSWER_LIMIT,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_BODY_TIMEOUT,
+  DEFAULT_BODY_TIMEOUT_PER_MB,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_SESSION_TTL,
+  DEFAULT_UPSTREAM_TIMEOUT,
+  type ProxyOptions,
+  type ProxyRequestInfo,
+  type ProxyResult,
+  type RateLimit,
+} from './options.js';
+import { isAllowedOrigin, isJsonContentType } from './origin.js';
+import { MemoryStore, type ProxyStore } from './store.js';
+import { UpstreamFailure, createUpstream, type Upstream } from './upstream.js';
+import { newVisitorId, readCookie, visitorCookie, visitorCookieName } from './visitor.js';
 
-export interface ProxyRequestInfo {
+export type { ProxyAnswer } from './errors.js';
+
+/** A request as each adapter hands it to the core. */
+export interface IncomingProxyRequest {
   method: string;
-  /** The service path the browser asked for (without the mount prefix). */
-  path: string;
+  /** Path and query exactly as received (the prefix included). */
+  url: string;
   headers: Headers;
-  /** The JSON body as the browser sent it, without any `access_token`. */
-  body: Record<string, unknown>;
-  /** The framework's own request object (IncomingMessage or Request). */
+  /** Came over https (decides the visitor cookie's Secure flag). */
+  secure: boolean;
+  /** host:port the request was sent to, for the same-origin check. */
+  host: string | null;
   raw: unknown;
-}
-
-export interface ProxyOptions {
-  /** The service's base URL, e.g. `https://service.example`. */
-  baseUrl: string;
-  /** The secret access token. Never sent to the browser, never logged. */
-  accessToken: string;
-  /** Path the proxy is mounted at, e.g. `/esign`. Default: none (mounted at the root or stripped by the framework). */
-  prefix?: string;
-  /** Per-request decision of the host; false (or a throw) answers 403. */
-  authorize?: (request: ProxyRequestInfo, operation: MatchedOperation) => boolean | Promise<boolean>;
-  /** Largest request body in bytes. Default 80 MB (a 50 MB file as base64 with room to spare). */
-  bodyLimit?: number;
-  /** How long to wait for the service, in ms. Default 30 000. */
-  upstreamTimeout?: number;
-  /** The fetch used to reach the service. Default: global fetch. */
-  fetch?: typeof fetch;
-}
-
-export interface ProxyAnswer {
-  status: number;
-  body: string;
-}
-
-export const DEFAULT_BODY_LIMIT = 80 * 1024 * 1024;
-export const DEFAULT_UPSTREAM_TIMEOUT = 30_000;
-
-const PROXY_MESSAGES: Record<ProxyErrorKind, string> = {
-  'operation-not-allowed': 'Not an operation of the service',
-  'malformed-json': 'Request body must be a JSON object',
-  'request-too-large': 'Request body is too large',
-  forbidden: 'Not allowed for this request',
-  'upstream-unreachable': 'The service could not be reached',
-  'upstream-timeout': 'The service did not answer in time',
-  'upstream-invalid': 'The service answered with something other than JSON',
-};
-
-const PROXY_STATUS: Record<ProxyErrorKind, number> = {
-  'operation-not-allowed': 404,
-  'malformed-json': 400,
-  'request-too-large': 413,
-  forbidden: 403,
-  'upstream-unreachable': 502,
-  'upstream-timeout': 504,
-  'upstream-invalid': 502,
-};
-
-export function proxyError(kind: ProxyErrorKind): ProxyAnswer {
-  return { status: PROXY_STATUS[kind], body: JSON.stringify({ status: 'error', message: PROXY_MESSAGES[kind], proxy_error: kind }) };
+  /** A body a framework's parser already read, if any. */
+  parsedBody?: unknown;
+  /** Reads the body; rejects with BodyTooLarge over `limit`, BodyTimeout past the deadline. */
+  readBody: (limit: number, timeoutFor: (bytes: number) => number) => Promise<Uint8Array>;
 }
 
 export class BodyTooLarge extends Error {}
+export class BodyTimeout extends Error {}
+
+type Channel = 'mobile' | 'smartid';
+type SessionKind = 'login' | 'sign' | 'hash';
+
+/** Session starts, and what their tokens may then be used for. */
+const STARTS: Partial<Record<OperationId, { channel: Channel; kind: SessionKind; status: OperationId }>> = {
+  mobileLogin: { channel: 'mobile', kind: 'login', status: 'mobileLoginStatus' },
+  smartIdLogin: { channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' },
+  mobileSign: { channel: 'mobile', kind: 'sign', status: 'mobileSignStatus' },
+  smartIdSign: { channel: 'smartid', kind: 'sign', status: 'smartIdSignStatus' },
+  mobileHashSign: { channel: 'mobile', kind: 'hash', status: 'mobileHashSignStatus' },
+  smartIdHashSign: { channel: 'smartid', kind: 'hash', status: 'smartIdHashSignStatus' },
+};
+const STATUS_OPERATIONS = new Set(Object.values(STARTS).map((start) => start.status));
+const REMOVALS: Partial<Record<OperationId, Channel>> = { removeMobileSession: 'mobile', removeSmartIdSession: 'smartid' };
+
+/** The session operations: what a proxy forwards unless the host enables more. */
+export const SESSION_OPERATIONS: readonly OperationId[] = [
+  ...(Object.keys(STARTS) as OperationId[]),
+  ...STATUS_OPERATIONS,
+  ...(Object.keys(REMOVALS) as OperationId[]),
+];
+export const DOCUMENT_OPERATIONS: readonly OperationId[] = OPERATION_IDS.filter((id) => !SESSION_OPERATIONS.includes(id));
+/** Document operations whose success is handed to `onResult`. */
+const DOCUMENT_RESULTS = new Set<OperationId>(['uploadDocument', 'inviteSigner', 'removeDocument', 'generateTemporarySigningLink', 'removeTemporarySigner']);
+
+interface Binding {
+  visitor: string;
+  channel: Channel;
+  kind: SessionKind;
+  status: OperationId;
+}
+
+const SESSION_NOT_FOUND = 'Session for given token was not found';
 
 /** Where a request goes, or null when it is not for the proxy (outside its prefix). */
 export function routeOf(rawUrl: string, prefix = ''): { path: string } | null {
@@ -70,72 +86,249 @@ export function routeOf(rawUrl: string, prefix = ''): { path: string } | null {
   return { path: rawUrl.slice(cleanPrefix.length) };
 }
 
-/**
- * The proxy contract, framework-free: allow only the interface's operations, replace the
- * browser's access_token by the host's, ask the host, forward, pass the answer back.
- */
-export async function proxyRequest(
-  options: ProxyOptions,
-  request: { method: string; path: string; headers: Headers; raw: unknown; readBody: (limit: number) => Promise<Uint8Array> },
-): Promise<ProxyAnswer> {
-  // the raw path is matched as sent: a query, an escape or a dot segment matches no operation
-  const operation = /[?#%\\]/.test(request.path) ? null : matchOperation(request.method, request.path);
-  if (!operation) return proxyError('operation-not-allowed');
-  let bytes: Uint8Array;
-  try {
-    bytes = await request.readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return proxyError('request-too-large');
-    throw error;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return proxyError('malformed-json');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return proxyError('malformed-json');
-  const fields = { ...(body as Record<string, unknown>) };
-  delete fields['access_token'];
-  if (options.authorize) {
-    let allowed = false;
-    try {
-      allowed = await options.authorize(
-        { method: request.method, path: request.path, headers: request.headers, body: fields, raw: request.raw },
-        operation,
-      );
-    } catch {
-      allowed = false;
-    }
-    if (!allowed) return proxyError('forbidden');
-  }
-  const doFetch = options.fetch ?? globalThis.fetch;
-  let response: Response;
-  let text: string;
-  try {
-    response = await doFetch(`${options.baseUrl.replace(/\/+$/, '')}${request.path}`, {
-      method: request.method,
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ ...fields, access_token: options.accessToken }),
-      signal: AbortSignal.timeout(options.upstreamTimeout ?? DEFAULT_UPSTREAM_TIMEOUT),
-    });
-    text = await response.text();
-  } catch (error) {
-    const name = (error as { name?: string }).name;
-    return proxyError(name === 'TimeoutError' || name === 'AbortError' ? 'upstream-timeout' : 'upstream-unreachable');
-  }
-  try {
-    JSON.parse(text);
-  } catch {
-    return proxyError('upstream-invalid');
-  }
-  // a service that echoed the token must not hand it to the browser
-  if (options.accessToken && text.includes(options.accessToken)) text = text.split(options.accessToken).join('[redacted]');
-  return { status: response.status, body: text };
+function personKeys(id: OperationId, fields: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  const code = fields['code'];
+  if (typeof code === 'string') keys.push(`code:${code.replace(/[\s-]/g, '').toUpperCase()}`);
+  const phone = fields['phone'];
+  if (typeof phone === 'string' && id.startsWith('mobile')) keys.push(`phone:${phone.replace(/\D/g, '')}`);
+  return keys;
 }
 
-export const RESPONSE_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-} as const;
+function checkOptions(options: ProxyOptions): void {
+  if (!options || typeof options !== 'object') throw new TypeError('esign-elements proxy: options are required ({ baseUrl, accessToken })');
+  if (typeof options.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(options.baseUrl) || !URL.canParse(options.baseUrl)) {
+    throw new TypeError('esign-elements proxy: baseUrl must be the service\'s http(s) URL, e.g. https://service.example');
+  }
+  if (typeof options.accessToken !== 'string' || options.accessToken.trim() === '') {
+    throw new TypeError('esign-elements proxy: accessToken is required (the service\'s secret token, from your server\'s configuration)');
+  }
+}
+
+/** The operations this configuration forwards. */
+function enabledOperations(options: ProxyOptions): Set<OperationId> {
+  const choice = options.operations ?? 'sessions';
+  const ids = choice === 'sessions' ? SESSION_OPERATIONS : choice === 'all' ? OPERATION_IDS : choice;
+  for (const id of ids) if (!OPERATION_IDS.includes(id)) throw new TypeError(`esign-elements proxy: unknown operation ${String(id)}`);
+  if (ids.some((id) => DOCUMENT_OPERATIONS.includes(id)) && !options.authorize) {
+    throw new TypeError('esign-elements proxy: document operations need authorize(request, operation) to decide who may use which document');
+  }
+  return new Set(ids);
+}
+
+/**
+ * The proxy, framework-free: the rules of design.md in one pipeline. Returns the answer, or
+ * null for a request outside its prefix.
+ */
+export function createProxyCore(options: ProxyOptions): (request: IncomingProxyRequest) => Promise<ProxyAnswer | null> {
+  checkOptions(options);
+  const enabled = enabledOperations(options);
+  const token = options.accessToken;
+  const store: ProxyStore = options.store ?? new MemoryStore(options.now ? { now: options.now } : {});
+  const upstream: Upstream = createUpstream({
+    baseUrl: options.baseUrl,
+    timeoutMs: options.upstreamTimeout ?? DEFAULT_UPSTREAM_TIMEOUT,
+    answerLimit: options.answerLimit ?? DEFAULT_ANSWER_LIMIT,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const baseTimeout = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT;
+  const perMb = options.bodyTimeoutPerMbMs ?? DEFAULT_BODY_TIMEOUT_PER_MB;
+  const timeoutFor = (bytes: number) => baseTimeout + (perMb * bytes) / (1024 * 1024);
+  const sessionTtl = options.sessionTtlMs ?? DEFAULT_SESSION_TTL;
+  const limits: { perVisitor?: RateLimit | false; perPerson?: RateLimit | false } =
+    options.rateLimit === false ? {} : { ...DEFAULT_RATE_LIMITS, ...options.rateLimit };
+  const write = options.log ?? ((message: string) => console.error(message));
+  // a host's error message could quote anything: the token never reaches a log line
+  const log = (message: string) => write(message.split(token).join('[redacted]'));
+  const allowedOrigins = options.allowedOrigins ?? [];
+
+  async function limit(scope: string, rule: RateLimit | false | undefined, key: string): Promise<void> {
+    if (!rule) return;
+    const { count, resetInMs } = await store.increment(`limit:${scope}:${key}`, rule.windowMs);
+    if (count > rule.limit) {
+      const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
+      throw new ProxyRefusal(proxyError('rate-limited', { retry_after: seconds }, { 'retry-after': String(seconds) }));
+    }
+  }
+
+  async function visitorOf(request: IncomingProxyRequest, path: string): Promise<{ id: string; cookie?: string }> {
+    if (options.visitor) {
+      let id: string | null | undefined;
+      try {
+        id = await options.visitor({ method: request.method, path, headers: request.headers, raw: request.raw });
+      } catch (error) {
+        log(`[esign-proxy] visitor() failed: ${describe(error)}`);
+        throw new ProxyRefusal(proxyError('host-error'));
+      }
+      if (!id) throw new ProxyRefusal(proxyError('forbidden'));
+      return { id: `host:${id}` };
+    }
+    const secure = options.secureCookie ?? request.secure;
+    const name = visitorCookieName(secure);
+    const existing = readCookie(request.headers.get('cookie'), name);
+    if (existing) return { id: `cookie:${existing}` };
+    const id = newVisitorId();
+    return { id: `cookie:${id}`, cookie: visitorCookie(name, id, secure) };
+  }
+
+  async function readFields(request: IncomingProxyRequest, operation: MatchedOperation): Promise<Record<string, unknown>> {
+    let body: unknown = request.parsedBody;
+    if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) {
+      let text: string;
+      if (typeof body === 'string') text = body;
+      else if (body instanceof Uint8Array) text = new TextDecoder().decode(body);
+      else {
+        try {
+          text = new TextDecoder().decode(await request.readBody(bodyLimit, timeoutFor));
+        } catch (error) {
+          if (error instanceof BodyTooLarge) throw new ProxyRefusal(proxyError('request-too-large'));
+          if (error instanceof BodyTimeout) throw new ProxyRefusal(proxyError('body-timeout'));
+          throw error;
+        }
+      }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new ProxyRefusal(proxyError('malformed-json'));
+      }
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProxyRefusal(proxyError('malformed-json'));
+    try {
+      const fields = operationFields(operation.id, body as Record<string, unknown>);
+      if (operation.id === 'generateTemporarySigningLink' && typeof fields['document_id'] === 'string') {
+        operation.params['documentId'] = fields['document_id'];
+      }
+      return fields;
+    } catch (error) {
+      if (error instanceof InvalidField) throw new ProxyRefusal(proxyError('invalid-field', { field: error.field }));
+      throw error;
+    }
+  }
+
+  async function authorize(info: ProxyRequestInfo, operation: MatchedOperation): Promise<void> {
+    if (!options.authorize) return;
+    let allowed: boolean;
+    try {
+      allowed = await options.authorize(info, operation);
+    } catch (error) {
+      log(`[esign-proxy] authorize() failed for ${operation.id}: ${describe(error)}`);
+      throw new ProxyRefusal(proxyError('host-error'));
+    }
+    if (allowed !== true) throw new ProxyRefusal(proxyError('forbidden'));
+  }
+
+  async function checkBinding(operation: MatchedOperation, visitor: string): Promise<Binding | null> {
+    const sessionToken = operation.params['token'] ?? operation.params['sessionId'] ?? '';
+    const stored = await store.get(`bind:${sessionToken}`);
+    const binding = stored ? (JSON.parse(stored) as Binding) : null;
+    const removalChannel = REMOVALS[operation.id];
+    const fits =
+      binding !== null &&
+      binding.visitor === visitor &&
+      (removalChannel ? binding.channel === removalChannel : binding.status === operation.id);
+    if (fits) return binding;
+    // the service's own answer for a token it does not know
+    const answer = removalChannel ? { status: 'error', message: SESSION_NOT_FOUND } : { status: 'error', message: SESSION_NOT_FOUND, error_code: 40402 };
+    throw new ProxyRefusal(jsonAnswer(404, answer));
+  }
+
+  async function deliver(result: ProxyResult, claimKey: string | null): Promise<void> {
+    if (!options.onResult) return;
+    if (claimKey && !(await store.setIfAbsent(claimKey, '1', sessionTtl))) return;
+    try {
+      await options.onResult(result);
+    } catch (error) {
+      if (claimKey) await store.delete(claimKey);
+      log(`[esign-proxy] onResult() failed for ${result.operation}: ${describe(error)}`);
+      throw new ProxyRefusal(proxyError('host-error'));
+    }
+  }
+
+  return async (request) => {
+    const route = routeOf(request.url, options.prefix);
+    if (!route) return null;
+    const { path } = route;
+    let cookie: string | undefined;
+    try {
+      // the raw path is matched as sent: a query, an escape or a dot segment matches no operation
+      const operation = /[?#%\\]/.test(path) ? null : matchOperation(request.method, path);
+      if (!operation) return proxyError('operation-not-allowed');
+      if (!enabled.has(operation.id)) return proxyError('operation-disabled');
+      if (!isAllowedOrigin(request.headers, request.host, allowedOrigins)) return proxyError('cross-site');
+      if (request.parsedBody === undefined && !isJsonContentType(request.headers.get('content-type'))) return proxyError('unsupported-media-type');
+      const fields = await readFields(request, operation);
+      const visitor = await visitorOf(request, path);
+      cookie = visitor.cookie;
+      const info: ProxyRequestInfo = { method: request.method, path, headers: request.headers, body: fields, visitor: visitor.id, raw: request.raw };
+
+      const start = STARTS[operation.id];
+      let binding: Binding | null = null;
+      if (STATUS_OPERATIONS.has(operation.id) || REMOVALS[operation.id]) binding = await checkBinding(operation, visitor.id);
+      if (start) {
+        await limit('visitor', limits.perVisitor, visitor.id);
+        for (const key of personKeys(operation.id, fields)) await limit('person', limits.perPerson, key);
+      }
+      await authorize(info, operation);
+
+      const sent = serializeJson({ ...fields, access_token: token });
+      const answer = await upstream(request.method, path, sent);
+      let text = answer.bytes.toString('utf8');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return withCookie(proxyError('upstream-invalid'), cookie);
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return withCookie(proxyError('upstream-invalid'), cookie);
+      let value = parsed as Record<string, unknown>;
+      const ok = value['status'] === 'ok';
+
+      if (ok && start && typeof value['token'] === 'string') {
+        const bound: Binding = { visitor: visitor.id, channel: start.channel, kind: start.kind, status: start.status };
+        await store.set(`bind:${value['token']}`, JSON.stringify(bound), sessionTtl);
+      }
+      if (ok && binding && STATUS_OPERATIONS.has(operation.id)) {
+        const sessionToken = operation.params['token'] as string;
+        const raw = redactToken(value, token).value as Record<string, unknown>;
+        await deliver(
+          { operation: operation.id, kind: binding.kind, channel: binding.channel, token: sessionToken, visitor: visitor.id, result: camelCased(raw), raw, request: info },
+          `result:${sessionToken}`,
+        );
+      }
+      if (ok && DOCUMENT_RESULTS.has(operation.id)) {
+        const raw = redactToken(value, token).value as Record<string, unknown>;
+        const documentId = operation.params['documentId'] ?? String((raw['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
+        await deliver({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(raw), raw, request: info }, null);
+      }
+
+      let changed = false;
+      if (!options.exposeScreening) {
+        const stripped = withoutScreening(value);
+        value = stripped.value;
+        changed = stripped.changed;
+      }
+      if (changed || mayHoldToken(text, token)) {
+        const redacted = redactToken(value, token);
+        text = changed || redacted.changed ? JSON.stringify(redacted.value) : text;
+      }
+      return withCookie({ status: answer.status, headers: { ...JSON_HEADERS }, body: text }, cookie);
+    } catch (error) {
+      if (error instanceof ProxyRefusal) return withCookie(error.answer, cookie);
+      if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), cookie);
+      // an answer nested too deep to walk
+      if (error instanceof RangeError) return withCookie(proxyError('upstream-invalid'), cookie);
+      throw error;
+    }
+  };
+}
+
+function withCookie(answer: ProxyAnswer, cookie: string | undefined): ProxyAnswer {
+  return cookie ? { ...answer, headers: { ...answer.headers, 'set-cookie': cookie } } : answer;
+}
+
+/** A host hook's failure for the log: its kind and message, never a request's body or token. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 300);
+  return typeof error;
+}

@@ -1,21 +1,39 @@
-import { BodyTooLarge, RESPONSE_HEADERS, proxyRequest, routeOf, type ProxyOptions } from './core.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BodyTimeout, BodyTooLarge, createProxyCore } from './core.js';
+import { JSON_HEADERS } from './errors.js';
+import type { ProxyOptions } from './options.js';
 
-async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+async function readBody(request: Request, limit: number, timeoutFor: (bytes: number) => number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const started = Date.now();
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
+    const expected = Math.max(size, Number.isFinite(declared) ? declared : 0);
+    const left = started + timeoutFor(expected) - Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new BodyTimeout()), Math.max(0, left));
+    });
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await Promise.race([reader.read(), timeout]);
+    } catch (error) {
+      await reader.cancel().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (step.done) break;
+    size += step.value.length;
     if (size > limit) {
-      await reader.cancel();
+      await reader.cancel().catch(() => undefined);
       throw new BodyTooLarge();
     }
-    chunks.push(value);
+    chunks.push(step.value);
   }
   const out = new Uint8Array(size);
   let offset = 0;
@@ -26,19 +44,69 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   return out;
 }
 
-/** The proxy as a fetch-style `(Request) => Promise<Response>` route handler. */
+/** The proxy as a fetch-style `(Request) => Promise<Response>` route handler (Next.js, Hono, Deno, Bun). */
 export function createFetchProxyHandler(options: ProxyOptions): (request: Request) => Promise<Response> {
+  const core = createProxyCore(options);
   return async (request) => {
     const url = new URL(request.url);
-    const route = routeOf(`${url.pathname}${url.search}`, options.prefix);
-    if (!route) return new Response(JSON.stringify({ status: 'error', message: 'Not found' }), { status: 404, headers: RESPONSE_HEADERS });
-    const answer = await proxyRequest(options, {
-      method: request.method,
-      path: route.path,
-      headers: request.headers,
-      raw: request,
-      readBody: (limit) => readBody(request, limit),
+    let answer;
+    try {
+      answer = await core({
+        method: request.method,
+        url: `${url.pathname}${url.search}`,
+        headers: request.headers,
+        secure: url.protocol === 'https:',
+        host: request.headers.get('host') ?? url.host,
+        raw: request,
+        readBody: (limit, timeoutFor) => readBody(request, limit, timeoutFor),
+      });
+    } catch (error) {
+      console.error(`[esign-proxy] failure: ${error instanceof Error ? error.name : typeof error}`);
+      return new Response(JSON.stringify({ status: 'error', message: 'Proxy failure' }), { status: 500, headers: JSON_HEADERS });
+    }
+    if (!answer) return new Response(JSON.stringify({ status: 'error', message: 'Not found' }), { status: 404, headers: JSON_HEADERS });
+    return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+  };
+}
+
+/**
+ * Serves a fetch-style handler from node:http (or Express, Connect, Vite): builds a `Request`
+ * from the incoming message, streams its body, and writes the `Response` back.
+ */
+export function fetchHandlerToNode(handler: (request: Request) => Promise<Response>): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+    }
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    const body = hasBody
+      ? new ReadableStream<Uint8Array>({
+          start(controller) {
+            req.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+            req.on('end', () => controller.close());
+            req.on('error', (error) => controller.error(error));
+          },
+          cancel() {
+            req.destroy();
+          },
+        })
+      : null;
+    const request = new Request(`${protocol}://${req.headers.host ?? 'localhost'}${(req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'}`, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(body ? { body, duplex: 'half' } : {}),
+    } as RequestInit);
+    void handler(request).then(async (response) => {
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        out[name] = value;
+      });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, { ...out, 'content-length': bytes.length });
+      res.end(bytes);
     });
-    return new Response(answer.body, { status: answer.status, headers: RESPONSE_HEADERS });
   };
 }

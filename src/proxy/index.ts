@@ -1,5 +1,22 @@
 export { createProxyHandler, type NodeProxyHandler } from './node.js';
-export { createFetchProxyHandler } from './fetch.js';
-export { DEFAULT_BODY_LIMIT, DEFAULT_UPSTREAM_TIMEOUT, type ProxyOptions, type ProxyRequestInfo } from './core.js';
+export { createFetchProxyHandler, fetchHandlerToNode } from './fetch.js';
+export { createProxyCore, SESSION_OPERATIONS, DOCUMENT_OPERATIONS, type IncomingProxyRequest } from './core.js';
+export type { ProxyAnswer } from './errors.js';
+export { MemoryStore, type ProxyStore } from './store.js';
+export {
+  DEFAULT_ANSWER_LIMIT,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_BODY_TIMEOUT,
+  DEFAULT_BODY_TIMEOUT_PER_MB,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_SESSION_TTL,
+  DEFAULT_UPSTREAM_TIMEOUT,
+  type OperationChoice,
+  type ProxyOptions,
+  type ProxyRequestInfo,
+  type ProxyResult,
+  type RateLimit,
+} from './options.js';
+export { OPERATION_FIELDS } from './fields.js';
 export type { MatchedOperation } from '../client/operation-match.js';
 export type { OperationId } from '../client/operations.js';

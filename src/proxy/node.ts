@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTooLarge, RESPONSE_HEADERS, proxyRequest, routeOf, type ProxyOptions } from './core.js';
+import type { TLSSocket } from 'node:tls';
+import { BodyTimeout, BodyTooLarge, createProxyCore } from './core.js';
+import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
+import type { ProxyOptions } from './options.js';
 
 export type NodeProxyHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+type MaybeParsed = IncomingMessage & { originalUrl?: string; body?: unknown };
 
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -12,59 +17,92 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+/**
+ * Reads a body up to `limit` bytes within a deadline that grows with its size. Over the limit
+ * or past the deadline it stops reading at once: the answer is sent and the connection closed,
+ * so nobody can stream gigabytes or drip bytes into a held connection.
+ */
+function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: number) => number): Promise<Uint8Array> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.reject(new BodyTooLarge());
-  }
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      const expected = Math.max(size, Number.isFinite(declared) ? declared : 0);
+      timer = setTimeout(() => finish(new BodyTimeout()), Math.max(0, started + timeoutFor(expected) - Date.now()));
+    };
+    const finish = (error: Error | null) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      if (error) {
+        req.pause();
+        reject(error);
+      } else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
+        finish(new BodyTooLarge());
         return;
       }
       chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+      arm();
+    };
+    const onEnd = () => finish(null);
+    const onError = (error: Error) => finish(error);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    arm();
+  });
+}
+
+/** Writes an answer; a request whose body was not read to the end gets its connection closed. */
+export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer): void {
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  const unread = !req.complete;
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': body.length, ...(unread ? { connection: 'close' } : {}) });
+  res.end(body, () => {
+    if (unread) req.socket.destroy();
   });
 }
 
 /**
  * The proxy as a `(req, res, next?)` handler for node:http, Express, Connect and Vite.
- * Requests outside `prefix` go to `next` (or get a 404 JSON without one).
+ * With `prefix`, requests are matched on the full URL (`originalUrl` under Express); without,
+ * on the URL the framework left after its own mount path. Requests outside go to `next`.
+ * Behind a body parser (`express.json()`), the parsed `req.body` is used.
  */
 export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
+  const core = createProxyCore(options);
   return (req, res, next) => {
-    const url = (req as IncomingMessage & { originalUrl?: string }).url ?? '/';
-    const route = routeOf(url, options.prefix);
-    if (!route) {
-      if (next) next();
-      else res.writeHead(404, RESPONSE_HEADERS).end(JSON.stringify({ status: 'error', message: 'Not found' }));
-      return;
-    }
-    proxyRequest(options, {
+    const request = req as MaybeParsed;
+    const url = options.prefix ? (request.originalUrl ?? req.url ?? '/') : (req.url ?? '/');
+    const parsed = request.body !== undefined && (req.complete || req.readableEnded) ? request.body : undefined;
+    core({
       method: req.method ?? 'GET',
-      path: route.path,
+      url,
       headers: headersOf(req),
+      secure: Boolean((req.socket as TLSSocket).encrypted),
+      host: req.headers.host ?? null,
       raw: req,
-      readBody: (limit) => readBody(req, limit),
+      ...(parsed !== undefined ? { parsedBody: parsed } : {}),
+      readBody: (limit, timeoutFor) => readBody(req, limit, timeoutFor),
     }).then(
       (answer) => {
-        // an unread body (of a refused request) would otherwise hold the connection
-        req.resume();
-        res.writeHead(answer.status, { ...RESPONSE_HEADERS, 'content-length': Buffer.byteLength(answer.body) });
-        res.end(answer.body);
+        if (answer) writeAnswer(req, res, answer);
+        else if (next) next();
+        else writeAnswer(req, res, { status: 404, headers: { ...JSON_HEADERS }, body: JSON.stringify({ status: 'error', message: 'Not found' }) });
       },
       (error: unknown) => {
-        if (next) next(error);
-        else res.writeHead(500, RESPONSE_HEADERS).end(JSON.stringify({ status: 'error', message: 'Proxy failure' }));
+        console.error(`[esign-proxy] failure: ${error instanceof Error ? error.name : typeof error}`);
+        writeAnswer(req, res, { status: 500, headers: { ...JSON_HEADERS }, body: JSON.stringify({ status: 'error', message: 'Proxy failure' }) });
       },
     );
   };

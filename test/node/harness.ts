@@ -45,7 +45,11 @@ export async function startStack(sandboxOptions: SandboxOptions = {}, proxyOptio
   const sandbox = new Sandbox({ accessToken: ACCESS_TOKEN, now: clock.now, widgetDir: WIDGET_DIR, ...sandboxOptions });
   const sandboxServer = createServer(sandbox.handle);
   const sandboxUrl = await listen(sandboxServer);
-  const proxyServer = createServer(createProxyHandler({ baseUrl: sandboxUrl, accessToken: ACCESS_TOKEN, ...proxyOptions }));
+  // most suites exercise the service through the proxy: every operation on, no limits; the proxy's
+  // own rules have their suite
+  const proxyServer = createServer(
+    createProxyHandler({ baseUrl: sandboxUrl, accessToken: ACCESS_TOKEN, operations: 'all', authorize: () => true, rateLimit: false, exposeScreening: true, ...proxyOptions }),
+  );
   const proxyUrl = await listen(proxyServer);
   return {
     clock,
@@ -67,13 +71,42 @@ export interface Answer {
   headers: Headers;
 }
 
+/** Cookies per host, as a browser keeps them: the proxy's visitor cookie goes back on every request. */
+export class CookieJar {
+  readonly #cookies = new Map<string, Map<string, string>>();
+  header(url: string): string {
+    return [...(this.#cookies.get(new URL(url).host) ?? new Map<string, string>())].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  keep(url: string, response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      const host = new URL(url).host;
+      if (!this.#cookies.has(host)) this.#cookies.set(host, new Map());
+      this.#cookies.get(host)!.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+}
+
+/** The jar of the one visitor most tests are. */
+export const VISITOR = new CookieJar();
+
+export interface SendOptions {
+  headers?: Record<string, string>;
+  /** Whose cookies; null sends none. Default the common visitor. */
+  jar?: CookieJar | null;
+}
+
 /** Sends a request and records the answer for the token check. */
-export async function send(url: string, method: string, body: unknown, raw = false): Promise<Answer> {
+export async function send(url: string, method: string, body: unknown, raw = false, options: SendOptions = {}): Promise<Answer> {
+  const jar = options.jar === undefined ? VISITOR : options.jar;
+  const cookie = jar?.header(url);
   const response = await fetch(url, {
     method,
-    headers: { 'content-type': 'application/json' },
-    body: raw ? (body as string) : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...options.headers },
+    ...(body === undefined ? {} : { body: raw ? (body as string) : JSON.stringify(body) }),
   });
+  jar?.keep(url, response);
   const text = await response.text();
   received.push({ where: `${method} ${url}`, text: text + JSON.stringify([...response.headers]) });
   let json: Record<string, any>;

@@ -118,6 +118,7 @@ describe('proxy: limits, host decisions and upstream failures', () => {
       createProxyHandler({
         baseUrl: stack.sandboxUrl,
         accessToken: ACCESS_TOKEN,
+        operations: 'all',
         authorize: (request, operation) => {
           seen.push(`${operation.id}:${'access_token' in request.body}`);
           return operation.id !== 'removeDocument';
@@ -190,9 +191,9 @@ describe('proxy: fetch-style handler', () => {
     assert.equal((await send(`${url}/api-esign/smartid/login.json?x=1`, 'POST', {})).status, 404);
     assert.equal((await send(`${url}/api-esign/smartid/login.json`, 'POST', '{', true)).status, 400);
     const small = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, bodyLimit: 10 });
-    const tooLarge = await recordResponse('fetch handler 413', await small(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', body: JSON.stringify({ code: 'x'.repeat(100) }) })));
+    const tooLarge = await recordResponse('fetch handler 413', await small(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'x'.repeat(100) }) })));
     assert.equal(tooLarge.status, 413);
     const denied = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, authorize: () => false });
-    assert.equal((await recordResponse('fetch handler 403', await denied(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', body: '{}' })))).status, 403);
+    assert.equal((await recordResponse('fetch handler 403', await denied(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })))).status, 403);
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * Takes every occurrence of the access token out of a parsed answer: in every string value and
+ * every key, however the service's JSON spelled it (escapes included, since this works on the
+ * parsed value). Returns the same value when nothing changed.
+ */
+export function redactToken(value: unknown, token: string): { value: unknown; changed: boolean } {
+  let changed = false;
+  const clean = (text: string): string => {
+    if (!text.includes(token)) return text;
+    changed = true;
+    return text.split(token).join('[redacted]');
+  };
+  const walk = (item: unknown): unknown => {
+    if (typeof item === 'string') return clean(item);
+    if (Array.isArray(item)) return item.map(walk);
+    if (item && typeof item === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(item)) out[clean(key)] = walk(inner);
+      return out;
+    }
+    return item;
+  };
+  const result = walk(value);
+  return { value: changed ? result : value, changed };
+}
+
+/**
+ * Whether the answer's text can hold the token at all. Without a backslash every JSON string
+ * is its own text, so a token absent from the text is absent from the value and the text can go
+ * to the browser as it came (no second serialisation of a large signed file).
+ */
+export function mayHoldToken(text: string, token: string): boolean {
+  return text.includes('\\') || text.includes(token);
+}
+
+export const SCREENING_FIELDS = ['peps_data', 'sanctions_data'] as const;
+
+/** The answer without PEP and sanctions data; true when some was there. */
+export function withoutScreening(value: Record<string, unknown>): { value: Record<string, unknown>; changed: boolean } {
+  if (!SCREENING_FIELDS.some((field) => Object.hasOwn(value, field))) return { value, changed: false };
+  const out = { ...value };
+  for (const field of SCREENING_FIELDS) delete out[field];
+  return { value: out, changed: true };
+}

@@ -1,0 +1,58 @@
+import type { ProxyErrorKind } from '../client/types.js';
+
+/** What the proxy answers: status, headers and a JSON (or, for downloads, binary) body. */
+export interface ProxyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+const KINDS: Record<ProxyErrorKind, [status: number, message: string]> = {
+  'operation-not-allowed': [404, 'Not an operation of the service'],
+  'operation-disabled': [403, 'This operation is not enabled on this proxy'],
+  'cross-site': [403, 'Requests from other sites are not accepted'],
+  'unsupported-media-type': [415, 'Request body must be application/json'],
+  'malformed-json': [400, 'Request body must be a JSON object'],
+  'invalid-field': [400, 'A field has the wrong type'],
+  'request-too-large': [413, 'Request body is too large'],
+  'body-timeout': [408, 'The request body did not arrive in time'],
+  forbidden: [403, 'Not allowed for this request'],
+  'rate-limited': [429, 'Too many sessions started; try again later'],
+  'host-error': [500, 'The host could not process this request'],
+  'upstream-unreachable': [502, 'The service could not be reached'],
+  'upstream-timeout': [504, 'The service did not answer in time'],
+  'upstream-invalid': [502, 'The service answered with something other than JSON'],
+  'upstream-redirect': [502, 'The service answered with a redirect, which is not followed'],
+  'upstream-too-large': [502, 'The service answered with more than the proxy accepts'],
+};
+
+export function proxyStatus(kind: ProxyErrorKind): number {
+  return KINDS[kind][0];
+}
+
+/** The proxy's own JSON error answer: `{status: "error", message, proxy_error, ...extra}`. */
+export function proxyError(kind: ProxyErrorKind, extra: Record<string, string | number> = {}, headers: Record<string, string> = {}): ProxyAnswer {
+  const [status, message] = KINDS[kind];
+  return {
+    status,
+    headers: { ...JSON_HEADERS, ...headers },
+    body: JSON.stringify({ status: 'error', message, proxy_error: kind, ...extra }),
+  };
+}
+
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): ProxyAnswer {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+}
+
+/** A refusal that ends request processing early; carries its answer. */
+export class ProxyRefusal extends Error {
+  constructor(readonly answer: ProxyAnswer) {
+    super('refused');
+  }
+}

@@ -1,0 +1,121 @@
+import type { CamelCased } from '../client/camel.js';
+import type { MatchedOperation } from '../client/operation-match.js';
+import type { OperationId } from '../client/operations.js';
+import type { ProxyStore } from './store.js';
+
+export interface ProxyRequestInfo {
+  method: string;
+  /** The service path the browser asked for (without the mount prefix). */
+  path: string;
+  headers: Headers;
+  /** The operation's own fields as they go to the service, without the access token. */
+  body: Record<string, unknown>;
+  /** Who is asking: the `visitor` hook's answer or the proxy's own visitor cookie. */
+  visitor: string;
+  /** The framework's own request object (IncomingMessage or Request). */
+  raw: unknown;
+}
+
+/** A result the service confirmed, handed to the host's server before the browser sees it. */
+export interface ProxyResult {
+  operation: OperationId;
+  /** `login`, `sign` and `hash` for sessions; `document` for document operations. */
+  kind: 'login' | 'sign' | 'hash' | 'document';
+  /** The session's channel (sessions only). */
+  channel?: 'mobile' | 'smartid';
+  /** The session token (sessions) or the document uuid (document operations). */
+  token: string;
+  /** The visitor who started the session or asked for the document operation. */
+  visitor: string;
+  /** The service's answer in camelCase, screening data included. */
+  result: CamelCased<Record<string, unknown>>;
+  /** The service's answer as it came, screening data included. */
+  raw: Record<string, unknown>;
+  request: ProxyRequestInfo;
+}
+
+export interface RateLimit {
+  /** Session starts allowed in one window. */
+  limit: number;
+  windowMs: number;
+}
+
+export type OperationChoice = 'sessions' | 'all' | readonly OperationId[];
+
+export interface ProxyOptions {
+  /** The service's base URL, e.g. `https://service.example`. Required. */
+  baseUrl: string;
+  /** The secret access token. Required. Never sent to the browser, never logged. */
+  accessToken: string;
+  /** Path the proxy is mounted at, e.g. `/esign`. Default: none (mounted at the root or stripped by the framework). */
+  prefix?: string;
+  /**
+   * What is forwarded. `sessions` (default): logins, file and hash signing, their statuses and
+   * session removal. `all`, or a list of operation ids, adds document operations, each of which
+   * then needs `authorize`.
+   */
+  operations?: OperationChoice;
+  /**
+   * The host's decision per request; required for document operations, which get the document
+   * uuid in `operation.params.documentId`. False answers 403; a throw answers 500 and is logged.
+   */
+  authorize?: (request: ProxyRequestInfo, operation: MatchedOperation) => boolean | Promise<boolean>;
+  /**
+   * Called once per finished session (status `ok`) and for every successful document operation,
+   * before the answer goes to the browser. A throw or rejection turns the answer into a 500 for
+   * the browser (and the next poll calls it again).
+   */
+  onResult?: (result: ProxyResult) => void | Promise<void>;
+  /**
+   * Who the visitor is, e.g. the host's session id. Default: a random id in an HttpOnly,
+   * SameSite=Strict cookie (Secure over https) that the proxy sets itself. Null refuses (403).
+   */
+  visitor?: (request: Omit<ProxyRequestInfo, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
+  /** Origins of other sites allowed to call the proxy (exact `https://app.example` strings). Default none. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Limits on session starts, per visitor and per person (personal code, and phone for
+   * Mobile-ID). Default: 12 per visitor and 6 per person in 10 minutes. `false` turns them off.
+   */
+  rateLimit?: false | { perVisitor?: RateLimit | false; perPerson?: RateLimit | false };
+  /** Pass `peps_data` and `sanctions_data` to the browser. Default false: only `onResult` gets them. */
+  exposeScreening?: boolean;
+  /** Bindings, counters and delivered results. Default: memory of this process. */
+  store?: ProxyStore;
+  /** How long a started session stays bound to its visitor, ms. Default 30 minutes. */
+  sessionTtlMs?: number;
+  /** Largest request body in bytes. Default 80 MB (a 50 MB file as base64 with room to spare). */
+  bodyLimit?: number;
+  /** Time allowed for a request body: this many ms plus `bodyTimeoutPerMbMs` per MB. Default 10 000. */
+  bodyTimeoutMs?: number;
+  /** Default 2 000 ms per MB of body. */
+  bodyTimeoutPerMbMs?: number;
+  /** Largest answer read from the service. Default 120 MB (a signed file of the largest body, as base64 in JSON). */
+  answerLimit?: number;
+  /** How long to wait for the service, in ms. Default 60 000. */
+  upstreamTimeout?: number;
+  /** A fetch to reach the service instead of the pooled node:http client. */
+  fetch?: typeof fetch;
+  /** Mark the visitor cookie Secure. Default: when the request came over https. */
+  secureCookie?: boolean;
+  /** The clock of the default store and the limits. Default `Date.now`. */
+  now?: () => number;
+  /** Where failures of host hooks are logged (never with tokens or bodies). Default console.error. */
+  log?: (message: string) => void;
+}
+
+export const DEFAULT_BODY_LIMIT = 80 * 1024 * 1024;
+export const DEFAULT_ANSWER_LIMIT = 120 * 1024 * 1024;
+export const DEFAULT_UPSTREAM_TIMEOUT = 60_000;
+export const DEFAULT_SESSION_TTL = 30 * 60_000;
+export const DEFAULT_BODY_TIMEOUT = 10_000;
+export const DEFAULT_BODY_TIMEOUT_PER_MB = 2_000;
+/**
+ * A person answers a push in 10–60 s. Six starts in ten minutes cover a login, retries after a
+ * typo, a refusal or a time-out, and a few signatures; more pushes to one person than that is
+ * spam. Twelve per visitor leaves room for a person signing for two people on one computer.
+ */
+export const DEFAULT_RATE_LIMITS = {
+  perVisitor: { limit: 12, windowMs: 10 * 60_000 },
+  perPerson: { limit: 6, windowMs: 10 * 60_000 },
+} as const satisfies Record<string, RateLimit>;

@@ -1,0 +1,61 @@
+import type { ProxyStore } from './store.js';
+
+/**
+ * The part of a Redis client the store needs. Both maintained Node clients fit:
+ * node-redis (`createClient()` from `redis`, through `sendCommand`) and ioredis (through `call`).
+ */
+export type RedisClientLike =
+  | { sendCommand(args: string[]): Promise<unknown> }
+  | { call(command: string, ...args: string[]): Promise<unknown> };
+
+// one round trip, atomic: the window starts at the first increment and is never extended
+const INCREMENT = `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}`;
+
+/**
+ * A {@link ProxyStore} in Redis, for hosts that run the proxy on several nodes: session
+ * bindings, rate limits and delivered results are shared by all of them.
+ *
+ * ```ts
+ * import { createClient } from 'redis';
+ * import { RedisStore } from 'esign-elements/proxy/redis';
+ * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * createProxyHandler({ ..., store: new RedisStore(redis) });
+ * ```
+ */
+export class RedisStore implements ProxyStore {
+  readonly #command: (args: string[]) => Promise<unknown>;
+  readonly #prefix: string;
+
+  constructor(client: RedisClientLike, options: { prefix?: string } = {}) {
+    this.#prefix = options.prefix ?? 'esign-proxy:';
+    if ('sendCommand' in client) this.#command = (args) => client.sendCommand(args);
+    else if ('call' in client) this.#command = ([command, ...args]) => client.call(command as string, ...args);
+    else throw new TypeError('RedisStore needs a node-redis or ioredis client');
+  }
+
+  async get(key: string): Promise<string | null> {
+    const value = await this.#command(['GET', this.#prefix + key]);
+    return value === null || value === undefined ? null : String(value);
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.#command(['SET', this.#prefix + key, value, 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const answer = await this.#command(['SET', this.#prefix + key, value, 'PX', String(Math.max(1, Math.ceil(ttlMs))), 'NX']);
+    return answer !== null && answer !== undefined;
+  }
+
+  async increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+    const answer = (await this.#command(['EVAL', INCREMENT, '1', this.#prefix + key, String(Math.max(1, Math.ceil(windowMs)))])) as [number, number];
+    const ttl = Number(answer[1]);
+    return { count: Number(answer[0]), resetInMs: ttl > 0 ? ttl : windowMs };
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#command(['DEL', this.#prefix + key]);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Where the proxy keeps what must be shared by every node of a host: which visitor started
+ * which session, rate-limit counters, and which results were handed to `onResult`. Values are
+ * short strings; every key expires.
+ */
+export interface ProxyStore {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets the key only when it does not exist; true when this call set it. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Adds one to a counter that lives `windowMs` from its first increment; returns the new count
+   * and the ms left in its window.
+   */
+  increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  delete(key: string): Promise<void>;
+}
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+/**
+ * The default store: memory of one process. Right for one node; a host with several nodes
+ * behind a load balancer uses the Redis store (`esign-elements/proxy/redis`).
+ */
+export class MemoryStore implements ProxyStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #now: () => number;
+  #lastSweep = 0;
+
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Number of live keys (for tests and monitoring). */
+  get size(): number {
+    this.#sweep(true);
+    return this.#entries.size;
+  }
+
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expiresAt <= this.#now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Drops expired keys now and then, so memory stays bounded by the live ones. */
+  #sweep(force = false): void {
+    const now = this.#now();
+    if (!force && now - this.#lastSweep < 10_000) return;
+    this.#lastSweep = now;
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.#live(key)?.value ?? null;
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#sweep();
+    this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.#live(key)) return false;
+    await this.set(key, value, ttlMs);
+    return true;
+  }
+
+  async increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+    const entry = this.#live(key);
+    const now = this.#now();
+    if (!entry) {
+      await this.set(key, '1', windowMs);
+      return { count: 1, resetInMs: windowMs };
+    }
+    entry.value = String(Number(entry.value) + 1);
+    return { count: Number(entry.value), resetInMs: entry.expiresAt - now };
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#entries.delete(key);
+  }
+}

@@ -1,0 +1,421 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import express from 'express';
+import { createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { ACCESS_TOKEN, CookieJar, TestClock, b64, listen, send, startStack, type Stack } from './harness.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+
+// The proxy's trust rules, each over real HTTP: the sandbox behind, a proxy in front, and
+// visitors with their own cookie jars.
+
+let stack: Stack;
+const servers: Server[] = [];
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack.close();
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function serve(handler: RequestListener): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  return listen(server);
+}
+
+/** A proxy with the given options in front of the stack's sandbox; rate limits off unless given. */
+function proxyFor(options: Partial<ProxyOptions> = {}): Promise<string> {
+  return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, ...options }) as RequestListener);
+}
+
+/** Moves the sandbox's clock past the persons' answer time and polls once. */
+async function finish(url: string, statusPath: string, jar: CookieJar) {
+  stack.clock.advance(60_000);
+  return send(`${url}${statusPath}`, 'POST', {}, false, { jar });
+}
+
+const SMART_OK = { code: '40504040001', country: 'EE' };
+
+describe('proxy: sessions are bound to the visitor who started them', () => {
+  it('forwards polls and removal for the starting visitor only; others get the service\'s 40402 and nothing is forwarded', async () => {
+    const url = await proxyFor();
+    const alice = new CookieJar();
+    const mallory = new CookieJar();
+    const start = await send(`${url}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' }, false, { jar: alice });
+    assert.equal(start.json.status, 'ok');
+    const setCookie = start.headers.getSetCookie().join('\n');
+    assert.match(setCookie, /^esign-visitor=[A-Za-z0-9_-]{16,}; Path=\/; HttpOnly; SameSite=Strict$/);
+    const token = start.json.token as string;
+
+    const foreign = await send(`${url}/mobile/status/${token}.json`, 'POST', {}, false, { jar: mallory });
+    assert.equal(foreign.status, 404);
+    assert.deepEqual(foreign.json, { status: 'error', message: 'Session for given token was not found', error_code: 40402 });
+    const noCookie = await send(`${url}/mobile/status/${token}.json`, 'POST', {}, false, { jar: null });
+    assert.equal(noCookie.json.error_code, 40402);
+    const foreignRemoval = await send(`${url}/api/mobile/session/${token}`, 'DELETE', {}, false, { jar: mallory });
+    assert.deepEqual(foreignRemoval.json, { status: 'error', message: 'Session for given token was not found' });
+    // a token of a mobile login is no token for another status operation, even for its visitor
+    const otherKind = await send(`${url}/mobile/sign/status/${token}.json`, 'POST', {}, false, { jar: alice });
+    assert.equal(otherKind.json.error_code, 40402);
+    const otherChannel = await send(`${url}/api/smartid/session/${token}`, 'DELETE', {}, false, { jar: alice });
+    assert.equal(otherChannel.status, 404);
+
+    // the session still exists at the service: nothing of the refused requests reached it
+    const own = await finish(url, `/mobile/status/${token}.json`, alice);
+    assert.equal(own.json.status, 'ok');
+    const removed = await send(`${url}/api/mobile/session/${token}`, 'DELETE', {}, false, { jar: alice });
+    assert.equal(removed.json.status, 'ok');
+  });
+
+  it('uses the host\'s visitor() instead of the cookie, and refuses when it returns nothing', async () => {
+    const url = await proxyFor({ visitor: (request) => request.headers.get('x-host-session') });
+    const start = await send(`${url}/smartid/login.json`, 'POST', SMART_OK, false, { jar: null, headers: { 'x-host-session': 'host-a' } });
+    assert.equal(start.json.status, 'ok');
+    assert.deepEqual(start.headers.getSetCookie(), [], 'no cookie of its own');
+    const other = await send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { 'x-host-session': 'host-b' } });
+    assert.equal(other.json.error_code, 40402);
+    stack.clock.advance(60_000);
+    const same = await send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { 'x-host-session': 'host-a' } });
+    assert.equal(same.json.status, 'ok');
+    const nobody = await send(`${url}/smartid/login.json`, 'POST', SMART_OK, false, { jar: null });
+    assert.equal(nobody.status, 403);
+    assert.equal(nobody.json.proxy_error, 'forbidden');
+  });
+
+  it('marks the cookie Secure and __Host- when the host says it is served over https', async () => {
+    const url = await proxyFor({ secureCookie: true });
+    const start = await send(`${url}/smartid/login.json`, 'POST', SMART_OK, false, { jar: new CookieJar() });
+    assert.match(start.headers.getSetCookie()[0]!, /^__Host-esign-visitor=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+  });
+});
+
+describe('proxy: only the page\'s own origin, only JSON', () => {
+  it('refuses another site\'s Origin and Sec-Fetch-Site: cross-site with 403, and lets the own origin and listed ones through', async () => {
+    let forwarded = 0;
+    const upstream = await serve((req, res) => {
+      forwarded++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","token":"t-1","control_code":"1234"}');
+    });
+    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false, allowedOrigins: ['https://app.example'] }) as RequestListener);
+    const host = new URL(proxy).host;
+    const refused = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: `http://${host}.evil.example` },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: `http://${host}`, 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of refused) {
+      const answer = await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { headers });
+      assert.equal(answer.status, 403, JSON.stringify(headers));
+      assert.equal(answer.json.proxy_error, 'cross-site');
+    }
+    assert.equal(forwarded, 0);
+    for (const headers of [{ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }, {}]) {
+      const answer = await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { headers });
+      assert.equal(answer.json.status, 'ok', JSON.stringify(headers));
+    }
+    assert.equal(forwarded, 3);
+  });
+
+  it('refuses a body that is not application/json with 415 and forwards nothing', async () => {
+    let forwarded = 0;
+    const upstream = await serve((req, res) => {
+      forwarded++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    });
+    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false }) as RequestListener);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', '']) {
+      const response = await fetch(`${proxy}/smartid/login.json`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: JSON.stringify(SMART_OK) });
+      if (!type) assert.equal(response.headers.get('content-type'), 'application/json');
+      assert.equal(response.status, 415, type);
+      assert.equal(((await response.json()) as { proxy_error: string }).proxy_error, 'unsupported-media-type');
+    }
+    const withCharset = await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    assert.equal(withCharset.json.status, 'ok');
+    assert.equal(forwarded, 1);
+  });
+});
+
+describe('proxy: document operations are off by default', () => {
+  it('forwards the session operations and refuses every document operation with 403', async () => {
+    const url = await proxyFor();
+    const id = '00000000-0000-0000-0000-000000000000';
+    const documentCalls: [string, string][] = [
+      ['POST', '/api/document/upload.json'],
+      ['POST', `/api/document/${id}/invite-signer.json`],
+      ['POST', `/api/v2/document/${id}/validation.json`],
+      ['DELETE', `/api/document/${id}/remove.json`],
+      ['POST', '/api/document/generate-temporary-signing-link.json'],
+      ['POST', `/api/document/${id}/remove-temporary-signer.json`],
+      ['POST', `/api/document/${id}/signers.json`],
+    ];
+    for (const [method, path] of documentCalls) {
+      const answer = await send(`${url}${path}`, method, {});
+      assert.equal(answer.status, 403, path);
+      assert.equal(answer.json.proxy_error, 'operation-disabled');
+    }
+    assert.equal((await send(`${url}/smartid/login.json`, 'POST', SMART_OK)).json.status, 'ok');
+  });
+
+  it('needs authorize when document operations are enabled, and passes it the document uuid', async () => {
+    assert.throws(() => createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, operations: 'all' }), /authorize/);
+    const asked: string[] = [];
+    const url = await proxyFor({
+      operations: ['uploadDocument', 'listSigners', 'generateTemporarySigningLink'],
+      authorize: (request, operation) => {
+        asked.push(`${operation.id}:${operation.params['documentId'] ?? '-'}:${request.visitor.startsWith('cookie:')}`);
+        return operation.params['documentId'] !== 'forbidden-doc';
+      },
+    });
+    const upload = await send(`${url}/api/document/upload.json`, 'POST', {
+      access: 'private',
+      file: { filename: 'a.pdf', content: b64(samplePdf()) },
+      signers: [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test', noEmail: true }],
+    });
+    const uuid = upload.json.document.uuid as string;
+    assert.equal((await send(`${url}/api/document/${uuid}/signers.json`, 'POST', {})).json.status, 'ok');
+    const refused = await send(`${url}/api/document/generate-temporary-signing-link.json`, 'POST', { document_id: 'forbidden-doc', callback_url: 'https://host.example/cb' });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.json.proxy_error, 'forbidden');
+    assert.equal((await send(`${url}/api/document/${uuid}/remove.json`, 'DELETE', {})).json.proxy_error, 'operation-disabled');
+    assert.deepEqual(asked, ['uploadDocument:-:true', `listSigners:${uuid}:true`, 'generateTemporarySigningLink:forbidden-doc:true']);
+  });
+
+  it('answers 500 and logs without secrets when authorize throws (a host bug is no denial)', async () => {
+    const logged: string[] = [];
+    const url = await proxyFor({
+      log: (line) => logged.push(line),
+      authorize: () => {
+        throw new Error(`database down (config had ${ACCESS_TOKEN})`);
+      },
+    });
+    const answer = await send(`${url}/smartid/login.json`, 'POST', SMART_OK);
+    assert.equal(answer.status, 500);
+    assert.equal(answer.json.proxy_error, 'host-error');
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /authorize\(\) failed for smartIdLogin: Error: database down/);
+    assert.ok(!logged[0]!.includes(ACCESS_TOKEN));
+  });
+});
+
+describe('proxy: verified results on the server', () => {
+  it('calls onResult once per finished session, before the browser gets the answer, with screening data', async () => {
+    const results: ProxyResult[] = [];
+    let answeredBeforeResult = false;
+    const url = await proxyFor({
+      onResult: async (result) => {
+        results.push(result);
+      },
+    });
+    const jar = new CookieJar();
+    const start = await send(`${url}/mobile/login.json`, 'POST', { phone: '+37060000708', code: '39001010708', peps: true }, false, { jar });
+    assert.equal(start.json.status, 'ok');
+    assert.equal(results.length, 0, 'a start is no result');
+    const waiting = await send(`${url}/mobile/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(waiting.json.status, 'waiting');
+    assert.equal(results.length, 0, 'waiting is no result');
+    const done = await finish(url, `/mobile/status/${start.json.token}.json`, jar);
+    answeredBeforeResult = results.length === 0;
+    assert.equal(done.json.status, 'ok');
+    assert.equal(done.json.peps_data, undefined, 'screening stays on the server');
+    assert.equal(done.json.sanctions_data, undefined);
+    assert.equal(answeredBeforeResult, false);
+    const again = await send(`${url}/mobile/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(again.json.status, 'ok');
+    assert.equal(results.length, 1, 'once per session, however often it is polled');
+    const [result] = results;
+    assert.equal(result!.operation, 'mobileLoginStatus');
+    assert.equal(result!.kind, 'login');
+    assert.equal(result!.channel, 'mobile');
+    assert.equal(result!.token, start.json.token);
+    assert.equal(result!.result['code'], '39001010708');
+    assert.ok(Array.isArray(result!.raw['peps_data']) && (result!.raw['peps_data'] as unknown[]).length > 0, 'onResult gets the PEP hit');
+    assert.ok(Array.isArray(result!.result['pepsData']));
+    assert.equal(result!.request.visitor, result!.visitor);
+    assert.match(result!.visitor, /^cookie:[\w-]{16,}$/);
+  });
+
+  it('hands file and hash signatures, both channels and both locales, to onResult', async () => {
+    const results: ProxyResult[] = [];
+    const url = await proxyFor({ onResult: (result) => void results.push(result) });
+    const jar = new CookieJar();
+    const pdf = { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] };
+    const hash = 'ab'.repeat(32);
+    const runs: [string, object, string, string, string][] = [
+      ['/smartid/sign.json', { type: 'pdf', ...SMART_OK, pdf }, '/smartid/sign/status/', 'sign', 'smartid'],
+      ['/en/mobile/sign.json', { type: 'pdf', phone: '+37060000666', code: '50001018865', pdf }, '/en/mobile/sign/status/', 'sign', 'mobile'],
+      ['/en/smartid/sign/hash.json', { hash, hash_algorithm: 'SHA256', ...SMART_OK }, '/en/smartid/sign/hash/status/', 'hash', 'smartid'],
+      ['/mobile/sign/hash.json', { hash, hash_algorithm: 'SHA256', phone: '+37060000666', code: '50001018865', country: 'LT' }, '/mobile/sign-hash/status/', 'hash', 'mobile'],
+      ['/en/smartid/login.json', SMART_OK, '/en/smartid/status/', 'login', 'smartid'],
+    ];
+    for (const [startPath, body, statusPath, kind, channel] of runs) {
+      const start = await send(`${url}${startPath}`, 'POST', body, false, { jar });
+      assert.equal(start.json.status, 'ok', startPath);
+      const done = await finish(url, `${statusPath}${start.json.token}.json`, jar);
+      assert.equal(done.json.status, 'ok', statusPath);
+      const result = results.at(-1)!;
+      assert.deepEqual([result.kind, result.channel, result.token], [kind, channel, start.json.token]);
+    }
+    assert.equal(results.length, runs.length);
+    assert.ok((results[0]!.result['file'] as { content: string }).content.length > 100, 'the signed file reaches the server');
+    assert.match(results[2]!.result['signatureValue'] as string, /^[A-Za-z0-9+/]+=*$/);
+  });
+
+  it('turns a failing onResult into a 500 for the browser, logs it, and calls it again on the next poll', async () => {
+    const logged: string[] = [];
+    let calls = 0;
+    const url = await proxyFor({
+      log: (line) => logged.push(line),
+      onResult: () => {
+        calls++;
+        if (calls === 1) return Promise.reject(new Error('session store unavailable'));
+      },
+    });
+    const jar = new CookieJar();
+    const start = await send(`${url}/smartid/login.json`, 'POST', SMART_OK, false, { jar });
+    const failed = await finish(url, `/smartid/status/${start.json.token}.json`, jar);
+    assert.equal(failed.status, 500);
+    assert.equal(failed.json.proxy_error, 'host-error');
+    assert.equal(failed.json.certificate, undefined, 'the result does not reach the browser');
+    assert.match(logged.join('\n'), /onResult\(\) failed for smartIdLoginStatus: Error: session store unavailable/);
+    const retried = await send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(retried.json.status, 'ok');
+    assert.equal(calls, 2);
+  });
+
+  it('calls onResult for document results: upload with uuid and links, invite, link creation, removal', async () => {
+    const results: ProxyResult[] = [];
+    const url = await proxyFor({ operations: 'all', authorize: () => true, onResult: (result) => void results.push(result) });
+    const upload = await send(`${url}/api/document/upload.json`, 'POST', {
+      access: 'private',
+      file: { filename: 'a.pdf', content: b64(samplePdf()) },
+      signers: [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test' }],
+    });
+    const uuid = upload.json.document.uuid as string;
+    await send(`${url}/api/document/${uuid}/invite-signer.json`, 'POST', { signer: { name: 'Jonas', surname: 'Tester', email: 'jonas@example.test' } });
+    await send(`${url}/api/document/generate-temporary-signing-link.json`, 'POST', { document_id: uuid, callback_url: 'https://host.example/cb' });
+    await send(`${url}/api/document/${uuid}/signers.json`, 'POST', {});
+    await send(`${url}/api/document/${uuid}/remove.json`, 'DELETE', {});
+    assert.deepEqual(
+      results.map((r) => [r.operation, r.kind, r.token]),
+      [
+        ['uploadDocument', 'document', uuid],
+        ['inviteSigner', 'document', uuid],
+        ['generateTemporarySigningLink', 'document', uuid],
+        ['removeDocument', 'document', uuid],
+      ],
+    );
+    assert.match((results[0]!.result['signers'] as { invitationUrl: string }[])[0]!.invitationUrl, /^http/);
+  });
+
+  it('passes screening data to the browser only with exposeScreening', async () => {
+    const url = await proxyFor({ exposeScreening: true });
+    const jar = new CookieJar();
+    const start = await send(`${url}/mobile/login.json`, 'POST', { phone: '+37060000708', code: '39001010708', peps: true }, false, { jar });
+    const done = await finish(url, `/mobile/status/${start.json.token}.json`, jar);
+    assert.ok(done.json.peps_data.length > 0);
+    assert.deepEqual(done.json.sanctions_data, []);
+  });
+});
+
+describe('proxy: rate limits on session starts', () => {
+  it('limits starts per visitor and answers 429 with Retry-After until the window ends (fake clock)', async () => {
+    const clock = new TestClock();
+    let forwarded = 0;
+    const upstream = await serve((req, res) => {
+      forwarded++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `t-${forwarded}`, control_code: '1234' }));
+    });
+    const proxy = await serve(
+      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: { limit: 3, windowMs: 600_000 }, perPerson: false } }) as RequestListener,
+    );
+    const jar = new CookieJar();
+    for (let i = 0; i < 3; i++) {
+      const code = `3030303991${i}`;
+      assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code, country: 'LT' }, false, { jar })).json.status, 'ok');
+    }
+    clock.advance(60_000);
+    const limited = await send(`${proxy}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' }, false, { jar });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '540');
+    assert.deepEqual(limited.json, { status: 'error', message: 'Too many sessions started; try again later', proxy_error: 'rate-limited', retry_after: 540 });
+    assert.equal(forwarded, 3, 'the refused start did not reach the service');
+    // another visitor is not affected; polls are not starts
+    assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' }, false, { jar: new CookieJar() })).json.status, 'ok');
+    clock.advance(540_000);
+    assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' }, false, { jar })).json.status, 'ok');
+  });
+
+  it('limits starts per person by personal code and by phone, whoever asks', async () => {
+    const clock = new TestClock();
+    const upstream = await serve((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","token":"t","control_code":"1234"}');
+    });
+    const proxy = await serve(
+      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: false, perPerson: { limit: 2, windowMs: 300_000 } } }) as RequestListener,
+    );
+    const fresh = () => ({ jar: new CookieJar() });
+    assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '050405-10009', country: 'LV' }, false, fresh())).status, 200);
+    assert.equal((await send(`${proxy}/en/smartid/sign.json`, 'POST', { code: '05040510009', country: 'LV' }, false, fresh())).status, 200);
+    const third = await send(`${proxy}/smartid/login.json`, 'POST', { code: '050405 10009', country: 'LV' }, false, fresh());
+    assert.equal(third.status, 429, 'the same code in another spelling is the same person');
+    assert.equal(third.headers.get('retry-after'), '300');
+    // by phone: a new code each time does not help against a phone being flooded
+    assert.equal((await send(`${proxy}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' }, false, fresh())).status, 200);
+    assert.equal((await send(`${proxy}/mobile/login.json`, 'POST', { phone: '+370 600 00666', code: '39001010708' }, false, fresh())).status, 200);
+    assert.equal((await send(`${proxy}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '49001010714' }, false, fresh())).status, 429);
+  });
+
+  it('has defaults that let a person retry and stop a flood', async () => {
+    const clock = new TestClock();
+    const upstream = await serve((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","token":"t","control_code":"1234"}');
+    });
+    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now }) as RequestListener);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { jar: new CookieJar() })).status);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+});
+
+describe('proxy: works where hosts put it', () => {
+  it('fails at creation with a clear message without baseUrl or accessToken', () => {
+    assert.throws(() => createProxyHandler({ baseUrl: '', accessToken: 'x' }), /baseUrl must be the service's http\(s\) URL/);
+    assert.throws(() => createProxyHandler({ baseUrl: 'ftp://x', accessToken: 'x' }), /baseUrl/);
+    assert.throws(() => createProxyHandler({ baseUrl: 'https://service.example', accessToken: '' }), /accessToken is required/);
+    assert.throws(() => createProxyHandler({ baseUrl: 'https://service.example' } as ProxyOptions), /accessToken is required/);
+    assert.throws(() => createProxyHandler(undefined as unknown as ProxyOptions), /options are required/);
+  });
+
+  it('works behind express.json() and when mounted in Express with and without a prefix', async () => {
+    const app = express();
+    app.use(express.json({ limit: '10mb' }));
+    app.use('/mounted', createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false }));
+    app.use(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, prefix: '/prefixed' }));
+    app.use('/both', createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, prefix: '/both' }));
+    app.use((_req, res) => void res.status(404).json({ fellThrough: true }));
+    const url = await serve(app as unknown as RequestListener);
+    for (const base of ['/mounted', '/prefixed', '/both']) {
+      const jar = new CookieJar();
+      const start = await send(`${url}${base}/smartid/login.json`, 'POST', SMART_OK, false, { jar });
+      assert.equal(start.json.status, 'ok', base);
+      const done = await finish(`${url}${base}`, `/smartid/status/${start.json.token}.json`, jar);
+      assert.equal(done.json.status, 'ok', base);
+    }
+    assert.deepEqual((await send(`${url}/elsewhere/smartid/login.json`, 'POST', SMART_OK)).json, { fellThrough: true });
+    const wrongType = await send(`${url}/mounted/smartid/login.json`, 'POST', { code: 40504040001, country: 'EE' });
+    assert.equal(wrongType.status, 400);
+    assert.deepEqual(wrongType.json, { status: 'error', message: 'A field has the wrong type', proxy_error: 'invalid-field', field: 'code' });
+  });
+});
