@@ -61,6 +61,7 @@ export default defineConfig(({ mode }): UserConfig => {
           define: 'src/define.ts',
           'client/index': 'src/client/index.ts',
           'proxy/index': 'src/proxy/index.ts',
+          'proxy/redis': 'src/proxy/redis.ts',
           ...Object.fromEntries(ELEMENT_ENTRIES.map((name) => [`define/${name}`, `src/define/${name}.ts`])),
         },
         formats: ['es'],

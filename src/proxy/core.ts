@@ -78,6 +78,7 @@ interface Binding {
 }
 
 const SESSION_NOT_FOUND = 'Session for given token was not found';
+export const MIN_TOKEN_LENGTH = 8;
 
 /** Where a request goes, or null when it is not for the proxy (outside its prefix). */
 export function routeOf(rawUrl: string, prefix = ''): { path: string } | null {
@@ -102,6 +103,11 @@ function checkOptions(options: ProxyOptions): void {
   }
   if (typeof options.accessToken !== 'string' || options.accessToken.trim() === '') {
     throw new TypeError('esign-elements proxy: accessToken is required (the service\'s secret token, from your server\'s configuration)');
+  }
+  // every occurrence of the token is taken out of answers; a token this short is also ordinary
+  // text of answers, and is no secret anyway
+  if (options.accessToken.length < MIN_TOKEN_LENGTH) {
+    throw new TypeError(`esign-elements proxy: accessToken must have at least ${MIN_TOKEN_LENGTH} characters`);
   }
 }
 

@@ -1,0 +1,105 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'redis';
+import { createProxyHandler, type ProxyResult } from '../../src/proxy/index.js';
+import { RedisStore } from '../../src/proxy/redis.js';
+import { ACCESS_TOKEN, CookieJar, listen, send, startStack, type Stack } from './harness.js';
+
+// Two proxy nodes sharing one real redis-server (Debian's), started on a Unix socket of its own.
+
+let stack: Stack;
+let redis: ChildProcess;
+let dir = '';
+const clients: ReturnType<typeof createClient>[] = [];
+const servers: Server[] = [];
+
+before(async () => {
+  stack = await startStack();
+  dir = mkdtempSync(join(tmpdir(), 'esign-redis-'));
+  redis = spawn('redis-server', ['--port', '0', '--unixsocket', join(dir, 'redis.sock'), '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  redis.stdout!.setEncoding('utf8');
+  while (!/ready to accept connections/i.test(output)) {
+    const [chunk] = (await Promise.race([once(redis.stdout!, 'data'), once(redis, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
+    output += chunk;
+  }
+});
+
+after(async () => {
+  for (const client of clients) await client.quit().catch(() => undefined);
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await stack.close();
+  redis.kill();
+  await once(redis, 'exit').catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function node(options: { onResult?: (result: ProxyResult) => void; perVisitor?: number } = {}): Promise<string> {
+  const client = createClient({ socket: { path: join(dir, 'redis.sock') } });
+  clients.push(client);
+  await client.connect();
+  const handler = createProxyHandler({
+    baseUrl: stack.sandboxUrl,
+    accessToken: ACCESS_TOKEN,
+    store: new RedisStore(client, { prefix: 'test:' }),
+    rateLimit: options.perVisitor ? { perVisitor: { limit: options.perVisitor, windowMs: 60_000 }, perPerson: false } : false,
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+  });
+  const server = createServer(handler as RequestListener);
+  servers.push(server);
+  return listen(server);
+}
+
+describe('proxy: a Redis store shared by two nodes', () => {
+  it('keeps the binding across nodes: the visitor polls on the other node, another visitor is refused there', async () => {
+    const results: ProxyResult[] = [];
+    const a = await node({ onResult: (r) => void results.push(r) });
+    const b = await node({ onResult: (r) => void results.push(r) });
+    const visitor = new CookieJar();
+    const start = await send(`${a}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: visitor });
+    assert.equal(start.json.status, 'ok');
+    // the cookie was set by node a; node b is another host:port, so the jar's cookie is carried over by hand
+    const cookie = visitor.header(a);
+    const foreign = await send(`${b}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: new CookieJar() });
+    assert.equal(foreign.json.error_code, 40402);
+    stack.clock.advance(60_000);
+    const own = await send(`${b}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+    assert.equal(own.json.status, 'ok');
+    const again = await send(`${a}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+    assert.equal(again.json.status, 'ok');
+    assert.equal(results.length, 1, 'one result across both nodes');
+  });
+
+  it('counts the rate limit across nodes', async () => {
+    const a = await node({ perVisitor: 2 });
+    const b = await node({ perVisitor: 2 });
+    const first = await send(`${a}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
+    const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!;
+    const second = await send(`${b}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: null, headers: { cookie } });
+    const third = await send(`${a}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: null, headers: { cookie } });
+    assert.deepEqual([first.status, second.status, third.status], [200, 200, 429]);
+    const retryAfter = Number(third.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+  });
+
+  it('keeps keys with an expiry and under its prefix', async () => {
+    const client = createClient({ socket: { path: join(dir, 'redis.sock') } });
+    clients.push(client);
+    await client.connect();
+    const keys = await client.keys('*');
+    assert.ok(keys.length > 0);
+    for (const key of keys) {
+      assert.match(key, /^test:(bind|limit|result):/);
+      assert.ok((await client.pTTL(key)) > 0, `${key} expires`);
+    }
+  });
+});
