@@ -3,10 +3,14 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { createServer } from 'vite';
 import { measureSizes, sizeTable } from './sizes.js';
+import { measureProxyThroughput, throughputTable } from './proxy-throughput.js';
 
 /** `npm run bench`: sizes against their budgets, encoding and rendering in Chromium. */
 const rows = await measureSizes();
 console.log(sizeTable(rows));
+
+const proxy = await measureProxyThroughput();
+console.log(`\n${throughputTable(proxy)}`);
 
 /** Runs a bench page in Chromium and returns what its function returns. */
 async function inChromium<T>(pageName: string, fn: string): Promise<T> {
@@ -42,5 +46,5 @@ const list = await inChromium<{ signers: number; renderMs: number; toPaintMs: nu
 console.log(`\nFirst render of ${list.signers} signers in Chromium: ${Math.round(list.renderMs)} ms to rendered, ${Math.round(list.toPaintMs)} ms to painted`);
 
 mkdirSync('bench', { recursive: true });
-writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, encoding, signerList: list }, null, 2)}\n`);
+writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, proxy, encoding, signerList: list }, null, 2)}\n`);
 if (rows.some((row) => row.budget !== undefined && row.gzip > row.budget)) process.exitCode = 1;

@@ -1,5 +1,4 @@
 import { camelCased } from '../client/camel.js';
-import { serializeJson } from '../client/json.js';
 import { matchOperation, type MatchedOperation } from '../client/operation-match.js';
 import { OPERATION_IDS, type OperationId } from '../client/operations.js';
 import { mayHoldToken, redactToken, withoutScreening } from './answer-filter.js';
@@ -30,7 +29,10 @@ export interface IncomingProxyRequest {
   method: string;
   /** Path and query exactly as received (the prefix included). */
   url: string;
-  headers: Headers;
+  /** One request header (names in lower case), null when absent. */
+  header: (name: string) => string | null;
+  /** All headers, made when a host hook asks for them. */
+  headers: () => Headers;
   /** Came over https (decides the visitor cookie's Secure flag). */
   secure: boolean;
   /** host:port the request was sent to, for the same-origin check. */
@@ -79,6 +81,7 @@ interface Binding {
 
 const SESSION_NOT_FOUND = 'Session for given token was not found';
 export const MIN_TOKEN_LENGTH = 8;
+const DECODER = new TextDecoder();
 
 /** Where a request goes, or null when it is not for the proxy (outside its prefix). */
 export function routeOf(rawUrl: string, prefix = ''): { path: string } | null {
@@ -162,7 +165,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     if (options.visitor) {
       let id: string | null | undefined;
       try {
-        id = await options.visitor({ method: request.method, path, headers: request.headers, raw: request.raw });
+        id = await options.visitor({ method: request.method, path, headers: request.headers(), raw: request.raw });
       } catch (error) {
         log(`[esign-proxy] visitor() failed: ${describe(error)}`);
         throw new ProxyRefusal(proxyError('host-error'));
@@ -172,7 +175,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     }
     const secure = options.secureCookie ?? request.secure;
     const name = visitorCookieName(secure);
-    const existing = readCookie(request.headers.get('cookie'), name);
+    const existing = readCookie(request.header('cookie'), name);
     if (existing) return { id: `cookie:${existing}` };
     const id = newVisitorId();
     return { id: `cookie:${id}`, cookie: visitorCookie(name, id, secure) };
@@ -183,10 +186,10 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) {
       let text: string;
       if (typeof body === 'string') text = body;
-      else if (body instanceof Uint8Array) text = new TextDecoder().decode(body);
+      else if (body instanceof Uint8Array) text = DECODER.decode(body);
       else {
         try {
-          text = new TextDecoder().decode(await request.readBody(bodyLimit, timeoutFor));
+          text = DECODER.decode(await request.readBody(bodyLimit, timeoutFor));
         } catch (error) {
           if (error instanceof BodyTooLarge) throw new ProxyRefusal(proxyError('request-too-large'));
           if (error instanceof BodyTimeout) throw new ProxyRefusal(proxyError('body-timeout'));
@@ -261,12 +264,23 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const operation = /[?#%\\]/.test(path) ? null : matchOperation(request.method, path);
       if (!operation) return proxyError('operation-not-allowed');
       if (!enabled.has(operation.id)) return proxyError('operation-disabled');
-      if (!isAllowedOrigin(request.headers, request.host, allowedOrigins)) return proxyError('cross-site');
-      if (request.parsedBody === undefined && !isJsonContentType(request.headers.get('content-type'))) return proxyError('unsupported-media-type');
+      if (!isAllowedOrigin(request.header, request.host, allowedOrigins)) return proxyError('cross-site');
+      if (request.parsedBody === undefined && !isJsonContentType(request.header('content-type'))) return proxyError('unsupported-media-type');
       const fields = await readFields(request, operation);
       const visitor = await visitorOf(request, path);
       cookie = visitor.cookie;
-      const info: ProxyRequestInfo = { method: request.method, path, headers: request.headers, body: fields, visitor: visitor.id, raw: request.raw };
+      let headers: Headers | undefined;
+      const info: ProxyRequestInfo = {
+        method: request.method,
+        path,
+        get headers() {
+          headers ??= request.headers();
+          return headers;
+        },
+        body: fields,
+        visitor: visitor.id,
+        raw: request.raw,
+      };
 
       const start = STARTS[operation.id];
       let binding: Binding | null = null;
@@ -277,7 +291,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       }
       await authorize(info, operation);
 
-      const sent = serializeJson({ ...fields, access_token: token });
+      const sent = JSON.stringify({ ...fields, access_token: token });
       const answer = await upstream(request.method, path, sent);
       let text = answer.bytes.toString('utf8');
       let parsed: unknown;

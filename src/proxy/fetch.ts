@@ -54,7 +54,8 @@ export function createFetchProxyHandler(options: ProxyOptions): (request: Reques
       answer = await core({
         method: request.method,
         url: `${url.pathname}${url.search}`,
-        headers: request.headers,
+        header: (name) => request.headers.get(name),
+        headers: () => request.headers,
         secure: url.protocol === 'https:',
         host: request.headers.get('host') ?? url.host,
         raw: request,

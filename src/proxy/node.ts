@@ -88,7 +88,11 @@ export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
     core({
       method: req.method ?? 'GET',
       url,
-      headers: headersOf(req),
+      header: (name) => {
+        const value = req.headers[name];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+      headers: () => headersOf(req),
       secure: Boolean((req.socket as TLSSocket).encrypted),
       host: req.headers.host ?? null,
       raw: req,

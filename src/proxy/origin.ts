@@ -4,10 +4,10 @@
  * another site is refused unless its origin is listed. Requests without either header are not
  * from a browser page, and are left to the other rules (binding, limits, authorize).
  */
-export function isAllowedOrigin(headers: Headers, ownHost: string | null, allowedOrigins: readonly string[]): boolean {
-  const origin = headers.get('origin');
+export function isAllowedOrigin(header: (name: string) => string | null, ownHost: string | null, allowedOrigins: readonly string[]): boolean {
+  const origin = header('origin');
   if (origin !== null && allowedOrigins.includes(origin)) return true;
-  if (headers.get('sec-fetch-site') === 'cross-site') return false;
+  if (header('sec-fetch-site') === 'cross-site') return false;
   if (origin === null) return true;
   if (origin === 'null' || !URL.canParse(origin)) return false;
   return ownHost !== null && new URL(origin).host === ownHost.toLowerCase();

@@ -37,9 +37,13 @@ function checkStatus(status: number): void {
 export function createUpstream(options: UpstreamOptions): Upstream {
   const base = options.baseUrl.replace(/\/+$/, '');
   if (options.fetch) return fetchUpstream(base, options, options.fetch);
-  const secure = base.startsWith('https:');
+  const target = new URL(base);
+  const secure = target.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 128 }) : new HttpAgent({ keepAlive: true, maxSockets: 128 });
   const send = secure ? httpsRequest : httpRequest;
+  const basePath = target.pathname.replace(/\/+$/, '');
+  const hostname = target.hostname.replace(/^\[|\]$/g, '');
+  const port = target.port || (secure ? 443 : 80);
   return (method, path, body) =>
     new Promise<UpstreamAnswer>((resolve, reject) => {
       const headers: Record<string, string | number> = { accept: 'application/json' };
@@ -47,7 +51,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
       }
-      const req = send(`${base}${path}`, { method, agent, headers });
+      const req = send({ hostname, port, path: `${basePath}${path}`, method, agent, headers });
       const timer = setTimeout(() => {
         req.destroy();
         reject(new UpstreamFailure('upstream-timeout'));

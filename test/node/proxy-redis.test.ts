@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { createProxyHandler, type ProxyResult } from '../../src/proxy/index.js';
-import { RedisStore } from '../../src/proxy/redis.js';
+import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
 import { ACCESS_TOKEN, CookieJar, listen, send, startStack, type Stack } from './harness.js';
 
 // Two proxy nodes sharing one real redis-server (Debian's), started on a Unix socket of its own.
@@ -16,7 +16,7 @@ import { ACCESS_TOKEN, CookieJar, listen, send, startStack, type Stack } from '.
 let stack: Stack;
 let redis: ChildProcess;
 let dir = '';
-const clients: ReturnType<typeof createClient>[] = [];
+const clients: { quit(): Promise<unknown> }[] = [];
 const servers: Server[] = [];
 
 before(async () => {
@@ -44,13 +44,13 @@ after(async () => {
 });
 
 async function node(options: { onResult?: (result: ProxyResult) => void; perVisitor?: number } = {}): Promise<string> {
-  const client = createClient({ socket: { path: join(dir, 'redis.sock') } });
+  const client = createClient({ socket: { path: join(dir, 'redis.sock'), tls: false } });
   clients.push(client);
   await client.connect();
   const handler = createProxyHandler({
     baseUrl: stack.sandboxUrl,
     accessToken: ACCESS_TOKEN,
-    store: new RedisStore(client, { prefix: 'test:' }),
+    store: new RedisStore(client as unknown as RedisClientLike, { prefix: 'test:' }),
     rateLimit: options.perVisitor ? { perVisitor: { limit: options.perVisitor, windowMs: 60_000 }, perPerson: false } : false,
     ...(options.onResult ? { onResult: options.onResult } : {}),
   });
@@ -92,7 +92,7 @@ describe('proxy: a Redis store shared by two nodes', () => {
   });
 
   it('keeps keys with an expiry and under its prefix', async () => {
-    const client = createClient({ socket: { path: join(dir, 'redis.sock') } });
+    const client = createClient({ socket: { path: join(dir, 'redis.sock'), tls: false } });
     clients.push(client);
     await client.connect();
     const keys = await client.keys('*');

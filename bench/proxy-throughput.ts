@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { Agent, request } from 'node:http';
+
+/*
+ * Status polls per second and p99 latency, straight to the sandbox and through the proxy, in one
+ * run on this machine: the sandbox and the proxy each in a process of their own, the load from
+ * this one, all on loopback. The RSS of the proxy process is read after the run.
+ */
+
+const TOKEN = 'bench-access-token';
+const CONNECTIONS = 32;
+const DURATION_MS = 5_000;
+
+async function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  while (!ready.test(output)) {
+    const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => Promise.reject(new Error(`${args.join(' ')} exited`)))])) as [string];
+    output += chunk;
+  }
+  return { child, url: ready.exec(output)![1]! };
+}
+
+function post(agent: Agent, url: string, body: string, cookie?: string): Promise<{ status: number; text: string; setCookie?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(cookie ? { cookie } : {}) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, ...(res.headers['set-cookie'] ? { setCookie: res.headers['set-cookie'][0]!.split(';')[0]! } : {}) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function load(url: string, body: string, cookie?: string): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + DURATION_MS;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        const answer = await post(agent, url, body, cookie).catch(() => ({ status: 0, text: '' }));
+        latencies.push(performance.now() - t0);
+        if (answer.status !== 200 || !answer.text.includes('waiting')) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+}
+
+export interface ProxyThroughput {
+  direct: { rps: number; p50: number; p99: number; errors: number };
+  proxy: { rps: number; p50: number; p99: number; errors: number };
+  ratio: number;
+  proxyRssMb: number;
+}
+
+export async function measureProxyThroughput(): Promise<ProxyThroughput> {
+  const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/);
+  const proxy = await startProcess([...(process.env['PROXY_PROF'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'bench/proxy-server.mjs', sandbox.url, TOKEN], /proxy on (\S+)/);
+  try {
+    const agent = new Agent({ keepAlive: true });
+    const start = await post(agent, `${proxy.url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));
+    const { token } = JSON.parse(start.text) as { token: string };
+    const cookie = start.setCookie!;
+    agent.destroy();
+    // warm both paths, then measure one after the other
+    await load(`${sandbox.url}/smartid/status/${token}.json`, JSON.stringify({ access_token: TOKEN }));
+    const direct = await load(`${sandbox.url}/smartid/status/${token}.json`, JSON.stringify({ access_token: TOKEN }));
+    const through = await load(`${proxy.url}/smartid/status/${token}.json`, '{}', cookie);
+    const rss = await post(new Agent(), `${proxy.url}/__rss`, '{}');
+    return { direct, proxy: through, ratio: through.rps / direct.rps, proxyRssMb: Number(rss.text) / 1024 / 1024 };
+  } finally {
+    sandbox.child.kill();
+    proxy.child.kill('SIGINT');
+    await once(proxy.child, 'exit');
+  }
+}
+
+export function throughputTable(result: ProxyThroughput): string {
+  const row = (name: string, r: ProxyThroughput['direct']) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`;
+  return [
+    `| status poll, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s | requests/s | p50 | p99 | errors |`,
+    '|---|---:|---:|---:|---:|',
+    row('sandbox directly', result.direct),
+    row('through the proxy', result.proxy),
+    '',
+    `Proxy throughput: ${result.ratio.toFixed(2)}× direct (goal ≥ 0.5×); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
+  ].join('\n');
+}
