@@ -104,7 +104,7 @@ describe('proxy: only the page\'s own origin, only JSON', () => {
     });
     const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false, allowedOrigins: ['https://app.example'] }) as RequestListener);
     const host = new URL(proxy).host;
-    const refused = [
+    const refused: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       { origin: 'null' },
       { origin: `http://${host}.evil.example` },
@@ -117,7 +117,8 @@ describe('proxy: only the page\'s own origin, only JSON', () => {
       assert.equal(answer.json.proxy_error, 'cross-site');
     }
     assert.equal(forwarded, 0);
-    for (const headers of [{ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }, {}]) {
+    const allowed: Record<string, string>[] = [{ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }, {}];
+    for (const headers of allowed) {
       const answer = await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { headers });
       assert.equal(answer.json.status, 'ok', JSON.stringify(headers));
     }
