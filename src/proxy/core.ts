@@ -161,7 +161,8 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     }
   }
 
-  async function visitorOf(request: IncomingProxyRequest, path: string): Promise<{ id: string; cookie?: string }> {
+  /** The visitor: `id` as the host knows it, `key` as bindings and limits store it (host ids and cookie ids never meet). */
+  async function visitorOf(request: IncomingProxyRequest, path: string): Promise<{ id: string; key: string; cookie?: string }> {
     if (options.visitor) {
       let id: string | null | undefined;
       try {
@@ -171,14 +172,14 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
         throw new ProxyRefusal(proxyError('host-error'));
       }
       if (!id) throw new ProxyRefusal(proxyError('forbidden'));
-      return { id: `host:${id}` };
+      return { id, key: `host:${id}` };
     }
     const secure = options.secureCookie ?? request.secure;
     const name = visitorCookieName(secure);
     const existing = readCookie(request.header('cookie'), name);
-    if (existing) return { id: `cookie:${existing}` };
+    if (existing) return { id: existing, key: `cookie:${existing}` };
     const id = newVisitorId();
-    return { id: `cookie:${id}`, cookie: visitorCookie(name, id, secure) };
+    return { id, key: `cookie:${id}`, cookie: visitorCookie(name, id, secure) };
   }
 
   async function readFields(request: IncomingProxyRequest, operation: MatchedOperation): Promise<Record<string, unknown>> {
@@ -284,9 +285,9 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
 
       const start = STARTS[operation.id];
       let binding: Binding | null = null;
-      if (STATUS_OPERATIONS.has(operation.id) || REMOVALS[operation.id]) binding = await checkBinding(operation, visitor.id);
+      if (STATUS_OPERATIONS.has(operation.id) || REMOVALS[operation.id]) binding = await checkBinding(operation, visitor.key);
       if (start) {
-        await limit('visitor', limits.perVisitor, visitor.id);
+        await limit('visitor', limits.perVisitor, visitor.key);
         for (const key of personKeys(operation.id, fields)) await limit('person', limits.perPerson, key);
       }
       await authorize(info, operation);
@@ -305,7 +306,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const ok = value['status'] === 'ok';
 
       if (ok && start && typeof value['token'] === 'string') {
-        const bound: Binding = { visitor: visitor.id, channel: start.channel, kind: start.kind, status: start.status };
+        const bound: Binding = { visitor: visitor.key, channel: start.channel, kind: start.kind, status: start.status };
         await store.set(`bind:${value['token']}`, JSON.stringify(bound), sessionTtl);
       }
       if (ok && binding && STATUS_OPERATIONS.has(operation.id)) {

@@ -172,7 +172,7 @@ describe('proxy: document operations are off by default', () => {
     const url = await proxyFor({
       operations: ['uploadDocument', 'listSigners', 'generateTemporarySigningLink'],
       authorize: (request, operation) => {
-        asked.push(`${operation.id}:${operation.params['documentId'] ?? '-'}:${request.visitor.startsWith('cookie:')}`);
+        asked.push(`${operation.id}:${operation.params['documentId'] ?? '-'}:${/^[\w-]{16,}$/.test(request.visitor)}`);
         return operation.params['documentId'] !== 'forbidden-doc';
       },
     });
@@ -241,7 +241,8 @@ describe('proxy: verified results on the server', () => {
     assert.ok(Array.isArray(result!.raw['peps_data']) && (result!.raw['peps_data'] as unknown[]).length > 0, 'onResult gets the PEP hit');
     assert.ok(Array.isArray(result!.result['pepsData']));
     assert.equal(result!.request.visitor, result!.visitor);
-    assert.match(result!.visitor, /^cookie:[\w-]{16,}$/);
+    assert.match(result!.visitor, /^[\w-]{16,}$/);
+    assert.match(start.headers.getSetCookie()[0] ?? jar.header(url), new RegExp(result!.visitor), 'the visitor is the cookie\'s id');
   });
 
   it('hands file and hash signatures, both channels and both locales, to onResult', async () => {

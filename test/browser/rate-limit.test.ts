@@ -1,0 +1,65 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { EsignClient, EsignError } from '../../src/client/index.js';
+import '../../src/define.js';
+import type { EsignIdentify } from '../../src/elements/identify/identify.js';
+import { loadStrings, translate, type Language } from '../../src/i18n/index.js';
+import { deepText, submitButton, type } from './helpers.js';
+
+// /esign-limited is a proxy that allows one session start per visitor in its window.
+const LIMITED = '/esign-limited';
+
+describe('rate-limited session starts', () => {
+  it('turns the proxy\'s 429 into rate-limited with retryAfter, shown in words with the minutes', async () => {
+    const client = new EsignClient({ endpoint: LIMITED, lang: 'en' });
+    // this browser's visitor may have used its one start in an earlier run of this file
+    await client.smartIdLogin({ code: '40504040001', country: 'EE' }).catch(() => undefined);
+
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${LIMITED} lang="en" channels="smartid"></esign-identify>`);
+    await expect(el).to.be.accessible();
+    await type(el, 'code', '40504040001');
+    const errors: CustomEvent[] = [];
+    el.addEventListener('esign-error', (e) => errors.push(e as CustomEvent));
+    const failed = oneEvent(el, 'esign-error');
+    submitButton(el).click();
+    const { detail } = await failed;
+    expect(detail.code).to.equal('rate-limited');
+    expect(detail.retryable).to.equal(true);
+    expect(detail.retryAfter).to.be.within(1, 250);
+    const minutes = Math.max(1, Math.ceil(detail.retryAfter / 60));
+    const words = minutes === 1 ? 'minute' : 'minutes';
+    expect(detail.message).to.equal(`Too many attempts. Try again in ${minutes} ${words}.`);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(`Try again in ${minutes} ${words}`);
+    await expect(el).to.be.accessible();
+    expect(errors.length).to.equal(1);
+  });
+
+  it('says the wait with each language\'s plural forms', async () => {
+    const expected: Record<Language, Record<number, string>> = {
+      en: { 1: '1 minute', 2: '2 minutes', 5: '5 minutes', 21: '21 minutes' },
+      lt: { 1: '1 minutės', 2: '2 minučių', 10: '10 minučių', 21: '21 minutės' },
+      lv: { 1: '1 minūtes', 2: '2 minūtēm', 10: '10 minūtēm', 21: '21 minūtes' },
+      et: { 1: '1 minuti', 4: '4 minuti', 21: '21 minuti' },
+      ru: { 1: '1 минуту', 2: '2 минуты', 5: '5 минут', 21: '21 минуту', 11: '11 минут' },
+    };
+    for (const [lang, forms] of Object.entries(expected) as [Language, Record<number, string>][]) {
+      await loadStrings(lang);
+      for (const [n, form] of Object.entries(forms)) {
+        const text = translate(lang, 'error.rate-limited', { minutes: Number(n) });
+        expect(text, `${lang} ${n}`).to.contain(form);
+        expect(text).not.to.contain('{');
+      }
+    }
+  });
+
+  it('reads Retry-After alone from a proxy of the host\'s own', async () => {
+    const client = new EsignClient({
+      endpoint: '/elsewhere',
+      fetch: async () => new Response(JSON.stringify({ status: 'error', message: 'slow down' }), { status: 429, headers: { 'retry-after': '90' } }),
+    });
+    const error = await client.smartIdLogin({ code: '40504040001', country: 'EE' }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(EsignError);
+    expect((error as EsignError).code).to.equal('rate-limited');
+    expect((error as EsignError).retryAfter).to.equal(90);
+  });
+});
