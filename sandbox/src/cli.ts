@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { runCheckProxy } from './check-proxy-cli.js';
 import { DEFAULT_ACCESS_TOKEN, startSandbox } from './server.js';
 import { PERSONAS } from './personas.js';
 
@@ -16,7 +17,12 @@ const HELP = `esign-sandbox: the identity, signing and document service, for dev
   --widget-dir <dir>       the widget's script-tag files for the signing pages
                            (default: the esign-elements package installed beside it)
   --personas               print the test identities and exit
+  check-proxy <proxy-url>  check a host's proxy against the proxy checklist (--help for its flags)
   --help                   this text`;
+
+if (process.argv[2] === 'check-proxy') {
+  process.exit(await runCheckProxy(process.argv.slice(3)));
+}
 
 const { values } = parseArgs({
   options: {

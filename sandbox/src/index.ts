@@ -4,3 +4,4 @@ export { samplePdf } from './sample-pdf.js';
 export { mobileIdControlCode, smartIdControlCode } from './control-code.js';
 export { findRoute, type Route, type RouteId } from './routes.js';
 export type * from './types.js';
+export { checkProxy, checkTable, type CheckOptions, type CheckRow } from './check-proxy.js';

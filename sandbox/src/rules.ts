@@ -27,6 +27,12 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   return day <= (lengths[month - 1] as number);
 }
 
+/** A valid EE/LT code of a made-up person: `3` (born in the 1900s), the birth date, a serial and its check digit. */
+export function madeUpPersonalCode(serial: number): string {
+  const firstTen = `3800101${String(serial % 1000).padStart(3, '0')}`;
+  return `${firstTen}${elevenDigitCheckDigit([...firstTen].map(Number))}`;
+}
+
 /** EE and LT: `GYYMMDDSSSC`, G 1–6 giving the century, a real birth date and the check digit. */
 function isEstonianOrLithuanianCode(code: string): boolean {
   if (code.length !== 11 || /\D/.test(code)) return false;

@@ -5,6 +5,7 @@ import { DocumentStore } from './documents.js';
 import { Failure, Fields, type Body } from './fields.js';
 import { message } from './messages.js';
 import { findWidgetDir, linkPage, widgetAsset } from './pages.js';
+import { Probe } from './probe.js';
 import { SandboxPki } from './pki.js';
 import { SessionStore, type SessionOrigin } from './sessions.js';
 
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   linkResponseForm?: 'single' | 'list';
   /** Largest request body in bytes. Default 150 MB. */
   bodyLimit?: number;
+  /** Probe mode for `check-proxy`: record what reaches the service side, answer hostile on request. */
+  probe?: boolean;
   /**
    * Directory of the widget's script-tag files (`esign-elements.js` and its chunks), served to
    * the signing pages. Default: the `esign-elements` package installed beside the sandbox.
@@ -62,8 +65,11 @@ const PAGE_OPERATIONS: ReadonlySet<MatchedOperation['id']> = new Set([
 
 /** The whole service interface in one Node request handler. */
 export class Sandbox {
-  readonly options: Required<Omit<SandboxOptions, 'dataDir' | 'publicUrl' | 'widgetDir'>> & Pick<SandboxOptions, 'dataDir' | 'publicUrl'>;
+  readonly options: Required<Omit<SandboxOptions, 'dataDir' | 'publicUrl' | 'widgetDir' | 'probe'>> & Pick<SandboxOptions, 'dataDir' | 'publicUrl'>;
   readonly widgetDir: string | null;
+  /** Set in probe mode only. */
+  readonly probe: Probe | null;
+  readonly #bodies = new WeakMap<IncomingMessage, Buffer>();
   readonly pki: SandboxPki;
   readonly sessions: SessionStore;
   readonly documents: DocumentStore;
@@ -82,6 +88,7 @@ export class Sandbox {
       ...(options.publicUrl ? { publicUrl: options.publicUrl.replace(/\/+$/, '') } : {}),
     };
     this.widgetDir = findWidgetDir(options.widgetDir);
+    this.probe = options.probe ? new Probe(options.accessToken ?? DEFAULT_ACCESS_TOKEN) : null;
     const { now, answerAfterMs, slowAnswerAfterMs, minuteMs, dataDir, linkResponseForm } = this.options;
     this.pki = new SandboxPki(dataDir);
     this.sessions = new SessionStore(this.pki, { now, answerAfterMs, slowAnswerAfterMs }, (origin, file, person) => {
@@ -133,6 +140,16 @@ export class Sandbox {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
+    if (this.probe) {
+      const body = await readAll(req, this.options.bodyLimit);
+      if (body === null) {
+        send(res, 413, { status: 'error', message: 'Request body is too large' });
+        return;
+      }
+      this.#bodies.set(req, body);
+      this.probe.record(req, body);
+      if (this.probe.answer(req, res)) return;
+    }
     const baseUrl = this.options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
     const asset = /^\/assets\/([\w.-]+)$/.exec(url);
     if (req.method === 'GET' && asset) {
@@ -195,7 +212,7 @@ export class Sandbox {
   ): Promise<void> {
     const locale = op.locale;
     try {
-      const body = await readJson(req, this.options.bodyLimit);
+      const body = await readJson(this.#bodies.get(req) ?? req, this.options.bodyLimit);
       if (!body) throw new Failure(400, message(locale, 'malformed'), 40001);
       if (trusted) body['access_token'] = this.options.accessToken;
       const fields = new Fields(body, locale);
@@ -257,16 +274,22 @@ function send(res: ServerResponse, status: number, body: object): void {
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<Body | null> {
+async function readAll(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new Failure(413, 'Request body is too large');
+    if (size > limit) return null;
     chunks.push(chunk as Buffer);
   }
+  return Buffer.concat(chunks);
+}
+
+async function readJson(source: IncomingMessage | Buffer, limit: number): Promise<Body | null> {
+  const bytes = Buffer.isBuffer(source) ? source : await readAll(source, limit);
+  if (bytes === null) throw new Failure(413, 'Request body is too large');
   try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+    const value: unknown = JSON.parse(bytes.toString('utf8') || 'null');
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : null;
   } catch {
     return null;

@@ -53,7 +53,8 @@ export function createFetchProxyHandler(options: ProxyOptions): (request: Reques
     try {
       answer = await core({
         method: request.method,
-        url: `${url.pathname}${url.search}`,
+        // the fragment too: a "#" sent to a server is no path of the service
+        url: `${url.pathname}${url.search}${url.hash}`,
         header: (name) => request.headers.get(name),
         headers: () => request.headers,
         secure: url.protocol === 'https:',
@@ -95,19 +96,37 @@ export function fetchHandlerToNode(handler: (request: Request) => Promise<Respon
           },
         })
       : null;
-    const request = new Request(`${protocol}://${req.headers.host ?? 'localhost'}${(req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'}`, {
-      method: req.method ?? 'GET',
-      headers,
-      ...(body ? { body, duplex: 'half' } : {}),
-    } as RequestInit);
-    void handler(request).then(async (response) => {
-      const out: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        out[name] = value;
-      });
-      const bytes = Buffer.from(await response.arrayBuffer());
-      res.writeHead(response.status, { ...out, 'content-length': bytes.length });
-      res.end(bytes);
-    });
+    const fail = (status: number, message: string) => {
+      req.resume();
+      res.writeHead(status, { ...JSON_HEADERS, connection: 'close' }).end(JSON.stringify({ status: 'error', message }));
+    };
+    const raw = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    let request: Request;
+    try {
+      const url = new URL(raw, `${protocol}://${req.headers.host ?? 'localhost'}`);
+      // a URL that fetch would resolve (dot segments, backslashes) is not passed on as another one
+      if (`${url.pathname}${url.search}${url.hash}` !== raw) throw new TypeError('not a plain path');
+      request = new Request(url, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body ? { body, duplex: 'half' } : {}),
+      } as RequestInit);
+    } catch {
+      // a method or URL that fetch's Request refuses (TRACE, CONNECT, a malformed Host)
+      fail(400, 'Bad request');
+      return;
+    }
+    handler(request).then(
+      async (response) => {
+        const out: Record<string, string> = {};
+        response.headers.forEach((value, name) => {
+          out[name] = value;
+        });
+        const bytes = Buffer.from(await response.arrayBuffer());
+        res.writeHead(response.status, { ...out, 'content-length': bytes.length });
+        res.end(bytes);
+      },
+      () => fail(500, 'Proxy failure'),
+    );
   };
 }

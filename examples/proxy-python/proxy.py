@@ -1,0 +1,231 @@
+"""The esign-elements proxy contract in Python (Flask + requests), for hosts that do not run Node.
+
+Run:  ESIGN_BASE_URL=https://service.example ESIGN_ACCESS_TOKEN=... flask --app proxy run
+Mount it (or a blueprint made from it) where the widget's `endpoint` points: /esign.
+Check it with:  npx esign-sandbox check-proxy http://127.0.0.1:5000/esign
+"""
+import json
+import os
+import re
+import secrets
+import threading
+import time
+
+import requests
+from flask import Flask, Response, request
+
+BASE_URL = os.environ["ESIGN_BASE_URL"].rstrip("/")
+ACCESS_TOKEN = os.environ["ESIGN_ACCESS_TOKEN"]
+ALLOWED_ORIGINS = {o for o in os.environ.get("ESIGN_ALLOWED_ORIGINS", "").split(",") if o}
+EXPOSE_SCREENING = os.environ.get("ESIGN_EXPOSE_SCREENING") == "1"
+BODY_LIMIT = 80 * 1024 * 1024
+ANSWER_LIMIT = 120 * 1024 * 1024
+SESSION_TTL = 30 * 60
+LIMITS = {"visitor": (12, 600), "person": (6, 600)}  # starts per window (seconds)
+if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window", e.g. "3,2,60" for tests
+    v, p, w = (int(x) for x in os.environ["ESIGN_RATE_LIMIT"].split(","))
+    LIMITS = {"visitor": (v, w), "person": (p, w)}
+if len(ACCESS_TOKEN) < 8:
+    raise SystemExit("ESIGN_ACCESS_TOKEN must have at least 8 characters")
+
+# --- the allow-list: method, path, the operation's own fields and JSON types -------------------
+ID = r"[A-Za-z0-9_-]{1,128}"
+S, B, I = str, bool, int
+FILES = {"files": [{"name": S, "content": S, "digest": S}]}
+SCREENING = {"peps": B, "sanctions": B}
+SIGN = {"type": S, "message": S, "code": S, "signature_position": S, "signature_page": S,
+        "pdf": FILES, "asice": FILES, "adoc": FILES, "bdoc": FILES, **SCREENING}
+SIGNER = {"name": S, "surname": S, "email": S, "successUrl": S, "noEmail": B}
+# name: (method, pattern, fields, localized, role); role ("start", channel, status name) | ("status",) | ("remove", channel)
+OPERATIONS = {
+    "mobile-login": ("POST", r"/mobile/login\.json", {"phone": S, "code": S, "language": S, "message": S, "message_format": S, **SCREENING}, ("start", "mobile", "mobile-login-status")),
+    "smartid-login": ("POST", r"/smartid/login\.json", {"code": S, "country": S, "message": S, **SCREENING}, ("start", "smartid", "smartid-login-status")),
+    "mobile-sign": ("POST", r"/mobile/sign\.json", {**SIGN, "phone": S, "message_format": S}, ("start", "mobile", "mobile-sign-status")),
+    "smartid-sign": ("POST", r"/smartid/sign\.json", {**SIGN, "country": S, "certificate_level": S}, ("start", "smartid", "smartid-sign-status")),
+    "mobile-hash": ("POST", r"/mobile/sign/hash\.json", {"hash": S, "hash_algorithm": S, "phone": S, "code": S, "country": S, "message": S}, ("start", "mobile", "mobile-hash-status")),
+    "smartid-hash": ("POST", r"/smartid/sign/hash\.json", {"hash": S, "hash_algorithm": S, "code": S, "country": S, "message": S}, ("start", "smartid", "smartid-hash-status")),
+    "mobile-login-status": ("POST", rf"/mobile/status/(?P<token>{ID})\.json", {}, ("status",)),
+    "smartid-login-status": ("POST", rf"/smartid/status/(?P<token>{ID})\.json", {}, ("status",)),
+    "mobile-sign-status": ("POST", rf"/mobile/sign/status/(?P<token>{ID})\.json", {}, ("status",)),
+    "smartid-sign-status": ("POST", rf"/smartid/sign/status/(?P<token>{ID})\.json", {}, ("status",)),
+    "mobile-hash-status": ("POST", rf"/mobile/sign-hash/status/(?P<token>{ID})\.json", {}, ("status",)),
+    "smartid-hash-status": ("POST", rf"/smartid/sign/hash/status/(?P<token>{ID})\.json", {}, ("status",)),
+    "mobile-remove": ("DELETE", rf"/api/mobile/session/(?P<token>{ID})", {}, ("remove", "mobile")),
+    "smartid-remove": ("DELETE", rf"/api/smartid/session/(?P<token>{ID})", {}, ("remove", "smartid")),
+}
+# Document operations are off here; a host that enables them adds them with an authorize check per uuid.
+
+lock = threading.Lock()
+bindings = {}  # session token -> (visitor, channel, status name, expires)
+counters = {}  # key -> [count, resets_at]
+delivered = set()  # session tokens whose result went to on_result
+RESULTS = []   # what on_result received, for the host's server-side use
+
+
+def on_result(operation, token, visitor, answer):
+    """The verified result, before the browser sees it: log the person in, store the file, ..."""
+    RESULTS.append({"operation": operation, "token": token, "visitor": visitor, "result": answer})
+
+
+app = Flask(__name__)
+
+
+def error(status, kind, message, **extra):
+    body = json.dumps({"status": "error", "message": message, "proxy_error": kind, **extra})
+    return Response(body, status, {"content-type": "application/json", "cache-control": "no-store"})
+
+
+def match(method, path):
+    for name, (op_method, pattern, fields, role) in OPERATIONS.items():
+        found = re.fullmatch(rf"(?:/en)?{pattern}", path)  # fullmatch: "$" would also match before a final "\n"
+        if found and method == op_method:
+            return name, fields, role, found.groupdict().get("token")
+    return None
+
+
+class InvalidField(Exception):
+    pass
+
+
+def pick(shape, value, path):
+    if shape is B or shape is S:
+        if type(value) is not shape:
+            raise InvalidField(path)
+        return value
+    if shape is I:
+        if type(value) is not int:
+            raise InvalidField(path)
+        return value
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            raise InvalidField(path)
+        return [pick(shape[0], item, f"{path}.{i}") for i, item in enumerate(value)]
+    if not isinstance(value, dict):
+        raise InvalidField(path)
+    return {k: pick(s, value[k], f"{path}.{k}" if path else k) for k, s in shape.items() if k in value}
+
+
+def redact(value):
+    if isinstance(value, str):
+        return value.replace(ACCESS_TOKEN, "[redacted]")
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    if isinstance(value, dict):
+        return {redact(k): redact(v) for k, v in value.items()}
+    return value
+
+
+def over_limit(scope, key):
+    limit, window = LIMITS[scope]
+    now = time.time()
+    with lock:
+        count, resets = counters.get((scope, key), (0, now + window))
+        if resets <= now:
+            count, resets = 0, now + window
+        counters[(scope, key)] = (count + 1, resets)
+        return max(1, int(resets - now + 0.999)) if count + 1 > limit else 0
+
+
+@app.before_request  # before Flask's routing, which would redirect "//" and "/x/" instead of refusing
+def esign():
+    raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""
+    if not raw.startswith("/esign/"):
+        return None  # not for the proxy: the host's own routes
+    path = raw[len("/esign"):]
+    found = None if re.search(r"[?#%\\]", path) else match(request.method, path)
+    if not found:
+        return error(404, "operation-not-allowed", "Not an operation of the service")
+    name, fields, role, token = found
+    if (request.content_length or 0) > BODY_LIMIT:
+        refused = error(413, "request-too-large", "Request body is too large")
+        refused.headers["Connection"] = "close"  # do not read the rest
+        return refused
+    origin = request.headers.get("Origin")
+    if origin not in ALLOWED_ORIGINS and (request.headers.get("Sec-Fetch-Site") == "cross-site" or (
+            origin is not None and origin.split("://", 1)[-1] != request.host)):
+        return error(403, "cross-site", "Requests from other sites are not accepted")
+    if request.mimetype != "application/json":
+        return error(415, "unsupported-media-type", "Request body must be application/json")
+    try:
+        data = request.stream.read(BODY_LIMIT + 1)
+        if len(data) > BODY_LIMIT:
+            return error(413, "request-too-large", "Request body is too large")
+        body = json.loads(data or b"null")
+    except (ValueError, RecursionError):
+        return error(400, "malformed-json", "Request body must be a JSON object")
+    if not isinstance(body, dict):
+        return error(400, "malformed-json", "Request body must be a JSON object")
+    try:
+        sent = pick(fields, body, "")
+    except InvalidField as bad:
+        return error(400, "invalid-field", "A field has the wrong type", field=str(bad))
+    visitor = request.cookies.get("esign-visitor") or ""
+    new_cookie = None
+    if not re.fullmatch(r"[A-Za-z0-9_-]{16,64}", visitor):
+        visitor = new_cookie = secrets.token_urlsafe(18)
+
+    def answer(response):
+        if new_cookie:
+            response.set_cookie("esign-visitor", new_cookie, httponly=True, samesite="Strict", secure=request.is_secure)
+        return response
+
+    if role[0] in ("status", "remove"):
+        with lock:
+            bound = bindings.get(token)
+        ok = bound and bound[0] == visitor and bound[3] > time.time() and (
+            bound[2] == name if role[0] == "status" else bound[1] == role[1])
+        if not ok:
+            refusal = {"status": "error", "message": "Session for given token was not found"}
+            if role[0] == "status":
+                refusal["error_code"] = 40402
+            return answer(Response(json.dumps(refusal), 404, {"content-type": "application/json", "cache-control": "no-store"}))
+    if role[0] == "start":
+        keys = [("visitor", visitor)]
+        if isinstance(sent.get("code"), str):
+            keys.append(("person", "code:" + re.sub(r"[\s-]", "", sent["code"]).upper()))
+        if role[1] == "mobile" and isinstance(sent.get("phone"), str):
+            keys.append(("person", "phone:" + re.sub(r"\D", "", sent["phone"])))
+        for scope, key in keys:
+            wait = over_limit(scope, key)
+            if wait:
+                refused = error(429, "rate-limited", "Too many sessions started; try again later", retry_after=wait)
+                refused.headers["Retry-After"] = str(wait)
+                return answer(refused)
+    try:
+        upstream = requests.request(request.method, BASE_URL + path, json={**sent, "access_token": ACCESS_TOKEN},
+                                    timeout=60, allow_redirects=False, stream=True)
+        if 300 <= upstream.status_code < 400:
+            return answer(error(502, "upstream-redirect", "The service answered with a redirect, which is not followed"))
+        content = upstream.raw.read(ANSWER_LIMIT + 1, decode_content=True)
+        if len(content) > ANSWER_LIMIT:
+            return answer(error(502, "upstream-too-large", "The service answered with more than the proxy accepts"))
+    except requests.Timeout:
+        return answer(error(504, "upstream-timeout", "The service did not answer in time"))
+    except requests.RequestException:
+        return answer(error(502, "upstream-unreachable", "The service could not be reached"))
+    try:
+        value = json.loads(content)
+        assert isinstance(value, dict)
+    except (ValueError, AssertionError, RecursionError):
+        return answer(error(502, "upstream-invalid", "The service answered with something other than JSON"))
+    value = redact(value)
+    if value.get("status") == "ok" and role[0] == "start" and isinstance(value.get("token"), str):
+        with lock:
+            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL)
+    if value.get("status") == "ok" and role[0] == "status":
+        with lock:
+            first = token not in delivered
+            delivered.add(token)
+        if first:
+            try:
+                on_result(name, token, visitor, value)
+            except Exception:
+                with lock:
+                    delivered.discard(token)  # the next poll tries again
+                app.logger.error("on_result failed for %s", name)
+                return answer(error(500, "host-error", "The host could not process this request"))
+    if not EXPOSE_SCREENING:
+        value.pop("peps_data", None)
+        value.pop("sanctions_data", None)
+    return answer(Response(json.dumps(value), upstream.status_code,
+                           {"content-type": "application/json", "cache-control": "no-store"}))

@@ -1,0 +1,48 @@
+import { parseArgs } from 'node:util';
+import { checkProxy, checkTable } from './check-proxy.js';
+
+export const CHECK_HELP = `esign-sandbox check-proxy <proxy-url>: checks a host's proxy against the proxy checklist
+
+Starts a sandbox, prints the base URL and access token the proxy must use, waits until the proxy
+answers, probes it, and prints a pass/fail table. Exit code 0 only when every rule passes.
+
+  --port <n>             the sandbox's port (default: a free one; fix it so the proxy can be configured first)
+  --access-token <t>     the access token the proxy must send (default: a random one)
+  --exposes-screening    the proxy passes PEP and sanctions data to the browser on purpose
+  --wait <ms>            how long to wait for the proxy to answer (default 60000)
+  --json                 print the result as JSON (for CI)`;
+
+export async function runCheckProxy(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      'access-token': { type: 'string' },
+      'exposes-screening': { type: 'boolean', default: false },
+      wait: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const proxyUrl = positionals[0];
+  if (values.help || !proxyUrl || !URL.canParse(proxyUrl)) {
+    console.log(CHECK_HELP);
+    return values.help ? 0 : 2;
+  }
+  const log = values.json ? (line: string) => console.error(line) : (line: string) => console.log(line);
+  const { rows } = await checkProxy({
+    proxyUrl,
+    ...(values.port ? { port: Number(values.port) } : {}),
+    ...(values['access-token'] ? { accessToken: values['access-token'] } : {}),
+    exposesScreening: values['exposes-screening'],
+    ...(values.wait ? { waitMs: Number(values.wait) } : {}),
+    onReady: ({ url, accessToken }) => {
+      log(`sandbox for the proxy: base URL ${url}  access token ${accessToken}`);
+      log(`waiting for the proxy at ${proxyUrl} …`);
+    },
+  });
+  if (values.json) console.log(JSON.stringify({ passed: rows.every((row) => row.ok), rows }, null, 2));
+  else console.log(checkTable(rows));
+  return rows.every((row) => row.ok) ? 0 : 1;
+}

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * The sandbox's probe mode, switched on only by `esign-sandbox check-proxy`: it records every
+ * request that reaches the service side, and can answer the next requests as a hostile or broken
+ * service would, to see whether a host's proxy lets the access token through.
+ */
+export type HostileAnswer = 'echo-plain' | 'echo-escaped' | 'token-header' | 'redirect';
+
+export interface ReachedRequest {
+  method: string;
+  path: string;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export class Probe {
+  readonly reached: ReachedRequest[] = [];
+  /** Requests that followed a redirect to the trap. */
+  trapped = 0;
+  #hostile: HostileAnswer | null = null;
+
+  constructor(readonly accessToken: string) {}
+
+  /** Answers every following request this way until `answerNormally()`. */
+  answerHostile(mode: HostileAnswer): void {
+    this.#hostile = mode;
+  }
+
+  answerNormally(): void {
+    this.#hostile = null;
+  }
+
+  record(req: IncomingMessage, body: Buffer): void {
+    this.reached.push({ method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8'), headers: req.headers });
+  }
+
+  /** True when the request was answered here (the trap or a hostile answer). */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.url?.startsWith('/__probe/trap')) {
+      this.trapped++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"status":"ok","trapped":${JSON.stringify(this.accessToken)}}`);
+      return true;
+    }
+    const mode = this.#hostile;
+    if (!mode) return false;
+    const token = this.accessToken;
+    const escaped = [...token].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const session = '{"status":"ok","token":"0b0e0000-0000-4000-8000-0000000000aa","control_code":"1234"';
+    if (mode === 'echo-plain') res.writeHead(200, { 'content-type': 'application/json' }).end(`${session},"echo":"you sent ${token}"}`);
+    else if (mode === 'echo-escaped') res.writeHead(200, { 'content-type': 'application/json' }).end(`${session},"echo":"${escaped}","${escaped}":true}`);
+    else if (mode === 'token-header') res.writeHead(200, { 'content-type': 'application/json', 'x-access-token': token, 'set-cookie': `t=${token}` }).end(`${session}}`);
+    else res.writeHead(307, { location: `http://${req.headers.host ?? '127.0.0.1'}/__probe/trap` }).end();
+    return true;
+  }
+}

@@ -1,0 +1,227 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkProxy, type CheckRow } from 'esign-sandbox';
+import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions } from '../../src/proxy/index.js';
+
+// `esign-sandbox check-proxy` against our Node proxy (both handlers), the README's Python proxy
+// (Flask, run for real), and deliberately broken proxies that each fail exactly their rows.
+
+const ALL_ROWS = [
+  'allow-list-pass',
+  'allow-list-refuse',
+  'fields',
+  'json-only',
+  'cross-site',
+  'visitor-binding',
+  'screening',
+  'token-echo-plain',
+  'token-echo-escaped',
+  'token-header',
+  'token-redirect',
+  'body-limit',
+  'rate-limit',
+  'token-never',
+];
+
+const servers: Server[] = [];
+const children: ChildProcess[] = [];
+after(async () => {
+  for (const child of children) child.kill();
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+type Wrap = (req: IncomingMessage, res: ServerResponse, proxy: RequestListener) => void;
+
+/** Our proxy on its own port in front of the check's sandbox, optionally with one rule broken. */
+async function nodeProxy(sandboxPort: number, token: string, options: Partial<ProxyOptions> = {}, wrap?: Wrap): Promise<string> {
+  const proxy = createProxyHandler({ baseUrl: `http://127.0.0.1:${sandboxPort}`, accessToken: token, prefix: '/esign', ...options }) as RequestListener;
+  const server = createServer(wrap ? (req, res) => wrap(req, res, proxy) : proxy);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign`;
+}
+
+async function check(start: (sandboxPort: number, token: string) => Promise<string>, exposesScreening = false): Promise<CheckRow[]> {
+  const port = await freePort();
+  const token = `check-${port}-secret`;
+  const url = await start(port, token);
+  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000 });
+  return rows;
+}
+
+const failing = (rows: CheckRow[]) => rows.filter((row) => !row.ok).map((row) => row.id);
+
+describe('check-proxy against working proxies', () => {
+  it('passes our Node proxy (node:http handler) on every row', async () => {
+    const rows = await check((port, token) => nodeProxy(port, token));
+    assert.deepEqual(rows.map((row) => row.id), ALL_ROWS);
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+  });
+
+  it('passes our fetch-style handler served through fetchHandlerToNode', async () => {
+    const rows = await check(async (port, token) => {
+      const handler = createFetchProxyHandler({ baseUrl: `http://127.0.0.1:${port}`, accessToken: token, prefix: '/esign' });
+      const server = createServer(fetchHandlerToNode(handler));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign`;
+    });
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+  });
+
+  it('passes the README\'s Python proxy, run with Flask and requests from Debian', async () => {
+    const rows = await check(async (port, token) => {
+      const flaskPort = await freePort();
+      const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
+        cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
+        env: { ...process.env, ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      children.push(child);
+      let output = '';
+      child.stderr!.setEncoding('utf8');
+      while (!/Running on/.test(output)) {
+        const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
+        output += chunk;
+      }
+      return `http://127.0.0.1:${flaskPort}/esign`;
+    });
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+  });
+
+  it('checks the exposed-screening flag both ways', async () => {
+    const exposed = await check((port, token) => nodeProxy(port, token, { exposeScreening: true }), true);
+    assert.deepEqual(failing(exposed), []);
+    const notExposed = await check((port, token) => nodeProxy(port, token), true);
+    assert.deepEqual(failing(notExposed), ['screening']);
+  });
+});
+
+/** Writes the proxy's answer through a filter of its text (and headers). */
+function filterAnswer(res: ServerResponse, change: (text: string) => string, headers: Record<string, string> = {}): void {
+  const end = res.end.bind(res);
+  const writeHead = res.writeHead.bind(res);
+  let pending: [number, Record<string, string | number>] | null = null;
+  res.writeHead = ((status: number, h: Record<string, string | number>) => {
+    pending = [status, { ...h, ...headers }];
+    return res;
+  }) as typeof res.writeHead;
+  res.end = ((body: Buffer | string, callback?: () => void) => {
+    const text = change(Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? ''));
+    const [status, h] = pending ?? [200, {}];
+    writeHead(status, { ...h, 'content-length': Buffer.byteLength(text) });
+    return end(text, callback);
+  }) as typeof res.end;
+}
+
+describe('the check-proxy command', () => {
+  it('prints JSON for CI and exits 0 when every rule passes, 1 when one fails', async () => {
+    const run = async (options: Partial<ProxyOptions>) => {
+      const port = await freePort();
+      const token = `cli-${port}-secret`;
+      const url = await nodeProxy(port, token, options);
+      const child = spawn(process.execPath, ['sandbox/bin/esign-sandbox.js', 'check-proxy', url, '--port', String(port), '--access-token', token, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      const [code] = (await once(child, 'exit')) as [number];
+      return { code, result: JSON.parse(stdout) as { passed: boolean; rows: CheckRow[] } };
+    };
+    const good = await run({});
+    assert.equal(good.code, 0);
+    assert.equal(good.result.passed, true);
+    assert.equal(good.result.rows.length, ALL_ROWS.length);
+    const bad = await run({ rateLimit: false });
+    assert.equal(bad.code, 1);
+    assert.deepEqual(failing(bad.result.rows), ['rate-limit']);
+  });
+});
+
+describe('check-proxy against proxies with one rule broken', () => {
+  const cases: [string, string[], (port: number, token: string) => Promise<string>][] = [
+    ['an operation of the /en locale refused', ['allow-list-pass'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        if (req.url?.startsWith('/esign/en/mobile/sign.json')) res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"error","message":"no"}');
+        else proxy(req, res);
+      })],
+    ['queries stripped and passed instead of refused', ['allow-list-refuse'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        req.url = req.url?.replace(/\?.*$/, '');
+        proxy(req, res);
+      })],
+    ['extra fields forwarded', ['fields'], (port, token) =>
+      nodeProxy(port, token, {
+        fetch: (input, init) => fetch(input, { ...init, body: JSON.stringify({ ...JSON.parse(String(init?.body)), accessToken: 'from-the-browser' }) }),
+      })],
+    ['any content type accepted', ['json-only'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        req.headers['content-type'] = 'application/json';
+        proxy(req, res);
+      })],
+    ['no origin check', ['cross-site'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        delete req.headers['origin'];
+        delete req.headers['sec-fetch-site'];
+        proxy(req, res);
+      })],
+    ['every visitor the same', ['visitor-binding'], (port, token) => nodeProxy(port, token, { visitor: () => 'everyone', rateLimit: { perVisitor: false } })],
+    ['screening passed on', ['screening'], (port, token) => nodeProxy(port, token, { exposeScreening: true })],
+    ['no redaction', ['token-echo-plain', 'token-echo-escaped', 'token-never'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        filterAnswer(res, (text) => text.split('[redacted]').join(token));
+        proxy(req, res);
+      })],
+    ['the service\'s headers passed on', ['token-header', 'token-never'], (port, token) => {
+      let last: Headers | null = null;
+      return nodeProxy(
+        port,
+        token,
+        {
+          fetch: async (input, init) => {
+            const response = await fetch(input, init);
+            last = response.headers;
+            return response;
+          },
+        },
+        (req, res, proxy) => {
+          const writeHead = res.writeHead.bind(res);
+          res.writeHead = ((status: number, headers: Record<string, string | number>) => {
+            const leaked = (last as Headers | null)?.get('x-access-token');
+            return writeHead(status, leaked ? { ...headers, 'x-access-token': leaked } : headers);
+          }) as typeof res.writeHead;
+          proxy(req, res);
+        },
+      );
+    }],
+    ['redirects followed', ['token-redirect'], (port, token) => nodeProxy(port, token, { fetch: (input, init) => fetch(input, { ...init, redirect: 'follow' }) })],
+    ['a refused body read to the end', ['body-limit'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        if (Number(req.headers['content-length']) > 1024 * 1024) {
+          req.resume();
+          req.on('end', () => res.writeHead(413, { 'content-type': 'application/json' }).end('{"status":"error","message":"too large"}'));
+        } else proxy(req, res);
+      })],
+    ['no rate limits', ['rate-limit'], (port, token) => nodeProxy(port, token, { rateLimit: false })],
+  ];
+  for (const [broken, rows, start] of cases) {
+    it(`${broken}: fails ${rows.join(', ')} and nothing else`, async () => {
+      const result = await check(start);
+      assert.deepEqual(failing(result).sort(), [...rows].sort(), JSON.stringify(result.filter((r) => !r.ok).map((r) => [r.id, r.evidence])));
+      for (const row of result.filter((r) => !r.ok)) assert.ok(row.evidence && row.evidence.length > 10, `${row.id} says what showed it`);
+    });
+  }
+});
