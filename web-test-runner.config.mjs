@@ -11,7 +11,7 @@ const ACCESS_TOKEN = 'browser-test-secret';
 const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 300, slowAnswerAfterMs: 60_000 });
 // the elements' suites start many sessions for the same test persons: no limits on /esign; the
 // limits are shown on /esign-limited (and have their own node suite)
-const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: ACCESS_TOKEN, prefix: '/esign', operations: 'all', authorize: () => true, rateLimit: false });
+const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: ACCESS_TOKEN, prefix: '/esign', operations: 'all', authorize: () => true, rateLimit: false, exposeScreening: true });
 const limited = createProxyHandler({
   baseUrl: sandbox.url,
   accessToken: ACCESS_TOKEN,
