@@ -56,6 +56,19 @@ export function findWidgetDir(configured?: string): string | null {
   }
 }
 
+/**
+ * The signing pages' own script: no data is ever written into script text; the page passes the
+ * document's address and name in escaped attributes.
+ */
+export const SIGNING_PAGE_SCRIPT = `import '/assets/esign-elements.js';
+const el = document.querySelector('esign-sign');
+const response = await fetch(el.dataset.document);
+el.files = new File([await response.blob()], el.dataset.filename);
+`;
+
+/** What the signing pages allow: their own scripts only, no plugins, no framing, no base change. */
+export const SIGNING_PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
 /** A file of the widget bundle, for the signing pages. */
 export function widgetAsset(dir: string | null, name: string): Buffer | null {
   if (!dir || !/^esign-elements[\w.-]*\.js$/.test(name)) return null;
@@ -72,13 +85,8 @@ function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, 
   const words = WORDS[lang];
   const base = `/${kind}/${token}`;
   const widget = hasWidget
-    ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}"></esign-sign>
-       <script type="module">
-         import '/assets/esign-elements.js';
-         const el = document.querySelector('esign-sign');
-         const response = await fetch('${base}/document');
-         el.files = new File([await response.blob()], ${JSON.stringify(doc.filename)});
-       </script>`
+    ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}" data-document="${base}/document" data-filename="${escapeHtml(doc.filename)}"></esign-sign>
+       <script type="module" src="/assets/signing-page.js"></script>`
     : `<p role="alert">${escapeHtml(words.noWidget)}</p>`;
   return page(
     lang,

@@ -4,7 +4,7 @@ import { findRoute, type Route as MatchedOperation } from './routes.js';
 import { DocumentStore } from './documents.js';
 import { Failure, Fields, type Body } from './fields.js';
 import { message } from './messages.js';
-import { findWidgetDir, linkPage, widgetAsset } from './pages.js';
+import { SIGNING_PAGE_CSP, SIGNING_PAGE_SCRIPT, findWidgetDir, linkPage, widgetAsset } from './pages.js';
 import { Probe } from './probe.js';
 import { SandboxPki } from './pki.js';
 import { SessionStore, type SessionOrigin } from './sessions.js';
@@ -151,6 +151,14 @@ export class Sandbox {
       if (this.probe.answer(req, res)) return;
     }
     const baseUrl = this.options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+    if (req.method === 'GET' && url === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    if (req.method === 'GET' && url === '/assets/signing-page.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }).end(SIGNING_PAGE_SCRIPT);
+      return;
+    }
     const asset = /^\/assets\/([\w.-]+)$/.exec(url);
     if (req.method === 'GET' && asset) {
       const file = widgetAsset(this.widgetDir, asset[1] as string);
@@ -164,7 +172,7 @@ export class Sandbox {
       const token = pageRoute[2] as string;
       if (req.method === 'GET' && !pageRoute[3] && pageRoute[4] === undefined) {
         const { status, html } = linkPage(this.documents, kind, token, this.options.now(), this.widgetDir !== null);
-        res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+        res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SIGNING_PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }).end(html);
         return;
       }
       if (req.method === 'GET' && pageRoute[3]) {

@@ -1,0 +1,81 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { startSandbox, type RunningSandbox } from 'esign-sandbox';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+
+// Documents with hostile names, opened on the sandbox's invitation and temporary-link pages in
+// Chromium: nothing of the name may run, and the name is shown and used as plain text.
+
+const TOKEN = 'hostile-names-token';
+let sandbox: RunningSandbox;
+let browser: Browser;
+
+before(async () => {
+  sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 300, widgetDir: fileURLToPath(new URL('../../dist/cdn/', import.meta.url)) });
+  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+  await sandbox?.close();
+});
+
+const PAYLOAD = 'window.__pwned=(window.__pwned||0)+1';
+const NAMES = [
+  `a</script><script>${PAYLOAD}</script>.pdf`,
+  `"><img src=x onerror="${PAYLOAD}">.pdf`,
+  `'><svg onload=${PAYLOAD}>.pdf`,
+  `\u2028\u2029${'${'}${PAYLOAD}}\`.pdf`,
+  `javascript:${PAYLOAD}//.pdf`,
+  `<!--<script>${PAYLOAD}</script>-->.pdf`,
+  `ä\u202eﬁdp.exe.pdf`,
+];
+
+async function api(path: string, body: object): Promise<Record<string, any>> {
+  const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, access_token: TOKEN }) });
+  return (await response.json()) as Record<string, any>;
+}
+
+describe('sandbox signing pages with hostile file names, in Chromium', () => {
+  for (const name of NAMES) {
+    it(`shows ${JSON.stringify(name)} as text on both pages and runs none of it`, async () => {
+      const upload = await api('/api/document/upload.json', {
+        access: 'private',
+        file: { filename: name, content: Buffer.from(samplePdf('Hostile')).toString('base64') },
+        signers: [{ name: `<b onmouseover=${PAYLOAD}>Ona`, surname: 'Tester', email: 'ona@example.test' }],
+      });
+      assert.equal(upload['status'], 'ok', JSON.stringify(upload));
+      const link = await api('/api/document/generate-temporary-signing-link.json', { document_id: upload['document'].uuid, callback_url: 'http://127.0.0.1:9/cb' });
+      for (const url of [upload['signers'][0].invitationUrl as string, link['temporary_signing_link'] as string]) {
+        const page = await browser.newPage();
+        const dialogs: string[] = [];
+        page.on('dialog', (dialog) => {
+          dialogs.push(dialog.message());
+          void dialog.dismiss();
+        });
+        const response = await page.goto(url, { waitUntil: 'networkidle0' });
+        assert.match(response!.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+        // the page's own script ran: the element holds the document under its name
+        await page.waitForFunction(() => (document.querySelector('esign-sign') as unknown as { files?: unknown })?.files instanceof File, { timeout: 10_000 });
+        const seen = await page.evaluate(() => ({
+          pwned: (window as unknown as { __pwned?: number }).__pwned ?? 0,
+          title: document.title,
+          heading: document.querySelector('h1')?.textContent ?? '',
+          scripts: [...document.scripts].map((s) => s.src || s.textContent),
+          fileName: (document.querySelector('esign-sign') as unknown as { files: File }).files.name,
+          images: document.images.length,
+        }));
+        assert.equal(seen.pwned, 0, 'a script of the name ran');
+        assert.deepEqual(dialogs, []);
+        assert.equal(seen.images, 0);
+        assert.ok(seen.heading.includes(name), `the heading shows the name as text: ${seen.heading}`);
+        assert.ok(seen.title.includes(name));
+        assert.equal(seen.fileName, name);
+        assert.deepEqual(seen.scripts.map((s) => new URL(s!).pathname), ['/assets/signing-page.js']);
+        await page.close();
+      }
+    });
+  }
+});
