@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Fields, decodeBase64 } from './fields.js';
+import { MAX_FILE_NAME } from './sessions.js';
 import { isEmailAddress, isWebUrl } from './rules.js';
 import { message } from './messages.js';
 import { validationReport } from './validation-report.js';
@@ -166,7 +167,7 @@ export class DocumentStore {
     const access = fields.body['access'] as 'public' | 'private';
     const file = fields.body['file'] as Record<string, unknown> | undefined;
     if (!file || typeof file !== 'object') fields.invalid('file', 'required');
-    const filename = typeof file['filename'] === 'string' ? file['filename'] : fields.invalid('file.filename', 'required');
+    const filename = typeof file['filename'] === 'string' && file['filename'].length <= MAX_FILE_NAME ? file['filename'] : fields.invalid('file.filename', 'required');
     const extension = filename.split('.').pop()?.toLowerCase() ?? '';
     if (!filename.includes('.') || !ALLOWED_TYPES.includes(extension)) fields.fail('fileType', {}, 0);
     const bytes = decodeBase64(file['content']);
@@ -240,15 +241,24 @@ export class DocumentStore {
     const deleteAfter = fields.minutes('delete_document_after');
     if (deleteAfter !== undefined && deleteAfter < expireAfter) fields.invalid('delete_document_after', 'deleteBeforeExpiry');
     const language = fields.oneOf('language', ['lt', 'en'] as const, 'invalidLanguage', false, 'lt') as 'lt' | 'en';
+    // everything is checked before anything of the document changes
     const file = fields.body['file'] as Record<string, unknown> | undefined;
+    let replacement: { filename: string; content: Uint8Array } | undefined;
     if (file !== undefined) {
       const content = decodeBase64(file?.['content']);
-      if (typeof file?.['filename'] !== 'string' || !content) fields.invalid('file', 'invalidFile');
-      doc.filename = file['filename'] as string;
-      doc.content = Buffer.from(content).toString('base64');
+      const filename = file?.['filename'];
+      if (typeof filename !== 'string' || !filename || filename.length > MAX_FILE_NAME || !content || content.length === 0) fields.invalid('file', 'invalidFile');
+      replacement = { filename, content };
     }
     const rawSigners = fields.body['signers'];
     if (rawSigners !== undefined && !Array.isArray(rawSigners)) fields.invalid('signers', 'invalidSigners');
+    for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fields.invalid('signers', 'invalidSigners');
+    }
+    if (replacement) {
+      doc.filename = replacement.filename;
+      doc.content = Buffer.from(replacement.content).toString('base64');
+    }
     for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
       const entry = new Fields((raw ?? {}) as Record<string, unknown>, fields.locale);
       const email = entry.string('email');

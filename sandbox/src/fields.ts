@@ -15,6 +15,8 @@ export class Failure extends Error {
 
 export type Body = Record<string, unknown>;
 
+export const MAX_MINUTES = 366 * 24 * 60;
+
 /** Reads and checks request fields as the service does, failing in the request's locale. */
 export class Fields {
   constructor(
@@ -106,7 +108,8 @@ export class Fields {
     const value = this.body[field];
     if (value === undefined || value === null || value === '') return fallback;
     const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-    if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) this.invalid(field, 'invalidMinutes');
+    // a year at most: the service's limit is not published, and an unbounded one overflows dates
+    if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0 || number > MAX_MINUTES) this.invalid(field, 'invalidMinutes');
     return number;
   }
 }

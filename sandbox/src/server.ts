@@ -150,7 +150,9 @@ export class Sandbox {
       this.probe.record(req, body);
       if (this.probe.answer(req, res)) return;
     }
-    const baseUrl = this.options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+    // links name the address the sandbox listens on, never a Host header a client chose
+    const local = req.socket.localAddress ?? '127.0.0.1';
+    const baseUrl = this.options.publicUrl ?? `http://${local.includes(':') ? `[${local}]` : local}:${req.socket.localPort}`;
     if (req.method === 'GET' && url === '/favicon.ico') {
       res.writeHead(204).end();
       return;
@@ -186,6 +188,13 @@ export class Sandbox {
         const expired = kind === 'link' && open && 'link' in open && this.options.now() >= open.link.validUntil;
         if (!op || !PAGE_OPERATIONS.has(op.id) || !open || expired) {
           send(res, 404, { status: 'error', message: message(op?.locale ?? 'en', 'unknownOperation') });
+          return;
+        }
+        // a page may follow and remove only the sessions it started itself
+        const sessionToken = op.params['token'] ?? op.params['sessionId'];
+        const started = sessionToken === undefined ? undefined : this.sessions.originOf(sessionToken);
+        if (sessionToken !== undefined && (started?.kind !== kind || started.token !== token)) {
+          send(res, 404, { status: 'error', message: message(op.locale, 'sessionNotFound'), error_code: 40402 });
           return;
         }
         await this.#operation(req, res, op, baseUrl, { kind, token }, true);
@@ -278,7 +287,8 @@ async function notify(url: string, body: object): Promise<void> {
 
 function send(res: ServerResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  // exactly application/json: the service's official client reads error bodies only then
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 

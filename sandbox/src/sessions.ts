@@ -29,6 +29,8 @@ interface Session {
   sign?: { type: FileType; files: NamedBytes[]; position?: SignaturePosition; page?: SignaturePage };
   hash?: { bytes: Uint8Array; algorithm: HashAlgorithm };
   result?: object;
+  /** After this the session is forgotten (a poll answers 40402). */
+  expiresAt: number;
   /** The invitation or temporary link the session was started from, if any. */
   origin?: SessionOrigin;
 }
@@ -48,6 +50,10 @@ export interface SessionTiming {
 }
 
 const FILE_TYPES = ['pdf', 'adoc', 'bdoc', 'asice'] as const;
+/** How long a session is kept after the person's answer was due: then it and its files are freed. */
+export const SESSION_KEEP_MS = 10 * 60_000;
+/** Longest file name the sandbox takes (the service's limit is not published). */
+export const MAX_FILE_NAME = 255;
 const PERSON_ERRORS: Record<Exclude<Outcome, 'ok'>, { key: Parameters<typeof message>[1]; http: number }> = {
   40020: { key: 'refused', http: 200 },
   40021: { key: 'expired', http: 200 },
@@ -58,9 +64,30 @@ const PERSON_ERRORS: Record<Exclude<Outcome, 'ok'>, { key: Parameters<typeof mes
   50001: { key: 'providerError', http: 500 },
 };
 
-/** Sessions of both channels: start, status after the person's delay, removal. */
+/**
+ * Sessions of both channels: start, status after the person's delay, removal. A session is kept
+ * for ten minutes after its answer was due and then forgotten with its files; removal frees it at
+ * once, so memory stays bounded however long the sandbox runs.
+ */
 export class SessionStore {
   readonly #sessions = new Map<string, Session>();
+
+  /** Sessions held in memory now (for tests and monitoring). */
+  get size(): number {
+    this.#sweep();
+    return this.#sessions.size;
+  }
+
+  /** The invitation or link a session was started from, if it is still known. */
+  originOf(token: string): SessionOrigin | undefined {
+    this.#sweep();
+    return this.#sessions.get(token)?.origin;
+  }
+
+  #sweep(): void {
+    const now = this.timing.now();
+    for (const [token, session] of this.#sessions) if (session.expiresAt <= now) this.#sessions.delete(token);
+  }
 
   constructor(
     readonly pki: SandboxPki,
@@ -69,6 +96,7 @@ export class SessionStore {
   ) {}
 
   async start(channel: Channel, kind: Kind, fields: Fields, origin?: SessionOrigin): Promise<object> {
+    this.#sweep();
     let persona: Persona | undefined;
     let code: string;
     let country: Country;
@@ -95,6 +123,7 @@ export class SessionStore {
       peps: false,
       sanctions: false,
       removed: false,
+      expiresAt: 0,
       ...(persona ? { persona } : {}),
     };
     let hash: Uint8Array;
@@ -125,12 +154,15 @@ export class SessionStore {
     session.controlCode = channel === 'mobile' ? mobileIdControlCode(hash) : smartIdControlCode(hash);
     const delay = persona?.slow ? this.timing.slowAnswerAfterMs : this.timing.answerAfterMs;
     session.answerAt = this.timing.now() + delay;
+    session.expiresAt = session.answerAt + SESSION_KEEP_MS;
     if (origin) session.origin = origin;
     this.#sessions.set(session.token, session);
     const answer: Record<string, unknown> = { status: 'ok', token: session.token, control_code: session.controlCode };
     if (channel === 'mobile' && kind === 'login') {
       // the mobile login start already carries the certificate; an unknown person fails at the status poll
-      if (persona) answer['certificate'] = certificateObject((await this.pki.person(identity(persona, country))).der);
+      // (an unknown person gets a certificate too, as the service's samples always carry one)
+      const who = persona ? identity(persona, country) : { channel, code, country, givenName: 'UNKNOWN', surname: 'TESTNUMBER' };
+      answer['certificate'] = certificateObject((await this.pki.person(who)).der);
       answer['code'] = code;
     }
     return answer;
@@ -151,7 +183,7 @@ export class SessionStore {
     if (!Array.isArray(list) || list.length === 0) fields.invalid(type, 'invalidFile');
     const files = list.map((entry: unknown) => {
       const file = entry as { name?: unknown; content?: unknown } | null;
-      if (typeof file?.name !== 'string' || !file.name) fields.invalid(type, 'invalidFile');
+      if (typeof file?.name !== 'string' || !file.name || file.name.length > MAX_FILE_NAME) fields.invalid(type, 'invalidFile');
       const bytes = decodeBase64(file.content);
       if (!bytes || bytes.length === 0) fields.invalid(type, 'invalidBase64');
       return { name: file.name, bytes };
@@ -163,6 +195,7 @@ export class SessionStore {
   }
 
   async status(channel: Channel, kind: Kind, token: string, fields: Fields): Promise<object> {
+    this.#sweep();
     const session = this.#sessions.get(token);
     if (!session || session.removed || session.channel !== channel || session.kind !== kind) {
       fields.fail('sessionNotFound', {}, 40402, 404);
@@ -249,9 +282,11 @@ export class SessionStore {
   }
 
   remove(channel: Channel, token: string, fields: Fields): object {
+    this.#sweep();
     const session = this.#sessions.get(token);
     if (!session || session.removed || session.channel !== channel) fields.fail('requestNumber', {}, undefined, 404);
     session.removed = true;
+    this.#sessions.delete(token);
     return { status: 'ok' };
   }
 }
