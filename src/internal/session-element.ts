@@ -135,9 +135,14 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
 
   /** Starts a session with the details entered; resolves with the result, rejects with an EsignError. */
   start(): Promise<Detail> {
-    if (this.flow.busy && this.#pending) return this.#pending;
-    this.#pending = this.#start();
-    return this.#pending;
+    // the same promise until it settles: however often start is called (or pressed) before the
+    // first call's first await, one session, one outcome, one event
+    if (this.#pending) return this.#pending;
+    const pending = this.#start().finally(() => {
+      if (this.#pending === pending) this.#pending = undefined;
+    });
+    this.#pending = pending;
+    return pending;
   }
 
   /** Cancels the running session (removing it at the service). */
@@ -158,7 +163,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
       throw error;
     }
     if (!form || !form.validate()) {
-      throw new EsignError('invalid-input', 'The form has invalid fields', { field: 'form' });
+      throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
     }
     const person = form.value!;
     this.code = person.code;

@@ -237,6 +237,43 @@ describe('esign-identify: cancel, double submit, leaving the page, language', ()
     expect(requestsTo('/esign/en/mobile/login.json')).to.equal(1);
   });
 
+  it('start() called three times at once: one session, one outcome, one of each event, one promise', async () => {
+    performance.clearResourceTimings();
+    const el = await identify();
+    await type(el, 'code', '40504040001');
+    const counts: Record<string, number> = {};
+    for (const name of ['esign-started', 'esign-authenticated', 'esign-error', 'esign-cancelled']) {
+      counts[name] = 0;
+      el.addEventListener(name, () => counts[name]!++);
+    }
+    const first = el.start();
+    const second = el.start();
+    const third = el.start();
+    expect(second).to.equal(first);
+    expect(third).to.equal(first);
+    const [a, b, c] = await Promise.all([first, second, third]);
+    expect(a).to.equal(b);
+    expect(b).to.equal(c);
+    await el.updateComplete;
+    expect(counts).to.deep.equal({ 'esign-started': 1, 'esign-authenticated': 1, 'esign-error': 0, 'esign-cancelled': 0 });
+    expect(requestsTo('/esign/en/smartid/login.json')).to.equal(1);
+    // after the outcome, start() is a new call, not the settled one
+    const again = el.start();
+    expect(again).not.to.equal(first);
+    await again.catch(() => undefined);
+  });
+
+  it('start() on an invalid form rejects in the person\'s language, once', async () => {
+    const el = await identify();
+    el.lang = 'lt';
+    await el.updateComplete;
+    await type(el, 'code', '123');
+    const errors = await Promise.all([el.start(), el.start()].map((p) => p.catch((error: { code: string; message: string }) => error)));
+    expect(errors[0]).to.equal(errors[1]);
+    expect(errors[0]!.code).to.equal('invalid-input');
+    expect(errors[0]!.message).to.equal(lt['error.invalid-input']);
+  });
+
   it('stops polling when removed from the page while waiting', async () => {
     const el = await identify();
     await type(el, 'code', '39001010607');

@@ -103,6 +103,26 @@ describe('esign-sign: documents', () => {
 });
 
 describe('esign-sign: signing', () => {
+  it('start() called three times at once signs once: one esign-signed, one file, one download link', async () => {
+    performance.clearResourceTimings();
+    const el = await signElement();
+    el.files = pdfFile('once.pdf');
+    await type(el as never, 'code', '40504040001');
+    const counts = { started: 0, signed: 0, error: 0 };
+    el.addEventListener('esign-started', () => counts.started++);
+    el.addEventListener('esign-signed', () => counts.signed++);
+    el.addEventListener('esign-error', () => counts.error++);
+    const runs = [el.start(), el.start(), el.start()];
+    expect(new Set(runs).size).to.equal(1);
+    const details = await Promise.all(runs);
+    expect(details[0]).to.equal(details[2]);
+    await el.updateComplete;
+    expect(counts).to.deep.equal({ started: 1, signed: 1, error: 0 });
+    expect(requestsTo('/esign/en/smartid/sign.json')).to.equal(1);
+    expect(el.shadowRoot!.querySelectorAll('[part="download"]').length).to.equal(1);
+  });
+
+
   it('signs a PDF with Smart-ID (visible, last page): the signed file as base64 and as a PDF Blob, and a download', async () => {
     const el = await signElement({ 'signature-position': 'right_bottom', 'signature-page': 'last_page', 'certificate-level': 'QUALIFIED' });
     el.files = pdfFile('contract.pdf', 2);

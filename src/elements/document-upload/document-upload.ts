@@ -7,7 +7,7 @@ import { EsignDocumentElement } from '../../internal/document-element.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { isHttpUrl, textField } from '../../internal/form-fields.js';
-import { extensionOf, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../sign/files.js';
+import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../sign/files.js';
 import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
 
@@ -105,7 +105,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
           ? '#callback'
           : `#signer-${signerError}-${Object.keys(signerProblems(this.signers[signerError]!))[0]}`;
       void this.focusLater(target);
-      throw new EsignError('invalid-input', this.#fileError || 'Some fields are not valid', { field: this.#fileError ? 'file' : 'signers' });
+      throw new EsignError('invalid-input', this.#fileError || this.t('error.invalid-input'), { field: this.#fileError ? 'file' : 'signers' });
     }
     const file = this.#document as SignFile;
     const detail = await this.act('upload', async (signal) => {
@@ -203,7 +203,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
           files: file ? [file] : [],
           fixed: this.#hostFile !== null,
           multiple: false,
-          accept: '.pdf,.asice,.sce,.bdoc,.adoc',
+          accept: FILE_ACCEPT,
           hint: this.t('sign.types'),
           pickLabel: this.t('sign.pick'),
           dropLabel: this.t('sign.drop'),

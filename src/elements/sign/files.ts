@@ -12,6 +12,9 @@ export interface SignFile {
 
 export const FILE_TYPES: FileType[] = ['pdf', 'asice', 'adoc', 'bdoc'];
 
+/** What the file pickers offer: exactly the types the service takes, nothing the type check would then refuse. */
+export const FILE_ACCEPT = FILE_TYPES.map((type) => `.${type}`).join(',');
+
 export const MIME_TYPES: Record<FileType, string> = {
   pdf: 'application/pdf',
   asice: 'application/vnd.etsi.asic-e+zip',

@@ -12,7 +12,7 @@ import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import type { PersonValue } from '../person-form/person-form.js';
 import type { SignedDetail } from './events.js';
-import { FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from './files.js';
+import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from './files.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 
 const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc: 'BDOC', adoc: 'ADOC' };
@@ -231,7 +231,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
       files,
       fixed: this.#hostFiles.length > 0,
       multiple: Boolean(containerType),
-      accept: containerType ? '' : '.pdf,.asice,.sce,.bdoc,.adoc',
+      accept: containerType ? '' : FILE_ACCEPT,
       hint: containerType ? this.t('sign.types-any', { type: TYPE_NAMES[containerType] }) : this.t('sign.types'),
       pickLabel: this.t(files.length && containerType ? 'sign.pick-more' : 'sign.pick'),
       dropLabel: this.t('sign.drop'),

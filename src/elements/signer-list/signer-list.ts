@@ -123,7 +123,7 @@ export class EsignSignerList extends EsignDocumentElement {
     const first = Object.keys(problems)[0];
     if (first) {
       void this.focusLater(`#invite-${first}`);
-      throw new EsignError('invalid-input', 'Some fields are not valid', { field: first });
+      throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: first });
     }
     const documentId = this.documentId;
     const answer = await this.act('invite', (signal) => this.client.inviteSigner(documentId, { signer: signerInput(draft) }, { signal }));

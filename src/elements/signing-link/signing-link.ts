@@ -120,7 +120,7 @@ export class EsignSigningLink extends EsignDocumentElement {
     const first = Object.keys(this.#problems())[0];
     if (first) {
       void this.focusLater(`#${first}`);
-      throw new EsignError('invalid-input', 'Some fields are not valid', { field: first });
+      throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: first });
     }
     const documentId = this.documentId;
     const signers: TemporarySignerInput[] = this._signers.map((s) => {
