@@ -1,4 +1,4 @@
-import { LitElement, type PropertyDeclarations } from 'lit';
+import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignClient } from '../client/client.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import { loadStrings, normalizeLanguage, stringsLoaded, translate, type Language, type StringKey, type Strings } from '../i18n/index.js';
@@ -50,7 +50,8 @@ export class EsignElement extends LitElement {
 
   static override properties: PropertyDeclarations = {
     endpoint: { type: String },
-    lang: { type: String },
+    // reflected (an empty lang leaves no attribute), so assistive technology reads the right voice
+    lang: { type: String, reflect: true, converter: { fromAttribute: (value: string | null) => value ?? '', toAttribute: (value: string) => value || null } },
     theme: { type: String, reflect: true },
     strings: { attribute: false },
     errorMessage: { attribute: false },
@@ -109,6 +110,21 @@ export class EsignElement extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     connected.delete(this);
+  }
+
+  /**
+   * Marks what the element rendered with its language when that differs from the language
+   * around it (its own `lang`, or English where the page's language is not one of the five).
+   */
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const around = normalizeLanguage(inheritedLang(this) ?? (typeof document === 'undefined' ? null : document.documentElement.lang));
+    const own = this.language === around ? null : this.language;
+    for (const child of this.renderRoot.children) {
+      if (child.localName === 'style') continue;
+      if (own) child.setAttribute('lang', own);
+      else child.removeAttribute('lang');
+    }
   }
 
   /** Waits for the element's language before rendering, so no other language flashes. */

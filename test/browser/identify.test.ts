@@ -268,10 +268,27 @@ describe('esign-identify: cancel, double submit, leaving the page, language', ()
     el.lang = 'lt';
     await el.updateComplete;
     await type(el, 'code', '123');
-    const errors = await Promise.all([el.start(), el.start()].map((p) => p.catch((error: { code: string; message: string }) => error)));
+    const errors = (await Promise.all([el.start(), el.start()].map((p) => p.then(() => null, (error: unknown) => error)))) as { code: string; message: string }[];
     expect(errors[0]).to.equal(errors[1]);
     expect(errors[0]!.code).to.equal('invalid-input');
     expect(errors[0]!.message).to.equal(lt['error.invalid-input']);
+  });
+
+  it('reflects lang, and marks what it renders with its language when that differs from the page\'s', async () => {
+    const el = await identify();
+    const rendered = () => [...el.shadowRoot!.children].filter((c) => c.localName !== 'style');
+    expect(el.hasAttribute('lang')).to.equal(true, 'the fixture set lang="en" on a page in English');
+    expect(rendered().every((c) => !c.hasAttribute('lang')), 'same as the page: nothing to mark').to.equal(true);
+    el.lang = 'lt';
+    await el.updateComplete;
+    expect(el.getAttribute('lang')).to.equal('lt');
+    expect(rendered().length).to.be.greaterThan(0);
+    expect(rendered().every((c) => c.getAttribute('lang') === 'lt')).to.equal(true);
+    el.lang = '';
+    await el.updateComplete;
+    expect(el.hasAttribute('lang')).to.equal(false, 'an empty lang leaves no attribute');
+    expect(rendered().every((c) => !c.hasAttribute('lang'))).to.equal(true);
+    await expect(el).to.be.accessible();
   });
 
   it('stops polling when removed from the page while waiting', async () => {
