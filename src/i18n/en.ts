@@ -143,7 +143,7 @@ export const en = {
   'report.title': "Validation",
   'report.validate': "Validate",
   'report.loading': "Validating…",
-  'report.summary': "{valid} of {total} signatures are valid.",
+  'report.summary': "{valid} of {total, plural, one {# signature} other {# signatures}} {valid, plural, one {is} other {are}} valid.",
   'report.none': "The document has no signatures.",
   'report.signature': "Signature {n}",
   'report.signed-by': "Signed by",

@@ -144,7 +144,7 @@ export const et: Strings = {
   'report.title': "Kontroll",
   'report.validate': "Kontrolli",
   'report.loading': "Kontrollin…",
-  'report.summary': "Kehtivad {valid} allkirja {total}-st.",
+  'report.summary': "{valid, plural, one {Kehtib # allkiri} other {Kehtivad # allkirja}} {total}-st.",
   'report.none': "Dokumendil pole allkirju.",
   'report.signature': "Allkiri {n}",
   'report.signed-by': "Allkirjastas",

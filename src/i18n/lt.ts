@@ -144,7 +144,7 @@ export const lt: Strings = {
   'report.title': "Patikra",
   'report.validate': "Patikrinti",
   'report.loading': "Tikrinama…",
-  'report.summary': "Galioja {valid} iš {total} parašų.",
+  'report.summary': "Galioja {valid} iš {total, plural, one {# parašo} few {# parašų} other {# parašų}}.",
   'report.none': "Dokumente nėra parašų.",
   'report.signature': "Parašas {n}",
   'report.signed-by': "Pasirašė",

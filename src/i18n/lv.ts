@@ -144,7 +144,7 @@ export const lv: Strings = {
   'report.title': "Pārbaude",
   'report.validate': "Pārbaudīt",
   'report.loading': "Pārbauda…",
-  'report.summary': "Derīgi {valid} no {total} parakstiem.",
+  'report.summary': "{valid, plural, zero {Derīgi} one {Derīgs} other {Derīgi}} {valid} no {total, plural, zero {# parakstiem} one {# paraksta} other {# parakstiem}}.",
   'report.none': "Dokumentā nav parakstu.",
   'report.signature': "Paraksts {n}",
   'report.signed-by': "Parakstīja",

@@ -144,7 +144,7 @@ export const ru: Strings = {
   'report.title': "Проверка",
   'report.validate': "Проверить",
   'report.loading': "Проверка…",
-  'report.summary': "Действительны {valid} из {total} подписей.",
+  'report.summary': "{valid, plural, one {Действительна} other {Действительны}} {valid} из {total, plural, one {# подписи} few {# подписей} many {# подписей} other {# подписи}}.",
   'report.none': "В документе нет подписей.",
   'report.signature': "Подпись {n}",
   'report.signed-by': "Подписал(а)",

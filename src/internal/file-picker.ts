@@ -82,5 +82,6 @@ export function filePicker(o: FilePickerOptions) {
 export function formatSize(bytes: number, language: string): string {
   const [value, unit] =
     bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : bytes >= 1024 ? [bytes / 1024, 'kilobyte'] : [bytes, 'byte'];
-  return new Intl.NumberFormat(language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+  // bytes in words, so the language's plural forms apply ("965 bytes", "1 baitas", "5 байт")
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: unit === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 }).format(value);
 }

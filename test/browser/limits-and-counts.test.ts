@@ -63,3 +63,27 @@ describe('rate-limited session starts', () => {
     expect((error as EsignError).retryAfter).to.equal(90);
   });
 });
+
+describe('counts in the five languages', () => {
+  it('says how many signatures are valid with each language\'s plural forms', async () => {
+    const expected: Record<Language, [number, number, string][]> = {
+      en: [[1, 1, '1 of 1 signature is valid.'], [0, 2, '0 of 2 signatures are valid.'], [2, 3, '2 of 3 signatures are valid.']],
+      lt: [[1, 1, 'Galioja 1 iš 1 parašo.'], [2, 3, 'Galioja 2 iš 3 parašų.'], [5, 21, 'Galioja 5 iš 21 parašo.']],
+      lv: [[1, 1, 'Derīgs 1 no 1 paraksta.'], [2, 3, 'Derīgi 2 no 3 parakstiem.'], [0, 10, 'Derīgi 0 no 10 parakstiem.']],
+      et: [[1, 1, 'Kehtib 1 allkiri 1-st.'], [2, 3, 'Kehtivad 2 allkirja 3-st.']],
+      ru: [[1, 1, 'Действительна 1 из 1 подписи.'], [2, 5, 'Действительны 2 из 5 подписей.'], [3, 21, 'Действительны 3 из 21 подписи.'], [2, 2, 'Действительны 2 из 2 подписей.']],
+    };
+    for (const [lang, cases] of Object.entries(expected) as [Language, [number, number, string][]][]) {
+      await loadStrings(lang);
+      for (const [valid, total, text] of cases) expect(translate(lang, 'report.summary', { valid, total }), `${lang} ${valid}/${total}`).to.equal(text);
+    }
+  });
+
+  it('writes byte counts in words with plural forms', async () => {
+    const { formatSize } = await import('../../src/internal/file-picker.js');
+    expect(formatSize(965, 'en')).to.equal('965 bytes');
+    expect(formatSize(1, 'en')).to.equal('1 byte');
+    expect(formatSize(5, 'ru')).to.contain('байт');
+    expect(formatSize(2048, 'en')).to.equal('2 kB');
+  });
+});
