@@ -199,7 +199,7 @@ describe('esign-validation-report', () => {
     };
     await el.updateComplete;
     const text = deepText(el);
-    expect(text).to.contain('1 of 3 signatures are valid.');
+    expect(text).to.contain('1 of 3 signatures is valid.');
     expect(text).to.contain(`${en['indication.TOTAL_FAILED']}: ${en['sub.HASH_FAILURE']}`);
     expect(text).to.contain(`${en['indication.INDETERMINATE']}: SOMETHING_NEW`);
     expect(text).to.contain('The reference data object is not intact!');

@@ -116,7 +116,7 @@ describe('documents on the demo page, end to end in Chromium', () => {
     await untilText(page, 'CARL TESTNUMBER is invited.');
     // validate
     await (await deep(page, '[part="validate"]')).click();
-    await untilText(page, '1 of 1 signatures are valid.');
+    await untilText(page, '1 of 1 signature is valid.');
     await untilText(page, 'ANNA');
     // a temporary link with a temporary signer
     await (await deep(page, 'button', 'Add a signer')).click();
