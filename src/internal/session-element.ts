@@ -40,6 +40,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     code: { type: String },
     phone: { type: String },
     hideSuccess: { type: Boolean, attribute: 'hide-success' },
+    novalidate: { type: Boolean, reflect: true },
   };
 
   /** Channels offered, in order: `smartid`, `mobile`. */
@@ -63,6 +64,11 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
   declare phone: string;
   /** Render nothing in the success state (the host shows its own). */
   declare hideSuccess: boolean;
+  /**
+   * As on a form: the person's fields are sent as typed and checked by the service alone, whose
+   * field errors (40004 phone, 40005 code, 40001) then land on their fields.
+   */
+  declare novalidate: boolean;
 
   readonly flow = new SessionFlow(this);
   protected result: Raw | undefined;
@@ -105,6 +111,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     this.code = '';
     this.phone = '';
     this.hideSuccess = false;
+    this.novalidate = false;
   }
 
   override connectedCallback(): void {
@@ -294,6 +301,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
         .code=${this.code}
         .phone=${this.phone}
         ?disabled=${starting}
+        ?novalidate=${this.novalidate}
         @input=${(e: Event) => this.#keepTyped(e)}
         @change=${(e: Event) => this.#keepTyped(e)}
       ></esign-person-form>

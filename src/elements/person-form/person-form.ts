@@ -49,6 +49,7 @@ export class EsignPersonForm extends EsignElement {
     phone: { type: String },
     name: { type: String, reflect: true },
     disabled: { type: Boolean, reflect: true },
+    novalidate: { type: Boolean, reflect: true },
     _touched: { state: true },
     _serviceErrors: { state: true },
   };
@@ -61,6 +62,8 @@ export class EsignPersonForm extends EsignElement {
   declare phone: string;
   declare name: string;
   declare disabled: boolean;
+  /** Sends the fields as typed and leaves every check to the service (its errors land on the fields). */
+  declare novalidate: boolean;
   declare _touched: Set<PersonField>;
   declare _serviceErrors: Partial<Record<PersonField, string>>;
 
@@ -75,6 +78,7 @@ export class EsignPersonForm extends EsignElement {
     this.phone = '';
     this.name = '';
     this.disabled = false;
+    this.novalidate = false;
     this._touched = new Set();
     this._serviceErrors = {};
     this.#internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
@@ -89,7 +93,11 @@ export class EsignPersonForm extends EsignElement {
     if (this.#problems().length) return null;
     const code = checkPersonalCode(this.code, this.#codeCountry());
     const value: PersonValue = { channel: this.channel, code: code.valid ? code.code : this.code, country: this.#codeCountry() };
-    if (this.channel === 'mobile') value.phone = (normalizePhone(this.phone) as { phone: string }).phone;
+    if (this.channel === 'mobile') {
+      const phone = normalizePhone(this.phone);
+      value.phone = phone.valid ? phone.phone : this.phone.trim();
+    }
+    if (this.novalidate && !code.valid) value.code = this.code.trim();
     return value;
   }
 
@@ -128,6 +136,7 @@ export class EsignPersonForm extends EsignElement {
 
   #problems(): { field: PersonField; key: StringKey; params?: Record<string, string> }[] {
     const problems: { field: PersonField; key: StringKey }[] = [];
+    if (this.novalidate) return problems;
     if (this.channel === 'mobile') {
       const phone = normalizePhone(this.phone);
       if (!phone.valid) problems.push({ field: 'phone', key: `form.phone.${phone.problem}` as StringKey });
