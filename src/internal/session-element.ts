@@ -302,6 +302,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
         .phone=${this.phone}
         ?disabled=${starting}
         ?novalidate=${this.novalidate}
+        exportparts="field, input, error"
         @input=${(e: Event) => this.#keepTyped(e)}
         @change=${(e: Event) => this.#keepTyped(e)}
       ></esign-person-form>
@@ -342,6 +343,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
             .code=${this.flow.controlCode}
             .channel=${channel}
             .kind=${this.kind === 'login' ? 'login' : 'sign'}
+            exportparts="code, instruction"
           ></esign-control-code>`
         : nothing}
       <esign-status
@@ -351,12 +353,15 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
         .state=${state === 'starting' ? 'idle' : state}
         .since=${this.flow.since}
         .message=${this.#statusMessage()}
+        exportparts="status, cancel"
         @esign-cancel-request=${(e: Event) => {
           e.stopPropagation();
           void this.cancel();
         }}
       ></esign-status>
-      ${state === 'success' ? html`<p class="done" tabindex="-1">${this.t('identify.done')}</p>${this.renderSuccess()}` : nothing}
+      ${state === 'success'
+        ? html`<slot name="success"><p class="done" tabindex="-1">${this.t('identify.done')}</p>${this.renderSuccess()}</slot>`
+        : nothing}
       ${state === 'error' || state === 'cancelled'
         ? html`<div class="actions">
             <button class="primary" part="retry" type="button" @click=${this.#retry}>${this.t('action.retry')}</button>

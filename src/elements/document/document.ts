@@ -38,6 +38,16 @@ const styles = css`
  * @fires esign-error - Removal (or one of the parts) failed.
  * @csspart base - The frame.
  * @csspart remove - The remove button.
+ * @csspart signers-base - The signer list's frame (forwarded; also signers-refresh, signers-invite, signers-error).
+ * @csspart signers-refresh - The signer list's refresh button (forwarded).
+ * @csspart signers-invite - The signer list's invite button (forwarded).
+ * @csspart signers-error - The signer list's error messages (forwarded).
+ * @csspart report-base - The validation report's frame (forwarded).
+ * @csspart report-validate - The validate button (forwarded).
+ * @csspart report-signature - Each signature's panel (forwarded).
+ * @csspart link-base - The signing-link form's frame (forwarded).
+ * @csspart link-submit - The create-link button (forwarded).
+ * @csspart link-link - The created link (forwarded).
  *
  * @tag esign-document
  */
@@ -105,11 +115,11 @@ export class EsignDocument extends EsignDocumentElement {
         <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
       </div>
       <div class="parts">
-        <esign-signer-list .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-signer-list>
-        <esign-validation-report .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
+        <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-signer-list>
+        <esign-validation-report exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
         <section aria-labelledby="link-title">
           <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>
-          <esign-signing-link .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
+          <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
         </section>
       </div>
       ${this.renderFailure()}

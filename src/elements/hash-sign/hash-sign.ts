@@ -28,6 +28,14 @@ const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
  * @csspart hash - The hash shown to the person.
  * @csspart submit - The submit button.
  * @csspart retry - The try-again button.
+ * @csspart field - Each field's wrapper of the person form (forwarded).
+ * @csspart input - The person form's inputs and select (forwarded).
+ * @csspart error - A field's error message (forwarded).
+ * @csspart code - The control code's digits (forwarded).
+ * @csspart instruction - What to do on the phone (forwarded).
+ * @csspart status - The waiting and result box (forwarded).
+ * @csspart cancel - The cancel button (forwarded).
+ * @slot success - Shown instead of the element's own success content (the status stays, for screen readers).
  *
  * @tag esign-hash-sign
  */
