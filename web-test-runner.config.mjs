@@ -7,6 +7,7 @@ import { countingReporter } from './scripts/counting-reporter.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.ts';
 
 const ACCESS_TOKEN = 'browser-test-secret';
+let failingLanguage = '';
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
 const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 300, slowAnswerAfterMs: 60_000 });
 // the elements' suites start many sessions for the same test persons: no limits on /esign; the
@@ -24,6 +25,20 @@ export default {
   nodeResolve: { exportConditions: ['browser', 'development'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   middleware: [
+    // fault injection for the tests: /__faults/lang?fail=lv makes the Latvian strings fail to load until ?fail= clears it
+    (ctx, next) => {
+      if (ctx.path === '/__faults/lang') {
+        failingLanguage = ctx.query.fail || '';
+        ctx.body = { failing: failingLanguage };
+        return undefined;
+      }
+      if (failingLanguage && ctx.path.startsWith(`/src/i18n/${failingLanguage}.`)) {
+        ctx.status = 503;
+        ctx.body = 'unavailable';
+        return undefined;
+      }
+      return next();
+    },
     (ctx, next) => {
       const handler = ctx.url.startsWith('/esign/') ? proxy : ctx.url.startsWith('/esign-limited/') ? limited : null;
       if (!handler) return next();

@@ -33,14 +33,28 @@ export function loadStrings(lang: Language): Promise<Strings> {
   if (ready) return Promise.resolve(ready);
   let pending = loading.get(lang);
   if (!pending) {
-    pending = LOADERS[lang]().then((strings) => {
-      loaded.set(lang, strings);
-      return strings;
-    });
+    pending = LOADERS[lang]().then(
+      (strings) => {
+        loaded.set(lang, strings);
+        return strings;
+      },
+      (error: unknown) => {
+        // not kept as failed here, so a later render asks again (browsers may still keep a failed
+        // module import for the page's life); said once, not on every render
+        loading.delete(lang);
+        if (!warned.has(lang)) {
+          warned.add(lang);
+          console.warn(`[esign-elements] the ${lang} strings could not be loaded; showing English words instead`, error);
+        }
+        throw error;
+      },
+    );
     loading.set(lang, pending);
   }
   return pending;
 }
+
+const warned = new Set<Language>();
 
 /** Host overrides for every element on the page, per language. */
 export function setStringOverrides(lang: Language, strings: Partial<Strings>): void {

@@ -130,7 +130,8 @@ export class EsignElement extends LitElement {
   /** Waits for the element's language before rendering, so no other language flashes. */
   protected override async scheduleUpdate(): Promise<void> {
     // only a language not loaded yet delays the update; otherwise children update with their parent
-    if (!stringsLoaded(this.language)) await loadStrings(this.language).catch(() => undefined);
+    // a language file that fails leaves English words meanwhile (translate falls back to them)
+    if (!stringsLoaded(this.language)) await loadStrings(this.language).catch(() => loadStrings('en').catch(() => undefined));
     super.scheduleUpdate();
   }
 

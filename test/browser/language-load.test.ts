@@ -1,0 +1,37 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/define/identify.js';
+import type { EsignIdentify } from '../../src/elements/identify/identify.js';
+import { en } from '../../src/i18n/en.js';
+import { deepText, until } from './helpers.js';
+
+// The test server makes the Latvian strings fail to load (fault injection), then lets them through.
+
+async function fault(fail: string): Promise<void> {
+  await fetch(`/__faults/lang?fail=${fail}`);
+}
+
+describe('a language file that fails to load', () => {
+  after(() => fault(''));
+
+  // (a later render asks again, but browsers keep a failed module import for the page's life: the
+  // language comes with the next page load)
+  it('shows English words instead of keys and says so once', async () => {
+    await fault('lv');
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args[0]);
+    try {
+      const el = await fixture<EsignIdentify>(html`<esign-identify endpoint="/esign" lang="lv"></esign-identify>`);
+      await until(() => deepText(el).includes(en['identify.submit']), 'English words instead of keys');
+      expect(deepText(el)).not.to.contain('identify.submit');
+      el.requestUpdate();
+      await el.updateComplete;
+      el.requestUpdate();
+      await el.updateComplete;
+      expect(warnings.filter((w) => String(w).includes('the lv strings')).length).to.equal(1);
+      await expect(el).to.be.accessible();
+    } finally {
+      console.warn = warn;
+    }
+  });
+});
