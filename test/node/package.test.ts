@@ -28,7 +28,10 @@ describe('package', () => {
       assert.deepEqual(Object.keys(strings).sort(), Object.keys(en).sort());
       for (const [key, text] of Object.entries(strings)) {
         assert.ok(text.trim().length > 0);
-        const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+        // the values a string uses, plainly ({n}) or through plural forms ({n, plural, …})
+        const PLURAL = /\{(\w+), plural,(?:[^{}]|\{[^{}]*\})*\}/g;
+        const holes = (s: string) =>
+          [...new Set([...[...s.matchAll(PLURAL)].map((m) => m[1]), ...[...s.replace(PLURAL, '').matchAll(/\{(\w+)\}/g)].map((m) => m[1])])].sort();
         assert.deepEqual(holes(text), holes(en[key as keyof typeof en]), key);
       }
     }
