@@ -7,7 +7,13 @@ import { countingReporter } from './scripts/counting-reporter.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.ts';
 
 const ACCESS_TOKEN = 'browser-test-secret';
-let failingLanguage = '';
+/** Fault injection, per browser (both browsers run at once): a failing language, and a plan for the next status polls. */
+const faultsOf = new Map();
+const faultsFor = (ctx) => {
+  const browser = /firefox/i.test(ctx.get('user-agent')) ? 'firefox' : 'chromium';
+  if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0 });
+  return faultsOf.get(browser);
+};
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
 const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 300, slowAnswerAfterMs: 60_000 });
 // the elements' suites start many sessions for the same test persons: no limits on /esign; the
@@ -27,12 +33,38 @@ export default {
   middleware: [
     // fault injection for the tests: /__faults/lang?fail=lv makes the Latvian strings fail to load until ?fail= clears it
     (ctx, next) => {
+      const faults = faultsFor(ctx);
       if (ctx.path === '/__faults/lang') {
-        failingLanguage = ctx.query.fail || '';
-        ctx.body = { failing: failingLanguage };
+        faults.language = ctx.query.fail || '';
+        ctx.body = { failing: faults.language };
         return undefined;
       }
-      if (failingLanguage && ctx.path.startsWith(`/src/i18n/${failingLanguage}.`)) {
+      if (ctx.path === '/__faults/poll') {
+        if (ctx.query.plan !== undefined) Object.assign(faults, { plan: String(ctx.query.plan).split(',').filter(Boolean), seen: 0, faulted: 0 });
+        ctx.body = { seen: faults.seen, faulted: faults.faulted, left: faults.plan.length };
+        return undefined;
+      }
+      if (/^\/esign\/(en\/)?(mobile|smartid)\/.*status\//.test(ctx.path) && faults.plan.length) {
+        faults.seen++;
+        const fault = faults.plan[0] === 'always' ? 'drop' : faults.plan.shift();
+        if (fault !== 'pass') {
+          faults.faulted++;
+          if (fault === 'drop') {
+            ctx.req.socket.destroy();
+            ctx.respond = false;
+            return undefined;
+          }
+          if (fault === '502') {
+            ctx.status = 502;
+            ctx.type = 'text/html';
+            ctx.body = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+            return undefined;
+          }
+          if (fault === 'stall') return new Promise((resolve) => setTimeout(resolve, 1500)).then(() => next());
+        }
+        return next();
+      }
+      if (faults.language && ctx.path.startsWith(`/src/i18n/${faults.language}.`)) {
         ctx.status = 503;
         ctx.body = 'unavailable';
         return undefined;

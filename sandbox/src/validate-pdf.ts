@@ -1,3 +1,4 @@
+import { chainOf, type UsedCertificates } from './used-certificates.js';
 import { X509Certificate, createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -5,6 +6,8 @@ import type { ReportSignature as SimpleReportSignature } from './types.js';
 import { engine } from './pki.js';
 
 export interface TrustAnchors {
+  /** Filled with the certificates the signatures used (for the report's UsedCertificates). */
+  used?: UsedCertificates;
   root: Uint8Array;
   issuing: Uint8Array;
 }
@@ -116,7 +119,7 @@ export async function pdfSignatures(bytes: Uint8Array, trust: TrustAnchors): Pro
       signatureLevel: 'QESig',
       indication: 'TOTAL_PASSED',
       subIndication: null,
-      certificateChain: { certificate: [{ id: 'signer', qualifiedName: signerName(certificate) }, { id: 'issuing', qualifiedName: 'esign-elements SANDBOX TEST issuing CA' }] },
+      certificateChain: chainOf(new Uint8Array(certificate.toSchema(true).toBER(false)), trust.issuing, trust.used),
     });
   }
   return out;

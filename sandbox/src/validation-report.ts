@@ -1,6 +1,7 @@
 import type { ValidationReport } from './types.js';
 import { containerSignatures, isZip } from './containers.js';
 import { pdfSignatures, type TrustAnchors } from './validate-pdf.js';
+import { usedCertificatesReport, type UsedCertificates } from './used-certificates.js';
 
 function localIso(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
@@ -12,8 +13,10 @@ function localIso(ms: number): string {
  * ADOC container, checked against the document's bytes and the sandbox test CA.
  */
 export async function validationReport(filename: string, bytes: Uint8Array, now: number, trust: TrustAnchors): Promise<ValidationReport> {
-  const pdf = Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-' ? await pdfSignatures(bytes, trust) : [];
-  const container = isZip(bytes) ? await containerSignatures(bytes, trust) : [];
+  const used: UsedCertificates = new Map();
+  const collecting = { ...trust, used };
+  const pdf = Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-' ? await pdfSignatures(bytes, collecting) : [];
+  const container = isZip(bytes) ? await containerSignatures(bytes, collecting) : [];
   const signatures = [...pdf, ...container];
   const ids = signatures.map((s) => s.id as string);
   const valid = signatures.filter((s) => s.indication === 'TOTAL_PASSED').length;
@@ -45,7 +48,7 @@ export async function validationReport(filename: string, bytes: Uint8Array, now:
       DocumentName: filename,
       ValidationDate: localIso(now),
       Signatures: signatures.map((s) => ({ Id: s.id, SignatureFilename: filename, ClaimedSigningTime: s.signingTime ? new Date(Number(s.signingTime)).toISOString() : null })),
-      UsedCertificates: [],
+      UsedCertificates: usedCertificatesReport(used, trust.root),
       UsedRevocations: [],
       UsedTimestamps: [],
       OriginalDocuments: [],

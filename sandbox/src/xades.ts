@@ -1,3 +1,4 @@
+import { chainOf } from './used-certificates.js';
 import { X509Certificate, createHash, webcrypto } from 'node:crypto';
 import { DOMImplementation, DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import * as xmlCore from 'xml-core';
@@ -133,7 +134,7 @@ export async function xadesVerify(
       out.push({ ...base, indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', errors: ['The certificate does not chain to the sandbox test CA.'] });
       continue;
     }
-    out.push({ ...base, signatureLevel: 'QESig', indication: 'TOTAL_PASSED', subIndication: null });
+    out.push({ ...base, signatureLevel: 'QESig', indication: 'TOTAL_PASSED', subIndication: null, certificateChain: chainOf(new Uint8Array(certificate.raw), trust.issuing, trust.used) });
   }
   return out;
 }

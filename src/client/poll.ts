@@ -55,21 +55,28 @@ export async function poll<T extends { status: string }>(
   const { interval = 1000, timeLimit = 150_000, maxBackoff = 8000, signal, onWaiting } = options;
   const started = Date.now();
   let failures = 0;
+  let lastFailure: EsignError | undefined;
   for (;;) {
     if (signal?.aborted) throw cancelledError(signal.reason);
     let delay = interval;
     try {
       const answer = await check(signal);
       failures = 0;
+      lastFailure = undefined;
       if (answer.status !== 'waiting') return answer as T;
       onWaiting?.(Date.now() - started);
     } catch (error) {
       if (signal?.aborted) throw cancelledError(signal.reason);
       if (!isTransient(error)) throw error;
+      lastFailure = error as EsignError;
       delay = backoffDelay(failures++, interval, maxBackoff);
     }
     const remaining = timeLimit - (Date.now() - started);
     if (remaining <= 0) {
+      // still failing on the way to the service: say so (the person may try again), not only "too slow"
+      if (lastFailure && lastFailure.code !== 'timeout') {
+        throw new EsignError('network', `The service could not be reached for ${Math.round(timeLimit / 1000)} s`, { cause: lastFailure, retryable: true });
+      }
       throw new EsignError('timeout', `No final answer within ${Math.round(timeLimit / 1000)} s`);
     }
     await sleep(Math.min(delay, remaining), signal);

@@ -123,4 +123,25 @@ describe('sandbox hardening', () => {
     const late = await direct(`/mobile/sign/status/${tokens[10]}.json`, {});
     assert.equal(late.json.error_code, 40402);
   });
+
+  it('lists the used certificates and each signature\'s chain in validation reports, for PDFs and containers', async () => {
+    for (const [type, files] of [['pdf', [{ name: 'c.pdf', content: pdf() }]], ['asice', [{ name: 'a.txt', content: b64('hello') }]]] as const) {
+      const start = await direct('/smartid/sign.json', { type, code: '40504040001', country: 'EE', [type]: { files } });
+      stack.clock.advance(1000);
+      const done = await direct(`/smartid/sign/status/${start.json.token}.json`, {});
+      assert.equal(done.json.status, 'ok', JSON.stringify(done.json).slice(0, 200));
+      const up = await direct('/api/document/upload.json', { access: 'private', file: { filename: done.json.file.name, content: done.json.file.content }, signers: [] });
+      const report = (await direct(`/api/v2/document/${up.json.document.uuid}/validation.json`, {})).json.data;
+      const [signature] = report.simpleReport.jaxbModel.signatureOrTimestamp as { indication: string; certificateChain: { certificate: { id: string; qualifiedName: string }[] } }[];
+      assert.equal(signature!.indication, 'TOTAL_PASSED', type);
+      const chain = signature!.certificateChain.certificate;
+      assert.equal(chain.length, 2, type);
+      assert.match(chain[0]!.qualifiedName, /TESTNUMBER/);
+      assert.match(chain[1]!.qualifiedName, /SANDBOX TEST issuing CA/);
+      const used = report.diagnosticData.UsedCertificates as { Id: string; Base64Encoded: string; Trusted: boolean; CommonName: string }[];
+      assert.deepEqual(used.map((c) => c.Id).sort(), chain.map((c) => c.id).sort(), type);
+      assert.ok(used.every((c) => c.Base64Encoded.startsWith('MII')));
+      assert.equal(used.find((c) => /issuing CA/.test(c.CommonName))!.Trusted, true);
+    }
+  });
 });
