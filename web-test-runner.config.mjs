@@ -65,8 +65,9 @@ export default {
         return next();
       }
       if (faults.language && ctx.path.startsWith(`/src/i18n/${faults.language}.`)) {
-        ctx.status = 503;
-        ctx.body = 'unavailable';
+        // a dropped connection: nothing for a cache to keep
+        ctx.req.socket.destroy();
+        ctx.respond = false;
         return undefined;
       }
       return next();
