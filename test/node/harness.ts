@@ -1,6 +1,6 @@
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createProxyHandler, type ProxyOptions } from '../../src/proxy/index.js';
@@ -25,6 +25,25 @@ const received: { where: string; text: string }[] = [];
 after(() => {
   for (const { where, text } of received) assert.ok(!text.includes(ACCESS_TOKEN), `access token leaked in ${where}`);
 });
+
+/**
+ * Servers a test file starts on loopback, all closed when the file ends:
+ * `const serve = serverPool();` then `await serve(handler)` gives the server's URL.
+ */
+export function serverPool(): (handler: RequestListener) => Promise<string> {
+  const servers: Server[] = [];
+  after(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+  return (handler) => {
+    const server = createServer(handler);
+    servers.push(server);
+    return listen(server);
+  };
+}
 
 export async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

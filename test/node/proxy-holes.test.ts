@@ -1,25 +1,13 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type RequestListener } from 'node:http';
 import { connect } from 'node:net';
 import { createFetchProxyHandler, createProxyHandler, type ProxyOptions } from '../../src/proxy/index.js';
-import { listen, recordResponse, send } from './harness.js';
+import { recordResponse, send, serverPool } from './harness.js';
 
 // Each hole a fuzz run found in the first proxy, kept closed by a test.
 
-const servers: Server[] = [];
-after(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-async function serve(handler: RequestListener): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  return listen(server);
-}
+const serve = serverPool();
 
 interface Seen {
   path: string;

@@ -1,32 +1,22 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
-import { ACCESS_TOKEN, CookieJar, TestClock, b64, listen, send, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, TestClock, b64, send, serverPool, startStack, type Stack } from './harness.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 
 // The proxy's trust rules, each over real HTTP: the sandbox behind, a proxy in front, and
 // visitors with their own cookie jars.
 
 let stack: Stack;
-const servers: Server[] = [];
+const serve = serverPool();
 before(async () => {
   stack = await startStack();
 });
 after(async () => {
   await stack.close();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
 });
-
-async function serve(handler: RequestListener): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  return listen(server);
-}
 
 /** A proxy with the given options in front of the stack's sandbox; rate limits off unless given. */
 function proxyFor(options: Partial<ProxyOptions> = {}): Promise<string> {
