@@ -113,6 +113,25 @@ export class EsignElement extends LitElement {
   }
 
   /**
+   * A property set to its attribute's string form (as React 19 and Vue set them) is read as the
+   * attribute would be: `channels = "smartid mobile"`, `peps = "false"`, `poll-interval = "500"`.
+   */
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const declared = (this.constructor as typeof LitElement).elementProperties;
+    const self = this as unknown as Record<PropertyKey, unknown>;
+    for (const name of changed.keys()) {
+      const options = declared.get(name);
+      const value = self[name];
+      if (!options || typeof value !== 'string' || options.attribute === false || options.state || options.type === String) continue;
+      const converter = typeof options.converter === 'object' ? options.converter.fromAttribute : typeof options.converter === 'function' ? options.converter : undefined;
+      if (converter) self[name] = converter(value, options.type);
+      else if (options.type === Boolean) self[name] = value !== 'false';
+      else if (options.type === Number) self[name] = value.trim() === '' ? null : Number(value);
+    }
+  }
+
+  /**
    * Marks what the element rendered with its language when that differs from the language
    * around it (its own `lang`, or English where the page's language is not one of the five).
    */

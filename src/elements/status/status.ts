@@ -64,6 +64,7 @@ export class EsignStatus extends EsignElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
     if (changed.has('state') || changed.has('since')) {
       if (this.state === 'waiting') this.#startClock();
       else this.#stopClock();
