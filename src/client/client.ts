@@ -127,7 +127,7 @@ export class EsignClient {
       text = await response.text();
     } catch (cause) {
       if (options.signal?.aborted) throw cancelledError(cause);
-      throw new EsignError('network', 'The connection broke while reading the answer', { cause });
+      throw new EsignError('network', 'The answer broke off', { cause });
     }
     let json: unknown;
     try {
@@ -145,12 +145,7 @@ export class EsignClient {
     }
     const status = (json as { status: string }).status;
     if (status === 'ok' || status === 'waiting') return json as T;
-    let error = errorFromResponse(json as ErrorResponse, response.status);
-    if (response.status === 429 && error.code !== 'rate-limited') {
-      // a proxy of the host's own that says only Retry-After
-      const seconds = Number(response.headers.get('retry-after'));
-      error = new EsignError('rate-limited', error.message, { httpStatus: 429, ...(Number.isFinite(seconds) && seconds >= 0 ? { retryAfter: seconds } : {}) });
-    }
+    const error = errorFromResponse(json as ErrorResponse, response.status, response.headers.get('retry-after'));
     const notFound = error.code === 'document-not-found' ? notFoundCode(id, error.message) : null;
     if (!notFound) throw error;
     throw new EsignError(notFound, error.message, { cause: error, httpStatus: response.status });

@@ -1,4 +1,4 @@
-import type { ErrorResponse, ProxyErrorKind } from './types.js';
+import type { ErrorResponse } from './types.js';
 
 /**
  * The closed set of error codes, grouped by cause:
@@ -75,23 +75,21 @@ const SERVICE_CODES: Record<number, EsignErrorCode> = {
   50004: 'misconfigured',
 };
 
-const PROXY_CODES: Record<ProxyErrorKind, EsignErrorCode> = {
-  'operation-not-allowed': 'operation-not-allowed',
-  'operation-disabled': 'operation-not-allowed',
-  'cross-site': 'not-permitted',
-  'unsupported-media-type': 'misconfigured',
-  'malformed-json': 'invalid-input',
-  'invalid-field': 'invalid-input',
-  'request-too-large': 'request-too-large',
-  'body-timeout': 'network',
-  forbidden: 'not-permitted',
-  'rate-limited': 'rate-limited',
-  'host-error': 'service-error',
-  'upstream-unreachable': 'service-unreachable',
-  'upstream-timeout': 'timeout',
-  'upstream-invalid': 'network',
-  'upstream-redirect': 'service-unreachable',
-  'upstream-too-large': 'service-error',
+/**
+ * The proxy's own refusals (`proxy_error`), by their HTTP status: the statuses are the proxy's
+ * contract (README), and a map by number is smaller in the browser than one by kind.
+ */
+const PROXY_CODES: Record<number, EsignErrorCode> = {
+  400: 'invalid-input',
+  403: 'not-permitted',
+  404: 'operation-not-allowed',
+  408: 'network',
+  413: 'request-too-large',
+  415: 'misconfigured',
+  429: 'rate-limited',
+  500: 'service-error',
+  502: 'service-unreachable',
+  504: 'timeout',
 };
 
 export interface EsignErrorDetail {
@@ -151,14 +149,17 @@ const FIELD_IN_MESSAGE = /\[([A-Za-z_.\d]+)\]/;
 const NOT_FOUND_MESSAGE = /not found|nerastas|nerasta/i;
 
 /** Reads a `{status: "error"}` body (of the service or of the proxy) into an EsignError. */
-export function errorFromResponse(body: ErrorResponse, httpStatus?: number): EsignError {
+export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retryAfterHeader?: string | null): EsignError {
   const message = typeof body.message === 'string' && body.message ? body.message : 'Unknown error';
   const init: EsignErrorInit = {};
   if (httpStatus !== undefined) init.httpStatus = httpStatus;
-  if (body.proxy_error && body.proxy_error in PROXY_CODES) {
+  // a 429 of any proxy (a host's own may say only Retry-After) is the rate limit
+  const proxyCode = httpStatus === 429 || (body.proxy_error && httpStatus !== undefined) ? PROXY_CODES[httpStatus as number] : undefined;
+  if (proxyCode) {
     if (typeof body.field === 'string') init.field = body.field;
-    if (typeof body.retry_after === 'number' && body.retry_after >= 0) init.retryAfter = Math.ceil(body.retry_after);
-    return new EsignError(PROXY_CODES[body.proxy_error], message, init);
+    const wait = Number(body.retry_after ?? retryAfterHeader ?? NaN);
+    if (wait >= 0) init.retryAfter = Math.ceil(wait);
+    return new EsignError(proxyCode, message, init);
   }
   const serviceCode = typeof body.error_code === 'number' ? body.error_code : undefined;
   if (serviceCode !== undefined) {

@@ -75,7 +75,7 @@ export async function poll<T extends { status: string }>(
     if (remaining <= 0) {
       // still failing on the way to the service: say so (the person may try again), not only "too slow"
       if (lastFailure && lastFailure.code !== 'timeout') {
-        throw new EsignError('network', `The service could not be reached for ${Math.round(timeLimit / 1000)} s`, { cause: lastFailure, retryable: true });
+        throw new EsignError('network', lastFailure.message, { cause: lastFailure, retryable: true });
       }
       throw new EsignError('timeout', `No final answer within ${Math.round(timeLimit / 1000)} s`);
     }
