@@ -13,8 +13,8 @@ async function fault(fail: string): Promise<void> {
 describe('a language file that fails to load', () => {
   after(() => fault(''));
 
-  // (a later render asks again, but browsers keep a failed module import for the page's life: the
-  // language comes with the next page load)
+  // (a later render asks again: Chromium then loads the language; Firefox keeps a failed module
+  // import for the page's life, so there it comes with the next page load)
   it('shows English words instead of keys and says so once', async () => {
     await fault('lv');
     const warnings: unknown[] = [];
