@@ -3,13 +3,13 @@ import { css } from 'lit';
 /**
  * Theme tokens shared by every element. Hosts theme through the public `--esign-*`
  * custom properties; elements read only the private `--_*` ones derived here. Light and
- * dark follow the page's `color-scheme` (or `prefers-color-scheme`), or the `theme`
- * attribute (`light` / `dark`) of an element.
+ * dark follow the page's `color-scheme` (inherited: a page that declares none is light), or the
+ * `theme` attribute (`light` / `dark`) of an element.
  * The public properties are documented on EsignElement, so every element's manifest lists them.
  */
 export const theme = css`
   :host {
-    color-scheme: light dark;
+    /* no color-scheme here: it is inherited, so the element follows the page's (or theme=) */
     --_fg: var(--esign-color-text, light-dark(#1b1f24, #e8eaed));
     --_muted: var(--esign-color-text-muted, light-dark(#515a64, #aab3bd));
     --_bg: var(--esign-color-surface, light-dark(#ffffff, #16191d));
