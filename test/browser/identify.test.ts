@@ -274,6 +274,19 @@ describe('esign-identify: cancel, double submit, leaving the page, language', ()
     expect(errors[0]!.message).to.equal(lt['error.invalid-input']);
   });
 
+  it('keeps the focus when a session starts: it moves to the status, not to the page', async () => {
+    const el = await identify();
+    await type(el, 'code', '39001010607');
+    submitButton(el).focus();
+    const started = oneEvent(el, 'esign-started');
+    submitButton(el).click();
+    await started;
+    await until(() => deepActiveElement()?.classList.contains('status') === true, 'the focus on the status');
+    expect(document.activeElement).to.equal(el);
+    await expect(el).to.be.accessible();
+    await el.cancel();
+  });
+
   it('reflects lang, and marks what it renders with its language when that differs from the page\'s', async () => {
     const el = await identify();
     const rendered = () => [...el.shadowRoot!.children].filter((c) => c.localName !== 'style');

@@ -96,12 +96,17 @@ export class EsignStatus extends EsignElement {
     }
   }
 
+  /** Takes the focus onto the status itself (a session just started or ended: nothing is lost to the page). */
+  override focus(options?: FocusOptions): void {
+    this.renderRoot.querySelector<HTMLElement>('.status')?.focus(options);
+  }
+
   override render() {
     const message = this.message || this.#defaultMessage();
     const waiting = this.state === 'waiting';
     const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
     // the box stays in the page while idle so its live message is announced when it first changes
-    return html`<div class="status ${this.state}" part="status" ?hidden=${this.state === 'idle'}>
+    return html`<div class="status ${this.state}" part="status" tabindex="-1" ?hidden=${this.state === 'idle'}>
       ${waiting ? html`<span class="spinner" aria-hidden="true"></span>` : html`<span class="icon" aria-hidden="true">${icon ?? ''}</span>`}
       <div class="text">
         <p class="message" aria-live="polite">${message}</p>
