@@ -109,7 +109,7 @@ export const en = {
   'field.url': "Enter a web address starting with https://.",
   'field.minutes': "Enter a whole number of minutes, 1 or more.",
   'link.copy': "Copy link",
-  'link.copy-for': "Copy the link for {name}",
+  'link.copy-for': "Copy link: {name}",
   'link.copied': "Link copied.",
   'link.none': "No invitation link for this signer.",
   'signers.title': "Signers",

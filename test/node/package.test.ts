@@ -36,6 +36,8 @@ describe('package', () => {
       }
     }
     for (const code of ERROR_CODES) assert.ok(`error.${code}` in en, `no words for ${code}`);
+    // an accessible name starts with the visible words (axe: label-content-name-mismatch)
+    for (const strings of [en, lt, lv, et, ru]) assert.ok(strings['link.copy-for'].startsWith(strings['link.copy']), strings['link.copy-for']);
   });
 });
 
