@@ -227,6 +227,36 @@ export class DocumentStore {
     return { status: 'ok', data: await validationReport(doc.filename, bytes, this.options.now(), await this.options.trust()) };
   }
 
+  /**
+   * The document's state: `saved` after upload, `signing` once one signer signed, `signed` when
+   * every signer has (the values the service publishes none of; these follow the signers).
+   */
+  checkStatus(uuid: string, fields: Fields): object {
+    const doc = this.#require(uuid, fields);
+    const signed = doc.signers.filter((s) => s.signStatus === 'signed').length;
+    const documentStatus = signed === 0 ? 'saved' : signed < doc.signers.length ? 'signing' : 'signed';
+    return { status: 'ok', data: { status: 'ok', document_status: documentStatus } };
+  }
+
+  /** The stored (signed, once signed) file: its bytes, content type and name. */
+  download(uuid: string, fields: Fields): { bytes: Buffer; contentType: string; filename: string } {
+    const doc = this.#require(uuid, fields);
+    const extension = doc.filename.split('.').pop()?.toLowerCase() ?? '';
+    const contentType =
+      extension === 'pdf' ? 'application/pdf' : extension === 'asice' || extension === 'bdoc' ? 'application/vnd.etsi.asic-e+zip' : 'application/octet-stream';
+    return { bytes: Buffer.from(doc.content, 'base64'), contentType, filename: doc.filename };
+  }
+
+  /** Validates a file that is not stored: the same report as a stored document's. */
+  async validateFile(fields: Fields): Promise<object> {
+    const file = fields.body['file'] as Record<string, unknown> | undefined;
+    const filename = file?.['filename'];
+    const bytes = decodeBase64(file?.['content']);
+    if (typeof filename !== 'string' || !filename || filename.length > MAX_FILE_NAME) fields.invalid('file.filename', 'required');
+    if (!bytes || bytes.length === 0) fields.invalid('file.content', 'invalidBase64');
+    return { status: 'ok', data: await validationReport(filename, bytes, this.options.now(), await this.options.trust()) };
+  }
+
   remove(uuid: string, fields: Fields): object {
     this.#require(uuid, fields);
     this.#delete(uuid);

@@ -11,11 +11,12 @@ export type RouteId =
   | 'mobileHashSign' | 'smartIdHashSign' | 'mobileHashSignStatus' | 'smartIdHashSignStatus'
   | 'removeMobileSession' | 'removeSmartIdSession'
   | 'uploadDocument' | 'inviteSigner' | 'validateDocument' | 'removeDocument'
-  | 'generateTemporarySigningLink' | 'removeTemporarySigner' | 'listSigners';
+  | 'generateTemporarySigningLink' | 'removeTemporarySigner' | 'listSigners'
+  | 'checkDocumentStatus' | 'downloadDocument' | 'validateFile';
 
 interface RouteSpec {
   id: RouteId;
-  method: 'POST' | 'DELETE';
+  method: 'POST' | 'DELETE' | 'GET';
   /** Segments; a segment starting with `:` is a parameter. */
   segments: string[];
   localized: boolean;
@@ -43,6 +44,10 @@ const TABLE: [RouteId, RouteSpec['method'], string, boolean][] = [
   ['generateTemporarySigningLink', 'POST', 'api/document/generate-temporary-signing-link.json', false],
   ['removeTemporarySigner', 'POST', 'api/document/:documentId/remove-temporary-signer.json', false],
   ['listSigners', 'POST', 'api/document/:documentId/signers.json', false],
+  // beyond the interface (service-facts.md): the token goes in the query of the two GETs
+  ['checkDocumentStatus', 'GET', 'api/document/:documentId/check-status.json', false],
+  ['downloadDocument', 'GET', 'api/document/:documentId/download.json', false],
+  ['validateFile', 'POST', 'api/v2/document/validation.json', false],
 ];
 
 const ROUTES: RouteSpec[] = TABLE.map(([id, method, path, localized]) => ({ id, method, segments: path.split('/'), localized }));

@@ -49,6 +49,9 @@ const WITHOUT_ERROR_CODE: ReadonlySet<MatchedOperation['id']> = new Set([
   'removeTemporarySigner',
   'removeMobileSession',
   'removeSmartIdSession',
+  'checkDocumentStatus',
+  'downloadDocument',
+  'validateFile',
 ]);
 
 type Handler = (op: MatchedOperation, fields: Fields, baseUrl: string, origin?: SessionOrigin) => object | Promise<object>;
@@ -127,6 +130,9 @@ export class Sandbox {
       generateTemporarySigningLink: (_, f, base) => d.temporaryLink(f, base),
       removeTemporarySigner: (op, f) => d.removeTemporarySigner(p(op, 'documentId'), f),
       listSigners: (op, f) => d.signers(p(op, 'documentId'), f),
+      checkDocumentStatus: (op, f) => d.checkStatus(p(op, 'documentId'), f),
+      downloadDocument: (op, f) => d.download(p(op, 'documentId'), f),
+      validateFile: (_, f) => d.validateFile(f),
     };
   }
 
@@ -201,12 +207,15 @@ export class Sandbox {
         return;
       }
     }
-    const op = url.includes('?') ? null : findRoute(req.method ?? 'GET', url);
+    const [path = '', query] = url.split('?', 2) as [string, string | undefined];
+    const found = findRoute(req.method ?? 'GET', path);
+    // a query is the access token of the GET operations, nothing else
+    const op = found && (query === undefined ? found.id !== 'checkDocumentStatus' && found.id !== 'downloadDocument' : req.method === 'GET') ? found : null;
     if (!op) {
       send(res, 404, { status: 'error', message: message(url.startsWith('/en/') ? 'en' : 'lt', 'unknownOperation') });
       return;
     }
-    await this.#operation(req, res, op, baseUrl);
+    await this.#operation(req, res, op, baseUrl, undefined, false, query);
   }
 
   #sendDocument(kind: 'sign' | 'link', token: string, res: ServerResponse): void {
@@ -226,15 +235,27 @@ export class Sandbox {
     baseUrl: string,
     origin?: SessionOrigin,
     trusted = false,
+    query?: string,
   ): Promise<void> {
     const locale = op.locale;
     try {
-      const body = await readJson(this.#bodies.get(req) ?? req, this.options.bodyLimit);
+      const body = req.method === 'GET' ? { access_token: new URLSearchParams(query ?? '').get('access_token') ?? undefined } : await readJson(this.#bodies.get(req) ?? req, this.options.bodyLimit);
       if (!body) throw new Failure(400, message(locale, 'malformed'), 40001);
       if (trusted) body['access_token'] = this.options.accessToken;
       const fields = new Fields(body, locale);
       if (body['access_token'] !== this.options.accessToken) fields.fail('accessToken', {}, 40003, 401);
-      send(res, 200, await this.#handlers[op.id](op, fields, baseUrl, origin));
+      const answer = await this.#handlers[op.id](op, fields, baseUrl, origin);
+      if ('bytes' in answer && Buffer.isBuffer(answer.bytes)) {
+        const file = answer as { bytes: Buffer; contentType: string; filename: string };
+        res.writeHead(200, {
+          'content-type': file.contentType,
+          'content-length': file.bytes.length,
+          'content-disposition': `attachment; filename="${file.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        });
+        res.end(file.bytes);
+        return;
+      }
+      send(res, 200, answer);
     } catch (error) {
       if (!(error instanceof Failure)) throw error;
       const answer: Record<string, unknown> = { status: 'error', message: error.message };

@@ -29,6 +29,8 @@ import type {
   UploadDocumentResponse,
   ValidationResponse,
   WaitingResponse,
+  DocumentStatusResponse,
+  ValidateFileRequest,
 } from './types.js';
 
 export interface EsignClientOptions {
@@ -56,10 +58,10 @@ interface StatusResponses {
   hash: HashSignStatusResponse;
 }
 
-const STATUS_OPERATION: Record<Channel, Record<SessionKind, OperationId>> = {
-  mobile: { login: 'mobileLoginStatus', sign: 'mobileSignStatus', hash: 'mobileHashSignStatus' },
-  smartid: { login: 'smartIdLoginStatus', sign: 'smartIdSignStatus', hash: 'smartIdHashSignStatus' },
-};
+/** The status operation of a session, by the table's names: `mobile|smartId` + `Login|Sign|HashSign` + `Status`. */
+function statusOperation(channel: Channel, kind: SessionKind): OperationId {
+  return `${channel === 'mobile' ? 'mobile' : 'smartId'}${kind === 'login' ? 'Login' : kind === 'sign' ? 'Sign' : 'HashSign'}Status` as OperationId;
+}
 
 /** Default time limits: the providers end sessions after about 2 (mobile) and 3 (smart) minutes. */
 export const DEFAULT_TIME_LIMIT: Record<Channel, number> = { mobile: 150_000, smartid: 210_000 };
@@ -70,7 +72,7 @@ export const DEFAULT_TIME_LIMIT: Record<Channel, number> = { mobile: 150_000, sm
  * which says "not found" for a missing signer as well as for a missing document.
  */
 function notFoundCode(id: OperationId, message: string): EsignErrorCode | null {
-  if (id === 'removeMobileSession' || id === 'removeSmartIdSession') return 'session-not-found';
+  if (id.endsWith('Session')) return 'session-not-found';
   if (id === 'removeTemporarySigner' && !/document/i.test(message)) return 'signer-not-found';
   return null;
 }
@@ -113,14 +115,19 @@ export class EsignClient {
     try {
       response = await this.#fetch(`${this.endpoint}${path}`, {
         method,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: serializeJson(body),
-        credentials: 'same-origin',
+        // the GETs have no body: the proxy adds the token to their query
+        ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: serializeJson(body) }),
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (cause) {
       if (options.signal?.aborted) throw cancelledError(cause);
-      throw new EsignError('network', 'The service could not be reached', { cause });
+      throw new EsignError('network', 'Service unreachable', { cause });
+    }
+    // a downloaded file: the bytes, named as the proxy says
+    if (id === 'downloadDocument' && response.ok && !/json/.test(response.headers.get('content-type') ?? '')) {
+      const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+      const blob = await response.blob();
+      return new File([blob], name ? decodeURIComponent(name) : 'document', { type: blob.type }) as T;
     }
     let text: string;
     try {
@@ -129,19 +136,14 @@ export class EsignClient {
       if (options.signal?.aborted) throw cancelledError(cause);
       throw new EsignError('network', 'The answer broke off', { cause });
     }
-    let json: unknown;
+    let json: { status?: unknown } | null = null;
     try {
-      json = JSON.parse(text);
-    } catch (cause) {
-      throw new EsignError('network', `The answer was not JSON (HTTP ${response.status})`, {
-        cause,
-        httpStatus: response.status,
-      });
+      json = JSON.parse(text) as { status?: unknown } | null;
+    } catch {
+      // not JSON: an error page of something on the way
     }
-    if (typeof json !== 'object' || json === null || typeof (json as { status?: unknown }).status !== 'string') {
-      throw new EsignError('network', `The answer had no status (HTTP ${response.status})`, {
-        httpStatus: response.status,
-      });
+    if (typeof json?.status !== 'string') {
+      throw new EsignError('network', `Not the service's JSON (HTTP ${response.status})`, { httpStatus: response.status });
     }
     const status = (json as { status: string }).status;
     if (status === 'ok' || status === 'waiting') return json as T;
@@ -151,70 +153,6 @@ export class EsignClient {
     throw new EsignError(notFound, error.message, { cause: error, httpStatus: response.status });
   }
 
-  // --- authentication ---------------------------------------------------------------------
-
-  mobileLogin(body: MobileLoginRequest, options?: RequestOptions): Promise<MobileLoginResponse> {
-    return this.request('mobileLogin', body, {}, options);
-  }
-
-  smartIdLogin(body: SmartIdLoginRequest, options?: RequestOptions): Promise<SmartIdLoginResponse> {
-    return this.request('smartIdLogin', body, {}, options);
-  }
-
-  mobileLoginStatus(token: string, options?: RequestOptions): Promise<Status<IdentificationStatusResponse>> {
-    return this.request('mobileLoginStatus', {}, { token }, options);
-  }
-
-  smartIdLoginStatus(token: string, options?: RequestOptions): Promise<Status<IdentificationStatusResponse>> {
-    return this.request('smartIdLoginStatus', {}, { token }, options);
-  }
-
-  // --- file signing -----------------------------------------------------------------------
-
-  mobileSign(body: MobileSignRequest, options?: RequestOptions): Promise<SessionStartResponse> {
-    return this.request('mobileSign', body, {}, options);
-  }
-
-  smartIdSign(body: SmartIdSignRequest, options?: RequestOptions): Promise<SessionStartResponse> {
-    return this.request('smartIdSign', body, {}, options);
-  }
-
-  mobileSignStatus(token: string, options?: RequestOptions): Promise<Status<SignStatusResponse>> {
-    return this.request('mobileSignStatus', {}, { token }, options);
-  }
-
-  smartIdSignStatus(token: string, options?: RequestOptions): Promise<Status<SignStatusResponse>> {
-    return this.request('smartIdSignStatus', {}, { token }, options);
-  }
-
-  // --- hash signing -----------------------------------------------------------------------
-
-  mobileHashSign(body: MobileHashSignRequest, options?: RequestOptions): Promise<SessionStartResponse> {
-    return this.request('mobileHashSign', body, {}, options);
-  }
-
-  smartIdHashSign(body: SmartIdHashSignRequest, options?: RequestOptions): Promise<SessionStartResponse> {
-    return this.request('smartIdHashSign', body, {}, options);
-  }
-
-  mobileHashSignStatus(token: string, options?: RequestOptions): Promise<Status<HashSignStatusResponse>> {
-    return this.request('mobileHashSignStatus', {}, { token }, options);
-  }
-
-  smartIdHashSignStatus(token: string, options?: RequestOptions): Promise<Status<HashSignStatusResponse>> {
-    return this.request('smartIdHashSignStatus', {}, { token }, options);
-  }
-
-  // --- sessions ---------------------------------------------------------------------------
-
-  removeMobileSession(sessionId: string, options?: RequestOptions): Promise<OkResponse> {
-    return this.request('removeMobileSession', {}, { sessionId }, options);
-  }
-
-  removeSmartIdSession(sessionId: string, options?: RequestOptions): Promise<OkResponse> {
-    return this.request('removeSmartIdSession', {}, { sessionId }, options);
-  }
-
   /** The status endpoint for a session of this channel and kind. */
   status<K extends SessionKind>(
     channel: Channel,
@@ -222,7 +160,7 @@ export class EsignClient {
     token: string,
     options?: RequestOptions,
   ): Promise<Status<StatusResponses[K]>> {
-    return this.request(STATUS_OPERATION[channel][kind], {}, { token }, options);
+    return this.request(statusOperation(channel, kind), {}, { token }, options);
   }
 
   /** Polls a session until it ends; resolves with its `ok` answer, rejects with EsignError. */
@@ -238,41 +176,56 @@ export class EsignClient {
     });
   }
 
-  // --- documents --------------------------------------------------------------------------
-
-  uploadDocument(body: UploadDocumentRequest, options?: RequestOptions): Promise<UploadDocumentResponse> {
-    return this.request('uploadDocument', body, {}, options);
-  }
-
-  inviteSigner(documentId: string, body: InviteSignerRequest, options?: RequestOptions): Promise<InviteSignerResponse> {
-    return this.request('inviteSigner', body, { documentId }, options);
-  }
-
-  validateDocument(documentId: string, options?: RequestOptions): Promise<ValidationResponse> {
-    return this.request('validateDocument', {}, { documentId }, options);
-  }
-
-  removeDocument(documentId: string, options?: RequestOptions): Promise<RemoveDocumentResponse> {
-    return this.request('removeDocument', {}, { documentId }, options);
-  }
-
-  generateTemporarySigningLink(
-    body: TemporarySigningLinkRequest,
-    options?: RequestOptions,
-  ): Promise<TemporarySigningLinkResponse> {
-    return this.request('generateTemporarySigningLink', body, {}, options);
-  }
-
-  removeTemporarySigner(documentId: string, body: RemoveTemporarySignerRequest, options?: RequestOptions): Promise<OkResponse> {
-    return this.request('removeTemporarySigner', body, { documentId }, options);
-  }
-
-  listSigners(documentId: string, options?: RequestOptions): Promise<SignersListResponse> {
-    return this.request('listSigners', {}, { documentId }, options);
-  }
 }
 
 /** Reads both answer forms of the temporary-link operation into `{url, validUntil}` entries. */
+/** One method per operation, made from the operation table (see below). */
+export interface EsignClient {
+  mobileLogin(body: MobileLoginRequest, options?: RequestOptions): Promise<MobileLoginResponse>;
+  smartIdLogin(body: SmartIdLoginRequest, options?: RequestOptions): Promise<SmartIdLoginResponse>;
+  mobileLoginStatus(token: string, options?: RequestOptions): Promise<Status<IdentificationStatusResponse>>;
+  smartIdLoginStatus(token: string, options?: RequestOptions): Promise<Status<IdentificationStatusResponse>>;
+  mobileSign(body: MobileSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
+  smartIdSign(body: SmartIdSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
+  mobileSignStatus(token: string, options?: RequestOptions): Promise<Status<SignStatusResponse>>;
+  smartIdSignStatus(token: string, options?: RequestOptions): Promise<Status<SignStatusResponse>>;
+  mobileHashSign(body: MobileHashSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
+  smartIdHashSign(body: SmartIdHashSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
+  mobileHashSignStatus(token: string, options?: RequestOptions): Promise<Status<HashSignStatusResponse>>;
+  smartIdHashSignStatus(token: string, options?: RequestOptions): Promise<Status<HashSignStatusResponse>>;
+  removeMobileSession(sessionId: string, options?: RequestOptions): Promise<OkResponse>;
+  removeSmartIdSession(sessionId: string, options?: RequestOptions): Promise<OkResponse>;
+  uploadDocument(body: UploadDocumentRequest, options?: RequestOptions): Promise<UploadDocumentResponse>;
+  inviteSigner(documentId: string, body: InviteSignerRequest, options?: RequestOptions): Promise<InviteSignerResponse>;
+  validateDocument(documentId: string, options?: RequestOptions): Promise<ValidationResponse>;
+  removeDocument(documentId: string, options?: RequestOptions): Promise<RemoveDocumentResponse>;
+  generateTemporarySigningLink(
+    body: TemporarySigningLinkRequest,
+    options?: RequestOptions,
+  ): Promise<TemporarySigningLinkResponse>;
+  removeTemporarySigner(documentId: string, body: RemoveTemporarySignerRequest, options?: RequestOptions): Promise<OkResponse>;
+  listSigners(documentId: string, options?: RequestOptions): Promise<SignersListResponse>;
+  /** The document's state: `saved`, `signing`, `signed`, or another value of the service's. */
+  checkDocumentStatus(documentId: string, options?: RequestOptions): Promise<DocumentStatusResponse>;
+  /** The stored (signed, once signed) file, named and typed. */
+  downloadDocument(documentId: string, options?: RequestOptions): Promise<File>;
+  /** Validates a file that is not stored: the report of a stored document's validation. */
+  validateFile(body: ValidateFileRequest, options?: RequestOptions): Promise<ValidationResponse>;
+}
+
+/** Operations that take a URL parameter and a body (all others take one or the other). */
+const PARAM_AND_BODY: ReadonlySet<OperationId> = new Set(['inviteSigner', 'removeTemporarySigner']);
+
+// every operation as a method: `(param?, body?, options?)`, as the path and the table say
+for (const id of Object.keys(OPERATIONS) as OperationId[]) {
+  const param = /\{(\w+)\}/.exec(OPERATIONS[id].path)?.[1];
+  (EsignClient.prototype as unknown as Record<string, unknown>)[id] = function (this: EsignClient, ...args: unknown[]) {
+    const params = param ? { [param]: args.shift() as string } : {};
+    const body = !param || PARAM_AND_BODY.has(id) ? args.shift() : {};
+    return this.request(id, (body ?? {}) as object, params, args[0] as RequestOptions | undefined);
+  };
+}
+
 export function readTemporarySigningLinks(response: TemporarySigningLinkResponse): TemporarySigningLink[] {
   const entries =
     'temporary_signing_links' in response && Array.isArray(response.temporary_signing_links)

@@ -184,5 +184,5 @@ export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retr
 }
 
 export function cancelledError(cause?: unknown): EsignError {
-  return new EsignError('cancelled', 'The operation was cancelled', { cause });
+  return new EsignError('cancelled', 'Cancelled', { cause });
 }

@@ -33,10 +33,14 @@ export const OPERATIONS = {
     localized: false,
   },
   listSigners: { method: 'POST', path: '/api/document/{documentId}/signers.json', localized: false },
+  // beyond the interface (service-facts.md); the proxy puts the token into the GETs' query
+  checkDocumentStatus: { method: 'GET', path: '/api/document/{documentId}/check-status.json', localized: false },
+  downloadDocument: { method: 'GET', path: '/api/document/{documentId}/download.json', localized: false },
+  validateFile: { method: 'POST', path: '/api/v2/document/validation.json', localized: false },
 } as const satisfies Record<string, OperationSpec>;
 
 export interface OperationSpec {
-  method: 'POST' | 'DELETE';
+  method: 'POST' | 'DELETE' | 'GET';
   path: string;
   localized: boolean;
 }

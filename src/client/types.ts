@@ -369,6 +369,16 @@ export interface ValidationReport {
   };
 }
 
+/** `check-status` (beyond the interface): `saved`, `signing`, `signed` are known; others are shown as they come. */
+export interface DocumentStatusResponse extends OkResponse {
+  data: { status: string; document_status: 'saved' | 'signing' | 'signed' | (string & {}) };
+}
+
+/** Validation of a file that is not stored (beyond the interface). */
+export interface ValidateFileRequest {
+  file: { filename: string; content: string };
+}
+
 export interface ValidationResponse extends OkResponse {
   data: ValidationReport;
 }

@@ -266,8 +266,9 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       if (!operation) return proxyError('operation-not-allowed');
       if (!enabled.has(operation.id)) return proxyError('operation-disabled');
       if (!isAllowedOrigin(request.header, request.host, allowedOrigins)) return proxyError('cross-site');
-      if (request.parsedBody === undefined && !isJsonContentType(request.header('content-type'))) return proxyError('unsupported-media-type');
-      const fields = await readFields(request, operation);
+      const get = request.method === 'GET';
+      if (!get && request.parsedBody === undefined && !isJsonContentType(request.header('content-type'))) return proxyError('unsupported-media-type');
+      const fields = get ? {} : await readFields(request, operation);
       const visitor = await visitorOf(request, path);
       cookie = visitor.cookie;
       let headers: Headers | undefined;
@@ -292,8 +293,13 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       }
       await authorize(info, operation);
 
-      const sent = JSON.stringify({ ...fields, access_token: token });
-      const answer = await upstream(request.method, path, sent);
+      // the GETs carry the token in their query: added here, on the server, never in a URL the browser sees
+      const answer = get
+        ? await upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined)
+        : await upstream(request.method, path, JSON.stringify({ ...fields, access_token: token }));
+      if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
+        return withCookie(fileAnswer(answer, operation.params['documentId'] ?? 'document', token), cookie);
+      }
       let text = answer.bytes.toString('utf8');
       let parsed: unknown;
       try {
@@ -342,6 +348,48 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       throw error;
     }
   };
+}
+
+const FILE_TYPES = new Set(['application/pdf', 'application/vnd.etsi.asic-e+zip', 'application/vnd.lt.archyvai.adoc-2008', 'application/octet-stream']);
+
+/**
+ * A downloaded file for the browser: its bytes as they came (no token can hide in them: such an
+ * answer is refused), a content type from a short known list, and an attachment name made safe.
+ */
+function fileAnswer(answer: { bytes: Buffer; contentType: string; disposition: string }, documentId: string, token: string): ProxyAnswer {
+  if (answer.bytes.includes(token)) return proxyError('upstream-invalid');
+  const type = answer.contentType.split(';')[0]!.trim().toLowerCase();
+  const fallback = `${documentId}.${type === 'application/pdf' ? 'pdf' : type === 'application/vnd.etsi.asic-e+zip' ? 'asice' : type === 'application/vnd.lt.archyvai.adoc-2008' ? 'adoc' : 'bin'}`;
+  const name = safeFileName(fileNameOf(answer.disposition) ?? fallback);
+  return {
+    status: 200,
+    headers: {
+      'content-type': FILE_TYPES.has(type) ? type : 'application/octet-stream',
+      'content-disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+    body: answer.bytes,
+  };
+}
+
+/** The file name of a content-disposition (`filename*=UTF-8''…` first, then `filename="…"`). */
+function fileNameOf(disposition: string): string | null {
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      return null;
+    }
+  }
+  return /filename="([^"]*)"/i.exec(disposition)?.[1] ?? null;
+}
+
+/** A name without paths, quotes, control or direction characters, and not too long. */
+function safeFileName(name: string): string {
+  const clean = name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f"\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '_').trim().slice(0, 200);
+  return clean && clean !== '.' && clean !== '..' ? clean : 'document';
 }
 
 function withCookie(answer: ProxyAnswer, cookie: string | undefined): ProxyAnswer {

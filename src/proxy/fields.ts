@@ -64,6 +64,9 @@ export const OPERATION_FIELDS: Record<OperationId, Record<string, Shape>> = {
   },
   removeTemporarySigner: { name: 'string', surname: 'string', email: 'string', personal_code: 'string' },
   listSigners: NONE,
+  checkDocumentStatus: NONE,
+  downloadDocument: NONE,
+  validateFile: { file: { object: { filename: 'string', content: 'string' } } },
 };
 
 export class InvalidField extends Error {

@@ -5,6 +5,8 @@ import type { ProxyErrorKind } from '../client/types.js';
 export interface UpstreamAnswer {
   status: number;
   contentType: string;
+  /** The service's content-disposition (downloads), as it came. */
+  disposition: string;
   bytes: Buffer;
 }
 
@@ -89,7 +91,12 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         });
         res.on('end', () => {
           clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), bytes: Buffer.concat(chunks, size) });
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            disposition: String(res.headers['content-disposition'] ?? ''),
+            bytes: Buffer.concat(chunks, size),
+          });
         });
         res.on('error', () => fail('upstream-unreachable'));
       });
@@ -134,6 +141,11 @@ function fetchUpstream(base: string, options: UpstreamOptions, doFetch: typeof f
       if (error instanceof UpstreamFailure) throw error;
       throw new UpstreamFailure(signal.aborted ? 'upstream-timeout' : 'upstream-unreachable');
     }
-    return { status: response.status, contentType: response.headers.get('content-type') ?? '', bytes: Buffer.concat(chunks, size) };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      disposition: response.headers.get('content-disposition') ?? '',
+      bytes: Buffer.concat(chunks, size),
+    };
   };
 }

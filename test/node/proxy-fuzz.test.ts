@@ -181,9 +181,17 @@ describe(`proxy fuzz run (${RUNS} requests, seed ${SEED})`, () => {
 
     assert.ok(reached.length > 100, `only ${reached.length} requests were allowed through: the run tests too little (${JSON.stringify([...statuses])})`);
     for (const request of reached) {
-      const operation = matchOperation(request.method, request.path);
+      // the GETs carry the proxy's token as their one query parameter, nothing else
+      const [path = '', query] = request.path.split('?');
+      const operation = matchOperation(request.method, path);
       assert.ok(operation, `${request.method} ${request.path} reached the service`);
       assert.equal(request.method, OPERATIONS[operation.id].method);
+      if (request.method === 'GET') {
+        assert.equal(query, `access_token=${encodeURIComponent(TOKEN)}`);
+        assert.equal(request.body, '');
+        continue;
+      }
+      assert.equal(query, undefined);
       const sent = JSON.parse(request.body) as Record<string, unknown>;
       assert.equal(sent['access_token'], TOKEN, 'the proxy\'s own token, once');
       const allowed = new Set([...Object.keys(OPERATION_FIELDS[operation.id]), 'access_token']);
