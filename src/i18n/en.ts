@@ -190,6 +190,13 @@ export const en = {
   'document.remove': "Remove the document",
   'document.confirm-remove': "Remove this document for good? Signers can no longer open it.",
   'document.removed': "The document is removed.",
+  'document.state': "State: {state}",
+  'document.state.saved': "saved, not signed yet",
+  'document.state.signing': "being signed",
+  'document.state.signed': "signed by everyone",
+  'document.download': "Download the document",
+  'document.download-signed': "Download the signed file",
+  'document.downloading': "Downloading…",
   'error.signer-not-found': "No such temporary signer: only signers added with a temporary link can be removed.",
   'link.copy-failed': "Copying failed: select the link and copy it yourself.",
 };

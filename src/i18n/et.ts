@@ -191,6 +191,13 @@ export const et: Strings = {
   'document.remove': "Eemalda dokument",
   'document.confirm-remove': "Kas eemaldada see dokument jäädavalt? Allkirjastajad ei saa seda enam avada.",
   'document.removed': "Dokument on eemaldatud.",
+  'document.state': "Olek: {state}",
+  'document.state.saved': "salvestatud, veel allkirjastamata",
+  'document.state.signing': "allkirjastamisel",
+  'document.state.signed': "kõik on allkirjastanud",
+  'document.download': "Laadige dokument alla",
+  'document.download-signed': "Laadige allkirjastatud fail alla",
+  'document.downloading': "Allalaadimine…",
   'error.signer-not-found': "Sellist ajutist allkirjastajat pole: eemaldada saab ainult ajutise lingiga lisatud allkirjastajaid.",
   'link.copy-failed': "Kopeerimine ebaõnnestus: valige link ja kopeerige see ise.",
 };

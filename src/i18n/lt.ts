@@ -191,6 +191,13 @@ export const lt: Strings = {
   'document.remove': "Pašalinti dokumentą",
   'document.confirm-remove': "Pašalinti šį dokumentą visam laikui? Pasirašantieji nebegalės jo atidaryti.",
   'document.removed': "Dokumentas pašalintas.",
+  'document.state': "Būsena: {state}",
+  'document.state.saved': "išsaugotas, dar nepasirašytas",
+  'document.state.signing': "pasirašomas",
+  'document.state.signed': "pasirašė visi",
+  'document.download': "Atsisiųsti dokumentą",
+  'document.download-signed': "Atsisiųsti pasirašytą failą",
+  'document.downloading': "Atsisiunčiama…",
   'error.signer-not-found': "Tokio laikino pasirašančiojo nėra: pašalinti galima tik per laikiną nuorodą pridėtus pasirašančiuosius.",
   'link.copy-failed': "Nukopijuoti nepavyko: pažymėkite nuorodą ir nukopijuokite patys.",
 };

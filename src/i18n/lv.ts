@@ -191,6 +191,13 @@ export const lv: Strings = {
   'document.remove': "Noņemt dokumentu",
   'document.confirm-remove': "Noņemt šo dokumentu pavisam? Parakstītāji to vairs nevarēs atvērt.",
   'document.removed': "Dokuments ir noņemts.",
+  'document.state': "Statuss: {state}",
+  'document.state.saved': "saglabāts, vēl nav parakstīts",
+  'document.state.signing': "tiek parakstīts",
+  'document.state.signed': "parakstījuši visi",
+  'document.download': "Lejupielādēt dokumentu",
+  'document.download-signed': "Lejupielādēt parakstīto failu",
+  'document.downloading': "Lejupielādē…",
   'error.signer-not-found': "Šāda pagaidu parakstītāja nav: noņemt var tikai ar pagaidu saiti pievienotus parakstītājus.",
   'link.copy-failed': "Kopēšana neizdevās: atlasiet saiti un kopējiet to paši.",
 };

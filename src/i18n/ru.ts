@@ -191,6 +191,13 @@ export const ru: Strings = {
   'document.remove': "Удалить документ",
   'document.confirm-remove': "Удалить этот документ навсегда? Подписанты больше не смогут его открыть.",
   'document.removed': "Документ удалён.",
+  'document.state': "Состояние: {state}",
+  'document.state.saved': "сохранён, ещё не подписан",
+  'document.state.signing': "подписывается",
+  'document.state.signed': "подписан всеми",
+  'document.download': "Скачать документ",
+  'document.download-signed': "Скачать подписанный файл",
+  'document.downloading': "Скачивание…",
   'error.signer-not-found': "Такого временного подписанта нет: удалить можно только подписантов, добавленных через временную ссылку.",
   'link.copy-failed': "Не удалось скопировать: выделите ссылку и скопируйте её сами.",
 };

@@ -270,4 +270,52 @@ describe('esign-document', () => {
     await client.listSigners(uuid).catch((error) => (code = error.code));
     expect(code).to.equal('document-not-found');
   });
+
+  it('shows the document\'s state, refreshes it with the signer list, and downloads the stored file once', async () => {
+    performance.clearResourceTimings();
+    const uuid = await storedDocument();
+    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="lt" document-id=${uuid}></esign-document>`);
+    const state = () => el.shadowRoot!.querySelector('[part="state"]')!.textContent!.trim();
+    await until(() => state() === lt['document.state'].replace('{state}', lt['document.state.saved']), 'the state');
+    await expect(el).to.be.accessible();
+    const statePath = `/esign/api/document/${uuid}/check-status.json`;
+    await until(() => requestsTo(statePath) >= 1, 'the state request');
+    const before = requestsTo(statePath);
+    const list = el.shadowRoot!.querySelector('esign-signer-list')!;
+    const reloaded = oneEvent(list, 'esign-signers-loaded');
+    list.shadowRoot!.querySelector<HTMLButtonElement>('[part="refresh"]')!.click();
+    await reloaded;
+    await until(() => requestsTo(statePath) === before + 1, 'the state asked again with the list');
+
+    const events: CustomEvent[] = [];
+    el.addEventListener('esign-document-downloaded', (e) => {
+      events.push(e as CustomEvent);
+      e.preventDefault(); // this host saves the file itself
+    });
+    const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part="download"]')!;
+    expect(button.textContent!.trim()).to.equal(lt['document.download']);
+    button.click();
+    await until(() => events.length === 1, 'the downloaded file');
+    const file = events[0]!.detail.file as File;
+    expect(file.name).to.equal('contract.pdf');
+    expect(file.type).to.equal('application/pdf');
+    expect(new Uint8Array(await file.arrayBuffer())).to.deep.equal(samplePdf());
+    await el.updateComplete;
+    expect(events.length).to.equal(1);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says an unknown state as the service sends it and downloads nothing for a missing document', async () => {
+    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${MISSING}></esign-document>`);
+    const errors: CustomEvent[] = [];
+    el.addEventListener('esign-error', (e) => errors.push(e as CustomEvent));
+    const downloaded: Event[] = [];
+    el.addEventListener('esign-document-downloaded', (e) => downloaded.push(e));
+    const code = await el.download().then(() => 'none', (error: { code: string }) => error.code);
+    expect(code).to.equal('document-not-found');
+    expect(downloaded.length).to.equal(0);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part="state"]')!.textContent!.trim()).to.equal('');
+    await expect(el).to.be.accessible();
+  });
 });

@@ -1,14 +1,28 @@
-import { css, html, nothing, type PropertyDeclarations } from 'lit';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { defineElement } from '../../internal/define.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { EsignSignerList } from '../signer-list/signer-list.js';
 import { EsignSigningLink } from '../signing-link/signing-link.js';
 import { EsignValidationReport } from '../validation-report/validation-report.js';
-import type { DocumentRemovedDetail } from './events.js';
+import type { DocumentDownloadedDetail, DocumentRemovedDetail } from './events.js';
 
 const styles = css`
   :host {
     max-inline-size: 44rem;
+  }
+  .header {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--_space) / 2) var(--_space);
+    justify-content: space-between;
+    align-items: start;
+  }
+  .state {
+    margin: calc(var(--_space) / 4) 0 0;
+    font-weight: 600;
+  }
+  .state:empty {
+    display: none;
   }
   .parts {
     display: grid;
@@ -37,7 +51,10 @@ const styles = css`
  * @fires esign-document-removed - The document was removed at the service.
  * @fires esign-error - Removal (or one of the parts) failed.
  * @csspart base - The frame.
+ * @fires esign-document-downloaded - The file arrived (cancelable: a host that calls preventDefault saves it itself).
  * @csspart remove - The remove button.
+ * @csspart download - The download button.
+ * @csspart state - The document's state.
  * @csspart signers-base - The signer list's frame (forwarded; also signers-refresh, signers-invite, signers-error).
  * @csspart signers-refresh - The signer list's refresh button (forwarded).
  * @csspart signers-invite - The signer list's invite button (forwarded).
@@ -59,18 +76,67 @@ export class EsignDocument extends EsignDocumentElement {
     callbackUrl: { type: String, attribute: 'callback-url' },
     _confirm: { state: true },
     _removed: { state: true },
+    _state: { state: true },
   };
 
   /** Prefilled callback URL of the signing-link form. */
   declare callbackUrl: string;
   declare _confirm: boolean;
   declare _removed: boolean;
+  /** The document's state as the service says it (`saved`, `signing`, `signed`, or another). */
+  declare _state: string | null;
+  #stateRequest: AbortController | undefined;
 
   constructor() {
     super();
     this.callbackUrl = '';
     this._confirm = false;
     this._removed = false;
+    this._state = null;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (changed.has('documentId')) void this.refreshState();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stateRequest?.abort();
+  }
+
+  /** Asks the service for the document's state; done with every reload of the signer list too. */
+  async refreshState(): Promise<void> {
+    this.#stateRequest?.abort();
+    if (!this.documentId) return;
+    const controller = new AbortController();
+    this.#stateRequest = controller;
+    try {
+      const answer = await this.client.checkDocumentStatus(this.documentId, { signal: controller.signal });
+      this._state = answer.data.document_status;
+    } catch {
+      // the signer list beside it says why the document cannot be read
+      if (!controller.signal.aborted) this._state = null;
+    }
+  }
+
+  /** Downloads the stored (signed, once signed) file; offers it to save unless a listener prevents that. */
+  async download(): Promise<DocumentDownloadedDetail> {
+    this.requireDocument();
+    const documentId = this.documentId;
+    const file = await this.act('download', (signal) => this.client.downloadDocument(documentId, { signal }));
+    const detail = { documentId, file };
+    if (this.emit('esign-document-downloaded', detail, true)) {
+      const url = URL.createObjectURL(file);
+      const link = Object.assign(document.createElement('a'), { href: url, download: file.name });
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    }
+    return detail;
+  }
+
+  #stateWords(state: string): string {
+    return state === 'saved' || state === 'signing' || state === 'signed' ? this.t(`document.state.${state}`) : state;
   }
 
   override connectedCallback(): void {
@@ -110,12 +176,18 @@ export class EsignDocument extends EsignDocumentElement {
     const shared = { lang: this.language, theme: this.theme, strings: this.strings, endpoint: this.endpoint };
     const busy = this.busy !== '';
     return html`<section class="base" part="base">
-      <div>
-        <h2>${this.t('document.title')}</h2>
-        <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
+      <div class="header">
+        <div>
+          <h2>${this.t('document.title')}</h2>
+          <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
+          <p class="state" part="state" aria-live="polite">${this._state ? this.t('document.state', { state: this.#stateWords(this._state) }) : ''}</p>
+        </div>
+        <button type="button" class="secondary" part="download" ?disabled=${!this.documentId || busy} @click=${() => this.download().catch(() => undefined)}>
+          ${this.busy === 'download' ? this.t('document.downloading') : this.t(this._state === 'signed' ? 'document.download-signed' : 'document.download')}
+        </button>
       </div>
       <div class="parts">
-        <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-signer-list>
+        <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-signer-list>
         <esign-validation-report exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
         <section aria-labelledby="link-title">
           <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>
