@@ -23,7 +23,7 @@ export type { AuthenticatedDetail, StartedDetail, CancelledDetail } from './elem
 export { SessionFlow, type FlowState } from './internal/session-flow.js';
 export { EsignSign } from './elements/sign/sign.js';
 export { EsignHashSign } from './elements/hash-sign/hash-sign.js';
-export type { SignInput, SignFile } from './elements/sign/files.js';
+export type { SignInput, SignFile } from './internal/sign-files.js';
 export type { SignedDetail } from './elements/sign/events.js';
 export type { HashSignedDetail } from './elements/hash-sign/events.js';
 export type { HashInput } from './elements/hash-sign/hash.js';

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { SignFile } from '../elements/sign/files.js';
+import type { SignFile } from './sign-files.js';
 
 export interface FilePickerOptions {
   label: string;

@@ -2,13 +2,10 @@ import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'l
 import { DEFAULT_TIME_LIMIT, type Channel, type EsignClient, type SessionKind } from '../client/client.js';
 import { EsignError } from '../client/errors.js';
 import type { Country, MessageFormat } from '../client/types.js';
-import { EsignControlCode } from '../elements/control-code/control-code.js';
-import { EsignPersonForm, type PersonField, type PersonValue } from '../elements/person-form/person-form.js';
-import { EsignStatus } from '../elements/status/status.js';
-import type { CancelledDetail, StartedDetail } from '../elements/identify/events.js';
+import type { PersonField, PersonForm, PersonValue } from './person.js';
+import type { CancelledDetail, StartedDetail } from './session-events.js';
 import { EsignElement } from './base-element.js';
 import { controls } from './controls.styles.js';
-import { defineElement } from './define.js';
 import { SessionFlow, type FlowStart } from './session-flow.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
@@ -114,14 +111,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     this.novalidate = false;
   }
 
-  override connectedCallback(): void {
-    defineElement('esign-person-form', EsignPersonForm);
-    defineElement('esign-control-code', EsignControlCode);
-    defineElement('esign-status', EsignStatus);
-    super.connectedCallback();
-  }
-
-  protected get personForm(): EsignPersonForm | null {
+  protected get personForm(): PersonForm | null {
     return this.renderRoot.querySelector('esign-person-form');
   }
 
@@ -264,7 +254,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
 
   /** Keeps what the person typed, so nothing is lost when the form comes back. */
   #keepTyped(event: Event): void {
-    const form = event.currentTarget as EsignPersonForm;
+    const form = event.currentTarget as PersonForm;
     this.code = form.code;
     this.phone = form.phone;
     this.country = form.country;

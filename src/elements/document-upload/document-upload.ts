@@ -7,7 +7,7 @@ import { EsignDocumentElement } from '../../internal/document-element.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { isHttpUrl, textField } from '../../internal/form-fields.js';
-import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../sign/files.js';
+import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
 

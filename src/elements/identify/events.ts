@@ -1,14 +1,10 @@
 import type { CamelCased } from '../../client/camel.js';
 import type { Channel } from '../../client/client.js';
 import type { EsignErrorDetail } from '../../client/errors.js';
+import type { CancelledDetail, StartedDetail } from '../../internal/session-events.js';
 import type { Certificate, IdentificationStatusResponse, PepsRecord, SanctionsRecord } from '../../client/types.js';
 
-export interface StartedDetail {
-  token: string;
-  channel: Channel;
-  controlCode: string;
-  kind: 'login' | 'sign' | 'hash';
-}
+export type { CancelledDetail, StartedDetail };
 
 export interface AuthenticatedDetail {
   person: { name: string; surname: string; code: string; country: string };
@@ -23,10 +19,6 @@ export interface AuthenticatedDetail {
   raw: IdentificationStatusResponse;
 }
 
-export interface CancelledDetail {
-  token: string;
-  channel: Channel;
-}
 
 declare global {
   interface HTMLElementEventMap {

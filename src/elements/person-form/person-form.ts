@@ -6,18 +6,10 @@ import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';
 import { checkPersonalCode } from '../../internal/validation/personal-code.js';
 import { normalizePhone } from '../../internal/validation/phone.js';
+import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../internal/person.js';
 import { personFormStyles } from './person-form.styles.js';
 
-export type PersonChannel = 'smartid' | 'mobile';
-export type PersonField = 'code' | 'phone' | 'country';
-
-export interface PersonValue {
-  channel: PersonChannel;
-  code: string;
-  country: Country;
-  /** Normalised `+370…` / `+372…`; mobile channel only. */
-  phone?: string;
-}
+export type { PersonChannel, PersonField, PersonValue };
 
 const COUNTRIES: Country[] = ['LT', 'LV', 'EE'];
 
@@ -34,7 +26,7 @@ const COUNTRIES: Country[] = ['LT', 'LV', 'EE'];
  *
  * @tag esign-person-form
  */
-export class EsignPersonForm extends EsignElement {
+export class EsignPersonForm extends EsignElement implements PersonForm {
   static formAssociated = true;
   static override styles = [theme, controls, personFormStyles];
 

@@ -12,7 +12,7 @@ import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import type { PersonValue } from '../person-form/person-form.js';
 import type { SignedDetail } from './events.js';
-import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from './files.js';
+import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 
 const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc: 'BDOC', adoc: 'ADOC' };

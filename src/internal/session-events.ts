@@ -1,0 +1,15 @@
+import type { Channel } from '../client/client.js';
+
+/** `esign-started`: the session exists and its control code is known. */
+export interface StartedDetail {
+  token: string;
+  channel: Channel;
+  controlCode: string;
+  kind: 'login' | 'sign' | 'hash';
+}
+
+/** `esign-cancelled`: the person or the host stopped the session (removed at the service). */
+export interface CancelledDetail {
+  token: string;
+  channel: Channel;
+}
