@@ -68,7 +68,7 @@ export interface ProxyThroughput {
 
 export async function measureProxyThroughput(): Promise<ProxyThroughput> {
   const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/);
-  const proxy = await startProcess([...(process.env['PROXY_PROF'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'bench/proxy-server.mjs', sandbox.url, TOKEN], /proxy on (\S+)/);
+  const proxy = await startProcess(['bench/proxy-server.mjs', sandbox.url, TOKEN], /proxy on (\S+)/);
   try {
     const agent = new Agent({ keepAlive: true });
     const start = await post(agent, `${proxy.url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));

@@ -71,21 +71,34 @@ const PERSON_ERRORS: Record<Exclude<Outcome, 'ok'>, { key: Parameters<typeof mes
  */
 export class SessionStore {
   readonly #sessions = new Map<string, Session>();
+  #sweptAt = 0;
 
   /** Sessions held in memory now (for tests and monitoring). */
   get size(): number {
-    this.#sweep();
+    this.#sweep(true);
     return this.#sessions.size;
+  }
+
+  /** A session still kept (not expired); expired ones are forgotten as they are met. */
+  #live(token: string): Session | undefined {
+    const session = this.#sessions.get(token);
+    if (session && session.expiresAt <= this.timing.now()) {
+      this.#sessions.delete(token);
+      return undefined;
+    }
+    return session;
   }
 
   /** The invitation or link a session was started from, if it is still known. */
   originOf(token: string): SessionOrigin | undefined {
-    this.#sweep();
-    return this.#sessions.get(token)?.origin;
+    return this.#live(token)?.origin;
   }
 
-  #sweep(): void {
+  /** Forgets expired sessions; at most once a second of the clock, not on every request. */
+  #sweep(force = false): void {
     const now = this.timing.now();
+    if (!force && now - this.#sweptAt < 1000) return;
+    this.#sweptAt = now;
     for (const [token, session] of this.#sessions) if (session.expiresAt <= now) this.#sessions.delete(token);
   }
 
@@ -195,8 +208,7 @@ export class SessionStore {
   }
 
   async status(channel: Channel, kind: Kind, token: string, fields: Fields): Promise<object> {
-    this.#sweep();
-    const session = this.#sessions.get(token);
+    const session = this.#live(token);
     if (!session || session.removed || session.channel !== channel || session.kind !== kind) {
       fields.fail('sessionNotFound', {}, 40402, 404);
     }
@@ -282,8 +294,7 @@ export class SessionStore {
   }
 
   remove(channel: Channel, token: string, fields: Fields): object {
-    this.#sweep();
-    const session = this.#sessions.get(token);
+    const session = this.#live(token);
     if (!session || session.removed || session.channel !== channel) fields.fail('requestNumber', {}, undefined, 404);
     session.removed = true;
     this.#sessions.delete(token);

@@ -58,10 +58,10 @@ interface StatusResponses {
   hash: HashSignStatusResponse;
 }
 
-/** The status operation of a session, by the table's names: `mobile|smartId` + `Login|Sign|HashSign` + `Status`. */
-function statusOperation(channel: Channel, kind: SessionKind): OperationId {
-  return `${channel === 'mobile' ? 'mobile' : 'smartId'}${kind === 'login' ? 'Login' : kind === 'sign' ? 'Sign' : 'HashSign'}Status` as OperationId;
-}
+const STATUS_OPERATION: Record<Channel, Record<SessionKind, OperationId>> = {
+  mobile: { login: 'mobileLoginStatus', sign: 'mobileSignStatus', hash: 'mobileHashSignStatus' },
+  smartid: { login: 'smartIdLoginStatus', sign: 'smartIdSignStatus', hash: 'smartIdHashSignStatus' },
+};
 
 /** Default time limits: the providers end sessions after about 2 (mobile) and 3 (smart) minutes. */
 export const DEFAULT_TIME_LIMIT: Record<Channel, number> = { mobile: 150_000, smartid: 210_000 };
@@ -160,7 +160,7 @@ export class EsignClient {
     token: string,
     options?: RequestOptions,
   ): Promise<Status<StatusResponses[K]>> {
-    return this.request(statusOperation(channel, kind), {}, { token }, options);
+    return this.request(STATUS_OPERATION[channel][kind], {}, { token }, options);
   }
 
   /** Polls a session until it ends; resolves with its `ok` answer, rejects with EsignError. */

@@ -72,6 +72,13 @@ export function translate(
   return pluralize(text, lang, params).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
+const rules = new Map<Language, Intl.PluralRules>();
+function pluralRules(lang: Language): Intl.PluralRules {
+  let found = rules.get(lang);
+  if (!found) rules.set(lang, (found = new Intl.PluralRules(lang)));
+  return found;
+}
+
 const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
 const PLURAL_FORM = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
 
@@ -86,7 +93,7 @@ function pluralize(text: string, lang: Language, params: Record<string, string |
     if (!(name in params) || !Number.isFinite(value)) return whole;
     const options = new Map<string, string>();
     for (const [, category, form] of forms.matchAll(PLURAL_FORM)) options.set(category as string, form as string);
-    const chosen = options.get(`=${value}`) ?? options.get(new Intl.PluralRules(lang).select(value)) ?? options.get('other') ?? '';
+    const chosen = options.get(`=${value}`) ?? options.get(pluralRules(lang).select(value)) ?? options.get('other') ?? '';
     return chosen.replace(/#/g, String(value));
   });
 }

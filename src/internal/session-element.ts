@@ -182,7 +182,8 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
       this.result = raw;
       this.requestUpdate();
       const detail = await this.completed(raw, channel);
-      void this.focusLater('.done');
+      // with the host's own success content the element's is not shown: the status takes the focus
+      void this.focusLater(this.querySelector('[slot="success"]') ? 'esign-status' : '.done');
       return detail;
     } catch (error) {
       this.#handleFailure(error, channel);

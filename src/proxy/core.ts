@@ -300,7 +300,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
         return withCookie(fileAnswer(answer, operation.params['documentId'] ?? 'document', token), cookie);
       }
-      let text = answer.bytes.toString('utf8');
+      const text = answer.bytes.toString('utf8');
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -308,7 +308,9 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
         return withCookie(proxyError('upstream-invalid'), cookie);
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return withCookie(proxyError('upstream-invalid'), cookie);
-      let value = parsed as Record<string, unknown>;
+      // the token out of the answer, once, on the parsed value; the host's onResult gets it so too
+      const redacted = mayHoldToken(text, token) ? redactToken(parsed, token) : { value: parsed, changed: false };
+      const value = redacted.value as Record<string, unknown>;
       const ok = value['status'] === 'ok';
 
       if (ok && start && typeof value['token'] === 'string') {
@@ -317,29 +319,20 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       }
       if (ok && binding && STATUS_OPERATIONS.has(operation.id)) {
         const sessionToken = operation.params['token'] as string;
-        const raw = redactToken(value, token).value as Record<string, unknown>;
         await deliver(
-          { operation: operation.id, kind: binding.kind, channel: binding.channel, token: sessionToken, visitor: visitor.id, result: camelCased(raw), raw, request: info },
+          { operation: operation.id, kind: binding.kind, channel: binding.channel, token: sessionToken, visitor: visitor.id, result: camelCased(value), raw: value, request: info },
           `result:${sessionToken}`,
         );
       }
       if (ok && DOCUMENT_RESULTS.has(operation.id)) {
-        const raw = redactToken(value, token).value as Record<string, unknown>;
-        const documentId = operation.params['documentId'] ?? String((raw['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
-        await deliver({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(raw), raw, request: info }, null);
+        const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
+        await deliver({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }, null);
       }
 
-      let changed = false;
-      if (!options.exposeScreening) {
-        const stripped = withoutScreening(value);
-        value = stripped.value;
-        changed = stripped.changed;
-      }
-      if (changed || mayHoldToken(text, token)) {
-        const redacted = redactToken(value, token);
-        text = changed || redacted.changed ? JSON.stringify(redacted.value) : text;
-      }
-      return withCookie({ status: answer.status, headers: { ...JSON_HEADERS }, body: text }, cookie);
+      const shown = options.exposeScreening ? { value, changed: false } : withoutScreening(value);
+      // the service's own text goes on unless something was taken out of it
+      const body = redacted.changed || shown.changed ? JSON.stringify(shown.value) : text;
+      return withCookie({ status: answer.status, headers: { ...JSON_HEADERS }, body }, cookie);
     } catch (error) {
       if (error instanceof ProxyRefusal) return withCookie(error.answer, cookie);
       if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), cookie);

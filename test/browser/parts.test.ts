@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/define.js';
 import type { EsignDocument } from '../../src/elements/document/document.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
-import { ENDPOINT, personForm, submitButton, type, until } from './helpers.js';
+import { ENDPOINT, deepActiveElement, personForm, submitButton, type, until } from './helpers.js';
 
 // A host styles the parts of the elements inside the composites through the forwarded parts, and
 // puts its own content into the success state.
@@ -58,6 +58,7 @@ describe('forwarded parts and the success slot', () => {
     const slot = el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="success"]')!;
     expect(slot.assignedElements().map((e) => e.id)).to.deep.equal(['welcome']);
     expect(el.querySelector('#welcome')!.getBoundingClientRect().height).to.be.greaterThan(0);
+    await until(() => deepActiveElement()?.classList.contains('status') === true, 'the focus on the status, not lost to the page');
     await expect(el).to.be.accessible();
   });
 });
