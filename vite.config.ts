@@ -17,8 +17,8 @@ const SCRIPT_OUTPUT = { minify: true, comments: false } as const;
 /**
  * `vite build`: the unbundled ESM of every entry point (types come from tsc).
  * `vite build --mode cdn`: one script-tag file with Lit and every element inside.
- * `vite build --mode cdn-elements`: a script-tag file per element (`esign-identify.js`, …) that share
- * Lit and the common code through chunks beside them.
+ * `ESIGN_ELEMENT=identify vite build --mode cdn-element`: the script-tag file of one element
+ * (`esign-identify.js`), whole in itself, for pages that use that element alone.
  * In both, every language is a small file of its own, loaded on first use.
  */
 export default defineConfig(({ mode }): UserConfig => {
@@ -33,18 +33,18 @@ export default defineConfig(({ mode }): UserConfig => {
       },
     };
   }
-  if (mode === 'cdn-elements') {
+  if (mode === 'cdn-element') {
+    // one element per run (scripts/build-cdn-elements.mjs runs them all): a file that holds Lit and
+    // everything the element needs, and imports nothing but its languages
+    const name = process.env['ESIGN_ELEMENT'] ?? '';
+    if (!ELEMENT_ENTRIES.includes(name)) throw new Error(`ESIGN_ELEMENT must be one of ${ELEMENT_ENTRIES.join(', ')}`);
     return {
       plugins: [minifyLitTemplates()],
       build: {
         outDir: 'dist/cdn',
         emptyOutDir: false,
-        lib: {
-          entry: Object.fromEntries(ELEMENT_ENTRIES.map((name) => [`esign-${name}`, `src/define/${name}.ts`])),
-          formats: ['es'],
-          fileName: (_, name) => `${name}.js`,
-        },
-        rolldownOptions: { output: { ...SCRIPT_OUTPUT, chunkFileNames: 'shared/[name]-[hash].js' } },
+        lib: { entry: `src/define/${name}.ts`, formats: ['es'], fileName: () => `esign-${name}.js` },
+        rolldownOptions: { output: { ...SCRIPT_OUTPUT, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
       },
     };
   }

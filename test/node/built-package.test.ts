@@ -55,6 +55,22 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual(foreign, []);
   });
 
+  it('each element has a script-tag file that imports nothing but its languages', () => {
+    const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
+    assert.deepEqual(
+      elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(),
+      ['control-code', 'document', 'document-upload', 'hash-sign', 'identify', 'person-form', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'],
+    );
+    const languages = widget.files.filter((f) => /^dist\/cdn\/esign-elements-(lt|en|lv|et|ru)-[\w-]+\.js$/.test(f));
+    assert.equal(languages.length, 5);
+    for (const file of [...elementFiles, 'dist/cdn/esign-elements.js']) {
+      const code = readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
+      assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, `${file} imports another file statically`);
+      const loaded = [...code.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`).sort();
+      assert.deepEqual(loaded, [...languages].sort(), `${file} loads exactly the five languages on demand`);
+    }
+  });
+
   it('the sandbox tarball holds its build and CLI, nothing of the widget', () => {
     assert.ok(sandbox.files.includes('bin/esign-sandbox.js'));
     assert.ok(sandbox.files.includes('dist/index.js'));
