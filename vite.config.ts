@@ -4,9 +4,12 @@ import { defineConfig, type UserConfig } from 'vite';
 import { minifyLitTemplates } from './scripts/minify-lit-templates.js';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
-/** Every runtime dependency stays an import in the library build (Lit is bundled only into the script-tag files). */
-const DEPENDENCIES = [...Object.keys(pkg.dependencies), '@lit/', '@lit-labs/'];
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
+/** Every runtime and peer dependency stays an import in the library build (Lit is bundled only into the script-tag files). */
+const DEPENDENCIES = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies), '@lit/', '@lit-labs/', 'esign-sandbox', 'vite'];
 /** One entry per element: `src/define/<name>.ts` registers it and the elements it is made of. */
 const ELEMENT_ENTRIES = readdirSync(new URL('./src/define/', import.meta.url))
   .filter((file) => file.endsWith('.ts'))
@@ -62,6 +65,9 @@ export default defineConfig(({ mode }): UserConfig => {
           'client/index': 'src/client/index.ts',
           'proxy/index': 'src/proxy/index.ts',
           'proxy/redis': 'src/proxy/redis.ts',
+          'react/index': 'src/react/index.ts',
+          'react/jsx': 'src/react/jsx.ts',
+          'vite/index': 'src/vite/index.ts',
           ...Object.fromEntries(ELEMENT_ENTRIES.map((name) => [`define/${name}`, `src/define/${name}.ts`])),
         },
         formats: ['es'],

@@ -5,6 +5,7 @@ import { createProxyHandler } from './src/proxy/index.ts';
 import { startSandbox } from 'esign-sandbox';
 import { countingReporter } from './scripts/counting-reporter.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.ts';
+import { execFileSync } from 'node:child_process';
 
 const ACCESS_TOKEN = 'browser-test-secret';
 /** Fault injection, per browser (both browsers run at once): a failing language, and a plan for the next status polls. */
@@ -26,11 +27,22 @@ const limited = createProxyHandler({
   rateLimit: { perVisitor: { limit: 1, windowMs: 250_000 }, perPerson: false },
 });
 
+/** Pages rendered by @lit-labs/ssr in a process of their own (its DOM shim stays out of this one). */
+const ssrPages = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'test/ssr/render.ts'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }));
+
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'development'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   middleware: [
+    (ctx, next) => {
+      if (!ctx.path.startsWith('/__ssr/')) return next();
+      const page = ssrPages[ctx.path.slice('/__ssr/'.length)];
+      if (page === undefined) return next();
+      ctx.type = 'text/html';
+      ctx.body = page;
+      return undefined;
+    },
     // fault injection for the tests: /__faults/lang?fail=lv makes the Latvian strings fail to load until ?fail= clears it
     (ctx, next) => {
       const faults = faultsFor(ctx);

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import { createServer, type Plugin, type ViteDevServer } from 'vite';
-import { createProxyHandler, type ProxyOptions } from '../src/proxy/index.js';
-import { DEFAULT_ACCESS_TOKEN, startSandbox, type RunningSandbox } from 'esign-sandbox';
+import { createServer, type ViteDevServer } from 'vite';
+import type { ProxyOptions } from '../src/proxy/index.js';
+import { esign } from '../src/vite/index.js';
 
 export interface DemoOptions {
+  /** Port of the demo; 0 takes a free one. Default 5173. */
   port?: number;
   /** A real service instead of the sandbox. */
   baseUrl?: string;
@@ -16,45 +16,31 @@ export interface DemoOptions {
 
 export interface RunningDemo {
   url: string;
-  sandbox?: RunningSandbox;
   close: () => Promise<void>;
 }
 
-/** The demo page with the proxy at /esign, in front of the sandbox or a real service. */
+/**
+ * The demo page with the proxy at /esign (the `esign-elements/vite` plugin), in front of the
+ * sandbox, whose signing pages open on the demo's own address, or of a real service.
+ */
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
-  let sandbox: RunningSandbox | undefined;
-  let baseUrl = options.baseUrl;
-  let accessToken = options.accessToken;
-  if (!baseUrl || !accessToken) {
-    sandbox = await startSandbox({
-      accessToken: DEFAULT_ACCESS_TOKEN,
-      answerAfterMs: options.answerAfterMs ?? 3000,
-      widgetDir: fileURLToPath(new URL('../dist/cdn/', import.meta.url)),
-    });
-    baseUrl = sandbox.url;
-    accessToken = DEFAULT_ACCESS_TOKEN;
-  }
-  // The demo lets every visitor use every document: a real host decides in authorize() who may
-  // use which document (see the README), and keeps the default session-only operations otherwise.
-  const proxy = createProxyHandler({
-    baseUrl,
-    accessToken,
-    prefix: '/esign',
-    operations: 'all',
-    authorize: () => true,
-    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-  });
-  const proxyPlugin: Plugin = {
-    name: 'esign-proxy',
-    configureServer(server) {
-      server.middlewares.use(proxy);
-    },
-  };
+  const service = options.baseUrl && options.accessToken ? { baseUrl: options.baseUrl, accessToken: options.accessToken } : {};
   const server: ViteDevServer = await createServer({
     root: new URL('.', import.meta.url).pathname,
     configFile: false,
     logLevel: 'warn',
-    plugins: [proxyPlugin],
+    plugins: [
+      esign({
+        prefix: '/esign',
+        ...service,
+        sandbox: { answerAfterMs: options.answerAfterMs ?? 3000 },
+        // The demo lets every visitor use every document: a real host decides in authorize() who
+        // may use which document (see the README), and keeps the default session-only operations.
+        operations: 'all',
+        authorize: () => true,
+        ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+      }),
+    ],
     server: { port: options.port ?? 5173, strictPort: options.port !== 0, host: '127.0.0.1', fs: { allow: ['..'] } },
   });
   await server.listen();
@@ -62,10 +48,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
     url: `http://127.0.0.1:${port}/`,
-    ...(sandbox ? { sandbox } : {}),
-    close: async () => {
-      await server.close();
-      await sandbox?.close();
-    },
+    close: () => server.close(),
   };
 }

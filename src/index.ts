@@ -5,6 +5,7 @@ export { theme } from './internal/theme.js';
 export { ELEMENTS } from './elements.js';
 export {
   LANGUAGES,
+  loadStrings,
   normalizeLanguage,
   setStringOverrides,
   translate,

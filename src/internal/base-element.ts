@@ -45,14 +45,17 @@ function inheritedLang(el: Element): string | null {
  * @cssprop --esign-font-family - Font family.
  * @cssprop --esign-space - The base spacing unit.
  */
+/** A reflected text property whose empty value leaves no attribute (on the server too). */
+export const OPTIONAL_TEXT = { fromAttribute: (value: string | null) => value ?? '', toAttribute: (value: string) => value || null };
+
 export class EsignElement extends LitElement {
   static override styles = [theme];
 
   static override properties: PropertyDeclarations = {
     endpoint: { type: String },
     // reflected (an empty lang leaves no attribute), so assistive technology reads the right voice
-    lang: { type: String, reflect: true, converter: { fromAttribute: (value: string | null) => value ?? '', toAttribute: (value: string) => value || null } },
-    theme: { type: String, reflect: true },
+    lang: { type: String, reflect: true, converter: OPTIONAL_TEXT },
+    theme: { type: String, reflect: true, converter: OPTIONAL_TEXT },
     strings: { attribute: false },
     errorMessage: { attribute: false },
   };

@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { DEFAULT_TIME_LIMIT, type Channel, type EsignClient, type SessionKind } from '../client/client.js';
 import { EsignError } from '../client/errors.js';
 import type { Country, MessageFormat } from '../client/types.js';
@@ -261,6 +261,13 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     this.country = form.country;
   }
 
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    // the attribute renders on the server; the live state follows a channel set after the person chose
+    const channel = this.activeChannel;
+    for (const radio of this.renderRoot.querySelectorAll<HTMLInputElement>('input[name="channel"]')) radio.checked = radio.value === channel;
+  }
+
   #renderChannels(channel: Channel) {
     const offered = this.channels.length ? this.channels : CHANNELS;
     if (offered.length < 2) return nothing;
@@ -269,7 +276,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
       <div class="channels">
         ${offered.map(
           (c) => html`<label class="channel">
-            <input type="radio" name="channel" value=${c} .checked=${c === channel} @change=${() => this.#chooseChannel(c)} />
+            <input type="radio" name="channel" value=${c} ?checked=${c === channel} @change=${() => this.#chooseChannel(c)} />
             ${this.t(`channel.${c}`)}
           </label>`,
         )}

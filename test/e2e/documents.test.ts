@@ -93,6 +93,9 @@ describe('documents on the demo page, end to end in Chromium', () => {
     await page.keyboard.press('Enter');
     await untilText(page, 'The document is uploaded.');
     const invitation = await (await deep(page, 'a.url')).evaluate((a) => (a as HTMLAnchorElement).href);
+    // the link opens on the demo's own address (the sandbox's pages are served there)
+    assert.equal(new URL(invitation).origin, new URL(demo.url).origin);
+    assert.match(new URL(invitation).pathname, /^\/sign\/[A-Za-z0-9-]+$/);
 
     // the invited person signs on the sandbox's page
     const signing = await browser.newPage();
@@ -127,6 +130,7 @@ describe('documents on the demo page, end to end in Chromium', () => {
     await untilText(page, 'The signing link is ready.');
     const link = await (await deep(page, '[part="link"]')).evaluate((a) => (a as HTMLAnchorElement).href);
     assert.match(link, /\/link\//);
+    assert.equal(new URL(link).origin, new URL(demo.url).origin);
     // remove the temporary signer
     await (await deep(page, '[part="refresh"]')).click();
     await untilText(page, 'EVA TESTNUMBER');

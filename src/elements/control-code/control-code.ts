@@ -4,6 +4,7 @@ import { EsignElement } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';
 import { controlCodeStyles } from './control-code.styles.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 /**
  * The control code, large, with what to do on the phone. Screen readers hear the code digit
@@ -42,11 +43,11 @@ export class EsignControlCode extends EsignElement {
     const spoken = this.code.split('').join(' ');
     return html`<div class="box">
       <div role="status">
-        <span class="visually-hidden">${this.code ? `${this.t('code.announce', { digits: spoken })} ${instruction}` : ''}</span>
+        <span class="visually-hidden">${textOrNothing(this.code && `${this.t('code.announce', { digits: spoken })} ${instruction}`)}</span>
       </div>
       <p class="label" aria-hidden="true">${this.t('code.label')}</p>
-      <p class="digits" part="code" aria-hidden="true">${this.code}</p>
-      <p class="instruction" part="instruction">${instruction}</p>
+      <p class="digits" part="code" aria-hidden="true">${textOrNothing(this.code)}</p>
+      <p class="instruction" part="instruction">${textOrNothing(instruction)}</p>
     </div>`;
   }
 }

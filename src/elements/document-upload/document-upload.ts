@@ -10,6 +10,7 @@ import { isHttpUrl, textField } from '../../internal/form-fields.js';
 import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 /**
  * Uploads a document with its signers and shows each signer's invitation link.
@@ -178,7 +179,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
                         <button type="button" class="secondary small" aria-label=${this.t('link.copy-for', { name })} @click=${() => this.#copy.copy(signer.invitationUrl as string, String(i))}>
                           ${this.t('link.copy')}
                         </button>
-                        <span role="status" class="muted">${this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed'))}</span>
+                        <span role="status" class="muted">${textOrNothing(this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed')))}</span>
                       </div>`
                   : html`<span class="muted">${this.t('link.none')}</span>`}
               </li>`;

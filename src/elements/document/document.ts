@@ -5,6 +5,7 @@ import { EsignSignerList } from '../signer-list/signer-list.js';
 import { EsignSigningLink } from '../signing-link/signing-link.js';
 import { EsignValidationReport } from '../validation-report/validation-report.js';
 import type { DocumentDownloadedDetail, DocumentRemovedDetail } from './events.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 const styles = css`
   :host {
@@ -180,7 +181,7 @@ export class EsignDocument extends EsignDocumentElement {
         <div>
           <h2>${this.t('document.title')}</h2>
           <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
-          <p class="state" part="state" aria-live="polite">${this._state ? this.t('document.state', { state: this.#stateWords(this._state) }) : ''}</p>
+          <p class="state" part="state" aria-live="polite">${textOrNothing(this._state && this.t('document.state', { state: this.#stateWords(this._state) }))}</p>
         </div>
         <button type="button" class="secondary" part="download" ?disabled=${!this.documentId || busy} @click=${() => this.download().catch(() => undefined)}>
           ${this.busy === 'download' ? this.t('document.downloading') : this.t(this._state === 'signed' ? 'document.download-signed' : 'document.download')}

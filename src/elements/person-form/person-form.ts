@@ -1,13 +1,14 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Country } from '../../client/types.js';
 import type { StringKey } from '../../i18n/index.js';
-import { EsignElement } from '../../internal/base-element.js';
+import { EsignElement, OPTIONAL_TEXT } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';
 import { checkPersonalCode } from '../../internal/validation/personal-code.js';
 import { normalizePhone } from '../../internal/validation/phone.js';
 import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../internal/person.js';
 import { personFormStyles } from './person-form.styles.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 
@@ -39,7 +40,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     },
     code: { type: String },
     phone: { type: String },
-    name: { type: String, reflect: true },
+    name: { type: String, reflect: true, converter: OPTIONAL_TEXT },
     disabled: { type: Boolean, reflect: true },
     novalidate: { type: Boolean, reflect: true },
     _touched: { state: true },
@@ -197,7 +198,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     const error = this.#errorOf(field);
     return html`<div class="field" part="field">
       <label for=${field}>${label}</label>
-      <span class="hint" id="${field}-hint">${hint}</span>
+      <span class="hint" id="${field}-hint">${textOrNothing(hint)}</span>
       <input
         id=${field}
         part="input"

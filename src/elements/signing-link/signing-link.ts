@@ -9,6 +9,7 @@ import { EMAIL, isHttpUrl, textField } from '../../internal/form-fields.js';
 import { personalCodeCountries } from '../../internal/validation/personal-code.js';
 import { normalizePhone } from '../../internal/validation/phone.js';
 import type { SigningLinkCreatedDetail } from './events.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 interface LinkSigner {
   name: string;
@@ -205,7 +206,7 @@ export class EsignSigningLink extends EsignDocumentElement {
             <span class="muted">${this.t('slink.valid-until', { time: link.validUntil.toLocaleString(this.language, { dateStyle: 'medium', timeStyle: 'short' }) })}</span>
             <div class="inline">
               <button type="button" class="secondary small" @click=${() => this.#copy.copy(link.url, String(i))}>${this.t('link.copy')}</button>
-              <span role="status" class="muted">${this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed'))}</span>
+              <span role="status" class="muted">${textOrNothing(this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed')))}</span>
             </div>
           </li>`,
         )}

@@ -3,6 +3,7 @@ import { EsignElement } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';
 import { statusStyles } from './status.styles.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 export type StatusState = 'idle' | 'waiting' | 'success' | 'error' | 'cancelled';
 
@@ -66,7 +67,8 @@ export class EsignStatus extends EsignElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has('state') || changed.has('since')) {
-      if (this.state === 'waiting') this.#startClock();
+      // only on a page: a server rendering a waiting status must not be left with a clock
+      if (this.state === 'waiting' && this.isConnected) this.#startClock();
       else this.#stopClock();
     }
   }
@@ -107,9 +109,9 @@ export class EsignStatus extends EsignElement {
     const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
     // the box stays in the page while idle so its live message is announced when it first changes
     return html`<div class="status ${this.state}" part="status" tabindex="-1" ?hidden=${this.state === 'idle'}>
-      ${waiting ? html`<span class="spinner" aria-hidden="true"></span>` : html`<span class="icon" aria-hidden="true">${icon ?? ''}</span>`}
+      ${waiting ? html`<span class="spinner" aria-hidden="true"></span>` : html`<span class="icon" aria-hidden="true">${textOrNothing(icon)}</span>`}
       <div class="text">
-        <p class="message" aria-live="polite">${message}</p>
+        <p class="message" aria-live="polite">${textOrNothing(message)}</p>
         ${waiting
           ? html`<p class="elapsed" role="timer">
               ${this.t('status.elapsed', { time: formatElapsed((this._now || Date.now()) - (this.since || Date.now())) })}
