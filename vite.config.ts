@@ -67,6 +67,7 @@ export default defineConfig(({ mode }): UserConfig => {
           'proxy/redis': 'src/proxy/redis.ts',
           'react/index': 'src/react/index.ts',
           'react/jsx': 'src/react/jsx.ts',
+          'vue/index': 'src/vue/index.ts',
           'vite/index': 'src/vite/index.ts',
           ...Object.fromEntries(ELEMENT_ENTRIES.map((name) => [`define/${name}`, `src/define/${name}.ts`])),
         },
