@@ -186,6 +186,7 @@ export const en = {
   'slink.another': "Create another link",
   'document.title': "Document",
   'document.id': "Id {id}",
+  'document.check-again': "Check again",
   'document.link': "Temporary signing link",
   'document.remove': "Remove the document",
   'document.confirm-remove': "Remove this document for good? Signers can no longer open it.",

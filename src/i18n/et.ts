@@ -187,6 +187,7 @@ export const et: Strings = {
   'slink.another': "Loo teine link",
   'document.title': "Dokument",
   'document.id': "ID {id}",
+  'document.check-again': "Kontrolli uuesti",
   'document.link': "Ajutine allkirjastamise link",
   'document.remove': "Eemalda dokument",
   'document.confirm-remove': "Kas eemaldada see dokument jäädavalt? Allkirjastajad ei saa seda enam avada.",

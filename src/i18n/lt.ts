@@ -187,6 +187,7 @@ export const lt: Strings = {
   'slink.another': "Sukurti kitą nuorodą",
   'document.title': "Dokumentas",
   'document.id': "ID {id}",
+  'document.check-again': "Tikrinti dar kartą",
   'document.link': "Laikina pasirašymo nuoroda",
   'document.remove': "Pašalinti dokumentą",
   'document.confirm-remove': "Pašalinti šį dokumentą visam laikui? Pasirašantieji nebegalės jo atidaryti.",

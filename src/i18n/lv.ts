@@ -187,6 +187,7 @@ export const lv: Strings = {
   'slink.another': "Izveidot citu saiti",
   'document.title': "Dokuments",
   'document.id': "ID {id}",
+  'document.check-again': "Pārbaudīt vēlreiz",
   'document.link': "Pagaidu parakstīšanas saite",
   'document.remove': "Noņemt dokumentu",
   'document.confirm-remove': "Noņemt šo dokumentu pavisam? Parakstītāji to vairs nevarēs atvērt.",

@@ -187,6 +187,7 @@ export const ru: Strings = {
   'slink.another': "Создать другую ссылку",
   'document.title': "Документ",
   'document.id': "ID {id}",
+  'document.check-again': "Проверить снова",
   'document.link': "Временная ссылка для подписания",
   'document.remove': "Удалить документ",
   'document.confirm-remove': "Удалить этот документ навсегда? Подписанты больше не смогут его открыть.",

@@ -133,28 +133,37 @@ describe('esign-signer-list', () => {
     expect(deepText(el)).to.contain('CARL TESTNUMBER');
   });
 
-  it('removes a temporary signer after confirmation, and says so when a signer is not temporary', async () => {
+  it('offers removal only for temporary signers, and removes one after confirmation', async () => {
     const uuid = await storedDocument();
     await client.generateTemporarySigningLink({ document_id: uuid, callback_url: 'https://host.example/cb', signers: [{ name: 'EVA', surname: 'TESTNUMBER', personal_code: '40504040001' }] });
     const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-signer-list>`);
     await oneEvent(el, 'esign-signers-loaded');
     await el.updateComplete;
+    // not told which signers are temporary: no removal offered at all
+    expect(el.signers.map((s) => s.name).sort()).to.deep.equal(['ANNA', 'EVA']);
+    expect(el.shadowRoot!.querySelectorAll('[id^="remove-"]')).to.have.length(0);
+    el.temporarySigners = [{ name: 'eva', surname: 'Testnumber' }];
+    await el.updateComplete;
+    expect([...el.shadowRoot!.querySelectorAll('[id^="remove-"]')].map((b) => b.textContent!.trim())).to.deep.equal(['Remove EVA TESTNUMBER']);
+    await expect(el).to.be.accessible();
+    const errors: Event[] = [];
+    el.addEventListener('esign-error', (e) => errors.push(e));
     button(el, 'Remove EVA TESTNUMBER').click();
     await el.updateComplete;
     expect(deepText(el)).to.contain('Remove EVA TESTNUMBER from the signers of this document?');
     await until(() => deepActiveElement()?.getAttribute('part') === 'confirm', 'focus on the confirmation');
     await expect(el).to.be.accessible();
-    const removed = oneEvent(el, 'esign-signer-removed');
+    const removed: CustomEvent[] = [];
+    el.addEventListener('esign-signer-removed', (e) => removed.push(e as CustomEvent));
     (deepActiveElement() as HTMLButtonElement).click();
-    expect((await removed).detail.name).to.equal('EVA');
+    await until(() => removed.length === 1, 'the removal');
+    expect(removed[0]!.detail).to.deep.equal({ documentId: uuid, name: 'EVA', surname: 'TESTNUMBER' });
     await until(() => el.signers.length === 1, 'the refreshed list');
-    button(el, 'Remove ANNA TESTNUMBER').click();
-    await el.updateComplete;
-    const failed = oneEvent(el, 'esign-error');
-    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="confirm"]')!.click();
-    expect((await failed).detail.code).to.equal('signer-not-found');
-    await el.updateComplete;
-    expect(deepText(el)).to.contain(en['error.signer-not-found']);
+    expect(el.signers[0]!.name).to.equal('ANNA');
+    expect(el.shadowRoot!.querySelectorAll('[id^="remove-"], [part="confirm"]')).to.have.length(0);
+    await until(() => deepActiveElement()?.getAttribute('part') === 'refresh', 'focus back on the list');
+    expect(errors).to.have.length(0);
+    expect(removed).to.have.length(1);
   });
 
   it('refreshes on an interval and stops when it leaves the page', async () => {
@@ -251,6 +260,49 @@ describe('esign-signing-link', () => {
 });
 
 describe('esign-document', () => {
+  it('says once that a missing document is missing, and offers nothing that needs it', async () => {
+    const errors: CustomEvent[] = [];
+    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${MISSING} @esign-error=${(e: CustomEvent) => errors.push(e)}></esign-document>`);
+    await until(() => deepText(el).includes(en['error.document-not-found']), 'the missing document said');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const text = deepText(el);
+    expect(text.split(en['error.document-not-found']).length - 1, 'said once').to.equal(1);
+    expect(errors.map((e) => e.detail.code)).to.deep.equal(['document-not-found']);
+    for (const part of ['remove', 'download', 'link-submit']) expect(el.shadowRoot!.querySelector(`[part="${part}"]`), part).to.equal(null);
+    expect(el.shadowRoot!.querySelector('esign-signer-list, esign-signing-link, esign-validation-report')).to.equal(null);
+    expect(text).not.to.contain(en['slink.submit']);
+    expect(text).not.to.contain(en['document.remove']);
+    await expect(el).to.be.accessible();
+    // a document that exists after all: checking again shows it
+    el.documentId = await storedDocument();
+    await until(() => el.shadowRoot!.querySelector('esign-signer-list') !== null, 'the document shown');
+    expect(deepText(el)).not.to.contain(en['error.document-not-found']);
+  });
+
+  it('offers to remove the temporary signers added through its own link form, and no others', async () => {
+    const uuid = await storedDocument();
+    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid} callback-url="https://host.example/cb"></esign-document>`);
+    const list = el.shadowRoot!.querySelector<EsignSignerList>('esign-signer-list')!;
+    await oneEvent(list, 'esign-signers-loaded');
+    await list.updateComplete;
+    expect(list.shadowRoot!.querySelectorAll('[id^="remove-"]')).to.have.length(0);
+    const link = el.shadowRoot!.querySelector<EsignSigningLink>('esign-signing-link')!;
+    button(link, en['signer.add']).click();
+    await link.updateComplete;
+    await fill(link, 's0-name', 'EVA');
+    await fill(link, 's0-surname', 'TESTNUMBER');
+    await fill(link, 's0-code', '40504040001');
+    const created = oneEvent(el, 'esign-signing-link-created');
+    button(link, en['slink.submit']).click();
+    expect((await created).detail.signers).to.deep.equal([{ name: 'EVA', surname: 'TESTNUMBER' }]);
+    const reloaded = oneEvent(list, 'esign-signers-loaded');
+    list.shadowRoot!.querySelector<HTMLButtonElement>('[part="refresh"]')!.click();
+    await reloaded;
+    await list.updateComplete;
+    expect([...list.shadowRoot!.querySelectorAll('[id^="remove-"]')].map((b) => b.textContent!.trim())).to.deep.equal(['Remove EVA TESTNUMBER']);
+    await expect(el).to.be.accessible();
+  });
+
   it('shows signers, validation and a link form, and removes the document after confirmation', async () => {
     const uuid = await storedDocument();
     const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-document>`);
@@ -314,8 +366,11 @@ describe('esign-document', () => {
     const code = await el.download().then(() => 'none', (error: { code: string }) => error.code);
     expect(code).to.equal('document-not-found');
     expect(downloaded.length).to.equal(0);
-    await el.updateComplete;
-    expect(el.shadowRoot!.querySelector('[part="state"]')!.textContent!.trim()).to.equal('');
+    await until(() => el.shadowRoot!.querySelector('[part="check"]') !== null, 'the missing document view');
+    expect(el.shadowRoot!.querySelector('[part="state"]')).to.equal(null);
+    // two actions failed (the state check and the download), each told once
+    expect(errors.map((e) => e.detail.code)).to.deep.equal(['document-not-found', 'document-not-found']);
+    expect(deepText(el).split(en['error.document-not-found']).length - 1).to.equal(1);
     await expect(el).to.be.accessible();
   });
 });

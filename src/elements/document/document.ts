@@ -5,6 +5,9 @@ import { EsignSignerList } from '../signer-list/signer-list.js';
 import { EsignSigningLink } from '../signing-link/signing-link.js';
 import { EsignValidationReport } from '../validation-report/validation-report.js';
 import type { DocumentDownloadedDetail, DocumentRemovedDetail } from './events.js';
+import type { TemporarySignerName } from '../signer-list/events.js';
+import type { SigningLinkCreatedDetail } from '../signing-link/events.js';
+import { EsignError } from '../../client/errors.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 const styles = css`
@@ -75,14 +78,26 @@ export class EsignDocument extends EsignDocumentElement {
   static override properties: PropertyDeclarations = {
     ...EsignDocumentElement.properties,
     callbackUrl: { type: String, attribute: 'callback-url' },
+    temporarySigners: { attribute: false },
     _confirm: { state: true },
+    _created: { state: true },
+    _missing: { state: true },
     _removed: { state: true },
     _state: { state: true },
   };
 
   /** Prefilled callback URL of the signing-link form. */
   declare callbackUrl: string;
+  /**
+   * Signers the host knows were added with a temporary link (the only ones the service removes);
+   * those added through this element's own link form are known without it.
+   */
+  declare temporarySigners: TemporarySignerName[];
   declare _confirm: boolean;
+  /** Temporary signers added through the link form while on the page. */
+  declare _created: TemporarySignerName[];
+  /** The service does not know the document (removed elsewhere, or a wrong id). */
+  declare _missing: boolean;
   declare _removed: boolean;
   /** The document's state as the service says it (`saved`, `signing`, `signed`, or another). */
   declare _state: string | null;
@@ -91,6 +106,9 @@ export class EsignDocument extends EsignDocumentElement {
   constructor() {
     super();
     this.callbackUrl = '';
+    this.temporarySigners = [];
+    this._created = [];
+    this._missing = false;
     this._confirm = false;
     this._removed = false;
     this._state = null;
@@ -98,7 +116,12 @@ export class EsignDocument extends EsignDocumentElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (changed.has('documentId')) void this.refreshState();
+    if (changed.has('documentId')) {
+      this._missing = false;
+      this._created = [];
+      this.failure = null;
+      void this.refreshState();
+    }
   }
 
   override disconnectedCallback(): void {
@@ -115,9 +138,20 @@ export class EsignDocument extends EsignDocumentElement {
     try {
       const answer = await this.client.checkDocumentStatus(this.documentId, { signal: controller.signal });
       this._state = answer.data.document_status;
-    } catch {
-      // the signer list beside it says why the document cannot be read
-      if (!controller.signal.aborted) this._state = null;
+      if (this._missing) {
+        this._missing = false;
+        this.failure = null;
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this._state = null;
+      // a missing document is said once, here, in place of everything that needs it; other
+      // failures are said by the signer list beside it
+      if (error instanceof EsignError && error.code === 'document-not-found' && !this._missing) {
+        this._missing = true;
+        this.failure = this.errorDetail(error);
+        this.emit('esign-error', this.failure);
+      }
     }
   }
 
@@ -170,7 +204,21 @@ export class EsignDocument extends EsignDocumentElement {
     void this.focusLater('[part="remove"]');
   }
 
+  #renderMissing() {
+    return html`<section class="base" part="base">
+      <div class="header">
+        <div>
+          <h2>${this.t('document.title')}</h2>
+          <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
+        </div>
+        <button type="button" class="secondary" part="check" @click=${() => void this.refreshState()}>${this.t('document.check-again')}</button>
+      </div>
+      ${this.renderFailure()}
+    </section>`;
+  }
+
   override render() {
+    if (this._missing && !this._removed) return this.#renderMissing();
     if (this._removed) {
       return html`<section class="base" part="base"><p class="message done" tabindex="-1" role="status">${this.t('document.removed')}</p></section>`;
     }
@@ -188,11 +236,11 @@ export class EsignDocument extends EsignDocumentElement {
         </button>
       </div>
       <div class="parts">
-        <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-signer-list>
+        <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]}></esign-signer-list>
         <esign-validation-report exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
         <section aria-labelledby="link-title">
           <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>
-          <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
+          <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" @esign-signing-link-created=${(e: CustomEvent<SigningLinkCreatedDetail>) => (this._created = [...this._created, ...e.detail.signers])} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
         </section>
       </div>
       ${this.renderFailure()}

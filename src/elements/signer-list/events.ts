@@ -10,6 +10,12 @@ export interface SignerInvitedDetail {
   signers: InvitedSigner[];
 }
 
+/** A signer added with a temporary link, as the service identifies it for removal. */
+export interface TemporarySignerName {
+  name: string;
+  surname: string;
+}
+
 export interface SignerRemovedDetail {
   documentId: string;
   name: string;

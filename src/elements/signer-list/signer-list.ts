@@ -4,7 +4,7 @@ import type { SignerEntry } from '../../client/types.js';
 import type { StringKey } from '../../i18n/index.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from '../document-upload/signer-fields.js';
-import type { SignerInvitedDetail, SignerRemovedDetail, SignersLoadedDetail } from './events.js';
+import type { SignerInvitedDetail, SignerRemovedDetail, SignersLoadedDetail, TemporarySignerName } from './events.js';
 import { signerListStyles } from './signer-list.styles.js';
 
 const KNOWN_STATES = ['pending', 'signed', 'rejected', 'reviewing', 'reviewed', 'confirmed', 'denied'];
@@ -32,6 +32,7 @@ export class EsignSignerList extends EsignDocumentElement {
     refreshInterval: { type: Number, attribute: 'refresh-interval' },
     noInvite: { type: Boolean, attribute: 'no-invite' },
     noRemove: { type: Boolean, attribute: 'no-remove' },
+    temporarySigners: { attribute: false },
     _signers: { state: true },
     _updated: { state: true },
     _invite: { state: true },
@@ -46,6 +47,11 @@ export class EsignSignerList extends EsignDocumentElement {
   declare noInvite: boolean;
   /** Hide the remove buttons. */
   declare noRemove: boolean;
+  /**
+   * The signers added with a temporary link, the only ones the service can remove: removal is
+   * offered for them alone (`esign-document` knows those added through its own link form).
+   */
+  declare temporarySigners: TemporarySignerName[];
   declare _signers: SignerEntry[] | null;
   declare _updated: Date | null;
   declare _invite: SignerDraft | null;
@@ -60,6 +66,7 @@ export class EsignSignerList extends EsignDocumentElement {
     this.refreshInterval = 0;
     this.noInvite = false;
     this.noRemove = false;
+    this.temporarySigners = [];
     this._signers = null;
     this._updated = null;
     this._invite = null;
@@ -168,7 +175,7 @@ export class EsignSignerList extends EsignDocumentElement {
         ${signer.signStatus === 'signed' ? this.t(signer.isSignatureValid === 'true' ? 'signers.valid' : 'signers.invalid') : this.t('signers.no-signature')}
       </span>
       ${signer.rejectionReason ? html`<span>${this.t('signers.reason', { reason: signer.rejectionReason })}</span>` : nothing}
-      ${this.noRemove || signer.signStatus === 'signed'
+      ${this.noRemove || signer.signStatus === 'signed' || !this.#isTemporary(signer)
         ? nothing
         : this._confirm === index
           ? html`<div class="confirm" role="group" aria-labelledby="confirm-${index}">
@@ -184,6 +191,11 @@ export class EsignSignerList extends EsignDocumentElement {
               </button>
             </div>`}
     </li>`;
+  }
+
+  #isTemporary(signer: SignerEntry): boolean {
+    const same = (a: string, b: string) => a.trim().toLocaleUpperCase() === b.trim().toLocaleUpperCase();
+    return (this.temporarySigners ?? []).some((t) => same(t.name, signer.name) && same(t.surname, signer.surname));
   }
 
   #askConfirm(index: number): void {

@@ -1,8 +1,11 @@
 import type { TemporarySigningLink, TemporarySigningLinkResponse } from '../../client/types.js';
+import type { TemporarySignerName } from '../signer-list/events.js';
 
 export interface SigningLinkCreatedDetail {
   documentId: string;
   links: TemporarySigningLink[];
+  /** The temporary signers given with the link (by name, as the service removes them). */
+  signers: TemporarySignerName[];
   raw: TemporarySigningLinkResponse;
 }
 

@@ -150,7 +150,8 @@ export class EsignSigningLink extends EsignDocumentElement {
     );
     const links = readTemporarySigningLinks(raw);
     this._links = links;
-    const detail: SigningLinkCreatedDetail = { documentId, links, raw };
+    const named = signers.filter((s) => s.name && s.surname).map((s) => ({ name: s.name as string, surname: s.surname as string }));
+    const detail: SigningLinkCreatedDetail = { documentId, links, signers: named, raw };
     this.emit('esign-signing-link-created', detail);
     void this.focusLater('.done');
     return detail;
