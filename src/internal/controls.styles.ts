@@ -83,6 +83,10 @@ export const controls = css`
     background: transparent;
     color: var(--_accent);
   }
+  button[aria-disabled='true'] {
+    opacity: 0.6;
+    cursor: progress;
+  }
   button:disabled {
     opacity: 0.6;
     cursor: progress;

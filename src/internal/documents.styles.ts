@@ -54,6 +54,11 @@ export const documentStyles = css`
   .message.error {
     border-color: var(--_danger);
   }
+  /* the focus lands on a done message by script, also after a mouse click: always shown */
+  .message.done:focus {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
   .links {
     list-style: none;
     margin: 0;

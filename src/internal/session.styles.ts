@@ -52,7 +52,12 @@ export const sessionStyles = css`
   }
   .done {
     margin: 0;
-    outline: none;
+    border-radius: 6px;
+  }
+  /* the focus lands here after success (by script, also after a mouse click): always shown */
+  .done:focus {
+    outline: 2px solid var(--_focus);
+    outline-offset: 4px;
   }
   .actions button,
   .actions a {

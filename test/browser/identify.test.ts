@@ -100,6 +100,30 @@ describe('esign-identify: form', () => {
   });
 });
 
+describe('esign-identify: one focus rule for an invalid submit', () => {
+  for (const channel of ['smartid', 'mobile'] as const) {
+    it(`${channel}: a mouse submit with an invalid personal code moves the focus to the field and starts nothing`, async () => {
+      const el = await identify(channel === 'mobile' ? 'channel=mobile' : '');
+      await personForm(el).updateComplete;
+      if (channel === 'mobile') await type(el, 'phone', '+37060000666');
+      await type(el, 'code', '12345678901');
+      const started: Event[] = [];
+      const errors: CustomEvent[] = [];
+      el.addEventListener('esign-started', (e) => started.push(e));
+      el.addEventListener('esign-error', (e) => errors.push(e as CustomEvent));
+      const button = submitButton(el);
+      button.focus();
+      button.click();
+      await until(() => deepActiveElement()?.id === 'code', 'focus on the personal code');
+      await el.updateComplete;
+      const code = personForm(el).shadowRoot!.querySelector('#code')!;
+      expect(code.getAttribute('aria-invalid')).to.equal('true');
+      expect(started).to.have.length(0);
+      await expect(el).to.be.accessible();
+    });
+  }
+});
+
 describe('esign-identify: flow', () => {
   it('Smart-ID: control code while waiting, then esign-authenticated with the person and certificate', async () => {
     const el = await identify();

@@ -114,14 +114,18 @@ export class EsignDocument extends EsignDocumentElement {
     this._state = null;
   }
 
-  protected override updated(changed: PropertyValues): void {
-    super.updated(changed);
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
     if (changed.has('documentId')) {
       this._missing = false;
       this._created = [];
       this.failure = null;
-      void this.refreshState();
     }
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (changed.has('documentId')) void this.refreshState();
   }
 
   override disconnectedCallback(): void {
@@ -231,7 +235,7 @@ export class EsignDocument extends EsignDocumentElement {
           <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
           <p class="state" part="state" aria-live="polite">${textOrNothing(this._state && this.t('document.state', { state: this.#stateWords(this._state) }))}</p>
         </div>
-        <button type="button" class="secondary" part="download" ?disabled=${!this.documentId || busy} @click=${() => this.download().catch(() => undefined)}>
+        <button type="button" class="secondary" part="download" ?disabled=${!this.documentId} aria-disabled=${busy ? 'true' : 'false'} @click=${() => busy || this.download().catch(() => undefined)}>
           ${this.busy === 'download' ? this.t('document.downloading') : this.t(this._state === 'signed' ? 'document.download-signed' : 'document.download')}
         </button>
       </div>

@@ -91,12 +91,15 @@ export class EsignSignerList extends EsignDocumentElement {
     this.#timer = undefined;
   }
 
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('documentId') && this.documentId) this._signers = null;
+  }
+
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (changed.has('documentId') && this.documentId) {
-      this._signers = null;
-      this.refresh().catch(() => undefined);
-    }
+    // after this update, not inside it: loading changes what is shown
+    if (changed.has('documentId') && this.documentId) queueMicrotask(() => this.refresh().catch(() => undefined));
     if (changed.has('refreshInterval')) this.#schedule();
   }
 
@@ -249,7 +252,7 @@ export class EsignSignerList extends EsignDocumentElement {
     return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
       <div class="head">
         <h2>${this.t('signers.title')}</h2>
-        <button type="button" class="secondary small" part="refresh" ?disabled=${this.busy !== '' || !this.documentId} @click=${() => this.refresh().catch(() => undefined)}>
+        <button type="button" class="secondary small" part="refresh" ?disabled=${!this.documentId} aria-disabled=${this.busy ? 'true' : 'false'} @click=${() => this.busy || this.refresh().catch(() => undefined)}>
           ${this.t('signers.refresh')}
         </button>
       </div>

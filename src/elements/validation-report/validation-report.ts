@@ -5,6 +5,7 @@ import type { StringKey } from '../../i18n/index.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import type { ValidatedDetail } from './events.js';
 import { readReport, type ReadSignature } from './read-report.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 const INDICATIONS = ['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED'];
 const SUB_INDICATIONS = ['HASH_FAILURE', 'SIG_CRYPTO_FAILURE', 'FORMAT_FAILURE', 'NO_CERTIFICATE_CHAIN_FOUND', 'REVOKED', 'EXPIRED', 'NOT_YET_VALID', 'SIGNED_DATA_NOT_FOUND', 'TRY_LATER'];
@@ -101,7 +102,8 @@ export class EsignValidationReport extends EsignDocumentElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (changed.has('documentId') && this.documentId && !this.manual) this.validate().catch(() => undefined);
+    // after this update, not inside it: validating changes what is shown
+    if (changed.has('documentId') && this.documentId && !this.manual) queueMicrotask(() => this.validate().catch(() => undefined));
   }
 
   /** Validates the document at the service. */
@@ -160,15 +162,15 @@ export class EsignValidationReport extends EsignDocumentElement {
       <div class="inline">
         <h2>${this.t('report.title')}</h2>
         ${this.documentId
-          ? html`<button type="button" class="secondary small" part="validate" ?disabled=${this.busy !== ''} @click=${() => this.validate().catch(() => undefined)}>
+          ? html`<button type="button" class="secondary small" part="validate" aria-disabled=${this.busy ? 'true' : 'false'} @click=${() => this.busy || this.validate().catch(() => undefined)}>
               ${this.t('report.validate')}
             </button>`
           : nothing}
       </div>
-      <p class="muted" role="status">${this.busy ? this.t('report.loading') : ''}</p>
+      <p class="muted" role="status">${textOrNothing(this.busy && this.t('report.loading'))}</p>
       ${this.renderFailure()}
       ${read
-        ? html`<p class="summary">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
+        ? html`<p class="summary" role="status">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
             ${read.signatures.length ? html`<ol class="links">${read.signatures.map((s, i) => this.#renderSignature(s, i))}</ol>` : nothing}
             <details>
               <summary>${this.t('report.raw')}</summary>
