@@ -75,7 +75,7 @@ export const en = {
   'sign.types-any': "Any files: they are put into one {type} container",
   'sign.remove': "Remove {name}",
   'sign.no-file': "Choose a document to sign.",
-  'sign.wrong-type': "Invalid file type. Allowed file types: pdf, adoc, asice, bdoc",
+  'sign.wrong-type': "This file type cannot be signed. Allowed: PDF, ASiC-E, BDOC or ADOC.",
   'sign.too-large': "{name} is larger than {limit}.",
   'sign.one-pdf': "A PDF is signed on its own: choose one file.",
   'sign.encoding': "Preparing the document…",

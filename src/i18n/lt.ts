@@ -76,7 +76,7 @@ export const lt: Strings = {
   'sign.types-any': "Bet kokie failai: jie sudedami į vieną {type} konteinerį",
   'sign.remove': "Pašalinti {name}",
   'sign.no-file': "Pasirinkite dokumentą, kurį pasirašysite.",
-  'sign.wrong-type': "Netinkamas failo tipas. Leidžiami failų tipai: pdf, adoc, asice, bdoc",
+  'sign.wrong-type': "Šio tipo failo pasirašyti negalima. Leidžiami: PDF, ASiC-E, BDOC arba ADOC.",
   'sign.too-large': "{name} didesnis nei {limit}.",
   'sign.one-pdf': "PDF pasirašomas atskirai: pasirinkite vieną failą.",
   'sign.encoding': "Ruošiamas dokumentas…",

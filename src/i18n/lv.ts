@@ -76,7 +76,7 @@ export const lv: Strings = {
   'sign.types-any': "Jebkuri faili: tie tiek ievietoti vienā {type} konteinerā",
   'sign.remove': "Noņemt {name}",
   'sign.no-file': "Izvēlieties parakstāmo dokumentu.",
-  'sign.wrong-type': "Nederīgs faila tips. Atļautie failu tipi: pdf, adoc, asice, bdoc",
+  'sign.wrong-type': "Šāda tipa failu nevar parakstīt. Atļauti: PDF, ASiC-E, BDOC vai ADOC.",
   'sign.too-large': "{name} ir lielāks par {limit}.",
   'sign.one-pdf': "PDF tiek parakstīts atsevišķi: izvēlieties vienu failu.",
   'sign.encoding': "Sagatavo dokumentu…",

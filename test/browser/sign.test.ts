@@ -58,19 +58,29 @@ describe('esign-sign: documents', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('refuses another file type before sending anything, in the service wording', async () => {
+  it('refuses another file type as it is chosen, naming the types as the picker does, and sends nothing', async () => {
     performance.clearResourceTimings();
     const el = await signElement();
     await pick(el, [new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('This file type cannot be signed. Allowed: PDF, ASiC-E, BDOC or ADOC.');
+    expect(deepText(el)).to.contain(en['sign.types']);
+    expect(el.documents).to.have.length(0);
+    expect(deepText(el)).not.to.contain('notes.txt');
+    await expect(el).to.be.accessible();
     await type(el as never, 'code', '40504040001');
     let code = '';
     await el.start().catch((error) => (code = error.code));
     expect(code).to.equal('invalid-input');
     await el.updateComplete;
-    expect(deepText(el)).to.contain('Invalid file type. Allowed file types: pdf, adoc, asice, bdoc');
+    expect(deepText(el)).to.contain(en['sign.no-file']);
     await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');
-    await expect(el).to.be.accessible();
     expect(requestsTo('/esign/')).to.equal(0);
+    // a PDF chosen next replaces the refusal
+    await pick(el, [new File([samplePdf()], 'contract.pdf', { type: 'application/pdf' })]);
+    await el.updateComplete;
+    expect(el.documents.map((d) => d.name)).to.deep.equal(['contract.pdf']);
+    expect(deepText(el)).not.to.contain(en['sign.wrong-type']);
   });
 
   it('refuses a file over the host limit before encoding, in the person language', async () => {

@@ -74,6 +74,29 @@ function logText(page: Page): Promise<string> {
 }
 
 describe('demo page, end to end in Chromium', () => {
+  it('loads with no failed request (favicon included) and no console error or warning', async () => {
+    const page = await browser.newPage();
+    const failed: string[] = [];
+    const console: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warn') console.push(message.text());
+    });
+    await page.goto(demo.url, { waitUntil: 'networkidle0' });
+    await page.waitForFunction(() => customElements.get('esign-identify') !== undefined);
+    // the browser asks for the icon the page names
+    await page.waitForNetworkIdle();
+    const icon = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href);
+    assert.ok(icon, 'the page names an icon');
+    assert.equal((await fetch(icon!)).status, 200);
+    assert.deepEqual(failed, []);
+    assert.deepEqual(console.filter((text) => !/Lit is in dev mode/.test(text)), []);
+    await page.close();
+  });
+
   it('logs in with Smart-ID using the keyboard alone', async () => {
     const page = await openDemo();
     await tabTo(page, 'input#code');

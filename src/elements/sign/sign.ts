@@ -222,7 +222,14 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   #add(list: FileList): void {
     const added = toSignFiles([...list]);
     // a container collects files; anything else is one document, replaced by the next choice
-    this._picked = this.type && this.type !== 'pdf' ? [...this._picked, ...added] : added;
+    const next = this.type && this.type !== 'pdf' ? [...this._picked, ...added] : added;
+    // a file that cannot be signed is refused as it is chosen, never listed as if chosen
+    if (!resolveType(this.type, next)) {
+      this.inputError = this.t('sign.wrong-type');
+      this.requestUpdate();
+      return;
+    }
+    this._picked = next;
     this.inputError = '';
   }
 
