@@ -6,12 +6,14 @@ import { startSandbox } from 'esign-sandbox';
 import { countingReporter } from './scripts/counting-reporter.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.ts';
 import { execFileSync } from 'node:child_process';
+import { webkitAvailable, webkitLauncher } from './scripts/webkit.mjs';
 
 const ACCESS_TOKEN = 'browser-test-secret';
 /** Fault injection, per browser (both browsers run at once): a failing language, and a plan for the next status polls. */
 const faultsOf = new Map();
 const faultsFor = (ctx) => {
-  const browser = /firefox/i.test(ctx.get('user-agent')) ? 'firefox' : 'chromium';
+  const agent = ctx.get('user-agent');
+  const browser = /firefox/i.test(agent) ? 'firefox' : /chrom/i.test(agent) ? 'chromium' : 'webkit';
   if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0 });
   return faultsOf.get(browser);
 };
@@ -29,6 +31,11 @@ const limited = createProxyHandler({
 
 /** Pages rendered by @lit-labs/ssr in a process of their own (its DOM shim stays out of this one). */
 const ssrPages = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'test/ssr/render.ts'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }));
+
+// WebKit (the engine of every browser on iPhones) beside Chromium and Firefox; ESIGN_WEBKIT=0 leaves it out
+const withWebkit = process.env.ESIGN_WEBKIT !== '0';
+if (withWebkit && !webkitAvailable()) throw new Error('WebKit for the browser suites: apt-get install -y webkit2gtk-driver xvfb (or ESIGN_WEBKIT=0)');
+const webkit = withWebkit ? [await webkitLauncher()] : [];
 
 export default {
   files: ['test/browser/**/*.test.ts'],
@@ -99,6 +106,7 @@ export default {
   browsers: [
     chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
     chromeLauncher({ launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true } }),
+    ...webkit,
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countingReporter('test-results/browser.json')],
   testRunnerHtml: (testFramework) => `<!doctype html><html lang="en"><body><script type="module" src="${testFramework}"></script></body></html>`,

@@ -1,0 +1,122 @@
+/**
+ * One element in one state, for `npm run screenshots`: `stage.html?element=identify&state=waiting&lang=lt&scheme=dark`.
+ * The states are reached for real, against the demo's proxy and sandbox; `document.body.dataset.ready`
+ * is set when the state is on screen.
+ */
+import '../src/define.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+
+const params = new URLSearchParams(location.search);
+const element = params.get('element') ?? 'identify';
+const state = params.get('state') ?? 'idle';
+document.documentElement.lang = params.get('lang') ?? 'en';
+document.documentElement.style.colorScheme = params.get('scheme') ?? 'light';
+const stage = document.querySelector('#stage')!;
+
+type Live = HTMLElement & { updateComplete: Promise<boolean>; start?: () => Promise<unknown>; shadowRoot: ShadowRoot };
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(test: () => boolean): Promise<void> {
+  for (let i = 0; i < 300 && !test(); i++) await wait(50);
+}
+
+function create(tag: string, attributes: Record<string, string> = {}): Live {
+  const el = document.createElement(tag) as Live;
+  el.setAttribute('endpoint', '/esign');
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  stage.append(el);
+  return el;
+}
+
+/** Types into a field of the element's person form, as a person would. */
+async function typeIn(el: Live, id: string, value: string): Promise<void> {
+  await el.updateComplete;
+  const form = el.shadowRoot.querySelector('esign-person-form') as Live | null;
+  await form?.updateComplete;
+  const input = (form?.shadowRoot.querySelector(`#${id}`) ?? el.shadowRoot.querySelector(`#${id}`)) as HTMLInputElement;
+  input.value = value;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  await el.updateComplete;
+}
+
+function pdf(name = 'Sutartis.pdf'): File {
+  return new File([samplePdf('Contract', 2) as BlobPart], name, { type: 'application/pdf' });
+}
+
+async function uploaded(signers: object[] = [{ name: 'RŪTA', surname: 'TESTNUMBER', email: 'ruta@example.test' }]): Promise<string> {
+  const bytes = samplePdf('Contract', 2);
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  const response = await fetch('/esign/api/document/upload.json', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ access: 'private', file: { filename: 'Sutartis.pdf', content: btoa(text) }, signers }),
+  });
+  return ((await response.json()) as { document: { uuid: string } }).document.uuid;
+}
+
+const SESSION: Record<string, (el: Live) => Promise<void>> = {
+  idle: async () => undefined,
+  invalid: async (el) => {
+    await typeIn(el, 'code', '12345678901');
+    (el.shadowRoot.querySelector('[part="submit"]') as HTMLButtonElement).click();
+  },
+  waiting: async (el) => {
+    await typeIn(el, 'code', '39001010607');
+    void el.start!().catch(() => undefined);
+    await until(() => el.shadowRoot.querySelector('esign-control-code') !== null);
+  },
+  error: async (el) => {
+    await typeIn(el, 'code', '30403039917');
+    await el.start!().catch(() => undefined);
+  },
+  success: async (el) => {
+    await typeIn(el, 'code', '40504040001');
+    await el.start!().catch(() => undefined);
+  },
+};
+
+async function show(): Promise<void> {
+  switch (element) {
+    case 'identify':
+      await SESSION[state]!(create('esign-identify', { 'poll-interval': '200' }));
+      break;
+    case 'sign': {
+      const el = create('esign-sign', { 'poll-interval': '200' }) as Live & { files: File[] };
+      if (state !== 'empty') el.files = [pdf()];
+      await SESSION[state === 'empty' ? 'idle' : state]!(el);
+      break;
+    }
+    case 'hash-sign':
+      create('esign-hash-sign', { hash: 'aGVsbG8gd29ybGQgaGVsbG8gd29ybGQgaGVsbG8gd29y', 'hash-algorithm': 'SHA256' });
+      break;
+    case 'document-upload': {
+      const el = create('esign-document-upload', { 'callback-url': 'https://host.example/signed' });
+      if (state === 'done') {
+        await el.updateComplete;
+        const input = el.shadowRoot.querySelector('input[type=file]') as HTMLInputElement;
+        const transfer = new DataTransfer();
+        transfer.items.add(pdf());
+        input.files = transfer.files;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        await el.updateComplete;
+        for (const [id, value] of [['signer-0-name', 'RŪTA'], ['signer-0-surname', 'TESTNUMBER'], ['signer-0-email', 'ruta@example.test']] as const) await typeIn(el, id, value);
+        await (el as Live & { upload(): Promise<unknown> }).upload().catch(() => undefined);
+      }
+      break;
+    }
+    case 'document': {
+      const id = state === 'missing' ? '00000000-0000-0000-0000-000000000000' : await uploaded();
+      const el = create('esign-document', { 'document-id': id, 'callback-url': 'https://host.example/signed' });
+      await until(() => (el.shadowRoot?.textContent ?? '').length > 0);
+      await wait(800);
+      break;
+    }
+    default:
+      stage.textContent = `no element ${element}`;
+  }
+  await wait(300);
+  document.body.dataset.ready = 'true';
+}
+
+void show();
