@@ -46,7 +46,7 @@ try {
             const page = await browser.newPage();
             await page.setViewport({ width, height: 800 });
             await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
-            await page.goto(`${demo.url}stage.html?element=${element}&state=${state}&lang=${lang}&scheme=${scheme}`, { waitUntil: 'networkidle0' });
+            await page.goto(`${demo.url}stage.html?element=${element}&state=${state}&lang=${lang}&scheme=${scheme}`, { waitUntil: 'load' });
             await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
             await page.screenshot({ path: `${out}/${element}-${state}-${lang}-${scheme}-${width}.png`, fullPage: true });
             await page.close();

@@ -147,6 +147,34 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     await this.flow.cancel();
   }
 
+  /** Who the running session is for, shown masked while waiting. */
+  #person: PersonValue | undefined;
+
+  /** What is being signed, named while waiting (empty for a login). */
+  protected waitingSubject(): string {
+    return '';
+  }
+
+  /** The channel, the masked person and what is signed: `Smart-ID · 3030••••914 · contract.pdf`. */
+  #waitingDetail(): string {
+    const person = this.#person;
+    if (!person) return '';
+    const channel = this.t(this.activeChannel === 'mobile' ? 'channel.mobile' : 'channel.smartid');
+    const who = this.activeChannel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
+    return [channel, who, this.waitingSubject()].filter(Boolean).join(' · ');
+  }
+
+  #statusHeading(): string {
+    if (this.flow.state !== 'error') return this.#statusMessage();
+    return this.t(this.kind === 'login' ? 'identify.failed' : 'sign.failed');
+  }
+
+  #statusDetail(): string {
+    if (this.flow.state === 'waiting') return this.#waitingDetail();
+    if (this.flow.state === 'error') return this.#statusMessage();
+    return '';
+  }
+
   async #start(): Promise<Detail> {
     await this.updateComplete;
     const form = this.personForm;
@@ -163,6 +191,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
       throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
     }
     const person = form.value!;
+    this.#person = person;
     this.code = person.code;
     if (person.phone) this.phone = person.phone;
     const client = this.client;
@@ -350,7 +379,8 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
         .strings=${this.strings}
         .state=${state === 'starting' ? 'idle' : state}
         .since=${this.flow.since}
-        .message=${this.#statusMessage()}
+        .message=${this.#statusHeading()}
+        .detail=${this.#statusDetail()}
         exportparts="status, cancel"
         @esign-cancel-request=${(e: Event) => {
           e.stopPropagation();
@@ -367,4 +397,16 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
         : nothing}
     </section>`;
   }
+}
+
+/** `+37060000666` → `+370 6•• ••666`: enough for the person to recognise, little for anyone else. */
+export function maskPhone(phone: string): string {
+  const match = /^(\+\d{3})(\d)\d*(\d{3})$/.exec(phone.replace(/[\s-]/g, ''));
+  return match ? `${match[1]} ${match[2]}•• ••${match[3]}` : '•••';
+}
+
+/** `30303039914` → `3030••••914`. */
+export function maskCode(code: string): string {
+  const compact = code.replace(/\s/g, '');
+  return compact.length >= 8 ? `${compact.slice(0, 4)}••••${compact.slice(-3)}` : '•••';
 }

@@ -125,6 +125,34 @@ describe('esign-identify: one focus rule for an invalid submit', () => {
 });
 
 describe('esign-identify: flow', () => {
+  it('while waiting, says the channel and the person, masked; an error has a short title and the reason', async () => {
+    const el = await identify();
+    await chooseMobile(el);
+    await type(el, 'phone', '+37060000666');
+    await type(el, 'code', '50001018865');
+    const started = oneEvent(el, 'esign-started');
+    submitButton(el).click();
+    await started;
+    await el.updateComplete;
+    const status = el.shadowRoot!.querySelector('esign-status')!;
+    await status.updateComplete;
+    expect(status.shadowRoot!.querySelector('.message')!.textContent!.trim()).to.equal(en['status.waiting']);
+    expect(status.shadowRoot!.querySelector('.detail')!.textContent!.trim()).to.equal('Mobile-ID · +370 6•• ••666');
+    expect(deepText(el)).not.to.contain('60000666');
+    await el.cancel();
+    const failing = await identify();
+    await type(failing, 'code', '30403039917');
+    const failed = oneEvent(failing, 'esign-error');
+    submitButton(failing).click();
+    const { detail } = await failed;
+    await failing.updateComplete;
+    const box = failing.shadowRoot!.querySelector('esign-status')!;
+    await box.updateComplete;
+    expect(box.shadowRoot!.querySelector('.message')!.textContent!.trim()).to.equal(en['identify.failed']);
+    expect(box.shadowRoot!.querySelector('.detail')!.textContent!.trim()).to.equal(detail.message);
+    await expect(failing).to.be.accessible();
+  });
+
   it('Smart-ID: control code while waiting, then esign-authenticated with the person and certificate', async () => {
     const el = await identify();
     await type(el, 'code', '40504040001');

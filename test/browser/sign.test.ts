@@ -77,7 +77,7 @@ describe('esign-sign: documents', () => {
     await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');
     expect(requestsTo('/esign/')).to.equal(0);
     // a PDF chosen next replaces the refusal
-    await pick(el, [new File([samplePdf()], 'contract.pdf', { type: 'application/pdf' })]);
+    await pick(el, [new File([samplePdf() as BlobPart], 'contract.pdf', { type: 'application/pdf' })]);
     await el.updateComplete;
     expect(el.documents.map((d) => d.name)).to.deep.equal(['contract.pdf']);
     expect(deepText(el)).not.to.contain(en['sign.wrong-type']);

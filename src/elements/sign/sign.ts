@@ -219,6 +219,10 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return this.t('sign.submit');
   }
 
+  protected override waitingSubject(): string {
+    return this.documents.map((file) => file.name).join(', ');
+  }
+
   #add(list: FileList): void {
     const added = toSignFiles([...list]);
     // a container collects files; anything else is one document, replaced by the next choice

@@ -24,6 +24,13 @@ export const statusStyles = css`
     margin: 0;
     font-weight: 600;
   }
+  .detail {
+    margin: 0.15rem 0 0;
+    overflow-wrap: anywhere;
+  }
+  .waiting .detail {
+    color: var(--_muted);
+  }
   .elapsed {
     margin: 0;
     color: var(--_muted);

@@ -30,6 +30,7 @@ export class EsignStatus extends EsignElement {
     ...EsignElement.properties,
     state: { type: String, reflect: true },
     message: { type: String },
+    detail: { type: String },
     since: { type: Number },
     cancellable: { type: Boolean },
     _now: { state: true },
@@ -38,6 +39,8 @@ export class EsignStatus extends EsignElement {
   declare state: StatusState;
   /** What to say; each state has a default. */
   declare message: string;
+  /** A plain line under it: who and what while waiting, the reason of an error. */
+  declare detail: string;
   /** When waiting began (ms since the epoch); the elapsed time counts from it. */
   declare since: number;
   declare cancellable: boolean;
@@ -49,6 +52,7 @@ export class EsignStatus extends EsignElement {
     super();
     this.state = 'idle';
     this.message = '';
+    this.detail = '';
     this.since = 0;
     this.cancellable = true;
     this._now = 0;
@@ -111,7 +115,10 @@ export class EsignStatus extends EsignElement {
     return html`<div class="status ${this.state}" part="status" tabindex="-1" ?hidden=${this.state === 'idle'}>
       ${waiting ? html`<span class="spinner" aria-hidden="true"></span>` : html`<span class="icon" aria-hidden="true">${textOrNothing(icon)}</span>`}
       <div class="text">
-        <p class="message" aria-live="polite">${textOrNothing(message)}</p>
+        <div aria-live="polite">
+          <p class="message">${textOrNothing(message)}</p>
+          ${this.detail ? html`<p class="detail">${this.detail}</p>` : nothing}
+        </div>
         ${waiting
           ? html`<p class="elapsed" role="timer">
               ${this.t('status.elapsed', { time: formatElapsed((this._now || Date.now()) - (this.since || Date.now())) })}
