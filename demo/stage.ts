@@ -112,6 +112,9 @@ async function show(): Promise<void> {
       await wait(800);
       break;
     }
+    case 'validation-report':
+      create('esign-validation-report');
+      break;
     default:
       stage.textContent = `no element ${element}`;
   }

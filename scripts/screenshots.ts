@@ -16,6 +16,7 @@ const STATES: Record<string, string[]> = {
   'hash-sign': ['idle'],
   'document-upload': ['idle', 'done'],
   document: ['loaded', 'missing'],
+  'validation-report': ['idle'],
 };
 
 const { values } = parseArgs({

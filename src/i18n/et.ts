@@ -145,6 +145,8 @@ export const et: Strings = {
   'sign-status.denied': "Lükkas tagasi",
   'report.title': "Kontroll",
   'report.validate': "Kontrolli",
+  'report.check-file': "Kontrolli allkirjastatud faili",
+  'report.pick-other': "Vali teine fail",
   'report.loading': "Kontrollin…",
   'report.summary': "{valid, plural, one {Kehtib # allkiri} other {Kehtivad # allkirja}} {total}-st.",
   'report.none': "Dokumendil pole allkirju.",

@@ -145,6 +145,8 @@ export const lt: Strings = {
   'sign-status.denied': "Atmetė",
   'report.title': "Patikra",
   'report.validate': "Patikrinti",
+  'report.check-file': "Patikrinti pasirašytą failą",
+  'report.pick-other': "Pasirinkti kitą failą",
   'report.loading': "Tikrinama…",
   'report.summary': "Galioja {valid} iš {total, plural, one {# parašo} few {# parašų} other {# parašų}}.",
   'report.none': "Dokumente nėra parašų.",

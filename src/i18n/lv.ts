@@ -145,6 +145,8 @@ export const lv: Strings = {
   'sign-status.denied': "Noraidījis",
   'report.title': "Pārbaude",
   'report.validate': "Pārbaudīt",
+  'report.check-file': "Pārbaudīt parakstītu failu",
+  'report.pick-other': "Izvēlēties citu failu",
   'report.loading': "Pārbauda…",
   'report.summary': "{valid, plural, zero {Derīgi} one {Derīgs} other {Derīgi}} {valid} no {total, plural, zero {# parakstiem} one {# paraksta} other {# parakstiem}}.",
   'report.none': "Dokumentā nav parakstu.",

@@ -145,6 +145,8 @@ export const ru: Strings = {
   'sign-status.denied': "Отклонил(а)",
   'report.title': "Проверка",
   'report.validate': "Проверить",
+  'report.check-file': "Проверить подписанный файл",
+  'report.pick-other': "Выбрать другой файл",
   'report.loading': "Проверка…",
   'report.summary': "{valid, plural, one {Действительна} other {Действительны}} {valid} из {total, plural, one {# подписи} few {# подписей} many {# подписей} other {# подписи}}.",
   'report.none': "В документе нет подписей.",

@@ -44,6 +44,14 @@ export const documentStyles = css`
     justify-content: flex-end;
     margin-block-end: 0.75rem;
   }
+  /* one header for every section: its title left, its action right */
+  .head {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem;
+  }
   .message {
     margin: 0;
     padding: 0.75rem var(--_space);

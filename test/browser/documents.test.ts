@@ -208,7 +208,7 @@ describe('esign-validation-report', () => {
     };
     await el.updateComplete;
     const text = deepText(el);
-    expect(text).to.contain('1 of 3 signatures is valid.');
+    expect(text).to.contain('1 of 3 signatures are valid.');
     expect(text).to.contain(`${en['indication.TOTAL_FAILED']}: ${en['sub.HASH_FAILURE']}`);
     expect(text).to.contain(`${en['indication.INDETERMINATE']}: SOMETHING_NEW`);
     expect(text).to.contain('The reference data object is not intact!');
@@ -256,6 +256,68 @@ describe('esign-signing-link', () => {
     await expect(el).to.be.accessible();
     const signers = await client.listSigners(uuid);
     expect(signers.signers.map((s) => s.name)).to.include('EVA');
+  });
+});
+
+describe('esign-validation-report: a file checked without storing it', () => {
+  async function signedByTheSandbox(): Promise<Uint8Array> {
+    const start = await client.smartIdSign({ type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'contract.pdf', content: base64(samplePdf('Checked')) }] } });
+    const result = await client.waitForResult('smartid', 'sign', start.token, { interval: 100 });
+    return Uint8Array.from(atob(result.file.content), (c) => c.charCodeAt(0));
+  }
+
+  async function drop(el: EsignValidationReport, file: File): Promise<void> {
+    const zone = el.shadowRoot!.querySelector('.drop')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    await el.updateComplete;
+  }
+
+  it('says a file the sandbox signed is valid and a tampered copy is not, storing nothing', async () => {
+    performance.clearResourceTimings();
+    const signed = await signedByTheSandbox();
+    const el = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="en"></esign-validation-report>`);
+    expect(el.shadowRoot!.querySelector('[part="validate"]')).to.equal(null);
+    expect(deepText(el)).to.contain(en['report.check-file']);
+    await expect(el).to.be.accessible();
+    const events: CustomEvent[] = [];
+    const errors: CustomEvent[] = [];
+    el.addEventListener('esign-validated', (e) => events.push(e as CustomEvent));
+    el.addEventListener('esign-error', (e) => errors.push(e as CustomEvent));
+
+    await drop(el, new File([signed as BlobPart], 'contract_signed.pdf', { type: 'application/pdf' }));
+    await until(() => events.length === 1, 'the report of the signed file');
+    expect(events[0]!.detail).to.include({ documentId: '', fileName: 'contract_signed.pdf', validSignatures: 1, signatures: 1 });
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('1 of 1 signature is valid.');
+    expect(deepText(el)).to.contain('contract_signed.pdf');
+    await until(() => deepActiveElement()?.classList.contains('summary') ?? false, 'focus on the summary');
+    await expect(el).to.be.accessible();
+
+    // one byte of the signed content changed
+    const tampered = signed.slice();
+    const at = new TextDecoder('latin1').decode(tampered).indexOf('Checked');
+    expect(at).to.be.greaterThan(0);
+    tampered[at] = 'X'.charCodeAt(0);
+    await drop(el, new File([tampered as BlobPart], 'tampered.pdf', { type: 'application/pdf' }));
+    await until(() => events.length === 2, 'the report of the tampered copy');
+    expect(events[1]!.detail.fileName).to.equal('tampered.pdf');
+    expect(events[1]!.detail.validSignatures).to.equal(0);
+    expect(events[1]!.detail.signatures).to.equal(1);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain('0 of 1 signature is valid.');
+    expect(errors).to.have.length(0);
+    // nothing stored, nothing uploaded: only the validation of files was asked
+    const paths = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname).filter((path) => path.startsWith('/esign/'));
+    expect(paths.filter((path) => !path.includes('/smartid/'))).to.deep.equal(['/esign/api/v2/document/validation.json', '/esign/api/v2/document/validation.json']);
+
+    // a file of another type is refused before anything is sent
+    await drop(el, new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['sign.wrong-type']);
+    expect(events).to.have.length(2);
+    await expect(el).to.be.accessible();
   });
 });
 

@@ -67,7 +67,7 @@ describe('rate-limited session starts', () => {
 describe('counts in the five languages', () => {
   it('says how many signatures are valid with each language\'s plural forms', async () => {
     const expected: Record<Language, [number, number, string][]> = {
-      en: [[1, 1, '1 of 1 signature is valid.'], [0, 2, '0 of 2 signatures are valid.'], [2, 3, '2 of 3 signatures are valid.']],
+      en: [[1, 1, '1 of 1 signature is valid.'], [0, 1, '0 of 1 signature is valid.'], [1, 3, '1 of 3 signatures are valid.'], [2, 3, '2 of 3 signatures are valid.']],
       lt: [[1, 1, 'Galioja 1 iš 1 parašo.'], [2, 3, 'Galioja 2 iš 3 parašų.'], [5, 21, 'Galioja 5 iš 21 parašo.']],
       lv: [[1, 1, 'Derīgs 1 no 1 paraksta.'], [2, 3, 'Derīgi 2 no 3 parakstiem.'], [0, 10, 'Derīgi 0 no 10 parakstiem.']],
       et: [[1, 1, 'Kehtib 1 allkiri 1-st.'], [2, 3, 'Kehtivad 2 allkirja 3-st.']],

@@ -1,13 +1,6 @@
 import { css } from 'lit';
 
 export const signerListStyles = css`
-  .head {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    justify-content: space-between;
-    gap: 0.5rem;
-  }
   .signers {
     list-style: none;
     margin: 0;

@@ -1,7 +1,10 @@
 import type { ValidationReport } from '../../client/types.js';
 
 export interface ValidatedDetail {
+  /** The stored document's uuid; empty for a file checked without storing it. */
   documentId: string;
+  /** The checked file's name, for a file checked without storing it. */
+  fileName?: string;
   report: ValidationReport;
   validSignatures: number;
   signatures: number;

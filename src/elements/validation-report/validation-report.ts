@@ -6,6 +6,11 @@ import { EsignDocumentElement } from '../../internal/document-element.js';
 import type { ValidatedDetail } from './events.js';
 import { readReport, type ReadSignature } from './read-report.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { blobToBase64 } from '../../internal/base64.js';
+import { filePicker, formatSize } from '../../internal/file-picker.js';
+import { filePickerStyles } from '../../internal/file-picker.styles.js';
+import { FILE_ACCEPT, FILE_TYPES, extensionOf, toSignFiles, type SignFile } from '../../internal/sign-files.js';
+import { EsignError } from '../../client/errors.js';
 
 const INDICATIONS = ['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED'];
 const SUB_INDICATIONS = ['HASH_FAILURE', 'SIG_CRYPTO_FAILURE', 'FORMAT_FAILURE', 'NO_CERTIFICATE_CHAIN_FOUND', 'REVOKED', 'EXPIRED', 'NOT_YET_VALID', 'SIGNED_DATA_NOT_FOUND', 'TRY_LATER'];
@@ -14,6 +19,12 @@ const styles = css`
   .summary {
     font-weight: 700;
     margin: 0;
+    border-radius: 4px;
+  }
+  /* the focus lands here after a file is checked: always shown */
+  .summary:focus {
+    outline: 2px solid var(--_focus);
+    outline-offset: 3px;
   }
   .signature {
     border: 1px solid var(--_border);
@@ -68,7 +79,8 @@ const styles = css`
 `;
 
 /**
- * The validation of a stored document (by `document-id`) or of a report set as `report`:
+ * The validation of a stored document (by `document-id`), of a file the person picks or drops
+ * (without a `document-id`: checked by the service without being stored), or of a report set as `report`:
  * how many signatures are valid, and per signature who signed, when, the format and level,
  * the verdict in plain words, errors and warnings; the full report folded away.
  *
@@ -76,28 +88,39 @@ const styles = css`
  * @fires esign-error - Validation failed.
  * @csspart base - The frame.
  * @csspart validate - The validate button.
+ * @csspart pick - The button that opens the file picker (without a document-id).
  * @csspart signature - Each signature's panel.
  *
  * @tag esign-validation-report
  */
 export class EsignValidationReport extends EsignDocumentElement {
-  static override styles = [...EsignDocumentElement.styles, styles];
+  static override styles = [...EsignDocumentElement.styles, filePickerStyles, styles];
 
   static override properties: PropertyDeclarations = {
     ...EsignDocumentElement.properties,
     report: { attribute: false },
     manual: { type: Boolean },
+    _file: { state: true },
+    _fileError: { state: true },
+    _dragging: { state: true },
   };
 
   /** The report; loaded from the service for `document-id`, or set by the host. */
   declare report: ValidationReport | null;
   /** Validate only when the person asks (a button) instead of as soon as the id is set. */
   declare manual: boolean;
+  /** The file checked without storing it (no document-id). */
+  declare _file: SignFile | null;
+  declare _fileError: string;
+  declare _dragging: boolean;
 
   constructor() {
     super();
     this.report = null;
     this.manual = false;
+    this._file = null;
+    this._fileError = '';
+    this._dragging = false;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -115,6 +138,57 @@ export class EsignValidationReport extends EsignDocumentElement {
     const { valid, total } = readReport(answer.data);
     this.emit<ValidatedDetail>('esign-validated', { documentId, report: answer.data, validSignatures: valid, signatures: total });
     return answer.data;
+  }
+
+  /**
+   * Checks a signed file (pdf, asice, bdoc, adoc) at the service without storing it; the proxy
+   * must allow `validateFile`. Resolves with the report, rejects with an EsignError.
+   */
+  async validateFile(file: File): Promise<ValidationReport> {
+    const [picked] = toSignFiles([file]);
+    this._file = picked ?? null;
+    this.report = null;
+    this._fileError = '';
+    if (!(FILE_TYPES as string[]).includes(extensionOf(file.name))) {
+      this._fileError = this.t('sign.wrong-type');
+      this._file = null;
+      void this.focusLater('[part="pick"]');
+      throw new EsignError('invalid-input', this._fileError, { field: 'file' });
+    }
+    const answer = await this.act('file', async (signal) => this.client.validateFile({ file: { filename: file.name, content: await blobToBase64(file, undefined, signal) } }, { signal }));
+    this.report = answer.data;
+    const { valid, total } = readReport(answer.data);
+    this.emit<ValidatedDetail>('esign-validated', { documentId: '', fileName: file.name, report: answer.data, validSignatures: valid, signatures: total });
+    void this.focusLater('.summary');
+    return answer.data;
+  }
+
+  #renderFilePicker() {
+    return filePicker({
+      label: this.t('report.check-file'),
+      files: this._file ? [this._file] : [],
+      fixed: false,
+      multiple: false,
+      accept: FILE_ACCEPT,
+      hint: this.t('sign.types'),
+      pickLabel: this._file ? this.t('report.pick-other') : this.t('sign.pick'),
+      dropLabel: this.t('sign.drop'),
+      error: this._fileError,
+      dragging: this._dragging,
+      removeLabel: (name) => this.t('sign.remove', { name }),
+      size: (bytes) => formatSize(bytes, this.language),
+      onFiles: (list) => {
+        if (this.busy) return;
+        const file = list[0];
+        if (file) this.validateFile(file).catch(() => undefined);
+      },
+      onRemove: () => {
+        this._file = null;
+        this.report = null;
+        void this.focusLater('[part="pick"]');
+      },
+      onDragging: (dragging) => (this._dragging = dragging),
+    });
   }
 
   #time(date: Date | null): string {
@@ -159,7 +233,7 @@ export class EsignValidationReport extends EsignDocumentElement {
   override render() {
     const read = this.report ? readReport(this.report) : null;
     return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
-      <div class="inline">
+      <div class="head">
         <h2>${this.t('report.title')}</h2>
         ${this.documentId
           ? html`<button type="button" class="secondary small" part="validate" aria-disabled=${this.busy ? 'true' : 'false'} @click=${() => this.busy || this.validate().catch(() => undefined)}>
@@ -167,10 +241,11 @@ export class EsignValidationReport extends EsignDocumentElement {
             </button>`
           : nothing}
       </div>
+      ${this.documentId ? nothing : this.#renderFilePicker()}
       <p class="muted" role="status">${textOrNothing(this.busy && this.t('report.loading'))}</p>
       ${this.renderFailure()}
       ${read
-        ? html`<p class="summary" role="status">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
+        ? html`<p class="summary" role="status" tabindex="-1">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
             ${read.signatures.length ? html`<ol class="links">${read.signatures.map((s, i) => this.#renderSignature(s, i))}</ol>` : nothing}
             <details>
               <summary>${this.t('report.raw')}</summary>
