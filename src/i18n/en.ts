@@ -23,6 +23,8 @@ export const en = {
   'error.rate-limited': 'Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'error.unknown': 'Something went wrong. Try again.',
   'action.retry': 'Try again',
+  'action.use-channel': "Use {channel} instead",
+  'action.edit': "Change the details",
   'action.cancel': 'Cancel',
   'state.loading': 'Loading…',
   'channel.smartid': "Smart-ID",

@@ -24,6 +24,8 @@ export const et: Strings = {
   'error.rate-limited': 'Liiga palju katseid. Proovige uuesti {minutes, plural, one {# minuti} other {# minuti}} pärast.',
   'error.unknown': 'Midagi läks valesti. Proovige uuesti.',
   'action.retry': 'Proovi uuesti',
+  'action.use-channel': "Kasuta {channel}",
+  'action.edit': "Muuda andmeid",
   'action.cancel': 'Tühista',
   'state.loading': 'Laadimine…',
   'channel.smartid': "Smart-ID",

@@ -24,6 +24,8 @@ export const lt: Strings = {
   'error.rate-limited': 'Per daug bandymų. Bandykite dar kartą po {minutes, plural, one {# minutės} few {# minučių} other {# minučių}}.',
   'error.unknown': 'Kažkas nepavyko. Bandykite dar kartą.',
   'action.retry': 'Bandyti dar kartą',
+  'action.use-channel': "Naudoti {channel}",
+  'action.edit': "Keisti duomenis",
   'action.cancel': 'Atšaukti',
   'state.loading': 'Įkeliama…',
   'channel.smartid': "Smart-ID",

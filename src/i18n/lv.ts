@@ -24,6 +24,8 @@ export const lv: Strings = {
   'error.rate-limited': 'Pārāk daudz mēģinājumu. Mēģiniet vēlreiz pēc {minutes, plural, zero {# minūtēm} one {# minūtes} other {# minūtēm}}.',
   'error.unknown': 'Kaut kas nogāja greizi. Mēģiniet vēlreiz.',
   'action.retry': 'Mēģināt vēlreiz',
+  'action.use-channel': "Izmantot {channel}",
+  'action.edit': "Mainīt datus",
   'action.cancel': 'Atcelt',
   'state.loading': 'Ielādē…',
   'channel.smartid': "Smart-ID",

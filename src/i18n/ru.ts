@@ -24,6 +24,8 @@ export const ru: Strings = {
   'error.rate-limited': 'Слишком много попыток. Попробуйте снова через {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}.',
   'error.unknown': 'Что-то пошло не так. Попробуйте снова.',
   'action.retry': 'Попробовать снова',
+  'action.use-channel': "Использовать {channel}",
+  'action.edit': "Изменить данные",
   'action.cancel': 'Отмена',
   'state.loading': 'Загрузка…',
   'channel.smartid': "Smart-ID",

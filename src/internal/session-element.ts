@@ -245,7 +245,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
       this.flow.reset();
       void this.updateComplete.then(() => this.personForm?.setFieldError(field, this.#fieldMessage(field)));
     } else {
-      void this.focusLater('[part="retry"]');
+      void this.focusLater(this.#otherChannel() ? '[part="other-channel"]' : '[part="retry"]');
     }
   }
 
@@ -269,6 +269,35 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
   #onSubmit(event: Event): void {
     event.preventDefault();
     this.start().catch(() => undefined);
+  }
+
+  /** The channel that may help after this failure: the other one, for a person it does not know or qualify. */
+  #otherChannel(): Channel | null {
+    const error = this.flow.error;
+    if (this.flow.state !== 'error' || !(error instanceof EsignError) || (error.code !== 'not-a-user' && error.code !== 'not-qualified')) return null;
+    const offered = this.channels.length ? this.channels : CHANNELS;
+    const other: Channel = this.activeChannel === 'mobile' ? 'smartid' : 'mobile';
+    return offered.includes(other) ? other : null;
+  }
+
+  /** What can help after a failure: the other channel, trying again (when it can help), or changing the details. */
+  #renderActions() {
+    const other = this.#otherChannel();
+    const error = this.flow.error;
+    const retryable = this.flow.state === 'cancelled' || !(error instanceof EsignError) || error.retryable;
+    return html`<div class="actions">
+      ${other
+        ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
+            ${this.t('action.use-channel', { channel: this.t(other === 'mobile' ? 'channel.mobile' : 'channel.smartid') })}
+          </button>`
+        : nothing}
+      <button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${this.#retry}>${this.t(retryable ? 'action.retry' : 'action.edit')}</button>
+    </div>`;
+  }
+
+  #switchTo(channel: Channel): void {
+    this.channel = channel;
+    this.#retry();
   }
 
   #retry(): void {
@@ -390,11 +419,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
       ${state === 'success'
         ? html`<slot name="success"><p class="done" tabindex="-1">${this.t('identify.done')}</p>${this.renderSuccess()}</slot>`
         : nothing}
-      ${state === 'error' || state === 'cancelled'
-        ? html`<div class="actions">
-            <button class="primary" part="retry" type="button" @click=${this.#retry}>${this.t('action.retry')}</button>
-          </div>`
-        : nothing}
+      ${state === 'error' || state === 'cancelled' ? this.#renderActions() : nothing}
     </section>`;
   }
 }

@@ -125,6 +125,37 @@ describe('esign-identify: one focus rule for an invalid submit', () => {
 });
 
 describe('esign-identify: flow', () => {
+  it('a person the channel does not know is offered the other channel, and nothing retries what cannot work', async () => {
+    const el = await identify();
+    await chooseMobile(el);
+    await type(el, 'phone', '+37200000366');
+    await type(el, 'code', '60001019928');
+    const failed = oneEvent(el, 'esign-error');
+    submitButton(el).click();
+    const { detail } = await failed;
+    expect(detail.code).to.equal('not-a-user');
+    expect(detail.retryable).to.equal(false);
+    await until(() => deepActiveElement()?.getAttribute('part') === 'other-channel', 'focus on the other channel');
+    const actions = [...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => [b.getAttribute('part'), b.textContent!.trim()]);
+    expect(actions).to.deep.equal([['other-channel', 'Use Smart-ID instead'], ['retry', en['action.edit']]]);
+    await expect(el).to.be.accessible();
+    (deepActiveElement() as HTMLButtonElement).click();
+    await el.updateComplete;
+    await personForm(el).updateComplete;
+    expect(el.channel).to.equal('smartid');
+    await until(() => deepActiveElement()?.id === 'code', 'focus on the personal code');
+    // with one channel offered, only the way back to the details
+    const single = await identify('channels=mobile');
+    await personForm(single).updateComplete;
+    await type(single, 'phone', '+37200000366');
+    await type(single, 'code', '60001019928');
+    const again = oneEvent(single, 'esign-error');
+    submitButton(single).click();
+    await again;
+    await single.updateComplete;
+    expect([...single.shadowRoot!.querySelectorAll('.actions button')].map((b) => b.textContent!.trim())).to.deep.equal([en['action.edit']]);
+  });
+
   it('while waiting, says the channel and the person, masked; an error has a short title and the reason', async () => {
     const el = await identify();
     await chooseMobile(el);
@@ -224,7 +255,11 @@ describe('esign-identify: flow', () => {
       expect(detail.serviceCode).to.equal(expected);
       expect(detail.message).to.equal(en[ERROR_OF[expected]!]);
       await until(() => deepText(el).includes(detail.message), 'the error words');
-      await until(() => deepActiveElement()?.getAttribute('part') === 'retry', 'focus on try again');
+      // a person the channel does not know or qualify is offered the other channel first
+      const first = expected === 40401 || expected === 40403 ? 'other-channel' : 'retry';
+      await until(() => deepActiveElement()?.getAttribute('part') === first, `focus on ${first}`);
+      const retry = el.shadowRoot!.querySelector('[part="retry"]')!.textContent!.trim();
+      expect(retry).to.equal(detail.retryable ? en['action.retry'] : en['action.edit']);
       await expect(el).to.be.accessible();
       // trying again brings the form back with what was typed
       (deepActiveElement() as HTMLButtonElement).click();
