@@ -59,8 +59,40 @@ export const documentStyles = css`
     background: var(--_bg-subtle);
     border: 1px solid var(--_border);
   }
+  /* the feedback of every element: an icon, a colour and a role (as esign-status) */
+  .message.error,
+  .message.done {
+    display: flex;
+    align-items: baseline;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.6rem;
+  }
+  .message.error::before,
+  .message.done::before {
+    flex: none;
+    display: inline-grid;
+    place-items: center;
+    inline-size: 1.35rem;
+    block-size: 1.35rem;
+    border-radius: 50%;
+    font-weight: 700;
+    font-size: 0.85rem;
+    color: var(--_bg);
+    align-self: center;
+  }
   .message.error {
     border-color: var(--_danger);
+  }
+  .message.error::before {
+    content: '!';
+    background: var(--_danger);
+  }
+  .message.done {
+    border-color: var(--_success);
+  }
+  .message.done::before {
+    content: '✓';
+    background: var(--_success);
   }
   /* the focus lands on a done message by script, also after a mouse click: always shown */
   .message.done:focus {

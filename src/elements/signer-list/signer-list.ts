@@ -4,6 +4,7 @@ import type { SignerEntry } from '../../client/types.js';
 import type { StringKey } from '../../i18n/index.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from '../document-upload/signer-fields.js';
+import { textOrNothing } from '../../internal/text-or-nothing.js';
 import type { SignerInvitedDetail, SignerRemovedDetail, SignersLoadedDetail, TemporarySignerName } from './events.js';
 import { signerListStyles } from './signer-list.styles.js';
 
@@ -256,7 +257,7 @@ export class EsignSignerList extends EsignDocumentElement {
           ${this.t('signers.refresh')}
         </button>
       </div>
-      <p class="muted" role="status">${loading ? this.t('signers.loading') : this._notice || (time ? this.t('signers.updated', { time }) : '')}</p>
+      <p class="muted" role="status">${textOrNothing(loading ? this.t('signers.loading') : this._notice || (time ? this.t('signers.updated', { time }) : ''))}</p>
       ${this.renderFailure()}
       ${notFound || this._signers === null
         ? nothing
