@@ -26,6 +26,9 @@ function inheritedLang(el: Element): string | null {
   return null;
 }
 
+/** A reflected text property whose empty value leaves no attribute (on the server too). */
+export const OPTIONAL_TEXT = { fromAttribute: (value: string | null) => value ?? '', toAttribute: (value: string) => value || null };
+
 /**
  * The base of every esign element: endpoint, language resolution (own `lang`, then the
  * closest `[lang]`, then `<html lang>`, then English), strings with host overrides, the
@@ -45,9 +48,6 @@ function inheritedLang(el: Element): string | null {
  * @cssprop --esign-font-family - Font family.
  * @cssprop --esign-space - The base spacing unit.
  */
-/** A reflected text property whose empty value leaves no attribute (on the server too). */
-export const OPTIONAL_TEXT = { fromAttribute: (value: string | null) => value ?? '', toAttribute: (value: string) => value || null };
-
 export class EsignElement extends LitElement {
   static override styles = [theme];
 

@@ -22,105 +22,33 @@ import { EsignValidationReport as ValidationReportElement } from '../elements/va
 
 const on = <K extends keyof HTMLElementEventMap>(name: K) => name as EventName<HTMLElementEventMap[K]>;
 
-const SESSION_EVENTS = {
-  onStarted: on('esign-started'),
-  onCancelled: on('esign-cancelled'),
-  onError: on('esign-error'),
-};
+/** `esign-signer-list` → `EsignSignerList`, the component's name in React's tools. */
+const displayName = (tag: string) => tag.replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
 
-export const EsignIdentify = createComponent({
-  react: React,
-  tagName: 'esign-identify',
-  elementClass: IdentifyElement,
-  events: { ...SESSION_EVENTS, onAuthenticated: on('esign-authenticated') },
-  displayName: 'EsignIdentify',
-});
+function component<I extends HTMLElement, E extends Record<string, EventName | string>>(tagName: string, elementClass: new () => I, events: E) {
+  return createComponent({ react: React, tagName, elementClass, events, displayName: displayName(tagName) });
+}
 
-export const EsignSign = createComponent({
-  react: React,
-  tagName: 'esign-sign',
-  elementClass: SignElement,
-  events: { ...SESSION_EVENTS, onSigned: on('esign-signed') },
-  displayName: 'EsignSign',
-});
+const SESSION_EVENTS = { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error') };
+const ERROR = { onError: on('esign-error') };
 
-export const EsignHashSign = createComponent({
-  react: React,
-  tagName: 'esign-hash-sign',
-  elementClass: HashSignElement,
-  events: { ...SESSION_EVENTS, onHashSigned: on('esign-hash-signed') },
-  displayName: 'EsignHashSign',
+export const EsignIdentify = component('esign-identify', IdentifyElement, { ...SESSION_EVENTS, onAuthenticated: on('esign-authenticated') });
+export const EsignSign = component('esign-sign', SignElement, { ...SESSION_EVENTS, onSigned: on('esign-signed') });
+export const EsignHashSign = component('esign-hash-sign', HashSignElement, { ...SESSION_EVENTS, onHashSigned: on('esign-hash-signed') });
+export const EsignDocumentUpload = component('esign-document-upload', DocumentUploadElement, { ...ERROR, onDocumentUploaded: on('esign-document-uploaded') });
+export const EsignSignerList = component('esign-signer-list', SignerListElement, {
+  ...ERROR,
+  onSignersLoaded: on('esign-signers-loaded'),
+  onSignerInvited: on('esign-signer-invited'),
+  onSignerRemoved: on('esign-signer-removed'),
 });
-
-export const EsignDocumentUpload = createComponent({
-  react: React,
-  tagName: 'esign-document-upload',
-  elementClass: DocumentUploadElement,
-  events: { onDocumentUploaded: on('esign-document-uploaded'), onError: on('esign-error') },
-  displayName: 'EsignDocumentUpload',
+export const EsignValidationReport = component('esign-validation-report', ValidationReportElement, { ...ERROR, onValidated: on('esign-validated') });
+export const EsignSigningLink = component('esign-signing-link', SigningLinkElement, { ...ERROR, onSigningLinkCreated: on('esign-signing-link-created') });
+export const EsignDocument = component('esign-document', DocumentElement, {
+  ...ERROR,
+  onDocumentRemoved: on('esign-document-removed'),
+  onDocumentDownloaded: on('esign-document-downloaded'),
 });
-
-export const EsignSignerList = createComponent({
-  react: React,
-  tagName: 'esign-signer-list',
-  elementClass: SignerListElement,
-  events: {
-    onSignersLoaded: on('esign-signers-loaded'),
-    onSignerInvited: on('esign-signer-invited'),
-    onSignerRemoved: on('esign-signer-removed'),
-    onError: on('esign-error'),
-  },
-  displayName: 'EsignSignerList',
-});
-
-export const EsignValidationReport = createComponent({
-  react: React,
-  tagName: 'esign-validation-report',
-  elementClass: ValidationReportElement,
-  events: { onValidated: on('esign-validated'), onError: on('esign-error') },
-  displayName: 'EsignValidationReport',
-});
-
-export const EsignSigningLink = createComponent({
-  react: React,
-  tagName: 'esign-signing-link',
-  elementClass: SigningLinkElement,
-  events: { onSigningLinkCreated: on('esign-signing-link-created'), onError: on('esign-error') },
-  displayName: 'EsignSigningLink',
-});
-
-export const EsignDocument = createComponent({
-  react: React,
-  tagName: 'esign-document',
-  elementClass: DocumentElement,
-  events: {
-    onDocumentRemoved: on('esign-document-removed'),
-    onDocumentDownloaded: on('esign-document-downloaded'),
-    onError: on('esign-error'),
-  },
-  displayName: 'EsignDocument',
-});
-
-export const EsignPersonForm = createComponent({
-  react: React,
-  tagName: 'esign-person-form',
-  elementClass: PersonFormElement,
-  events: { onPersonSubmit: on('esign-person-submit') },
-  displayName: 'EsignPersonForm',
-});
-
-export const EsignControlCode = createComponent({
-  react: React,
-  tagName: 'esign-control-code',
-  elementClass: ControlCodeElement,
-  events: {},
-  displayName: 'EsignControlCode',
-});
-
-export const EsignStatus = createComponent({
-  react: React,
-  tagName: 'esign-status',
-  elementClass: StatusElement,
-  events: { onCancelRequest: on('esign-cancel-request') },
-  displayName: 'EsignStatus',
-});
+export const EsignPersonForm = component('esign-person-form', PersonFormElement, { onPersonSubmit: on('esign-person-submit') });
+export const EsignControlCode = component('esign-control-code', ControlCodeElement, {});
+export const EsignStatus = component('esign-status', StatusElement, { onCancelRequest: on('esign-cancel-request') });
