@@ -1,0 +1,93 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, createServer, type ViteDevServer } from 'vite';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+
+// examples/react-vite as its developer runs it: its own vite.config (React plugin, esign plugin
+// with the sandbox), the package through its dependency, driven in Chromium through both flows.
+const ROOT = 'examples/react-vite';
+
+let server: ViteDevServer;
+let url: string;
+let browser: Browser;
+let work: string;
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'esign-react-'));
+  server = await createServer({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, logLevel: 'silent', server: { port: 0, host: '127.0.0.1', strictPort: false } });
+  await server.listen();
+  url = `http://127.0.0.1:${(server.httpServer!.address() as { port: number }).port}/`;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** An element through the open shadow roots below `host`. */
+async function deep(page: Page, host: string, selector: string): Promise<ElementHandle<Element>> {
+  const handle = await page.waitForFunction(
+    (h, s) => {
+      // no named inner functions: the page has no helpers the test's compiler may refer to
+      const roots: ParentNode[] = [document.querySelector(h)?.shadowRoot].filter((root): root is ShadowRoot => !!root);
+      while (roots.length) {
+        const root = roots.shift()!;
+        const found = root.querySelector(s);
+        if (found) return found;
+        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+      }
+      return null;
+    },
+    { timeout: 20_000 },
+    host,
+    selector,
+  );
+  return handle as ElementHandle<Element>;
+}
+
+describe('examples/react-vite', () => {
+  it('builds for production (its type check runs in npm run typecheck)', async () => {
+    await build({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, logLevel: 'silent', build: { outDir: join(work, 'dist'), emptyOutDir: true } });
+    const assets = readdirSync(join(work, 'dist/assets'));
+    assert.ok(assets.some((file) => /^index-.*\.js$/.test(file)));
+    // every language a file of its own, loaded on demand
+    assert.equal(assets.filter((file) => /^(lt|en|lv|et|ru)-.*\.js$/.test(file)).length, 5);
+  });
+
+  it('logs in with Smart-ID and signs a PDF with Mobile-ID, the React props receiving the events', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(url, { waitUntil: 'networkidle0' });
+
+    // login: the person form inside <esign-identify>, typed and submitted with the keyboard
+    await (await deep(page, 'esign-identify', '#code')).focus();
+    await page.keyboard.type('40504040001');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#welcome')?.textContent === 'Welcome, OK TESTNUMBER', { timeout: 20_000 });
+
+    // signing: the app passes the chosen file to <EsignSign files={…}>
+    const pdf = join(work, 'contract.pdf');
+    writeFileSync(pdf, samplePdf('React example'));
+    await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
+    await deep(page, 'esign-sign', '.file-name');
+    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
+    await (await deep(page, 'esign-sign', '#phone')).focus();
+    await page.keyboard.type('+37060000666');
+    await (await deep(page, 'esign-sign', '#code')).focus();
+    await page.keyboard.type('50001018865');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#signed')?.textContent === 'Signed: contract_signed.pdf', { timeout: 20_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
