@@ -8,25 +8,20 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 
-// examples/react-vite as its developer runs it: its own vite.config (React plugin, esign plugin
-// with the sandbox), the package through its dependency, driven in Chromium through both flows.
-const ROOT = 'examples/react-vite';
+// The framework examples as their developers run them: each its own vite.config (the framework's
+// plugin, the esign plugin with the sandbox), the package through its dependency, driven in Chromium
+// through a login and a PDF signature.
+const EXAMPLES = ['examples/react-vite', 'examples/vue-vite'];
 
-let server: ViteDevServer;
-let url: string;
 let browser: Browser;
 let work: string;
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'esign-react-'));
-  server = await createServer({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, logLevel: 'silent', server: { port: 0, host: '127.0.0.1', strictPort: false } });
-  await server.listen();
-  url = `http://127.0.0.1:${(server.httpServer!.address() as { port: number }).port}/`;
+  work = mkdtempSync(join(tmpdir(), 'esign-examples-'));
   browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();
-  await server?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -51,16 +46,25 @@ async function deep(page: Page, host: string, selector: string): Promise<Element
   return handle as ElementHandle<Element>;
 }
 
-describe('examples/react-vite', () => {
+for (const ROOT of EXAMPLES) describe(ROOT, () => {
+  let server: ViteDevServer;
+  let url: string;
+  before(async () => {
+    server = await createServer({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, logLevel: 'silent', server: { port: 0, host: '127.0.0.1', strictPort: false } });
+    await server.listen();
+    url = `http://127.0.0.1:${(server.httpServer!.address() as { port: number }).port}/`;
+  });
+  after(() => server?.close());
+
   it('builds for production (its type check runs in npm run typecheck)', async () => {
-    await build({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, logLevel: 'silent', build: { outDir: join(work, 'dist'), emptyOutDir: true } });
-    const assets = readdirSync(join(work, 'dist/assets'));
+    await build({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, logLevel: 'silent', build: { outDir: join(work, ROOT), emptyOutDir: true } });
+    const assets = readdirSync(join(work, ROOT, 'assets'));
     assert.ok(assets.some((file) => /^index-.*\.js$/.test(file)));
     // every language a file of its own, loaded on demand
     assert.equal(assets.filter((file) => /^(lt|en|lv|et|ru)-.*\.js$/.test(file)).length, 5);
   });
 
-  it('logs in with Smart-ID and signs a PDF with Mobile-ID, the React props receiving the events', async () => {
+  it('logs in with Smart-ID and signs a PDF with Mobile-ID, the app receiving the events', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
@@ -77,7 +81,7 @@ describe('examples/react-vite', () => {
 
     // signing: the app passes the chosen file to <EsignSign files={…}>
     const pdf = join(work, 'contract.pdf');
-    writeFileSync(pdf, samplePdf('React example'));
+    writeFileSync(pdf, samplePdf(`${ROOT} example`));
     await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
     await deep(page, 'esign-sign', '.file-name');
     (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();

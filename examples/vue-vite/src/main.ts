@@ -1,0 +1,6 @@
+import { createApp } from 'vue';
+import 'esign-elements/identify';
+import 'esign-elements/sign';
+import App from './App.vue';
+
+createApp(App).mount('#app');
