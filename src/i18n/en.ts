@@ -193,6 +193,7 @@ export const en = {
   'document.title': "Document",
   'document.id': "Id {id}",
   'document.check-again': "Check again",
+  'document.loading': "Loading the document…",
   'document.link': "Temporary signing link",
   'document.remove': "Remove the document",
   'document.confirm-remove': "Remove this document for good? Signers can no longer open it.",

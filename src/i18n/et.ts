@@ -194,6 +194,7 @@ export const et: Strings = {
   'document.title': "Dokument",
   'document.id': "ID {id}",
   'document.check-again': "Kontrolli uuesti",
+  'document.loading': "Laadin dokumenti…",
   'document.link': "Ajutine allkirjastamise link",
   'document.remove': "Eemalda dokument",
   'document.confirm-remove': "Kas eemaldada see dokument jäädavalt? Allkirjastajad ei saa seda enam avada.",

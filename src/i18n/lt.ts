@@ -194,6 +194,7 @@ export const lt: Strings = {
   'document.title': "Dokumentas",
   'document.id': "ID {id}",
   'document.check-again': "Tikrinti dar kartą",
+  'document.loading': "Įkeliamas dokumentas…",
   'document.link': "Laikina pasirašymo nuoroda",
   'document.remove': "Pašalinti dokumentą",
   'document.confirm-remove': "Pašalinti šį dokumentą visam laikui? Pasirašantieji nebegalės jo atidaryti.",

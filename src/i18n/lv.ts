@@ -194,6 +194,7 @@ export const lv: Strings = {
   'document.title': "Dokuments",
   'document.id': "ID {id}",
   'document.check-again': "Pārbaudīt vēlreiz",
+  'document.loading': "Ielādē dokumentu…",
   'document.link': "Pagaidu parakstīšanas saite",
   'document.remove': "Noņemt dokumentu",
   'document.confirm-remove': "Noņemt šo dokumentu pavisam? Parakstītāji to vairs nevarēs atvērt.",

@@ -194,6 +194,7 @@ export const ru: Strings = {
   'document.title': "Документ",
   'document.id': "ID {id}",
   'document.check-again': "Проверить снова",
+  'document.loading': "Загрузка документа…",
   'document.link': "Временная ссылка для подписания",
   'document.remove': "Удалить документ",
   'document.confirm-remove': "Удалить этот документ навсегда? Подписанты больше не смогут его открыть.",

@@ -38,6 +38,21 @@ async function fill(el: HTMLElement & { updateComplete: Promise<boolean> }, id: 
   await el.updateComplete;
 }
 
+/** A part of esign-document, once the document's state is known and its parts are shown. */
+async function partOf<T extends Element>(el: Element, tag: string): Promise<T> {
+  await until(() => el.shadowRoot!.querySelector(tag) !== null, `${tag} shown`);
+  return el.shadowRoot!.querySelector<T>(tag)!;
+}
+
+/** esign-document with its signer list loaded once (the event, composed, is counted on the element from the start). */
+async function documentWithSigners(markup: ReturnType<typeof html>): Promise<{ el: EsignDocument; list: EsignSignerList }> {
+  const loaded: Event[] = [];
+  const el = await fixture<EsignDocument>(markup);
+  el.addEventListener('esign-signers-loaded', (e) => loaded.push(e));
+  await until(() => loaded.length >= 1, 'the signers loaded');
+  return { el, list: await partOf<EsignSignerList>(el, 'esign-signer-list') };
+}
+
 function button(el: Element, text: string): HTMLButtonElement {
   const found = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === text);
   if (!found) throw new Error(`no button "${text}"`);
@@ -343,12 +358,10 @@ describe('esign-document', () => {
 
   it('offers to remove the temporary signers added through its own link form, and no others', async () => {
     const uuid = await storedDocument();
-    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid} callback-url="https://host.example/cb"></esign-document>`);
-    const list = el.shadowRoot!.querySelector<EsignSignerList>('esign-signer-list')!;
-    await oneEvent(list, 'esign-signers-loaded');
+    const { el, list } = await documentWithSigners(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid} callback-url="https://host.example/cb"></esign-document>`);
     await list.updateComplete;
     expect(list.shadowRoot!.querySelectorAll('[id^="remove-"]')).to.have.length(0);
-    const link = el.shadowRoot!.querySelector<EsignSigningLink>('esign-signing-link')!;
+    const link = await partOf<EsignSigningLink>(el, 'esign-signing-link');
     button(link, en['signer.add']).click();
     await link.updateComplete;
     await fill(link, 's0-name', 'EVA');
@@ -367,9 +380,7 @@ describe('esign-document', () => {
 
   it('shows signers, validation and a link form, and removes the document after confirmation', async () => {
     const uuid = await storedDocument();
-    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-document>`);
-    const list = el.shadowRoot!.querySelector('esign-signer-list')!;
-    await oneEvent(list, 'esign-signers-loaded');
+    const { el, list } = await documentWithSigners(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-document>`);
     await until(() => deepText(el).includes(en['report.none']), 'the validation');
     await expect(el).to.be.accessible();
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part="remove"]')!.click();
@@ -395,7 +406,7 @@ describe('esign-document', () => {
     const statePath = `/esign/api/document/${uuid}/check-status.json`;
     await until(() => requestsTo(statePath) >= 1, 'the state request');
     const before = requestsTo(statePath);
-    const list = el.shadowRoot!.querySelector('esign-signer-list')!;
+    const list = await partOf<EsignSignerList>(el, 'esign-signer-list');
     const reloaded = oneEvent(list, 'esign-signers-loaded');
     list.shadowRoot!.querySelector<HTMLButtonElement>('[part="refresh"]')!.click();
     await reloaded;

@@ -2,7 +2,16 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/define.js';
 import type { EsignDocument } from '../../src/elements/document/document.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
+import { EsignClient } from '../../src/client/index.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, personForm, submitButton, type, until } from './helpers.js';
+
+async function storedDocument(): Promise<string> {
+  let text = '';
+  for (const byte of samplePdf()) text += String.fromCharCode(byte);
+  const answer = await new EsignClient({ endpoint: ENDPOINT }).uploadDocument({ access: 'private', file: { filename: 'contract.pdf', content: btoa(text) }, signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }] });
+  return answer.document.uuid;
+}
 
 // A host styles the parts of the elements inside the composites through the forwarded parts, and
 // puts its own content into the success state.
@@ -39,7 +48,7 @@ describe('forwarded parts and the success slot', () => {
   });
 
   it('styles the signer list and the link form inside esign-document', async () => {
-    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id="00000000-0000-4000-8000-000000000000"></esign-document>`);
+    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${await storedDocument()}></esign-document>`);
     await until(() => el.shadowRoot!.querySelector('esign-signer-list')?.shadowRoot?.querySelector('[part~="refresh"]') != null, 'the signer list');
     const refresh = el.shadowRoot!.querySelector('esign-signer-list')!.shadowRoot!.querySelector('[part~="refresh"]')!;
     expect(getComputedStyle(refresh).backgroundColor).to.equal('rgb(10, 11, 12)');

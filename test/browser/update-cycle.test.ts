@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { EsignClient } from '../../src/client/index.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import type { EsignValidationReport } from '../../src/elements/validation-report/validation-report.js';
@@ -30,12 +30,13 @@ describe('the document elements and Lit\'s update cycle', () => {
   it('load, validate and show a document without changing properties inside an update', async () => {
     const uuid = await storedDocument();
     const el = await fixture(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-document>`);
-    const list = el.shadowRoot!.querySelector('esign-signer-list')!;
+    const loaded: Event[] = [];
+    el.addEventListener('esign-signers-loaded', (e) => loaded.push(e));
+    await until(() => loaded.length === 1, 'the signers');
     const report = el.shadowRoot!.querySelector<EsignValidationReport>('esign-validation-report')!;
-    await oneEvent(list, 'esign-signers-loaded');
     await until(() => report.report !== null && report.report !== undefined, 'the validation');
     (el as HTMLElement & { documentId: string }).documentId = await storedDocument();
-    await oneEvent(list, 'esign-signers-loaded');
+    await until(() => loaded.length === 2, 'the signers of the other document');
     expect(warnings.filter((w) => /change-in-update|scheduled an update/.test(w))).to.deep.equal([]);
   });
 

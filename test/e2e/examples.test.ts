@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { build, createServer, type ViteDevServer } from 'vite';
+import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
@@ -91,6 +95,91 @@ for (const ROOT of EXAMPLES) describe(ROOT, () => {
     await page.keyboard.type('50001018865');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#signed')?.textContent === 'Signed: contract_signed.pdf', { timeout: 20_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+/** A free loopback port for a server that wants a number. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('examples/next-app (App Router, the proxy as a route handler, server-rendered and hydrated)', () => {
+  const ROOT = 'examples/next-app';
+  let sandbox: RunningSandbox;
+  let next: ChildProcess;
+  let url: string;
+
+  before(async () => {
+    // Next wants its own NODE_ENV (a test runner's breaks its prerendering) and no loader of ours
+    const { NODE_ENV: _, NODE_OPTIONS: __, ...inherited } = process.env;
+    const env = { ...inherited, NEXT_TELEMETRY_DISABLED: '1' };
+    // as its developer runs it: in its folder
+    const bin = fileURLToPath(new URL('../../node_modules/next/dist/bin/next', import.meta.url));
+    const built = spawnSync(process.execPath, [bin, 'build'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
+    assert.equal(built.status, 0, `next build: ${built.stdout}\n${built.stderr}`);
+    sandbox = await startSandbox({ accessToken: 'next-example-token', answerAfterMs: 600 });
+    const port = await freePort();
+    next = spawn(process.execPath, [bin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+      cwd: ROOT,
+      env: { ...env, ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'next-example-token' },
+      stdio: 'ignore',
+    });
+    url = `http://127.0.0.1:${port}/`;
+    for (let i = 0; i < 200; i++) {
+      if (await fetch(url).then((r) => r.ok, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  after(async () => {
+    next?.kill();
+    await sandbox?.close();
+  });
+
+  it('renders the elements on the server, and the proxy route keeps the token', async () => {
+    const html = await (await fetch(url)).text();
+    assert.match(html, /<esign-identify[^>]*>/);
+    assert.match(html, /<esign-sign[^>]*>/);
+    const answer = await fetch(`${url}esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'LT' }) });
+    const text = await answer.text();
+    assert.equal(answer.status, 200, text);
+    assert.match(text, /"status":"ok"/);
+    assert.doesNotMatch(text, /next-example-token/);
+    // only the proxy's operations pass
+    assert.equal((await fetch(`${url}esign/api/document/upload.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 403);
+  });
+
+  it('after hydration, logs in with Smart-ID and signs a PDF with Mobile-ID, the props receiving the events', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(url, { waitUntil: 'networkidle0' });
+    await (await deep(page, 'esign-identify', '#code')).focus();
+    await page.keyboard.type('40504040001');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#welcome')?.textContent === 'Welcome, OK TESTNUMBER', { timeout: 20_000 });
+    const pdf = join(work, 'next.pdf');
+    writeFileSync(pdf, samplePdf('Next example'));
+    await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
+    await deep(page, 'esign-sign', '.file-name');
+    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
+    await (await deep(page, 'esign-sign', '#phone')).focus();
+    await page.keyboard.type('+37060000666');
+    await (await deep(page, 'esign-sign', '#code')).focus();
+    await page.keyboard.type('50001018865');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#signed')?.textContent === 'Signed: next_signed.pdf', { timeout: 20_000 });
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -82,6 +82,7 @@ export class EsignDocument extends EsignDocumentElement {
     _confirm: { state: true },
     _created: { state: true },
     _missing: { state: true },
+    _checked: { state: true },
     _removed: { state: true },
     _state: { state: true },
   };
@@ -98,6 +99,8 @@ export class EsignDocument extends EsignDocumentElement {
   declare _created: TemporarySignerName[];
   /** The service does not know the document (removed elsewhere, or a wrong id). */
   declare _missing: boolean;
+  /** The first state check of this document is done: its parts are shown only then (a missing one shows none). */
+  declare _checked: boolean;
   declare _removed: boolean;
   /** The document's state as the service says it (`saved`, `signing`, `signed`, or another). */
   declare _state: string | null;
@@ -109,6 +112,7 @@ export class EsignDocument extends EsignDocumentElement {
     this.temporarySigners = [];
     this._created = [];
     this._missing = false;
+    this._checked = false;
     this._confirm = false;
     this._removed = false;
     this._state = null;
@@ -118,6 +122,7 @@ export class EsignDocument extends EsignDocumentElement {
     super.willUpdate(changed);
     if (changed.has('documentId')) {
       this._missing = false;
+      this._checked = false;
       this._created = [];
       this.failure = null;
     }
@@ -142,6 +147,7 @@ export class EsignDocument extends EsignDocumentElement {
     try {
       const answer = await this.client.checkDocumentStatus(this.documentId, { signal: controller.signal });
       this._state = answer.data.document_status;
+      this._checked = true;
       if (this._missing) {
         this._missing = false;
         this.failure = null;
@@ -149,6 +155,7 @@ export class EsignDocument extends EsignDocumentElement {
     } catch (error) {
       if (controller.signal.aborted) return;
       this._state = null;
+      this._checked = true;
       // a missing document is said once, here, in place of everything that needs it; other
       // failures are said by the signer list beside it
       if (error instanceof EsignError && error.code === 'document-not-found' && !this._missing) {
@@ -239,14 +246,16 @@ export class EsignDocument extends EsignDocumentElement {
           ${this.busy === 'download' ? this.t('document.downloading') : this.t(this._state === 'signed' ? 'document.download-signed' : 'document.download')}
         </button>
       </div>
-      <div class="parts">
-        <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]}></esign-signer-list>
-        <esign-validation-report exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
-        <section aria-labelledby="link-title">
-          <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>
-          <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" @esign-signing-link-created=${(e: CustomEvent<SigningLinkCreatedDetail>) => (this._created = [...this._created, ...e.detail.signers])} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
-        </section>
-      </div>
+      ${this._checked
+        ? html`<div class="parts">
+          <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]}></esign-signer-list>
+          <esign-validation-report exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
+          <section aria-labelledby="link-title">
+            <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>
+            <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" @esign-signing-link-created=${(e: CustomEvent<SigningLinkCreatedDetail>) => (this._created = [...this._created, ...e.detail.signers])} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
+          </section>
+        </div>`
+        : html`<p class="muted" role="status">${this.t('document.loading')}</p>`}
       ${this.renderFailure()}
       ${this._confirm
         ? html`<div class="confirm" role="group" aria-labelledby="confirm-text">

@@ -1,0 +1,8 @@
+import type { NextConfig } from 'next';
+
+const config: NextConfig = {
+  // the example lives inside the repository; its root is here
+  turbopack: { root: new URL('../..', import.meta.url).pathname },
+};
+
+export default config;
