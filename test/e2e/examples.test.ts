@@ -1,6 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createProxyHandler } from 'esign-elements/proxy';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -180,6 +182,68 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
     await page.keyboard.type('50001018865');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#signed')?.textContent === 'Signed: next_signed.pdf', { timeout: 20_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('examples/angular-app (Angular 20, CUSTOM_ELEMENTS_SCHEMA, zoneless)', () => {
+  const ROOT = 'examples/angular-app';
+  let sandbox: RunningSandbox;
+  let host: HttpServer;
+  let url: string;
+
+  before(async () => {
+    // as its developer builds it: ng build in its folder (AOT, strict templates), into a folder of the test
+    const out = join(work, 'angular');
+    const { NODE_OPTIONS: _, ...inherited } = process.env;
+    const ng = fileURLToPath(new URL('../../node_modules/@angular/cli/bin/ng.js', import.meta.url));
+    const built = spawnSync(process.execPath, [ng, 'build', '--output-path', out], { cwd: ROOT, env: { ...inherited, NG_CLI_ANALYTICS: 'false' }, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
+    assert.equal(built.status, 0, `ng build: ${built.stdout}\n${built.stderr}`);
+    // a host server: the built files and the proxy in front of the sandbox
+    sandbox = await startSandbox({ accessToken: 'angular-example-token', answerAfterMs: 600 });
+    const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: 'angular-example-token', prefix: '/esign' });
+    const files = join(out, 'browser');
+    host = createHttpServer((req, res) => {
+      if (req.url?.startsWith('/esign/')) return proxy(req, res);
+      const path = new URL(req.url ?? '/', 'http://host').pathname;
+      const file = join(files, path === '/' ? 'index.html' : path);
+      if (!file.startsWith(files) || !existsSync(file)) return void res.writeHead(404).end();
+      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.html') ? 'text/html' : 'text/plain';
+      res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(host.address() as { port: number }).port}/`;
+  });
+  after(async () => {
+    host?.closeAllConnections();
+    await new Promise((resolve) => host?.close(resolve));
+    await sandbox?.close();
+  });
+
+  it('logs in with Smart-ID and signs a PDF with Mobile-ID, the template bindings receiving the events', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(url, { waitUntil: 'networkidle0' });
+    await (await deep(page, 'esign-identify', '#code')).focus();
+    await page.keyboard.type('40504040001');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#welcome')?.textContent?.trim() === 'Welcome, OK TESTNUMBER', { timeout: 20_000 });
+    const pdf = join(work, 'angular.pdf');
+    writeFileSync(pdf, samplePdf('Angular example'));
+    await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
+    await deep(page, 'esign-sign', '.file-name');
+    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
+    await (await deep(page, 'esign-sign', '#phone')).focus();
+    await page.keyboard.type('+37060000666');
+    await (await deep(page, 'esign-sign', '#code')).focus();
+    await page.keyboard.type('50001018865');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#signed')?.textContent?.trim() === 'Signed: angular_signed.pdf', { timeout: 20_000 });
     assert.deepEqual(errors, []);
     await page.close();
   });
