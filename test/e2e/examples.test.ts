@@ -52,6 +52,38 @@ async function deep(page: Page, host: string, selector: string): Promise<Element
   return handle as ElementHandle<Element>;
 }
 
+/**
+ * The two flows every example offers, as a person does them: a Smart-ID login typed and submitted
+ * with the keyboard, then a PDF chosen in the app's own file input and signed with Mobile-ID. The
+ * app shows what its event handlers received; no page error or console error on the way.
+ */
+async function loginAndSign(url: string, fileName: string): Promise<void> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(url, { waitUntil: 'networkidle0' });
+  await (await deep(page, 'esign-identify', '#code')).focus();
+  await page.keyboard.type('40504040001');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#welcome')?.textContent?.trim() === 'Welcome, OK TESTNUMBER', { timeout: 20_000 });
+  const pdf = join(work, `${fileName}.pdf`);
+  writeFileSync(pdf, samplePdf(`${fileName} example`));
+  await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
+  await deep(page, 'esign-sign', '.file-name');
+  (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
+  await (await deep(page, 'esign-sign', '#phone')).focus();
+  await page.keyboard.type('+37060000666');
+  await (await deep(page, 'esign-sign', '#code')).focus();
+  await page.keyboard.type('50001018865');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((name) => document.querySelector('#signed')?.textContent?.trim() === `Signed: ${name}_signed.pdf`, { timeout: 20_000 }, fileName);
+  assert.deepEqual(errors, []);
+  await page.close();
+}
+
 for (const ROOT of EXAMPLES) describe(ROOT, () => {
   let server: ViteDevServer;
   let url: string;
@@ -71,34 +103,7 @@ for (const ROOT of EXAMPLES) describe(ROOT, () => {
   });
 
   it('logs in with Smart-ID and signs a PDF with Mobile-ID, the app receiving the events', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await page.goto(url, { waitUntil: 'networkidle0' });
-
-    // login: the person form inside <esign-identify>, typed and submitted with the keyboard
-    await (await deep(page, 'esign-identify', '#code')).focus();
-    await page.keyboard.type('40504040001');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#welcome')?.textContent === 'Welcome, OK TESTNUMBER', { timeout: 20_000 });
-
-    // signing: the app passes the chosen file to <EsignSign files={…}>
-    const pdf = join(work, 'contract.pdf');
-    writeFileSync(pdf, samplePdf(`${ROOT} example`));
-    await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
-    await deep(page, 'esign-sign', '.file-name');
-    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
-    await (await deep(page, 'esign-sign', '#phone')).focus();
-    await page.keyboard.type('+37060000666');
-    await (await deep(page, 'esign-sign', '#code')).focus();
-    await page.keyboard.type('50001018865');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#signed')?.textContent === 'Signed: contract_signed.pdf', { timeout: 20_000 });
-    assert.deepEqual(errors, []);
-    await page.close();
+    await loginAndSign(url, ROOT.split('/')[1]!.replace('-', '_'));
   });
 });
 
@@ -160,30 +165,7 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
   });
 
   it('after hydration, logs in with Smart-ID and signs a PDF with Mobile-ID, the props receiving the events', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await page.goto(url, { waitUntil: 'networkidle0' });
-    await (await deep(page, 'esign-identify', '#code')).focus();
-    await page.keyboard.type('40504040001');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#welcome')?.textContent === 'Welcome, OK TESTNUMBER', { timeout: 20_000 });
-    const pdf = join(work, 'next.pdf');
-    writeFileSync(pdf, samplePdf('Next example'));
-    await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
-    await deep(page, 'esign-sign', '.file-name');
-    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
-    await (await deep(page, 'esign-sign', '#phone')).focus();
-    await page.keyboard.type('+37060000666');
-    await (await deep(page, 'esign-sign', '#code')).focus();
-    await page.keyboard.type('50001018865');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#signed')?.textContent === 'Signed: next_signed.pdf', { timeout: 20_000 });
-    assert.deepEqual(errors, []);
-    await page.close();
+    await loginAndSign(url, 'next');
   });
 });
 
@@ -222,29 +204,6 @@ describe('examples/angular-app (Angular 20, CUSTOM_ELEMENTS_SCHEMA, zoneless)', 
   });
 
   it('logs in with Smart-ID and signs a PDF with Mobile-ID, the template bindings receiving the events', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await page.goto(url, { waitUntil: 'networkidle0' });
-    await (await deep(page, 'esign-identify', '#code')).focus();
-    await page.keyboard.type('40504040001');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#welcome')?.textContent?.trim() === 'Welcome, OK TESTNUMBER', { timeout: 20_000 });
-    const pdf = join(work, 'angular.pdf');
-    writeFileSync(pdf, samplePdf('Angular example'));
-    await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
-    await deep(page, 'esign-sign', '.file-name');
-    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
-    await (await deep(page, 'esign-sign', '#phone')).focus();
-    await page.keyboard.type('+37060000666');
-    await (await deep(page, 'esign-sign', '#code')).focus();
-    await page.keyboard.type('50001018865');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#signed')?.textContent?.trim() === 'Signed: angular_signed.pdf', { timeout: 20_000 });
-    assert.deepEqual(errors, []);
-    await page.close();
+    await loginAndSign(url, 'angular');
   });
 });
