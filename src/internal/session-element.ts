@@ -115,8 +115,13 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     return this.renderRoot.querySelector('esign-person-form');
   }
 
+  /** The channels the person may choose from (all when the host named none). */
+  get #offered(): Channel[] {
+    return this.channels.length ? this.channels : CHANNELS;
+  }
+
   protected get activeChannel(): Channel {
-    const offered = this.channels.length ? this.channels : CHANNELS;
+    const offered = this.#offered;
     return offered.includes(this.channel) ? this.channel : (offered[0] as Channel);
   }
 
@@ -159,7 +164,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
   #waitingDetail(): string {
     const person = this.#person;
     if (!person) return '';
-    const channel = this.t(this.activeChannel === 'mobile' ? 'channel.mobile' : 'channel.smartid');
+    const channel = this.t(`channel.${this.activeChannel}`);
     const who = this.activeChannel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
     return [channel, who, this.waitingSubject()].filter(Boolean).join(' · ');
   }
@@ -275,9 +280,8 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
   #otherChannel(): Channel | null {
     const error = this.flow.error;
     if (this.flow.state !== 'error' || !(error instanceof EsignError) || (error.code !== 'not-a-user' && error.code !== 'not-qualified')) return null;
-    const offered = this.channels.length ? this.channels : CHANNELS;
     const other: Channel = this.activeChannel === 'mobile' ? 'smartid' : 'mobile';
-    return offered.includes(other) ? other : null;
+    return this.#offered.includes(other) ? other : null;
   }
 
   /** What can help after a failure: the other channel, trying again (when it can help), or changing the details. */
@@ -288,7 +292,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     return html`<div class="actions">
       ${other
         ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
-            ${this.t('action.use-channel', { channel: this.t(other === 'mobile' ? 'channel.mobile' : 'channel.smartid') })}
+            ${this.t('action.use-channel', { channel: this.t(`channel.${other}`) })}
           </button>`
         : nothing}
       <button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${this.#retry}>${this.t(retryable ? 'action.retry' : 'action.edit')}</button>
@@ -327,7 +331,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
   }
 
   #renderChannels(channel: Channel) {
-    const offered = this.channels.length ? this.channels : CHANNELS;
+    const offered = this.#offered;
     if (offered.length < 2) return nothing;
     return html`<fieldset>
       <legend>${this.t(this.kind === 'login' ? 'identify.channel' : 'sign.channel')}</legend>

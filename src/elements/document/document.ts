@@ -215,12 +215,16 @@ export class EsignDocument extends EsignDocumentElement {
     void this.focusLater('[part="remove"]');
   }
 
+  #renderTitle() {
+    return html`<h2>${this.t('document.title')}</h2>
+      <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>`;
+  }
+
   #renderMissing() {
     return html`<section class="base" part="base">
       <div class="header">
         <div>
-          <h2>${this.t('document.title')}</h2>
-          <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
+          ${this.#renderTitle()}
         </div>
         <button type="button" class="secondary" part="check" @click=${() => void this.refreshState()}>${this.t('document.check-again')}</button>
       </div>
@@ -238,8 +242,7 @@ export class EsignDocument extends EsignDocumentElement {
     return html`<section class="base" part="base">
       <div class="header">
         <div>
-          <h2>${this.t('document.title')}</h2>
-          <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>
+          ${this.#renderTitle()}
           <p class="state" part="state" aria-live="polite">${textOrNothing(this._state && this.t('document.state', { state: this.#stateWords(this._state) }))}</p>
         </div>
         <button type="button" class="secondary" part="download" ?disabled=${!this.documentId} aria-disabled=${busy ? 'true' : 'false'} @click=${() => busy || this.download().catch(() => undefined)}>
