@@ -18,7 +18,7 @@ export const sessionStyles = css`
   }
   .channels {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(8rem, 1fr));
+    grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr));
     gap: 0.5rem;
   }
   .channel {
@@ -34,6 +34,8 @@ export const sessionStyles = css`
     font-weight: 600;
     cursor: pointer;
     background: var(--_bg);
+    /* "Mobile-ID" is one word: never broken at its hyphen */
+    white-space: nowrap;
   }
   .channel:has(input:checked) {
     border: 2px solid var(--_accent);

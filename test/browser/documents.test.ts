@@ -376,6 +376,30 @@ describe('esign-document', () => {
     await list.updateComplete;
     expect([...list.shadowRoot!.querySelectorAll('[id^="remove-"]')].map((b) => b.textContent!.trim())).to.deep.equal(['Remove EVA TESTNUMBER']);
     await expect(el).to.be.accessible();
+
+    // one confirmation open at a time, whichever opens last
+    const opened: Event[] = [];
+    const outside: Event[] = [];
+    list.addEventListener('esign-confirm-open', (e) => opened.push(e));
+    el.addEventListener('esign-confirm-open', (e) => outside.push(e));
+    const confirmations = () => [list, el].map((host) => host.shadowRoot!.querySelectorAll('[part="confirm"]').length);
+    list.shadowRoot!.querySelector<HTMLButtonElement>('[id^="remove-"]')!.click();
+    await list.updateComplete;
+    await el.updateComplete;
+    expect(confirmations(), 'the signer\'s').to.deep.equal([1, 0]);
+    expect(opened, 'said once').to.have.length(1);
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="remove"]')!.click();
+    await el.updateComplete;
+    await list.updateComplete;
+    expect(confirmations(), 'the document\'s').to.deep.equal([0, 1]);
+    await until(() => deepActiveElement()?.getAttribute('part') === 'confirm', 'focus on the open confirmation');
+    list.shadowRoot!.querySelector<HTMLButtonElement>('[id^="remove-"]')!.click();
+    await list.updateComplete;
+    await el.updateComplete;
+    expect(confirmations(), 'the signer\'s again').to.deep.equal([1, 0]);
+    expect(opened).to.have.length(2);
+    expect(outside, 'not beyond the document').to.have.length(0);
+    await expect(el).to.be.accessible();
   });
 
   it('shows signers, validation and a link form, and removes the document after confirmation', async () => {

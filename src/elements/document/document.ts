@@ -206,6 +206,8 @@ export class EsignDocument extends EsignDocumentElement {
   }
 
   #ask(): void {
+    // one confirmation open at a time: the signer list's closes
+    this.renderRoot.querySelector<EsignSignerList>('esign-signer-list')?.closeConfirmation();
     this._confirm = true;
     void this.focusLater('[part="confirm"]');
   }
@@ -251,7 +253,7 @@ export class EsignDocument extends EsignDocumentElement {
       </div>
       ${this._checked
         ? html`<div class="parts">
-          <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]}></esign-signer-list>
+          <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} @esign-confirm-open=${() => (this._confirm = false)} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]}></esign-signer-list>
           <esign-validation-report exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
           <section aria-labelledby="link-title">
             <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>

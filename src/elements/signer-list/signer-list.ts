@@ -18,6 +18,8 @@ const KNOWN_STATES = ['pending', 'signed', 'rejected', 'reviewing', 'reviewed', 
  * @fires esign-signer-invited - A signer was invited: the invitation links.
  * @fires esign-signer-removed - A temporary signer was removed.
  * @fires esign-error - Loading, inviting or removing failed.
+ * @fires esign-confirm-open - A removal confirmation opened (bubbles, not composed: lets a container
+ * such as esign-document close its own, so one confirmation is open at a time).
  * @csspart base - The frame.
  * @csspart refresh - The refresh button.
  * @csspart invite - The button that opens the invitation form.
@@ -202,8 +204,14 @@ export class EsignSignerList extends EsignDocumentElement {
     return (this.temporarySigners ?? []).some((t) => same(t.name, signer.name) && same(t.surname, signer.surname));
   }
 
+  /** Closes an open removal confirmation (a container opened one of its own). */
+  closeConfirmation(): void {
+    this._confirm = null;
+  }
+
   #askConfirm(index: number): void {
     this._confirm = index;
+    this.dispatchEvent(new Event('esign-confirm-open', { bubbles: true }));
     void this.focusLater('[part="confirm"]');
   }
 

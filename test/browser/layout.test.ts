@@ -1,0 +1,51 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/define/identify.js';
+import type { EsignIdentify } from '../../src/elements/identify/identify.js';
+import type { PersonForm } from '../../src/internal/person.js';
+
+// What stays in place when text wraps or an error appears: measured in the browser's own layout.
+
+const top = (el: Element) => Math.round(el.getBoundingClientRect().top);
+
+async function identifyIn(width: number, lang: string): Promise<{ el: EsignIdentify; form: PersonForm & Element }> {
+  const el = await fixture<EsignIdentify>(html`<div style="inline-size: ${width}px"><esign-identify endpoint="/esign" lang=${lang}></esign-identify></div>`).then((wrap) => wrap.firstElementChild as EsignIdentify);
+  await el.updateComplete;
+  const form = el.shadowRoot!.querySelector('esign-person-form') as unknown as PersonForm & Element & { updateComplete: Promise<boolean> };
+  await form.updateComplete;
+  return { el, form };
+}
+
+describe('layout', () => {
+  for (const lang of ['en', 'ru']) {
+    it(`${lang}: the country and the personal code stay level when the code shows an error`, async () => {
+      const { form } = await identifyIn(640, lang);
+      const root = form.shadowRoot!;
+      const select = root.querySelector('select')!;
+      const code = root.querySelector<HTMLInputElement>('#code')!;
+      expect(top(select), 'level before').to.equal(top(code));
+      code.value = '12345678901';
+      code.dispatchEvent(new Event('input'));
+      form.validate();
+      await (form as unknown as { updateComplete: Promise<boolean> }).updateComplete;
+      expect(root.querySelector('#code-error'), 'the error is shown').to.exist;
+      expect(top(select), 'level with the error shown').to.equal(top(code));
+      const labels = [...root.querySelectorAll('label')];
+      expect(labels.map(top), 'labels level').to.deep.equal([top(labels[0]!), top(labels[0]!)]);
+    });
+  }
+
+  it('"Mobile-ID" is never broken at its hyphen, at any phone width', async () => {
+    for (let width = 240; width <= 420; width += 10) {
+    const { el } = await identifyIn(width, 'lt');
+    const labels = [...el.shadowRoot!.querySelectorAll('.channel')];
+    expect(labels).to.have.length(2);
+    for (const label of labels) {
+      const text = [...label.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim())!;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      expect(lines.size, `${text.textContent!.trim()} on one line at ${width} px`).to.equal(1);
+    }
+    }
+  });
+});
