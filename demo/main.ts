@@ -1,6 +1,7 @@
 import { PERSONAS } from 'esign-sandbox/personas';
 import '../src/define.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { DEMO_WORDS, isDemoLanguage, type DemoLanguage, type DemoWord } from './words.js';
 
 const log = document.querySelector<HTMLOListElement>('#log')!;
 function record(name: string, detail: unknown): void {
@@ -20,21 +21,42 @@ for (const name of ['esign-started', 'esign-authenticated', 'esign-signed', 'esi
   });
 }
 
+/** The page in one of the five languages: its own words here, the elements' by the page's lang. */
+function showIn(lang: DemoLanguage): void {
+  const words = DEMO_WORDS[lang];
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll<HTMLElement>('[data-t]')) el.textContent = words[el.dataset['t'] as DemoWord];
+  for (const el of document.querySelectorAll<HTMLInputElement>('[data-t-placeholder]')) el.placeholder = words[el.dataset['tPlaceholder'] as DemoWord];
+  renderIdentities(lang);
+}
+
 const langSelect = document.querySelector<HTMLSelectElement>('#lang')!;
-langSelect.addEventListener('change', () => (document.documentElement.lang = langSelect.value));
+langSelect.addEventListener('change', () => {
+  const lang = langSelect.value as DemoLanguage;
+  showIn(lang);
+  const url = new URL(location.href);
+  url.searchParams.set('lang', lang);
+  history.replaceState(null, '', url);
+});
 const themeSelect = document.querySelector<HTMLSelectElement>('#theme')!;
 themeSelect.addEventListener('change', () => (document.documentElement.style.colorScheme = themeSelect.value));
 
-const rows = PERSONAS.map((p) => {
-  const row = document.createElement('tr');
-  for (const text of [p.channel === 'mobile' ? 'Mobile-ID' : 'Smart-ID', p.phone ?? '', p.code, p.countries.join(', '), `${p.outcome === "ok" ? "" : `${p.outcome}: `}${p.note}${p.sandboxOnly ? " (sandbox only)" : ""}`]) {
-    const cell = document.createElement('td');
-    cell.textContent = text;
-    row.append(cell);
-  }
-  return row;
-});
-document.querySelector('#identities tbody')!.append(...rows);
+function renderIdentities(lang: DemoLanguage): void {
+  const words = DEMO_WORDS[lang];
+  const rows = PERSONAS.map((p) => {
+    const row = document.createElement('tr');
+    const note = words[p.note as DemoWord] ?? p.note;
+    const outcome = `${p.outcome === 'ok' ? '' : `${p.outcome}: `}${note}${p.sandboxOnly ? ` (${words['ids.sandbox-only']})` : ''}`;
+    for (const text of [p.channel === 'mobile' ? 'Mobile-ID' : 'Smart-ID', p.phone ?? '', p.code, p.countries.join(', '), outcome]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.append(cell);
+    }
+    return row;
+  });
+  document.querySelector('#identities tbody')!.replaceChildren(...rows);
+}
+
 
 const identify = document.querySelector('esign-identify')!;
 const options = document.querySelector<HTMLDivElement>('#identify-options')!;
@@ -72,3 +94,10 @@ document.querySelector('esign-document-upload')!.addEventListener('esign-documen
   doc.style.marginBlockStart = '1rem';
   slot.replaceChildren(doc);
 });
+
+// the language asked for in the address, else the browser's first of the five, else English
+const asked = new URLSearchParams(location.search).get('lang');
+const browserLanguage = navigator.languages.map((l) => l.slice(0, 2).toLowerCase()).find(isDemoLanguage);
+const initial: DemoLanguage = isDemoLanguage(asked) ? asked : (browserLanguage ?? 'en');
+langSelect.value = initial;
+showIn(initial);

@@ -11,30 +11,104 @@ const STYLE =
   'font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color-scheme:light dark;' +
   'background:light-dark(#fafbfc,#111418);color:light-dark(#1b1f24,#e8eaed)';
 
-function page(lang: string, title: string, body: string, head = ''): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>${head}</head><body style="${STYLE}"><main><h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>${body}</main></body></html>`;
+function page(lang: PageLanguage, title: string, body: string): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="${STYLE}">${languageSwitch(lang)}<main><h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
+
+/** The languages of the signing pages: the widget's five. */
+export const PAGE_LANGUAGES = ['lt', 'lv', 'et', 'ru', 'en'] as const;
+export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+
+const LOCALES: Record<PageLanguage, string> = { lt: 'lt-LT', lv: 'lv-LV', et: 'et-EE', ru: 'ru-RU', en: 'en-GB' };
 
 const WORDS = {
   en: {
     notFound: 'This signing link does not exist, or its document was removed.',
+    notFoundTitle: 'Link not found',
     expired: 'This signing link has expired.',
     title: 'Sign {file}',
     invited: '{name}, you are invited to sign {file}.',
     link: 'You can sign {file} until {until}.',
     sandbox: 'This page is served by the esign-elements sandbox: signatures made here are not valid.',
     noWidget: 'The widget bundle is not built: run npm run build.',
+    languages: 'Language',
+    name: 'English',
   },
   lt: {
     notFound: 'Tokios pasirašymo nuorodos nėra arba jos dokumentas pašalintas.',
+    notFoundTitle: 'Nuoroda nerasta',
     expired: 'Šios pasirašymo nuorodos galiojimas baigėsi.',
     title: 'Pasirašyti {file}',
     invited: '{name}, esate kviečiami pasirašyti {file}.',
     link: 'Galite pasirašyti {file} iki {until}.',
     sandbox: 'Šį puslapį teikia esign-elements smėlio dėžė: čia sukurti parašai negalioja.',
     noWidget: 'Valdiklio rinkinys nesukurtas: paleiskite npm run build.',
+    languages: 'Kalba',
+    name: 'Lietuvių',
   },
-} satisfies Record<'en' | 'lt', Record<string, string>>;
+  lv: {
+    notFound: 'Šāda parakstīšanas saite nepastāv, vai tās dokuments ir izdzēsts.',
+    notFoundTitle: 'Saite nav atrasta',
+    expired: 'Šīs parakstīšanas saites derīguma termiņš ir beidzies.',
+    title: 'Parakstīt {file}',
+    invited: '{name}, jūs esat aicināts parakstīt {file}.',
+    link: 'Jūs varat parakstīt {file} līdz {until}.',
+    sandbox: 'Šo lapu nodrošina esign-elements smilškaste: šeit veidotie paraksti nav derīgi.',
+    noWidget: 'Logrīka pakotne nav izveidota: palaidiet npm run build.',
+    languages: 'Valoda',
+    name: 'Latviešu',
+  },
+  et: {
+    notFound: 'Sellist allkirjastamise linki ei ole või selle dokument on eemaldatud.',
+    notFoundTitle: 'Linki ei leitud',
+    expired: 'Selle allkirjastamise lingi kehtivus on lõppenud.',
+    title: 'Allkirjasta {file}',
+    invited: '{name}, teid on kutsutud allkirjastama dokumenti {file}.',
+    link: 'Saate dokumendi {file} allkirjastada kuni {until}.',
+    sandbox: 'Seda lehte pakub esign-elements liivakast: siin antud allkirjad ei kehti.',
+    noWidget: 'Vidina failid on ehitamata: käivitage npm run build.',
+    languages: 'Keel',
+    name: 'Eesti',
+  },
+  ru: {
+    notFound: 'Такой ссылки для подписания нет, или её документ удалён.',
+    notFoundTitle: 'Ссылка не найдена',
+    expired: 'Срок действия этой ссылки для подписания истёк.',
+    title: 'Подписать {file}',
+    invited: '{name}, вас приглашают подписать {file}.',
+    link: 'Вы можете подписать {file} до {until}.',
+    sandbox: 'Эту страницу показывает песочница esign-elements: созданные здесь подписи недействительны.',
+    noWidget: 'Пакет виджета не собран: выполните npm run build.',
+    languages: 'Язык',
+    name: 'Русский',
+  },
+} satisfies Record<PageLanguage, Record<string, string>>;
+
+/**
+ * The language of a signing page: the one the person chose (`?lang=`), else the link's own,
+ * else the first of the browser's languages the pages speak, else English.
+ */
+export function pageLanguage(query: string, preferred: PageLanguage | undefined, acceptLanguage: string | undefined): PageLanguage {
+  const isPageLanguage = (value: string | null | undefined): value is PageLanguage => (PAGE_LANGUAGES as readonly string[]).includes(value ?? '');
+  const chosen = new URLSearchParams(query).get('lang');
+  if (isPageLanguage(chosen)) return chosen;
+  if (preferred) return preferred;
+  for (const range of (acceptLanguage ?? '').split(',')) {
+    const primary = range.split(';')[0]!.trim().toLowerCase().split('-')[0];
+    if (isPageLanguage(primary)) return primary;
+  }
+  return 'en';
+}
+
+function languageSwitch(current: PageLanguage): string {
+  const items = PAGE_LANGUAGES.map((lang) => {
+    const name = escapeHtml(WORDS[lang].name);
+    return lang === current
+      ? `<li><a href="?lang=${lang}" lang="${lang}" hreflang="${lang}" aria-current="true" style="font-weight:700;color:inherit">${name}</a></li>`
+      : `<li><a href="?lang=${lang}" lang="${lang}" hreflang="${lang}" style="color:light-dark(#0b57a4,#8cb8ff)">${name}</a></li>`;
+  }).join('');
+  return `<nav aria-label="${escapeHtml(WORDS[current].languages)}"><ul style="list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:0 0 1rem">${items}</ul></nav>`;
+}
 
 type Words = Record<keyof (typeof WORDS)['en'], string>;
 
@@ -81,7 +155,7 @@ function typeOf(doc: StoredDocument): string {
   return ['pdf', 'asice', 'adoc', 'bdoc'].includes(extension) ? extension : 'asice';
 }
 
-function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, lang: 'lt' | 'en', intro: string, hasWidget: boolean): string {
+function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, lang: PageLanguage, intro: string, hasWidget: boolean): string {
   const words = WORDS[lang];
   const base = `/${kind}/${token}`;
   const widget = hasWidget
@@ -95,21 +169,26 @@ function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, 
   );
 }
 
-/** The pages behind invitation and temporary links: the document and esign-sign over it. */
-export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: string, now: number, hasWidget: boolean): { status: number; html: string } {
-  if (kind === 'sign') {
-    const found = store.findByInvitation(token);
-    if (!found) return { status: 404, html: page('en', 'Not found', `<p>${escapeHtml(WORDS.en.notFound)}</p>`) };
-    const intro = say(WORDS.en, 'invited', { name: `${found.signer.name} ${found.signer.surname}`, file: found.doc.filename });
-    return { status: 200, html: signingPage('sign', token, found.doc, 'en', intro, hasWidget) };
+/** How the person asked for a signing page: the query and the browser's languages. */
+export interface PageRequest {
+  query: string;
+  acceptLanguage?: string | undefined;
+}
+
+/** The pages behind invitation and temporary links: the document and esign-sign over it, in the person's language. */
+export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: string, now: number, hasWidget: boolean, request: PageRequest = { query: '' }): { status: number; html: string } {
+  const found = kind === 'sign' ? store.findByInvitation(token) : store.findByLink(token);
+  const lang = pageLanguage(request.query, found && 'link' in found ? found.link.language : undefined, request.acceptLanguage);
+  const words = WORDS[lang];
+  if (!found) return { status: 404, html: page(lang, words.notFoundTitle, `<p>${escapeHtml(words.notFound)}</p>`) };
+  if ('signer' in found) {
+    const intro = say(words, 'invited', { name: `${found.signer.name} ${found.signer.surname}`, file: found.doc.filename });
+    return { status: 200, html: signingPage('sign', token, found.doc, lang, intro, hasWidget) };
   }
-  const found = store.findByLink(token);
-  if (!found) return { status: 404, html: page('en', 'Not found', `<p>${escapeHtml(WORDS.en.notFound)}</p>`) };
-  const words = WORDS[found.link.language];
   if (now >= found.link.validUntil) {
-    return { status: 410, html: page(found.link.language, words.expired, `<p>${escapeHtml(words.expired)}</p>`) };
+    return { status: 410, html: page(lang, words.expired, `<p>${escapeHtml(words.expired)}</p>`) };
   }
-  const until = new Date(found.link.validUntil).toLocaleString(found.link.language === 'lt' ? 'lt-LT' : 'en-GB', { timeZone: 'UTC' }) + ' UTC';
+  const until = new Date(found.link.validUntil).toLocaleString(LOCALES[lang], { timeZone: 'UTC' }) + ' UTC';
   const intro = say(words, 'link', { file: found.doc.filename, until });
-  return { status: 200, html: signingPage('link', token, found.doc, found.link.language, intro, hasWidget) };
+  return { status: 200, html: signingPage('link', token, found.doc, lang, intro, hasWidget) };
 }

@@ -174,12 +174,18 @@ export class Sandbox {
       else res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(file);
       return;
     }
-    const pageRoute = /^\/(sign|link)\/([A-Za-z0-9-]{1,64})(?:(\/document)|\/esign(\/[^?#]*))?$/.exec(url);
+    const [pagePath = '', pageQuery = ''] = url.split('?', 2);
+    // only the page itself takes a query (its language); its document and operations take none
+    const pageRoute = /^\/(sign|link)\/([A-Za-z0-9-]{1,64})(?:(\/document)|\/esign(\/[^?#]*))?$/.exec(pagePath);
+    if (pageRoute && pageQuery && (pageRoute[3] || pageRoute[4] !== undefined)) {
+      send(res, 404, { status: 'error', message: message('en', 'unknownOperation') });
+      return;
+    }
     if (pageRoute) {
       const kind = pageRoute[1] as 'sign' | 'link';
       const token = pageRoute[2] as string;
       if (req.method === 'GET' && !pageRoute[3] && pageRoute[4] === undefined) {
-        const { status, html } = linkPage(this.documents, kind, token, this.options.now(), this.widgetDir !== null);
+        const { status, html } = linkPage(this.documents, kind, token, this.options.now(), this.widgetDir !== null, { query: pageQuery, acceptLanguage: req.headers['accept-language'] });
         res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SIGNING_PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }).end(html);
         return;
       }

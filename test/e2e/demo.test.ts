@@ -97,6 +97,41 @@ describe('demo page, end to end in Chromium', () => {
     await page.close();
   });
 
+  it('speaks the five languages: the switch turns the page, its elements and the identities table, and the address keeps it', async () => {
+    const page = await openDemo();
+    const seen = () =>
+      page.evaluate(() => ({
+        lang: document.documentElement.lang,
+        title: document.title,
+        heading: document.querySelector('#ids-title')!.textContent,
+        outcome: [...document.querySelectorAll('#identities td')].map((td) => td.textContent).find((text) => /^40401/.test(text ?? '')),
+        submit: document.querySelector('esign-identify')!.shadowRoot!.querySelector('[part="submit"]')?.textContent?.trim(),
+        untranslated: [...document.querySelectorAll('[data-t]')].filter((el) => !el.textContent?.trim()).length,
+      }));
+    const expected = {
+      lt: { heading: 'Bandomosios tapatybės', outcome: '40401: ne Mobile-ID klientas', submit: 'Tęsti' },
+      lv: { heading: 'Testa identitātes', outcome: '40401: nav Mobile-ID klients', submit: 'Turpināt' },
+      et: { heading: 'Testisikud', outcome: '40401: ei ole Mobile-ID klient', submit: 'Jätka' },
+      ru: { heading: 'Тестовые личности', outcome: '40401: не клиент Mobile-ID', submit: 'Продолжить' },
+      en: { heading: 'Test identities', outcome: '40401: not a Mobile-ID client', submit: 'Continue' },
+    };
+    assert.deepEqual((await seen()).lang, 'en', 'English for an English browser');
+    for (const [lang, words] of Object.entries(expected)) {
+      await page.select('#lang', lang);
+      await page.waitForFunction((submit) => document.querySelector('esign-identify')!.shadowRoot!.querySelector('[part="submit"]')?.textContent?.trim() === submit, {}, words.submit);
+      const now = await seen();
+      assert.deepEqual({ heading: now.heading, outcome: now.outcome, submit: now.submit }, words, lang);
+      assert.equal(now.lang, lang);
+      assert.equal(now.untranslated, 0);
+      assert.equal(new URL(page.url()).searchParams.get('lang'), lang);
+    }
+    await page.goto(`${demo.url}?lang=lv`, { waitUntil: 'networkidle0' });
+    await page.waitForFunction(() => document.documentElement.lang === 'lv');
+    assert.equal(await page.$eval('#lang', (el) => (el as HTMLSelectElement).value), 'lv');
+    assert.equal(await page.title(), 'esign-elements demonstrācija');
+    await page.close();
+  });
+
   it('logs in with Smart-ID using the keyboard alone', async () => {
     const page = await openDemo();
     await tabTo(page, 'input#code');

@@ -91,4 +91,43 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     assert.equal((await getPage(url)).status, 410);
     assert.equal((await send(`${url}/esign/smartid/sign.json`, 'POST', {})).status, 404);
   });
+
+  it('speaks the five languages: chosen on the page, else the link\'s own, else the browser\'s, and offers the switch', async () => {
+    const upload = await post('/api/document/upload.json', {
+      access: 'private', file: { filename: 'sutartis.pdf', content: b64(samplePdf()) },
+      signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
+    });
+    const invitation = upload.json.signers[0].invitationUrl as string;
+    const titles = { lt: 'Pasirašyti', lv: 'Parakstīt', et: 'Allkirjasta', ru: 'Подписать', en: 'Sign' };
+    for (const [lang, title] of Object.entries(titles)) {
+      const page = await getPage(`${invitation}?lang=${lang}`);
+      assert.equal(page.status, 200, lang);
+      assert.match(page.text, new RegExp(`<html lang="${lang}">`), lang);
+      assert.match(page.text, new RegExp(`<h1[^>]*>${title} sutartis.pdf</h1>`), lang);
+      assert.match(page.text, new RegExp(`<esign-sign [^>]*lang="${lang}"`), `the widget in ${lang}`);
+      // the switch: every language named in itself, the current one marked
+      const links = [...page.text.matchAll(/<a href="\?lang=(\w+)" lang="\w+"([^>]*)>/g)];
+      assert.deepEqual(links.map((m) => m[1]), ['lt', 'lv', 'et', 'ru', 'en'], lang);
+      assert.deepEqual(links.filter((m) => m[2]!.includes('aria-current="true"')).map((m) => m[1]), [lang], `${lang} marked current`);
+    }
+    const byBrowser = await fetch(invitation, { headers: { 'accept-language': 'de-DE, lv;q=0.9, en;q=0.5' } });
+    assert.match(await byBrowser.text(), /<html lang="lv">/);
+    const unknown = await fetch(`${invitation}?lang=xx`, { headers: { 'accept-language': 'de' } });
+    assert.match(await unknown.text(), /<html lang="en">/);
+    // the page's document and operations take no query
+    assert.equal((await fetch(`${invitation}/document?lang=lt`)).status, 404);
+
+    const link = await post('/api/document/generate-temporary-signing-link.json', {
+      document_id: upload.json.document.uuid, callback_url: callbackUrl, expire_after: 5, language: 'lt',
+      signers: [{ name: 'OK', surname: 'TESTNUMBER', personal_code: '30303039914', signature_type: 'smartid' }],
+    });
+    const url = link.json.temporary_signing_link as string;
+    const own = await fetch(url, { headers: { 'accept-language': 'ru' } });
+    assert.match(await own.text(), /<html lang="lt">/, "the link's language first");
+    const russian = await getPage(`${url}?lang=ru`);
+    assert.match(russian.text, /Вы можете подписать <strong>sutartis.pdf<\/strong> до <strong>/);
+    const missing = await getPage(`${stack.sandboxUrl}/sign/00000000-0000-0000-0000-000000000000?lang=et`);
+    assert.equal(missing.status, 404);
+    assert.match(missing.text, /Linki ei leitud/);
+  });
 });
