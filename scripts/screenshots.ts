@@ -1,14 +1,17 @@
 /**
- * `npm run screenshots [-- --browser chromium|firefox] [--lang lt,en] [--only identify]`: every
+ * `npm run screenshots [-- --browser chromium|firefox|webkit] [--lang lt,en] [--only identify]`: every
  * element in each of its states, at 360 px and 1280 px, light and dark, reached for real on the
- * demo's stage page (demo/stage.ts) against the proxy and sandbox. Written to
+ * demo's stage page (demo/stage.ts) against the proxy and sandbox. WebKit is Debian's WebKitGTK
+ * MiniBrowser through WebKitWebDriver (its screenshots are of the viewport). Written to
  * `screenshots/<browser>/<element>-<state>-<lang>-<scheme>-<width>.png` (not committed): look at them.
  */
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { startDemo } from '../demo/server.js';
+import { remote } from 'webdriverio';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './chromium.js';
+import { WEBKIT_CAPABILITIES, startWebkitDriver } from './webkit.mjs';
 
 const STATES: Record<string, string[]> = {
   identify: ['idle', 'invalid', 'waiting', 'error', 'success'],
@@ -29,13 +32,48 @@ const { values } = parseArgs({
 const languages = values.lang!.split(',');
 const elements = Object.keys(STATES).filter((name) => !values.only || values.only.split(',').includes(name));
 
-const demo = await startDemo({ port: 0, answerAfterMs: 800, rateLimit: false });
-let browser: Browser | undefined;
-try {
-  browser =
+/** Opens a stage page at a width and saves what it shows. */
+type Shoot = (url: string, width: number, scheme: string, path: string) => Promise<void>;
+
+async function puppeteerShooter(): Promise<{ shoot: Shoot; close: () => Promise<void> }> {
+  const browser: Browser =
     values.browser === 'firefox'
       ? await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true })
       : await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const shoot: Shoot = async (url, width, scheme, path) => {
+    const page = await browser.newPage();
+    await page.setViewport({ width, height: 800 });
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
+    await page.screenshot({ path, fullPage: true });
+    await page.close();
+  };
+  return { shoot, close: () => browser.close() };
+}
+
+async function webkitShooter(): Promise<{ shoot: Shoot; close: () => Promise<void> }> {
+  const driver = await startWebkitDriver();
+  const browser = await remote({ hostname: '127.0.0.1', port: driver.port, path: '/', logLevel: 'error', capabilities: WEBKIT_CAPABILITIES });
+  const shoot: Shoot = async (url, width, _scheme, path) => {
+    await browser.setWindowSize(width, 800);
+    await browser.url(url);
+    await browser.waitUntil(() => browser.execute(() => document.body.dataset['ready'] === 'true'), { timeout: 60_000 });
+    await browser.saveScreenshot(path);
+  };
+  return {
+    shoot,
+    close: async () => {
+      await browser.deleteSession();
+      driver.stop();
+    },
+  };
+}
+
+const demo = await startDemo({ port: 0, answerAfterMs: 800, rateLimit: false });
+let shooter: { shoot: Shoot; close: () => Promise<void> } | undefined;
+try {
+  shooter = values.browser === 'webkit' ? await webkitShooter() : await puppeteerShooter();
   const out = `screenshots/${values.browser}`;
   mkdirSync(out, { recursive: true });
   let count = 0;
@@ -44,13 +82,9 @@ try {
       for (const lang of languages) {
         for (const scheme of ['light', 'dark']) {
           for (const width of [360, 1280]) {
-            const page = await browser.newPage();
-            await page.setViewport({ width, height: 800 });
-            await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
-            await page.goto(`${demo.url}stage.html?element=${element}&state=${state}&lang=${lang}&scheme=${scheme}`, { waitUntil: 'load' });
-            await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
-            await page.screenshot({ path: `${out}/${element}-${state}-${lang}-${scheme}-${width}.png`, fullPage: true });
-            await page.close();
+            // the stage page sets the scheme itself, so engines without media emulation show it too
+            const url = `${demo.url}stage.html?element=${element}&state=${state}&lang=${lang}&scheme=${scheme}`;
+            await shooter.shoot(url, width, scheme, `${out}/${element}-${state}-${lang}-${scheme}-${width}.png`);
             count++;
           }
         }
@@ -59,6 +93,6 @@ try {
   }
   console.log(`${count} screenshots in ${out}/`);
 } finally {
-  await browser?.close();
+  await shooter?.close();
   await demo.close();
 }

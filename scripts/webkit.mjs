@@ -37,8 +37,15 @@ async function untilListening(port, child) {
   throw new Error('WebKitWebDriver did not start');
 }
 
-/** The launcher, with the driver started now and stopped when this process ends. */
-export async function webkitLauncher() {
+/** What asks WebKitWebDriver for a MiniBrowser (WebDriver classic, which its webdriverio 9 must be told). */
+export const WEBKIT_CAPABILITIES = {
+  browserName: 'MiniBrowser',
+  'wdio:enforceWebDriverClassic': true,
+  'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+};
+
+/** Starts WebKitWebDriver under xvfb-run on a free loopback port; stopped by `stop()` or when this process ends. */
+export async function startWebkitDriver() {
   const port = await freePort();
   // its own process group, so the driver, Xvfb and the browsers go together
   const driver = spawn('xvfb-run', ['-a', WEBKIT_DRIVER, `--port=${port}`, '--host=127.0.0.1'], { stdio: 'ignore', detached: true });
@@ -55,16 +62,18 @@ export async function webkitLauncher() {
     process.exit(1);
   });
   await untilListening(port, driver);
+  return { port, stop };
+}
+
+/** The test runner's launcher, with the driver started now. */
+export async function webkitLauncher() {
+  const { port } = await startWebkitDriver();
   return webdriverLauncher({
     automationProtocol: 'webdriver',
     hostname: '127.0.0.1',
     port,
     path: '/',
     logLevel: 'error',
-    capabilities: {
-      browserName: 'MiniBrowser',
-      'wdio:enforceWebDriverClassic': true,
-      'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
-    },
+    capabilities: WEBKIT_CAPABILITIES,
   });
 }
