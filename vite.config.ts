@@ -16,6 +16,12 @@ const ELEMENT_ENTRIES = readdirSync(new URL('./src/define/', import.meta.url))
   .map((file) => file.slice(0, -3));
 
 const SCRIPT_OUTPUT = { minify: true, comments: false } as const;
+/**
+ * PDF.js is never bundled with the elements: the preview's engine imports it from the file beside
+ * it (`esign-elements-pdf.js`, copied with its worker by scripts/copy-pdfjs.mjs), loaded only when
+ * a preview is shown, in the package and the script-tag files alike.
+ */
+const PDFJS = { external: ['pdfjs-dist'], paths: { 'pdfjs-dist': './esign-elements-pdf.js' } } as const;
 
 /**
  * `vite build`: the unbundled ESM of every entry point (types come from tsc).
@@ -32,7 +38,7 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: 'dist/cdn',
         emptyOutDir: true,
         lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'esign-elements.js' },
-        rolldownOptions: { output: { ...SCRIPT_OUTPUT, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
+        rolldownOptions: { external: [...PDFJS.external], output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
       },
     };
   }
@@ -47,7 +53,7 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: 'dist/cdn',
         emptyOutDir: false,
         lib: { entry: `src/define/${name}.ts`, formats: ['es'], fileName: () => `esign-${name}.js` },
-        rolldownOptions: { output: { ...SCRIPT_OUTPUT, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
+        rolldownOptions: { external: [...PDFJS.external], output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
       },
     };
   }
@@ -74,8 +80,9 @@ export default defineConfig(({ mode }): UserConfig => {
         formats: ['es'],
       },
       rolldownOptions: {
-        external: (id: string) => NODE_BUILTINS.has(id) || DEPENDENCIES.some((dep) => id === dep || id.startsWith(dep.endsWith('/') ? dep : `${dep}/`)),
-        output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+        external: (id: string) =>
+          NODE_BUILTINS.has(id) || PDFJS.external.includes(id as 'pdfjs-dist') || DEPENDENCIES.some((dep) => id === dep || id.startsWith(dep.endsWith('/') ? dep : `${dep}/`)),
+        output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js', paths: PDFJS.paths },
       },
     },
   };

@@ -6,6 +6,7 @@ import { startSandbox } from 'esign-sandbox';
 import { countingReporter } from './scripts/counting-reporter.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.ts';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { webkitAvailable, webkitLauncher } from './scripts/webkit.mjs';
 
 const ACCESS_TOKEN = 'browser-test-secret';
@@ -42,6 +43,13 @@ export default {
   nodeResolve: { exportConditions: ['browser', 'development'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   middleware: [
+    // the preview's worker, where the built package has it beside the engine (the sources have none)
+    (ctx, next) => {
+      if (ctx.path !== '/src/elements/document-preview/esign-elements-pdf-worker.js') return next();
+      ctx.type = 'text/javascript';
+      ctx.body = readFileSync('node_modules/pdfjs-dist/build/pdf.worker.min.mjs');
+      return undefined;
+    },
     (ctx, next) => {
       if (!ctx.path.startsWith('/__ssr/')) return next();
       const page = ssrPages[ctx.path.slice('/__ssr/'.length)];

@@ -9,6 +9,7 @@ import { EsignValidationReport } from './elements/validation-report/validation-r
 import { EsignSigningLink } from './elements/signing-link/signing-link.js';
 import { EsignDocument } from './elements/document/document.js';
 import { EsignStatus } from './elements/status/status.js';
+import { EsignDocumentPreview } from './elements/document-preview/document-preview.js';
 
 /** Every element of the package, by tag name. */
 export const ELEMENTS: Record<string, CustomElementConstructor> = {
@@ -20,6 +21,7 @@ export const ELEMENTS: Record<string, CustomElementConstructor> = {
   'esign-validation-report': EsignValidationReport,
   'esign-signing-link': EsignSigningLink,
   'esign-document': EsignDocument,
+  'esign-document-preview': EsignDocumentPreview,
   'esign-person-form': EsignPersonForm,
   'esign-control-code': EsignControlCode,
   'esign-status': EsignStatus,
@@ -35,6 +37,7 @@ declare global {
     'esign-validation-report': EsignValidationReport;
     'esign-signing-link': EsignSigningLink;
     'esign-document': EsignDocument;
+    'esign-document-preview': EsignDocumentPreview;
     'esign-person-form': EsignPersonForm;
     'esign-control-code': EsignControlCode;
     'esign-status': EsignStatus;

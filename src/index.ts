@@ -35,6 +35,8 @@ export { EsignSignerList } from './elements/signer-list/signer-list.js';
 export { EsignValidationReport } from './elements/validation-report/validation-report.js';
 export { EsignSigningLink } from './elements/signing-link/signing-link.js';
 export { EsignDocument } from './elements/document/document.js';
+export { EsignDocumentPreview } from './elements/document-preview/document-preview.js';
+export type { PreviewLoadedDetail } from './elements/document-preview/events.js';
 export { readReport, type ReadSignature } from './elements/validation-report/read-report.js';
 export type { DocumentUploadedDetail } from './elements/document-upload/events.js';
 export type { SignersLoadedDetail, SignerInvitedDetail, SignerRemovedDetail } from './elements/signer-list/events.js';

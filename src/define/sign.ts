@@ -2,6 +2,7 @@
 import { EsignSign } from '../elements/sign/sign.js';
 import { defineElement } from '../internal/define.js';
 import './control-code.js';
+import './document-preview.js';
 import './person-form.js';
 import './status.js';
 

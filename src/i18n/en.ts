@@ -207,6 +207,20 @@ export const en = {
   'document.downloading': "Downloading…",
   'error.signer-not-found': "No such temporary signer: only signers added with a temporary link can be removed.",
   'link.copy-failed': "Copying failed: select the link and copy it yourself.",
+  'preview.title': "Document preview",
+  'preview.label': "Preview of {name}",
+  'preview.loading': "Preparing the preview…",
+  'preview.page': "Page {page} of {pages}",
+  'preview.previous': "Previous page",
+  'preview.next': "Next page",
+  'preview.zoom-in': "Zoom in",
+  'preview.zoom-out': "Zoom out",
+  'preview.fit': "Fit width",
+  'preview.failed': "The preview could not be shown.",
+  'preview.unsupported': "There is no preview for this type of file.",
+  'preview.files': "{count, plural, one {# file} other {# files}} in the container",
+  'preview.show': "Show",
+  'preview.no-pdf': "The container has no PDF to show.",
 };
 
 export type StringKey = keyof typeof en;

@@ -10,6 +10,7 @@ import '../define.js';
 import './jsx.js';
 import { EsignControlCode as ControlCodeElement } from '../elements/control-code/control-code.js';
 import { EsignDocument as DocumentElement } from '../elements/document/document.js';
+import { EsignDocumentPreview as DocumentPreviewElement } from '../elements/document-preview/document-preview.js';
 import { EsignDocumentUpload as DocumentUploadElement } from '../elements/document-upload/document-upload.js';
 import { EsignHashSign as HashSignElement } from '../elements/hash-sign/hash-sign.js';
 import { EsignIdentify as IdentifyElement } from '../elements/identify/identify.js';
@@ -49,6 +50,7 @@ export const EsignDocument = component('esign-document', DocumentElement, {
   onDocumentRemoved: on('esign-document-removed'),
   onDocumentDownloaded: on('esign-document-downloaded'),
 });
+export const EsignDocumentPreview = component('esign-document-preview', DocumentPreviewElement, { ...ERROR, onPreviewLoaded: on('esign-preview-loaded') });
 export const EsignPersonForm = component('esign-person-form', PersonFormElement, { onPersonSubmit: on('esign-person-submit') });
 export const EsignControlCode = component('esign-control-code', ControlCodeElement, {});
 export const EsignStatus = component('esign-status', StatusElement, { onCancelRequest: on('esign-cancel-request') });

@@ -5,6 +5,7 @@
  */
 import type { EsignControlCode } from '../elements/control-code/control-code.js';
 import type { EsignDocument } from '../elements/document/document.js';
+import type { EsignDocumentPreview } from '../elements/document-preview/document-preview.js';
 import type { EsignDocumentUpload } from '../elements/document-upload/document-upload.js';
 import type { EsignHashSign } from '../elements/hash-sign/hash-sign.js';
 import type { EsignIdentify } from '../elements/identify/identify.js';
@@ -82,6 +83,7 @@ export interface EsignElementSpecs {
     { 'callback-url': 'callbackUrl'; 'document-id': 'documentId' },
     'esign-document-removed' | 'esign-document-downloaded' | 'esign-error'
   >;
+  'esign-document-preview': ElementSpec<EsignDocumentPreview, { 'worker-src': 'workerSrc' }, 'esign-preview-loaded' | 'esign-error'>;
   'esign-person-form': ElementSpec<EsignPersonForm, {}, 'esign-person-submit'>;
   'esign-control-code': ElementSpec<EsignControlCode, {}, never>;
   'esign-status': ElementSpec<EsignStatus, {}, 'esign-cancel-request'>;

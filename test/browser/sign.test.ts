@@ -3,6 +3,7 @@ import { EsignClient } from '../../src/client/index.js';
 import '../../src/define.js';
 import type { EsignHashSign } from '../../src/elements/hash-sign/hash-sign.js';
 import type { EsignSign } from '../../src/elements/sign/sign.js';
+import type { EsignDocumentPreview } from '../../src/elements/document-preview/document-preview.js';
 import { en } from '../../src/i18n/en.js';
 import { lv } from '../../src/i18n/lv.js';
 import { PERSONAS } from 'esign-sandbox/personas';
@@ -40,6 +41,16 @@ async function chooseMobile(el: HTMLElement & { updateComplete: Promise<boolean>
   el.shadowRoot!.querySelector<HTMLInputElement>('input[value="mobile"]')!.click();
   await el.updateComplete;
   await personForm(el as never).updateComplete;
+}
+
+/** How much of a preview's page is drawn (dark pixels): a visible signature adds to it. */
+function ink(preview: EsignDocumentPreview): number {
+  const canvas = preview.shadowRoot!.querySelector('canvas');
+  if (!canvas?.width) return 0;
+  const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+  let dark = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 600) dark++;
+  return dark;
 }
 
 async function text(blob: Blob): Promise<string> {
@@ -157,6 +168,33 @@ describe('esign-sign: signing', () => {
     expect(link.href).to.match(/^blob:/);
     expect(await text(await (await fetch(link.href)).blob())).to.equal(content);
     await expect(el).to.be.accessible();
+  });
+
+  it('shows the document before the person confirms, and the signed file with its visible signature after', async () => {
+    const el = await signElement({ 'signature-position': 'right_bottom' });
+    el.files = pdfFile('contract.pdf', 1);
+    await el.updateComplete;
+    const before = el.shadowRoot!.querySelector<EsignDocumentPreview>('esign-document-preview')!;
+    expect(before, 'a preview before signing').to.exist;
+    await until(() => (before.shadowRoot!.querySelector('.textLayer')?.textContent ?? '').includes('Contract'), 'the document drawn').catch((e) => {
+      throw new Error(`${e.message}: ${before._status} ${before._error} ${before.isConnected} ${before.shadowRoot!.textContent}`);
+    });
+    const inkBefore = ink(before);
+    await expect(el).to.be.accessible();
+    await type(el as never, 'code', '40504040001');
+    const signed = oneEvent(el, 'esign-signed');
+    submitButton(el as never).click();
+    await signed;
+    await el.updateComplete;
+    const after = el.shadowRoot!.querySelector<EsignDocumentPreview>('esign-document-preview')!;
+    expect(after.file && (after.file as File).name).to.equal('contract_signed.pdf');
+    await until(() => (after.shadowRoot!.querySelector('.textLayer')?.textContent ?? '').includes('Contract') && ink(after) > inkBefore, 'the signed file drawn with more on the page');
+    await expect(el).to.be.accessible();
+
+    const none = await signElement({ 'no-preview': '' });
+    none.files = pdfFile();
+    await none.updateComplete;
+    expect(none.shadowRoot!.querySelector('esign-document-preview'), 'the host turned it off').to.equal(null);
   });
 
   it('signs several picked files as one ASiC-E container with Mobile-ID', async () => {

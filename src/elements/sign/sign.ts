@@ -15,6 +15,9 @@ import type { SignedDetail } from './events.js';
 import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 
+/** The preview says its own failures; they are not the signing's, so they stay inside. */
+const stopHere = (event: Event) => event.stopPropagation();
+
 const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc: 'BDOC', adoc: 'ADOC' };
 
 /**
@@ -30,6 +33,9 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @csspart pick - The button that opens the file picker.
  * @csspart submit - The submit button.
  * @csspart download - The download link of the signed file.
+ * @csspart preview - The document's preview, before signing and of the signed file after.
+ * @csspart preview-toolbar - The preview's page navigation and zoom (forwarded).
+ * @csspart preview-viewport - The preview's scrolling page area (forwarded).
  * @csspart retry - The try-again button.
  * @csspart field - Each field's wrapper of the person form (forwarded).
  * @csspart input - The person form's inputs and select (forwarded).
@@ -55,6 +61,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     maxSize: { type: Number, attribute: 'max-size' },
     peps: { type: Boolean },
     sanctions: { type: Boolean },
+    noPreview: { type: Boolean, attribute: 'no-preview' },
     _picked: { state: true },
     _dragging: { state: true },
     _progress: { state: true },
@@ -74,6 +81,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   declare maxSize: number;
   declare peps: boolean;
   declare sanctions: boolean;
+  /** Shows no preview of the document (by default the person sees it before signing, and the signed file after). */
+  declare noPreview: boolean;
   declare _picked: SignFile[];
   declare _dragging: boolean;
   declare _progress: number | null;
@@ -93,6 +102,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     this.maxSize = 0;
     this.peps = false;
     this.sanctions = false;
+    this.noPreview = false;
     this._picked = [];
     this._dragging = false;
     this._progress = null;
@@ -267,14 +277,47 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
           <span id="progress-label">${this.t('sign.encoding')}</span>
           <progress aria-labelledby="progress-label" max="100" value=${Math.round(this._progress * 100)}></progress>
         </div>`
-      : nothing}`;
+      : nothing}
+    ${this.#renderPreview(this.#previewOf(files))}`;
   }
 
   protected override renderSuccess() {
     if (!this.#signed || !this.#downloadUrl) return nothing;
     const { name } = this.#signed.file;
     return html`<div class="actions">
-      <a class="download" part="download" href=${this.#downloadUrl} download=${name}>${this.t('sign.download', { name })}</a>
-    </div>`;
+        <a class="download" part="download" href=${this.#downloadUrl} download=${name}>${this.t('sign.download', { name })}</a>
+      </div>
+      ${this.#renderPreview(this.#signed.file.blob)}`;
+  }
+
+  /** The files previewed, kept so a render does not read them again. */
+  #previews = new WeakMap<SignFile, File>();
+
+  /** What the person sees before confirming: the first PDF, or the one file (a container). */
+  #previewOf(files: SignFile[]): File | null {
+    const chosen = files.find((file) => extensionOf(file.name) === 'pdf') ?? (files.length === 1 ? files[0] : undefined);
+    if (!chosen) return null;
+    let file = this.#previews.get(chosen);
+    if (!file) {
+      const blob = chosen.blob ?? (chosen.base64 !== undefined ? new Blob([Uint8Array.from(atob(chosen.base64), (ch) => ch.charCodeAt(0))]) : null);
+      if (!blob) return null;
+      file = blob instanceof File && blob.name === chosen.name ? blob : new File([blob], chosen.name, { type: blob.type });
+      this.#previews.set(chosen, file);
+    }
+    return file;
+  }
+
+  #renderPreview(file: Blob | null) {
+    if (this.noPreview || !file) return nothing;
+    return html`<esign-document-preview
+      part="preview"
+      exportparts="toolbar: preview-toolbar, viewport: preview-viewport"
+      .lang=${this.language}
+      .theme=${this.theme}
+      .strings=${this.strings}
+      .file=${file}
+      @esign-error=${stopHere}
+      @esign-preview-loaded=${stopHere}
+    ></esign-document-preview>`;
   }
 }

@@ -1,0 +1,12 @@
+export interface PreviewLoadedDetail {
+  /** The name of the file shown (inside a container: of the PDF shown). */
+  fileName: string;
+  /** Its pages; 0 when there is nothing to draw (another type, or a container without a PDF). */
+  pages: number;
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'esign-preview-loaded': CustomEvent<PreviewLoadedDetail>;
+  }
+}

@@ -1,0 +1,148 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { EsignClient } from '../../src/client/index.js';
+import '../../src/define/document-preview.js';
+import type { EsignDocumentPreview } from '../../src/elements/document-preview/document-preview.js';
+import type { PreviewLoadedDetail } from '../../src/elements/document-preview/events.js';
+import type { EsignErrorDetail } from '../../src/client/errors.js';
+import { en } from '../../src/i18n/en.js';
+import { ENDPOINT, deepActiveElement, until } from './helpers.js';
+
+const client = new EsignClient({ endpoint: ENDPOINT, lang: 'en' });
+
+function pdfFile(title: string, pages: number, name = 'contract.pdf'): File {
+  return new File([samplePdf(title, pages) as BlobPart], name, { type: 'application/pdf' });
+}
+
+function base64(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+/** The page's words as the text layer holds them. */
+function textLayer(el: EsignDocumentPreview): string {
+  return el.shadowRoot!.querySelector('.textLayer')?.textContent ?? '';
+}
+
+/** Whether the canvas holds anything but white: the page was drawn. */
+function drawn(el: EsignDocumentPreview): boolean {
+  const canvas = el.shadowRoot!.querySelector('canvas')!;
+  if (!canvas.width) return false;
+  const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+  for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) return true;
+  return false;
+}
+
+async function shown(el: EsignDocumentPreview, words: string): Promise<void> {
+  await until(() => textLayer(el).includes(words) && drawn(el), `"${words}" drawn with its text layer`);
+}
+
+function part(el: EsignDocumentPreview, name: string): HTMLElement {
+  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`)!;
+}
+
+describe('esign-document-preview', () => {
+  it('draws the first page of a PDF with a text layer, and pages through with the keyboard, focus kept', async () => {
+    const loaded: CustomEvent<PreviewLoadedDetail>[] = [];
+    const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e)}></esign-document-preview>`);
+    expect(el.shadowRoot!.textContent!.trim(), 'nothing without a file').to.equal('');
+    el.file = pdfFile('Lease agreement', 3);
+    await shown(el, 'Page 1 of 3');
+    expect(textLayer(el)).to.contain('Lease agreement');
+    expect(loaded.map((e) => e.detail)).to.deep.equal([{ fileName: 'contract.pdf', pages: 3 }]);
+    expect(part(el, 'position').textContent).to.equal('Page 1 of 3');
+    expect(part(el, 'viewport').getAttribute('aria-label')).to.equal('Preview of contract.pdf');
+    expect(el.shadowRoot!.querySelector('canvas')!.getAttribute('aria-hidden')).to.equal('true');
+    await expect(el).to.be.accessible();
+
+    part(el, 'next').focus();
+    await sendKeys({ press: 'Enter' });
+    await shown(el, 'Page 2 of 3');
+    expect(el.page).to.equal(2);
+    expect(el.getAttribute('page'), 'reflected').to.equal('2');
+    await sendKeys({ press: 'Enter' });
+    await shown(el, 'Page 3 of 3');
+    expect(part(el, 'next').getAttribute('aria-disabled'), 'at the end').to.equal('true');
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(el.page, 'no page beyond the last').to.equal(3);
+    expect(deepActiveElement(), 'focus stays on the button').to.equal(part(el, 'next'));
+
+    part(el, 'viewport').focus();
+    await sendKeys({ press: 'Home' });
+    await shown(el, 'Page 1 of 3');
+    await sendKeys({ press: 'PageDown' });
+    await shown(el, 'Page 2 of 3');
+    expect(part(el, 'position').textContent).to.equal('Page 2 of 3');
+    expect(loaded, 'one load').to.have.length(1);
+    await expect(el).to.be.accessible();
+  });
+
+  it('fits a 360 px phone, zooms in and out, and fits again', async () => {
+    const wrap = await fixture<HTMLDivElement>(html`<div style="inline-size: 360px"><esign-document-preview lang="lt"></esign-document-preview></div>`);
+    const el = wrap.firstElementChild as EsignDocumentPreview;
+    el.file = pdfFile('Sutartis', 1);
+    await shown(el, 'Sutartis');
+    const canvas = el.shadowRoot!.querySelector('canvas')!;
+    const fitted = canvas.getBoundingClientRect().width;
+    expect(fitted, 'the page fits the phone').to.be.at.most(part(el, 'viewport').clientWidth);
+    expect(fitted, 'and uses it').to.be.above(250);
+    expect(el.scrollWidth, 'no sideways scroll of the element').to.be.at.most(360);
+    expect(part(el, 'fit').getAttribute('aria-pressed')).to.equal('true');
+    part(el, 'zoom-in').click();
+    await el.updateComplete;
+    expect(el.zoom, 'a zoom step').to.be.above(0);
+    await until(() => canvas.getBoundingClientRect().width > fitted, 'drawn larger');
+    expect(part(el, 'fit').getAttribute('aria-pressed')).to.equal('false');
+    part(el, 'fit').click();
+    await until(() => Math.abs(canvas.getBoundingClientRect().width - fitted) < 2, 'fitted again');
+    await expect(el).to.be.accessible();
+  });
+
+  it('lists a container\'s files and shows each PDF among them', async () => {
+    const files = [
+      { name: 'contract.pdf', content: base64(samplePdf('Main contract', 2)) },
+      { name: 'annex <b>&.pdf', content: base64(samplePdf('Annex one', 1)) },
+      { name: 'notes.txt', content: btoa('plain notes') },
+    ];
+    const start = await client.smartIdSign({ type: 'asice', code: '30303039914', country: 'LT', asice: { files } });
+    const signed = await client.waitForResult('smartid', 'sign', start.token, { interval: 200 });
+    const bytes = Uint8Array.from(atob(signed.file.content), (c) => c.charCodeAt(0));
+    const loaded: PreviewLoadedDetail[] = [];
+    const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`);
+    el.file = new File([bytes as BlobPart], signed.file.name);
+    await shown(el, 'Main contract');
+    const rows = [...el.shadowRoot!.querySelectorAll('.files li')].map((li) => li.querySelector('.name')!.textContent);
+    expect(rows).to.deep.equal(['contract.pdf', 'annex <b>&.pdf', 'notes.txt']);
+    expect(el.shadowRoot!.querySelector('#files-title')!.textContent).to.equal('3 files in the container');
+    const buttons = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.files button')];
+    expect(buttons.map((b) => b.getAttribute('aria-pressed')), 'PDFs only, the first shown').to.deep.equal(['true', 'false']);
+    await expect(el).to.be.accessible();
+    buttons[1]!.click();
+    await shown(el, 'Annex one').catch((e) => { throw new Error(`${e.message}: ${el._status} ${el._error} [${textLayer(el)}] ${el.shadowRoot!.textContent}`); });
+    expect(part(el, 'viewport').getAttribute('aria-label')).to.equal('Preview of annex <b>&.pdf');
+    expect(loaded).to.deep.equal([
+      { fileName: 'contract.pdf', pages: 2 },
+      { fileName: 'annex <b>&.pdf', pages: 1 },
+    ]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says when a file has no preview, and when a PDF is broken', async () => {
+    const errors: EsignErrorDetail[] = [];
+    const loaded: PreviewLoadedDetail[] = [];
+    const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-error=${(e: CustomEvent<EsignErrorDetail>) => errors.push(e.detail)} @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`);
+    el.file = new File(['just text'], 'readme.txt');
+    await until(() => el.shadowRoot!.textContent!.includes(en['preview.unsupported']), 'no preview said');
+    expect(loaded).to.deep.equal([{ fileName: 'readme.txt', pages: 0 }]);
+    await expect(el).to.be.accessible();
+    el.file = new File(['%PDF-1.7\nthis is not a PDF at all'], 'broken.pdf');
+    await until(() => el.shadowRoot!.querySelector('[part="error"]') !== null, 'the failure said');
+    expect(el.shadowRoot!.querySelector('[part="error"]')!.textContent).to.contain(en['preview.failed']);
+    expect(errors.map((e) => [e.code, e.retryable])).to.deep.equal([['document-corrupted', false]]);
+    expect(loaded, 'no load for the broken one').to.have.length(1);
+    await expect(el).to.be.accessible();
+  });
+});
