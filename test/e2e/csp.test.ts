@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { createProxyHandler } from '../../src/proxy/index.js';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; require-trusted-types-for 'script'";
@@ -24,6 +25,10 @@ const PAGE = `<!doctype html><html lang="lt"><head><meta charset="utf-8"><title>
 <script type="module" src="/cdn/esign-elements.js"></script><script type="module" src="/page.js"></script></head>
 <body>${TAGS.map((tag) => `<${tag} endpoint="/esign" hash="${'a'.repeat(64)}" document-id="00000000-0000-0000-0000-000000000000"></${tag}>`).join('')}</body></html>`;
 
+const PREVIEW_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CSP preview</title>
+<script type="module" src="/cdn/esign-elements.js"></script><script type="module" src="/page.js"></script></head>
+<body><esign-document-preview src="/sample.pdf"></esign-document-preview></body></html>`;
+
 // records CSP violations; a script file, since inline scripts are what the policy forbids
 const PAGE_SCRIPT = `window.violations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));`;
@@ -39,6 +44,8 @@ before(async () => {
     const path = req.url ?? '/';
     const headers = { 'content-security-policy': CSP };
     if (path === '/') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(PAGE);
+    else if (path === '/preview') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(PREVIEW_PAGE);
+    else if (path === '/sample.pdf') res.writeHead(200, { 'content-type': 'application/pdf' }).end(samplePdf('Strict policy agreement', 2));
     else if (path === '/page.js') res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(PAGE_SCRIPT);
     else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) {
       res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(readFileSync(`dist${path}`));
@@ -64,6 +71,28 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
     await page.waitForFunction((tags: string[]) => tags.every((tag) => document.querySelector(tag)?.shadowRoot?.childElementCount), { timeout: 10000 }, TAGS);
     const rendered = await page.evaluate((tags: string[]) => tags.map((tag) => document.querySelector(tag)!.shadowRoot!.textContent!.replace(/\s+/g, ' ').trim().slice(0, 40)), TAGS);
     assert.match(rendered[0]!, /Prisijungti su/);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('draws a PDF preview with PDF.js and its worker, text layer included, with no policy violation', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
+    await page.goto(`${url}preview`, { waitUntil: 'networkidle0' });
+    await page.waitForFunction(
+      () => document.querySelector('esign-document-preview')?.shadowRoot?.querySelector('.textLayer')?.textContent?.includes('Page 1 of 2'),
+      { timeout: 20000 },
+    );
+    const seen = await page.evaluate(() => {
+      const root = document.querySelector('esign-document-preview')!.shadowRoot!;
+      const canvas = root.querySelector('canvas')!;
+      return { text: root.querySelector('.textLayer')!.textContent, width: canvas.width, workers: performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /pdf-worker/.test(n)).length };
+    });
+    assert.match(seen.text!, /Strict policy agreement/);
+    assert.ok(seen.width > 0, 'the page drawn');
+    assert.equal(seen.workers, 1, 'the worker beside the script-tag file');
     assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
     assert.deepEqual(errors, []);
     await page.close();

@@ -55,19 +55,29 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual(foreign, []);
   });
 
-  it('each element has a script-tag file that imports nothing but its languages', () => {
+  it('each element has a script-tag file that imports nothing but its languages (and PDF.js when it previews)', () => {
     const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
     assert.deepEqual(
       elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(),
-      ['control-code', 'document', 'document-upload', 'hash-sign', 'identify', 'person-form', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'],
+      ['control-code', 'document', 'document-preview', 'document-upload', 'hash-sign', 'identify', 'person-form', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'],
     );
     const languages = widget.files.filter((f) => /^dist\/cdn\/esign-elements-(lt|en|lv|et|ru)-[\w-]+\.js$/.test(f));
     assert.equal(languages.length, 5);
+    const engine = widget.files.filter((f) => /^dist\/cdn\/esign-elements-engine-[\w-]+\.js$/.test(f));
+    assert.equal(engine.length, 1, 'one preview engine');
+    const previews = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-document-preview.js'];
     for (const file of [...elementFiles, 'dist/cdn/esign-elements.js']) {
       const code = readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
       assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, `${file} imports another file statically`);
       const loaded = [...code.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`).sort();
-      assert.deepEqual(loaded, [...languages].sort(), `${file} loads exactly the five languages on demand`);
+      const expected = previews.includes(file) ? [...languages, ...engine] : languages;
+      assert.deepEqual(loaded, [...expected].sort(), `${file} loads exactly the five languages${previews.includes(file) ? ' and the preview engine' : ''} on demand`);
+    }
+    // the engine brings PDF.js from beside it, and PDF.js its worker
+    const engineCode = readFileSync(join(dir, 'app/node_modules/esign-elements', engine[0]!), 'utf8');
+    assert.deepEqual([...engineCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => m[1]), ['esign-elements-pdf.js']);
+    for (const dir of ['dist/cdn', 'dist/elements/document-preview']) {
+      for (const name of ['esign-elements-pdf.js', 'esign-elements-pdf-worker.js']) assert.ok(widget.files.includes(`${dir}/${name}`), `${dir}/${name} packed`);
     }
   });
 
