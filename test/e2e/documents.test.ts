@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
@@ -145,6 +146,64 @@ describe('documents on the demo page, end to end in Chromium', () => {
     for (const event of ['esign-document-uploaded', 'esign-signer-invited', 'esign-validated', 'esign-signing-link-created', 'esign-signer-removed', 'esign-document-removed']) {
       assert.match(log, new RegExp(event));
     }
+    await page.close();
+  });
+
+  it('two signers each see the document on their invitation page and sign; the state turns signed and the download has two valid signatures', async () => {
+    const page = await browser.newPage();
+    await page.goto(demo.url, { waitUntil: 'networkidle0' });
+    const lease = join(dir, 'lease.pdf');
+    writeFileSync(lease, samplePdf('Lease of the flat', 3));
+    const fileInput = (await deep(page, 'esign-document-upload')).evaluateHandle((el) => el.shadowRoot!.querySelector('input[type=file]')!);
+    await ((await fileInput) as ElementHandle<HTMLInputElement>).uploadFile(lease);
+    await typeInto(page, '#signer-0-name', 'ANNA');
+    await typeInto(page, '#signer-0-surname', 'TESTNUMBER');
+    await typeInto(page, '#signer-0-email', 'anna@example.test');
+    await (await deep(page, '[part="add-signer"]')).click();
+    await typeInto(page, '#signer-1-name', 'OK');
+    await typeInto(page, '#signer-1-surname', 'TESTNUMBER');
+    await typeInto(page, '#signer-1-email', 'ok@example.test');
+    await page.keyboard.press('Enter');
+    await untilText(page, 'The document is uploaded.');
+    const invitations = await (await deep(page, 'esign-document-upload')).evaluate((el) => [...el.shadowRoot!.querySelectorAll<HTMLAnchorElement>('a.url')].map((a) => a.href));
+    assert.equal(invitations.length, 2);
+    await untilText(page, 'State: saved, not signed yet');
+
+    for (const [invitation, code] of [[invitations[0]!, '40504040001'], [invitations[1]!, '30303039914']] as const) {
+      const signing = await browser.newPage();
+      await signing.goto(invitation, { waitUntil: 'networkidle0' });
+      // the document is shown before the signing form is used: its first page, words included
+      await signing.waitForFunction(
+        () => {
+          const preview = document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-document-preview')?.shadowRoot;
+          return preview?.querySelector('.textLayer')?.textContent?.includes('Lease of the flat') && (preview.querySelector('canvas')?.width ?? 0) > 0;
+        },
+        { timeout: 20000 },
+      );
+      assert.match(await pageText(signing), /Page 1 of 3/);
+      await typeInto(signing, 'input#code', code);
+      const signed = signing.evaluate(() => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))));
+      await signing.keyboard.press('Enter');
+      assert.equal(await signed, true);
+      await signing.close();
+    }
+
+    await (await deep(page, '[part="signers-refresh"], [part="refresh"]')).click();
+    await untilText(page, 'State: signed by everyone');
+    const downloads = mkdtempSync(join(dir, 'downloads-'));
+    await (await page.createCDPSession()).send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+    await (await deep(page, '[part="download"]', 'Download the signed file')).click();
+    let saved = '';
+    for (let i = 0; i < 200 && !saved; i++) {
+      const found = readdirSync(downloads).find((name) => !name.endsWith('.crdownload'));
+      if (found) saved = join(downloads, found);
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(saved, 'the signed file was downloaded');
+    assert.match(saved, /lease[^/]*\.pdf$/);
+    const report = spawnSync('pdfsig', [saved], { encoding: 'utf8' }).stdout;
+    assert.equal((report.match(/Signature is Valid/g) ?? []).length, 2, report);
+    assert.match(report, /ANNA|TESTNUMBER/);
     await page.close();
   });
 });
