@@ -65,6 +65,13 @@ export async function measureSizes(): Promise<SizeRow[]> {
     const code = readFileSync(CDN + file);
     rows.push({ name: `language on demand: ${file.slice('esign-elements-'.length, 'esign-elements-'.length + 2)}`, files: 1, min: code.length, gzip: gzip(code) });
   }
+  // what a preview adds when it is shown (not counted in the budgets)
+  const engine = readdirSync(CDN).find((f) => /^esign-elements-engine-/.test(f));
+  for (const [name, file] of [['preview on demand: engine', engine], ['preview on demand: PDF.js', 'esign-elements-pdf.js'], ['preview on demand: PDF.js worker', 'esign-elements-pdf-worker.js']] as const) {
+    if (!file) continue;
+    const code = readFileSync(CDN + file);
+    rows.push({ name: `${name} (${file})`, files: 1, min: code.length, gzip: gzip(code) });
+  }
   return rows;
 }
 
