@@ -63,6 +63,8 @@ const isPdfName = (name: string) => /\.pdf$/i.test(name);
  * @csspart files - A container's list of files.
  * @csspart error - A failure, said in words.
  * @cssprop --esign-preview-height - The tallest the preview grows before it scrolls (default 70vh).
+ *
+ * @tag esign-document-preview
  */
 export class EsignDocumentPreview extends EsignElement {
   static override styles = [theme, controls, documentStyles, previewStyles];
