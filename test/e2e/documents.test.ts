@@ -74,25 +74,28 @@ async function untilText(page: Page, text: string): Promise<void> {
   assert.fail(`the page never said "${text}"`);
 }
 
+/** Uploads a file on the demo page with signers named NAME TESTNUMBER, through the upload form as a person fills it. */
+async function uploadWithSigners(page: Page, fileName: string, bytes: Uint8Array, names: string[]): Promise<void> {
+  const path = join(dir, fileName);
+  writeFileSync(path, bytes);
+  const fileInput = (await deep(page, 'esign-document-upload')).evaluateHandle((el) => el.shadowRoot!.querySelector('input[type=file]')!);
+  await ((await fileInput) as ElementHandle<HTMLInputElement>).uploadFile(path);
+  for (const [i, name] of names.entries()) {
+    if (i > 0) await (await deep(page, '[part="add-signer"]')).click();
+    await typeInto(page, `#signer-${i}-name`, name);
+    await typeInto(page, `#signer-${i}-surname`, 'TESTNUMBER');
+    await typeInto(page, `#signer-${i}-email`, `${name.toLowerCase()}@example.test`);
+  }
+  await page.keyboard.press('Enter');
+  await untilText(page, 'The document is uploaded.');
+}
+
 describe('documents on the demo page, end to end in Chromium', () => {
   it('uploads, signs through an invitation, invites, validates, links, removes a temporary signer and the document', async () => {
     const page = await browser.newPage();
     await page.goto(demo.url, { waitUntil: 'networkidle0' });
-    const contract = join(dir, 'contract.pdf');
-    writeFileSync(contract, samplePdf('Contract', 2));
-
     // upload with two signers
-    const fileInput = (await deep(page, 'esign-document-upload')).evaluateHandle((el) => el.shadowRoot!.querySelector('input[type=file]')!);
-    await ((await fileInput) as ElementHandle<HTMLInputElement>).uploadFile(contract);
-    await typeInto(page, '#signer-0-name', 'ANNA');
-    await typeInto(page, '#signer-0-surname', 'TESTNUMBER');
-    await typeInto(page, '#signer-0-email', 'anna@example.test');
-    await (await deep(page, '[part="add-signer"]')).click();
-    await typeInto(page, '#signer-1-name', 'BEN');
-    await typeInto(page, '#signer-1-surname', 'TESTNUMBER');
-    await typeInto(page, '#signer-1-email', 'ben@example.test');
-    await page.keyboard.press('Enter');
-    await untilText(page, 'The document is uploaded.');
+    await uploadWithSigners(page, 'contract.pdf', samplePdf('Contract', 2), ['ANNA', 'BEN']);
     const invitation = await (await deep(page, 'a.url')).evaluate((a) => (a as HTMLAnchorElement).href);
     // the link opens on the demo's own address (the sandbox's pages are served there)
     assert.equal(new URL(invitation).origin, new URL(demo.url).origin);
@@ -152,19 +155,7 @@ describe('documents on the demo page, end to end in Chromium', () => {
   it('two signers each see the document on their invitation page and sign; the state turns signed and the download has two valid signatures', async () => {
     const page = await browser.newPage();
     await page.goto(demo.url, { waitUntil: 'networkidle0' });
-    const lease = join(dir, 'lease.pdf');
-    writeFileSync(lease, samplePdf('Lease of the flat', 3));
-    const fileInput = (await deep(page, 'esign-document-upload')).evaluateHandle((el) => el.shadowRoot!.querySelector('input[type=file]')!);
-    await ((await fileInput) as ElementHandle<HTMLInputElement>).uploadFile(lease);
-    await typeInto(page, '#signer-0-name', 'ANNA');
-    await typeInto(page, '#signer-0-surname', 'TESTNUMBER');
-    await typeInto(page, '#signer-0-email', 'anna@example.test');
-    await (await deep(page, '[part="add-signer"]')).click();
-    await typeInto(page, '#signer-1-name', 'OK');
-    await typeInto(page, '#signer-1-surname', 'TESTNUMBER');
-    await typeInto(page, '#signer-1-email', 'ok@example.test');
-    await page.keyboard.press('Enter');
-    await untilText(page, 'The document is uploaded.');
+    await uploadWithSigners(page, 'lease.pdf', samplePdf('Lease of the flat', 3), ['ANNA', 'OK']);
     const invitations = await (await deep(page, 'esign-document-upload')).evaluate((el) => [...el.shadowRoot!.querySelectorAll<HTMLAnchorElement>('a.url')].map((a) => a.href));
     assert.equal(invitations.length, 2);
     await untilText(page, 'State: saved, not signed yet');

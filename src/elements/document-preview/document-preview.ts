@@ -4,6 +4,7 @@ import { EsignElement } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { documentStyles } from '../../internal/documents.styles.js';
 import { formatSize } from '../../internal/file-picker.js';
+import { extensionOf } from '../../internal/sign-files.js';
 import { theme } from '../../internal/theme.js';
 import type { ContainerEntry, PdfView } from './engine.js';
 import { previewStyles } from './document-preview.styles.js';
@@ -37,7 +38,7 @@ function dataFiles(entries: ContainerEntry[]): ContainerEntry[] {
   return entries.filter((entry) => entry.name !== 'mimetype' && !entry.name.startsWith('META-INF/'));
 }
 
-const isPdfName = (name: string) => /\.pdf$/i.test(name);
+const isPdfName = (name: string) => extensionOf(name) === 'pdf';
 
 /**
  * The pages of a PDF drawn in the page (Mozilla's PDF.js, loaded only when a preview is shown),
@@ -250,8 +251,10 @@ export class EsignDocumentPreview extends EsignElement {
     if (this.zoom > 0) return this.zoom;
     const { width } = await view.size(this.page);
     const viewport = this.renderRoot.querySelector<HTMLElement>('.viewport');
-    const available = (viewport?.clientWidth ?? 0) - 24;
-    return available > 0 ? Math.min(available / width, 3) : 1;
+    if (!viewport) return 1;
+    const style = getComputedStyle(viewport);
+    const available = viewport.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd);
+    return available > 0 ? Math.min(available / width, ZOOMS.at(-1)!) : 1;
   }
 
   async #draw(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { PDFWorker, TextLayer, VerbosityLevel, getDocument, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist';
 
-export { readContainer, ContainerError, type ContainerEntry } from './zip.js';
+export { readContainer, type ContainerEntry } from './zip.js';
 
 /** The worker beside this module, in the package and in the script-tag files alike. */
 const DEFAULT_WORKER = new URL('./esign-elements-pdf-worker.js', import.meta.url).href;
@@ -21,7 +21,7 @@ let policy: ScriptUrlPolicy | undefined;
  * The worker's URL as Trusted Types require it where a page enforces them (`esign-elements`
  * policy); only a URL of the page's own origin or of the widget's passes.
  */
-function trustedWorkerUrl(url: string): string | unknown {
+function trustedWorkerUrl(url: string): unknown {
   const types = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(url: string): string }): ScriptUrlPolicy } }).trustedTypes;
   if (!types) return url;
   policy ??= types.createPolicy('esign-elements', {
@@ -52,6 +52,8 @@ export class PdfView {
   readonly #doc: PDFDocumentProxy;
   readonly #worker: { port: Worker; worker: PDFWorker };
   #task: RenderTask | undefined;
+  /** Counts draws: only the newest one touches the canvas and the text layer. */
+  #draws = 0;
 
   private constructor(doc: PDFDocumentProxy, worker: { port: Worker; worker: PDFWorker }) {
     this.#doc = doc;
@@ -83,8 +85,11 @@ export class PdfView {
    * layer, so screen readers and search read the document. A newer draw cancels an older one.
    */
   async draw(pageNumber: number, scale: number, canvas: HTMLCanvasElement, textLayer: HTMLElement): Promise<boolean> {
-    this.#task?.cancel();
+    const draw = ++this.#draws;
     const page = await this.#doc.getPage(pageNumber);
+    if (draw !== this.#draws) return false;
+    // one render on a canvas at a time: the older one stops here
+    this.#task?.cancel();
     const viewport = page.getViewport({ scale });
     const dense = Math.min(globalThis.devicePixelRatio || 1, 3, Math.sqrt(MAX_CANVAS_PIXELS / (viewport.width * viewport.height)));
     canvas.width = Math.floor(viewport.width * dense);
@@ -99,11 +104,11 @@ export class PdfView {
       if ((error as Error)?.name === 'RenderingCancelledException') return false;
       throw error;
     }
-    if (this.#task !== task) return false;
+    if (draw !== this.#draws) return false;
     textLayer.replaceChildren();
     textLayer.style.setProperty('--total-scale-factor', String(scale));
     await new TextLayer({ textContentSource: page.streamTextContent(), container: textLayer, viewport }).render();
-    return this.#task === task;
+    return draw === this.#draws;
   }
 
   destroy(): void {

@@ -65,6 +65,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     _picked: { state: true },
     _dragging: { state: true },
     _progress: { state: true },
+    _preview: { state: true },
   };
 
   /** The document(s) to sign, set by the host; the person picks when empty. */
@@ -86,6 +87,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   declare _picked: SignFile[];
   declare _dragging: boolean;
   declare _progress: number | null;
+  /** The file the person sees before confirming. */
+  declare _preview: File | null;
 
   protected readonly kind = 'sign' as const;
   #hostFiles: SignFile[] = [];
@@ -106,11 +109,27 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     this._picked = [];
     this._dragging = false;
     this._progress = null;
+    this._preview = null;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has('files')) this.#hostFiles = toSignFiles(this.files);
+    if (changed.has('files') || changed.has('_picked')) void this.#choosePreview();
+  }
+
+  /** What the person sees before confirming: the first PDF, or the one file (a container); read off the render path. */
+  async #choosePreview(): Promise<void> {
+    const files = this.documents;
+    const chosen = files.find((file) => extensionOf(file.name) === 'pdf') ?? (files.length === 1 ? files[0] : undefined);
+    if (!chosen) {
+      this._preview = null;
+      return;
+    }
+    const blob = chosen.blob ?? (chosen.base64 === undefined ? null : await base64ToBlob(chosen.base64, ''));
+    // the documents may have changed while a host's base64 was read
+    if (!this.documents.includes(chosen)) return;
+    this._preview = !blob ? null : blob instanceof File && blob.name === chosen.name ? blob : new File([blob], chosen.name, { type: blob.type });
   }
 
   override disconnectedCallback(): void {
@@ -278,7 +297,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
           <progress aria-labelledby="progress-label" max="100" value=${Math.round(this._progress * 100)}></progress>
         </div>`
       : nothing}
-    ${this.#renderPreview(this.#previewOf(files))}`;
+    ${this.#renderPreview(this._preview)}`;
   }
 
   protected override renderSuccess() {
@@ -288,23 +307,6 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
         <a class="download" part="download" href=${this.#downloadUrl} download=${name}>${this.t('sign.download', { name })}</a>
       </div>
       ${this.#renderPreview(this.#signed.file.blob)}`;
-  }
-
-  /** The files previewed, kept so a render does not read them again. */
-  #previews = new WeakMap<SignFile, File>();
-
-  /** What the person sees before confirming: the first PDF, or the one file (a container). */
-  #previewOf(files: SignFile[]): File | null {
-    const chosen = files.find((file) => extensionOf(file.name) === 'pdf') ?? (files.length === 1 ? files[0] : undefined);
-    if (!chosen) return null;
-    let file = this.#previews.get(chosen);
-    if (!file) {
-      const blob = chosen.blob ?? (chosen.base64 !== undefined ? new Blob([Uint8Array.from(atob(chosen.base64), (ch) => ch.charCodeAt(0))]) : null);
-      if (!blob) return null;
-      file = blob instanceof File && blob.name === chosen.name ? blob : new File([blob], chosen.name, { type: blob.type });
-      this.#previews.set(chosen, file);
-    }
-    return file;
   }
 
   #renderPreview(file: Blob | null) {

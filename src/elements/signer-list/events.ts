@@ -22,15 +22,10 @@ export interface SignerRemovedDetail {
   surname: string;
 }
 
-/** A removal confirmation opened for this signer (bubbles, not composed). */
-export interface ConfirmOpenDetail {
-  name: string;
-  surname: string;
-}
-
 declare global {
   interface HTMLElementEventMap {
-    'esign-confirm-open': CustomEvent<ConfirmOpenDetail>;
+    /** A removal confirmation opened for this signer (bubbles, not composed). */
+    'esign-confirm-open': CustomEvent<TemporarySignerName>;
     'esign-signers-loaded': CustomEvent<SignersLoadedDetail>;
     'esign-signer-invited': CustomEvent<SignerInvitedDetail>;
     'esign-signer-removed': CustomEvent<SignerRemovedDetail>;

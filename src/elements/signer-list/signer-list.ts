@@ -5,7 +5,7 @@ import type { StringKey } from '../../i18n/index.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from '../document-upload/signer-fields.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
-import type { ConfirmOpenDetail, SignerInvitedDetail, SignerRemovedDetail, SignersLoadedDetail, TemporarySignerName } from './events.js';
+import type { SignerInvitedDetail, SignerRemovedDetail, SignersLoadedDetail, TemporarySignerName } from './events.js';
 import { signerListStyles } from './signer-list.styles.js';
 
 const KNOWN_STATES = ['pending', 'signed', 'rejected', 'reviewing', 'reviewed', 'confirmed', 'denied'];
@@ -212,7 +212,7 @@ export class EsignSignerList extends EsignDocumentElement {
   #askConfirm(index: number): void {
     this._confirm = index;
     const signer = this._signers?.[index];
-    this.dispatchEvent(new CustomEvent<ConfirmOpenDetail>('esign-confirm-open', { detail: { name: signer?.name ?? '', surname: signer?.surname ?? '' }, bubbles: true }));
+    this.dispatchEvent(new CustomEvent<TemporarySignerName>('esign-confirm-open', { detail: { name: signer?.name ?? '', surname: signer?.surname ?? '' }, bubbles: true }));
     void this.focusLater('[part="confirm"]');
   }
 
