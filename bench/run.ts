@@ -2,12 +2,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { createServer } from 'vite';
-import { measureSizes, sizeTable } from './sizes.js';
+import { holdingTable, measureSizes, sizeTable, whatItHolds } from './sizes.js';
 import { measureProxyThroughput, throughputTable } from './proxy-throughput.js';
 
 /** `npm run bench`: sizes against their budgets, encoding and rendering in Chromium. */
 const rows = await measureSizes();
 console.log(sizeTable(rows));
+// where the bytes of the budgeted files are, to find them by what the bundle holds
+const holdings = [await whatItHolds('identify'), await whatItHolds(null)];
+for (const holding of holdings) console.log(`\n${holdingTable(holding)}`);
 
 const proxy = await measureProxyThroughput();
 console.log(`\n${throughputTable(proxy)}`);
@@ -50,5 +53,5 @@ const preview = await inChromium<{ cold10: number; warm10: number; warm100: numb
 console.log('\n| PDF preview in Chromium: file given to first page drawn with its text layer | time |\n|---|---:|');
 console.log(`| 10 pages, PDF.js still to load | ${Math.round(preview.cold10)} ms |\n| 10 pages | ${Math.round(preview.warm10)} ms |\n| 100 pages | ${Math.round(preview.warm100)} ms |`);
 
-writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, proxy, encoding, signerList: list, preview }, null, 2)}\n`);
+writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, holdings, proxy, encoding, signerList: list, preview }, null, 2)}\n`);
 if (rows.some((row) => row.budget !== undefined && row.gzip > row.budget)) process.exitCode = 1;

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { build, type Rolldown } from 'vite';
+import { build, minifySync, type Rolldown } from 'vite';
 
 /** Budgets in bytes, min+gzip (design.md, issue on packages). */
 export const BUDGETS = { everyElement: 22_000, identify: 14_000, client: 3_500 } as const;
@@ -81,5 +81,56 @@ export function sizeTable(rows: SizeRow[]): string {
     const verdict = row.budget === undefined ? '' : `${row.budget.toLocaleString('en')} B ${row.gzip <= row.budget ? 'ok' : 'OVER'}`;
     lines.push(`| ${row.name} | ${row.files} | ${row.min.toLocaleString('en')} B | ${row.gzip.toLocaleString('en')} B | ${verdict} |`);
   }
+  return lines.join('\n');
+}
+
+export interface HoldingRow {
+  /** A group of modules: Lit, or a folder of ours (`elements/identify`, `internal`, `client`, …). */
+  group: string;
+  /** The group's estimated share of the file's min+gzip bytes. */
+  gzip: number;
+}
+
+/** The group a bundled module belongs to. */
+function groupOf(id: string): string {
+  if (/node_modules\/(lit|lit-html|lit-element|@lit)\//.test(id)) return 'Lit';
+  const ours = /\/src\/(.+)$/.exec(id)?.[1];
+  if (!ours) return 'other';
+  const parts = ours.split('/');
+  if (parts[0] === 'elements' || parts[0] === 'internal') {
+    const file = parts.at(-1)!;
+    if (/\.styles\.ts$|^theme\.ts$/.test(file)) return 'styles';
+    return parts[0] === 'elements' ? `elements/${parts[1]}` : parts[1] === 'validation' ? 'internal/validation' : 'internal';
+  }
+  return parts.length > 1 ? parts[0]! : 'entry';
+}
+
+/**
+ * What a script-tag file holds, by module group: the file is built again in memory and each
+ * group's share of its gzip bytes is estimated from the gzip size of the group's own minified code.
+ */
+export async function whatItHolds(element: string | null): Promise<{ file: string; gzip: number; groups: HoldingRow[] }> {
+  if (element) process.env['ESIGN_ELEMENT'] = element;
+  const output = (await build({ mode: element ? 'cdn-element' : 'cdn', logLevel: 'silent', build: { write: false } })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const chunk = [output]
+    .flat()
+    .flatMap((out) => out.output)
+    .find((item): item is Rolldown.OutputChunk => item.type === 'chunk' && item.isEntry)!;
+  const weights = new Map<string, number>();
+  for (const [id, module] of Object.entries(chunk.modules)) {
+    if (!module.code) continue;
+    const group = groupOf(id);
+    // each module minified on its own (Lit's files come minified, ours not) before it is weighed
+    weights.set(group, (weights.get(group) ?? 0) + gzip(minifySync(`${id}.js`, module.code, { compress: true, mangle: { toplevel: false } }).code));
+  }
+  const total = gzip(chunk.code);
+  const sum = [...weights.values()].reduce((a, b) => a + b, 0);
+  const groups = [...weights].map(([group, weight]) => ({ group, gzip: Math.round((weight / sum) * total) })).sort((a, b) => b.gzip - a.gzip);
+  return { file: chunk.fileName, gzip: total, groups };
+}
+
+export function holdingTable(holding: { file: string; gzip: number; groups: HoldingRow[] }): string {
+  const lines = [`| ${holding.file} (${holding.gzip.toLocaleString('en')} B) holds | ≈ min+gzip | share |`, '|---|---:|---:|'];
+  for (const row of holding.groups) lines.push(`| ${row.group} | ${row.gzip.toLocaleString('en')} B | ${Math.round((row.gzip / holding.gzip) * 100)}% |`);
   return lines.join('\n');
 }
