@@ -128,19 +128,18 @@ export class EsignError extends Error {
     this.code = code;
     this.group = ERROR_GROUPS[code];
     this.retryable = init.retryable ?? RETRYABLE.has(code);
-    if (init.field !== undefined) this.field = init.field;
-    if (init.serviceCode !== undefined) this.serviceCode = init.serviceCode;
-    if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
-    if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
+    // only what is known: an absent field stays absent (not `undefined`) on the error and its detail
+    for (const key of ['field', 'serviceCode', 'httpStatus', 'retryAfter'] as const) {
+      if (init[key] !== undefined) (this as Record<typeof key, unknown>)[key] = init[key];
+    }
   }
 
   /** The `esign-error` event detail of design.md. */
   toDetail(message: string = this.message): EsignErrorDetail {
     const detail: EsignErrorDetail = { code: this.code, message, retryable: this.retryable };
-    if (this.field !== undefined) detail.field = this.field;
-    if (this.serviceCode !== undefined) detail.serviceCode = this.serviceCode;
-    if (this.retryAfter !== undefined) detail.retryAfter = this.retryAfter;
-    if (this.cause !== undefined) detail.cause = this.cause;
+    for (const key of ['field', 'serviceCode', 'retryAfter', 'cause'] as const) {
+      if (this[key] !== undefined) (detail as Record<typeof key, unknown>)[key] = this[key];
+    }
     return detail;
   }
 }

@@ -1,49 +1,115 @@
-/**
- * The closed list of the service's operations: method, path template and whether the
- * path has an `/en` locale variant. The client builds requests from it, the proxy allows
- * only what matches it, and the sandbox routes by it.
- */
-export const OPERATIONS = {
-  mobileLogin: { method: 'POST', path: '/mobile/login.json', localized: true },
-  smartIdLogin: { method: 'POST', path: '/smartid/login.json', localized: true },
-  mobileLoginStatus: { method: 'POST', path: '/mobile/status/{token}.json', localized: true },
-  smartIdLoginStatus: { method: 'POST', path: '/smartid/status/{token}.json', localized: true },
-  mobileSign: { method: 'POST', path: '/mobile/sign.json', localized: true },
-  smartIdSign: { method: 'POST', path: '/smartid/sign.json', localized: true },
-  mobileSignStatus: { method: 'POST', path: '/mobile/sign/status/{token}.json', localized: true },
-  smartIdSignStatus: { method: 'POST', path: '/smartid/sign/status/{token}.json', localized: true },
-  mobileHashSign: { method: 'POST', path: '/mobile/sign/hash.json', localized: true },
-  smartIdHashSign: { method: 'POST', path: '/smartid/sign/hash.json', localized: true },
-  mobileHashSignStatus: { method: 'POST', path: '/mobile/sign-hash/status/{token}.json', localized: true },
-  smartIdHashSignStatus: { method: 'POST', path: '/smartid/sign/hash/status/{token}.json', localized: true },
-  removeMobileSession: { method: 'DELETE', path: '/api/mobile/session/{sessionId}', localized: true },
-  removeSmartIdSession: { method: 'DELETE', path: '/api/smartid/session/{sessionId}', localized: true },
-  uploadDocument: { method: 'POST', path: '/api/document/upload.json', localized: true },
-  inviteSigner: { method: 'POST', path: '/api/document/{documentId}/invite-signer.json', localized: true },
-  validateDocument: { method: 'POST', path: '/api/v2/document/{documentId}/validation.json', localized: true },
-  removeDocument: { method: 'DELETE', path: '/api/document/{documentId}/remove.json', localized: true },
-  generateTemporarySigningLink: {
-    method: 'POST',
-    path: '/api/document/generate-temporary-signing-link.json',
-    localized: false,
-  },
-  removeTemporarySigner: {
-    method: 'POST',
-    path: '/api/document/{documentId}/remove-temporary-signer.json',
-    localized: false,
-  },
-  listSigners: { method: 'POST', path: '/api/document/{documentId}/signers.json', localized: false },
-  // beyond the interface (service-facts.md); the proxy puts the token into the GETs' query
-  checkDocumentStatus: { method: 'GET', path: '/api/document/{documentId}/check-status.json', localized: false },
-  downloadDocument: { method: 'GET', path: '/api/document/{documentId}/download.json', localized: false },
-  validateFile: { method: 'POST', path: '/api/v2/document/validation.json', localized: false },
-} as const satisfies Record<string, OperationSpec>;
+import type {
+  DocumentStatusResponse,
+  HashSignStatusResponse,
+  IdentificationStatusResponse,
+  InviteSignerRequest,
+  InviteSignerResponse,
+  MobileHashSignRequest,
+  MobileLoginRequest,
+  MobileLoginResponse,
+  MobileSignRequest,
+  OkResponse,
+  RemoveDocumentResponse,
+  RemoveTemporarySignerRequest,
+  SessionStartResponse,
+  SignStatusResponse,
+  SignersListResponse,
+  SmartIdHashSignRequest,
+  SmartIdLoginRequest,
+  SmartIdLoginResponse,
+  SmartIdSignRequest,
+  TemporarySigningLinkRequest,
+  TemporarySigningLinkResponse,
+  UploadDocumentRequest,
+  UploadDocumentResponse,
+  ValidateFileRequest,
+  ValidationResponse,
+  WaitingResponse,
+} from './types.js';
 
 export interface OperationSpec {
   method: 'POST' | 'DELETE' | 'GET';
   path: string;
+  /** Whether the path has an `/en` locale variant. */
   localized: boolean;
 }
+
+/**
+ * One operation of the service, with the types of its body and of its answer (for the compiler
+ * only). Each is a constant of its own, so a bundle carries only the operations its code sends.
+ */
+export interface Operation<Body = never, Answer = unknown> extends OperationSpec {
+  /** Never set: carries the body and answer types. */
+  readonly types?: (body: Body) => Answer;
+}
+
+/** Unused operations are left out of bundles: the call has no side effect. */
+/* #__NO_SIDE_EFFECTS__ */
+function operation<Body, Answer>(method: OperationSpec['method'], path: string, localized = true): Operation<Body, Answer> {
+  return { method, path, localized };
+}
+
+/** The body of an operation that sends none. */
+export type NoBody = Record<string, never>;
+type Status<T> = T | WaitingResponse;
+
+export const mobileLogin = operation<MobileLoginRequest, MobileLoginResponse>('POST', '/mobile/login.json');
+export const smartIdLogin = operation<SmartIdLoginRequest, SmartIdLoginResponse>('POST', '/smartid/login.json');
+export const mobileLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>>('POST', '/mobile/status/{token}.json');
+export const smartIdLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>>('POST', '/smartid/status/{token}.json');
+export const mobileSign = operation<MobileSignRequest, SessionStartResponse>('POST', '/mobile/sign.json');
+export const smartIdSign = operation<SmartIdSignRequest, SessionStartResponse>('POST', '/smartid/sign.json');
+export const mobileSignStatus = operation<NoBody, Status<SignStatusResponse>>('POST', '/mobile/sign/status/{token}.json');
+export const smartIdSignStatus = operation<NoBody, Status<SignStatusResponse>>('POST', '/smartid/sign/status/{token}.json');
+export const mobileHashSign = operation<MobileHashSignRequest, SessionStartResponse>('POST', '/mobile/sign/hash.json');
+export const smartIdHashSign = operation<SmartIdHashSignRequest, SessionStartResponse>('POST', '/smartid/sign/hash.json');
+export const mobileHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>>('POST', '/mobile/sign-hash/status/{token}.json');
+export const smartIdHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>>('POST', '/smartid/sign/hash/status/{token}.json');
+export const removeMobileSession = operation<NoBody, OkResponse>('DELETE', '/api/mobile/session/{sessionId}');
+export const removeSmartIdSession = operation<NoBody, OkResponse>('DELETE', '/api/smartid/session/{sessionId}');
+export const uploadDocument = operation<UploadDocumentRequest, UploadDocumentResponse>('POST', '/api/document/upload.json');
+export const inviteSigner = operation<InviteSignerRequest, InviteSignerResponse>('POST', '/api/document/{documentId}/invite-signer.json');
+export const validateDocument = operation<NoBody, ValidationResponse>('POST', '/api/v2/document/{documentId}/validation.json');
+export const removeDocument = operation<NoBody, RemoveDocumentResponse>('DELETE', '/api/document/{documentId}/remove.json');
+export const generateTemporarySigningLink = operation<TemporarySigningLinkRequest, TemporarySigningLinkResponse>('POST', '/api/document/generate-temporary-signing-link.json', false);
+export const removeTemporarySigner = operation<RemoveTemporarySignerRequest, OkResponse>('POST', '/api/document/{documentId}/remove-temporary-signer.json', false);
+export const listSigners = operation<NoBody, SignersListResponse>('POST', '/api/document/{documentId}/signers.json', false);
+// beyond the interface (service-facts.md); the proxy puts the token into the GETs' query
+export const checkDocumentStatus = operation<NoBody, DocumentStatusResponse>('GET', '/api/document/{documentId}/check-status.json', false);
+/** Answers the file itself (a `File`, named as the proxy says) rather than JSON. */
+export const downloadDocument = operation<NoBody, File>('GET', '/api/document/{documentId}/download.json', false);
+export const validateFile = operation<ValidateFileRequest, ValidationResponse>('POST', '/api/v2/document/validation.json', false);
+
+/**
+ * The closed list of the service's operations. The client builds requests from it, the proxy
+ * allows only what matches it, and the sandbox routes by it.
+ */
+export const OPERATIONS = {
+  mobileLogin,
+  smartIdLogin,
+  mobileLoginStatus,
+  smartIdLoginStatus,
+  mobileSign,
+  smartIdSign,
+  mobileSignStatus,
+  smartIdSignStatus,
+  mobileHashSign,
+  smartIdHashSign,
+  mobileHashSignStatus,
+  smartIdHashSignStatus,
+  removeMobileSession,
+  removeSmartIdSession,
+  uploadDocument,
+  inviteSigner,
+  validateDocument,
+  removeDocument,
+  generateTemporarySigningLink,
+  removeTemporarySigner,
+  listSigners,
+  checkDocumentStatus,
+  downloadDocument,
+  validateFile,
+} as const;
 
 export type OperationId = keyof typeof OPERATIONS;
 export type ServiceLocale = 'lt' | 'en';
@@ -58,20 +124,20 @@ export function isSafePathParam(value: string): boolean {
   return PARAM_TEST.test(value);
 }
 
+/** {@link pathOf} for an operation named by its id. */
+export function buildPath(id: OperationId, params: Record<string, string> = {}, locale: ServiceLocale = 'lt'): string {
+  return pathOf(OPERATIONS[id], params, locale);
+}
+
 /** Builds the service path of an operation; throws on a parameter that is not a safe id. */
-export function buildPath(
-  id: OperationId,
-  params: Record<string, string> = {},
-  locale: ServiceLocale = 'lt',
-): string {
-  const spec: OperationSpec = OPERATIONS[id];
-  const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+export function pathOf(operation: Operation, params: Record<string, string>, locale: ServiceLocale): string {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || !isSafePathParam(value)) {
-      throw new TypeError(`Invalid ${name} for ${id}: ${String(value)}`);
+      throw new TypeError(`Invalid ${name} for ${operation.path}: ${String(value)}`);
     }
     return value;
   });
-  return spec.localized && locale === 'en' ? `/en${path}` : path;
+  return operation.localized && locale === 'en' ? `/en${path}` : path;
 }
 

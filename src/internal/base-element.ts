@@ -1,5 +1,5 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { EsignClient } from '../client/client.js';
+import { ProxyCaller } from '../client/caller.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import { loadStrings, normalizeLanguage, stringsLoaded, translate, type Language, type StringKey, type Strings } from '../i18n/index.js';
 import { theme } from './theme.js';
@@ -71,7 +71,7 @@ export class EsignElement extends LitElement {
   /** Host hook that may rewrite error messages. */
   declare errorMessage: ErrorMessageHook | undefined;
 
-  #client: EsignClient | undefined;
+  #client: ProxyCaller | undefined;
 
   constructor() {
     super();
@@ -95,11 +95,11 @@ export class EsignElement extends LitElement {
     return translate(this.language, key, params, this.strings);
   }
 
-  /** The client for the current endpoint and language. */
-  get client(): EsignClient {
+  /** What sends operations to the proxy at the current endpoint, in the current language. */
+  get client(): ProxyCaller {
     const locale = this.language === 'lt' ? 'lt' : 'en';
     if (!this.#client || this.#client.endpoint !== this.endpoint.replace(/\/+$/, '') || this.#client.locale !== locale) {
-      this.#client = new EsignClient({ endpoint: this.endpoint, lang: this.language });
+      this.#client = new ProxyCaller({ endpoint: this.endpoint, lang: this.language });
     }
     return this.#client;
   }

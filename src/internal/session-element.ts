@@ -1,7 +1,8 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { DEFAULT_TIME_LIMIT, type Channel, type EsignClient, type SessionKind } from '../client/client.js';
+import { DEFAULT_TIME_LIMIT, type Channel, type ProxyCaller, type SessionKind } from '../client/caller.js';
+import type { NoBody, Operation } from '../client/operations.js';
 import { EsignError } from '../client/errors.js';
-import type { Country, MessageFormat } from '../client/types.js';
+import type { Country, MessageFormat, WaitingResponse } from '../client/types.js';
 import type { PersonField, PersonForm, PersonValue } from './person.js';
 import type { CancelledDetail, StartedDetail } from './session-events.js';
 import { EsignElement } from './base-element.js';
@@ -21,7 +22,7 @@ const listOf = (value: string | null): Channel[] =>
  * details, the control code, waiting, cancel, the end states, focus and events. Subclasses
  * add their own inputs, start their kind of session and build their result.
  */
-export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
+export abstract class EsignSessionElement<Detail, Raw extends { status: string }> extends EsignElement {
   static override styles = [theme, controls, sessionStyles];
 
   static override properties: PropertyDeclarations = {
@@ -73,7 +74,9 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
 
   protected abstract readonly kind: SessionKind;
   /** Starts the session at the service. */
-  protected abstract startSession(client: EsignClient, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart>;
+  protected abstract startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart>;
+  /** The operation that answers the status of this kind of session on a channel. */
+  protected abstract statusOperation(channel: Channel): Operation<NoBody, Raw | WaitingResponse>;
   /** Builds the result detail and fires the completion event. */
   protected abstract completed(raw: Raw, channel: Channel): Detail | Promise<Detail>;
   protected abstract successMessage(): string;
@@ -201,10 +204,10 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
     if (person.phone) this.phone = person.phone;
     const client = this.client;
     try {
-      const raw = (await this.flow.run({
+      const raw = await this.flow.run({
         client,
         channel,
-        kind: this.kind,
+        status: this.statusOperation(channel),
         interval: this.pollInterval,
         timeLimit: this.timeLimit || DEFAULT_TIME_LIMIT[channel],
         start: (signal) => this.startSession(client, channel, person, signal),
@@ -212,7 +215,7 @@ export abstract class EsignSessionElement<Detail, Raw> extends EsignElement {
           this.emit<StartedDetail>('esign-started', { token: started.token, channel, controlCode: started.control_code, kind: this.kind });
           void this.focusLater('esign-status');
         },
-      })) as Raw;
+      });
       this.result = raw;
       this.requestUpdate();
       const detail = await this.completed(raw, channel);

@@ -1,25 +1,22 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Channel, EsignClient, SessionKind } from '../client/client.js';
+import type { Channel, ProxyCaller } from '../client/caller.js';
 import { EsignError, cancelledError } from '../client/errors.js';
-import type { HashSignStatusResponse, IdentificationStatusResponse, SignStatusResponse } from '../client/types.js';
+import { removeMobileSession, removeSmartIdSession, type NoBody, type Operation } from '../client/operations.js';
+import { poll } from '../client/poll.js';
+import type { WaitingResponse } from '../client/types.js';
 
 export type FlowState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
-
-interface Results {
-  login: IdentificationStatusResponse;
-  sign: SignStatusResponse;
-  hash: HashSignStatusResponse;
-}
 
 export interface FlowStart {
   token: string;
   control_code: string;
 }
 
-export interface FlowRun<K extends SessionKind> {
-  client: EsignClient;
+export interface FlowRun<Result> {
+  client: ProxyCaller;
   channel: Channel;
-  kind: K;
+  /** The status operation of the session's channel and kind. */
+  status: Operation<NoBody, Result | WaitingResponse>;
   start: (signal: AbortSignal) => Promise<FlowStart>;
   interval: number;
   timeLimit: number;
@@ -43,7 +40,7 @@ export class SessionFlow implements ReactiveController {
 
   #controller: AbortController | undefined;
   #running: Promise<unknown> | undefined;
-  #client: EsignClient | undefined;
+  #client: ProxyCaller | undefined;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -59,8 +56,8 @@ export class SessionFlow implements ReactiveController {
   }
 
   /** Runs a session; while one runs, returns the running one. */
-  run<K extends SessionKind>(options: FlowRun<K>): Promise<Results[K]> {
-    if (this.#running) return this.#running as Promise<Results[K]>;
+  run<Result extends { status: string }>(options: FlowRun<Result>): Promise<Result> {
+    if (this.#running) return this.#running as Promise<Result>;
     const controller = new AbortController();
     this.#controller = controller;
     this.#client = options.client;
@@ -78,7 +75,7 @@ export class SessionFlow implements ReactiveController {
         this.since = Date.now();
         this.#set('waiting');
         options.onStarted?.(started);
-        const result = await options.client.waitForResult(options.channel, options.kind, started.token, {
+        const result = await poll<Result>((signal) => options.client.call(options.status, {}, { token: started.token }, signal ? { signal } : {}), {
           interval: options.interval,
           timeLimit: options.timeLimit,
           signal: controller.signal,
@@ -110,7 +107,7 @@ export class SessionFlow implements ReactiveController {
     this.#controller.abort();
     await this.#running?.catch(() => undefined);
     if (token && this.#client) {
-      const remove = this.channel === 'mobile' ? this.#client.removeMobileSession(token) : this.#client.removeSmartIdSession(token);
+      const remove = this.#client.call(this.channel === 'mobile' ? removeMobileSession : removeSmartIdSession, {}, { sessionId: token });
       // the session ends at the provider anyway; a failed removal must not hide the cancel
       await remove.catch(() => undefined);
     }

@@ -81,6 +81,39 @@ describe('the packed packages installed into an empty app', () => {
     }
   });
 
+  it('each script-tag file carries the paths of the operations its elements send, and no other', () => {
+    const session = (kind: string) => [`/mobile/${kind}`, `/smartid/${kind}`];
+    const removals = ['/api/mobile/session/{sessionId}', '/api/smartid/session/{sessionId}'];
+    const login = [...session('login.json'), '/mobile/status/{token}.json', '/smartid/status/{token}.json', ...removals];
+    const sign = [...session('sign.json'), '/mobile/sign/status/{token}.json', '/smartid/sign/status/{token}.json', ...removals];
+    const hash = [...session('sign/hash.json'), '/mobile/sign-hash/status/{token}.json', '/smartid/sign/hash/status/{token}.json', ...removals];
+    const signers = ['/api/document/{documentId}/signers.json', '/api/document/{documentId}/invite-signer.json', '/api/document/{documentId}/remove-temporary-signer.json'];
+    const report = ['/api/v2/document/{documentId}/validation.json', '/api/v2/document/validation.json'];
+    const link = ['/api/document/generate-temporary-signing-link.json'];
+    const expected: Record<string, string[]> = {
+      identify: login,
+      sign,
+      'hash-sign': hash,
+      'person-form': [],
+      'control-code': [],
+      status: [],
+      'document-preview': [],
+      'document-upload': ['/api/document/upload.json'],
+      'signer-list': signers,
+      'validation-report': report,
+      'signing-link': link,
+      document: ['/api/document/{documentId}/check-status.json', '/api/document/{documentId}/download.json', '/api/document/{documentId}/remove.json', ...signers, ...report, ...link],
+    };
+    const pathsIn = (code: string) => new Set([...code.matchAll(/["'`](\/(?:api|mobile|smartid)\/[\w/{}.-]*?(?:\.json|\{\w+\}))["'`]/g)].map((m) => m[1]!));
+    for (const [element, paths] of Object.entries(expected)) {
+      const code = readFileSync(join(dir, 'app/node_modules/esign-elements/dist/cdn', `esign-${element}.js`), 'utf8');
+      assert.deepEqual([...pathsIn(code)].sort(), [...paths].sort(), `esign-${element}.js`);
+    }
+    // every operation in the file with every element
+    const every = readFileSync(join(dir, 'app/node_modules/esign-elements/dist/cdn/esign-elements.js'), 'utf8');
+    assert.equal(pathsIn(every).size, 24);
+  });
+
   it('the sandbox tarball holds its build and CLI, nothing of the widget', () => {
     assert.ok(sandbox.files.includes('bin/esign-sandbox.js'));
     assert.ok(sandbox.files.includes('dist/index.js'));

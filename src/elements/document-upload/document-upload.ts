@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { uploadDocument } from '../../client/operations.js';
 import { EsignError } from '../../client/errors.js';
 import type { DocumentAccess, InvitedSigner } from '../../client/types.js';
 import { blobToBase64 } from '../../internal/base64.js';
@@ -111,12 +112,14 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     const file = this.#document as SignFile;
     const detail = await this.act('upload', async (signal) => {
       const content = file.base64 ?? (await blobToBase64(file.blob as Blob, undefined, signal));
-      const answer = await this.client.uploadDocument(
+      const answer = await this.client.call(
+        uploadDocument,
         {
           access: this.access,
           file: { filename: file.name, content, ...(this.callbackUrl.trim() ? { callbackUrl: this.callbackUrl.trim() } : {}) },
           signers: this.signers.map(signerInput),
         },
+        {},
         { signal },
       );
       return { uuid: answer.document.uuid, signers: answer.signers };

@@ -1,4 +1,5 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { checkDocumentStatus, downloadDocument, removeDocument } from '../../client/operations.js';
 import { defineElement } from '../../internal/define.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { EsignSignerList } from '../signer-list/signer-list.js';
@@ -145,7 +146,7 @@ export class EsignDocument extends EsignDocumentElement {
     const controller = new AbortController();
     this.#stateRequest = controller;
     try {
-      const answer = await this.client.checkDocumentStatus(this.documentId, { signal: controller.signal });
+      const answer = await this.client.call(checkDocumentStatus, {}, { documentId: this.documentId }, { signal: controller.signal });
       this._state = answer.data.document_status;
       this._checked = true;
       if (this._missing) {
@@ -170,7 +171,7 @@ export class EsignDocument extends EsignDocumentElement {
   async download(): Promise<DocumentDownloadedDetail> {
     this.requireDocument();
     const documentId = this.documentId;
-    const file = await this.act('download', (signal) => this.client.downloadDocument(documentId, { signal }));
+    const file = await this.act('download', (signal) => this.client.call(downloadDocument, {}, { documentId }, { signal }));
     const detail = { documentId, file };
     if (this.emit('esign-document-downloaded', detail, true)) {
       const url = URL.createObjectURL(file);
@@ -196,7 +197,7 @@ export class EsignDocument extends EsignDocumentElement {
   async removeDocument(): Promise<DocumentRemovedDetail> {
     this.requireDocument();
     const documentId = this.documentId;
-    await this.act('remove', (signal) => this.client.removeDocument(documentId, { signal }));
+    await this.act('remove', (signal) => this.client.call(removeDocument, {}, { documentId }, { signal }));
     this._removed = true;
     this._confirm = false;
     const detail = { documentId };

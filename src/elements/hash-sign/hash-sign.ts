@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
-import type { Channel, EsignClient } from '../../client/client.js';
+import type { Channel, ProxyCaller } from '../../client/caller.js';
+import { mobileHashSign, mobileHashSignStatus, smartIdHashSign, smartIdHashSignStatus } from '../../client/operations.js';
 import { EsignError } from '../../client/errors.js';
 import type { Country, HashAlgorithm, HashCountry, HashSignStatusResponse } from '../../client/types.js';
 import { controls } from '../../internal/controls.styles.js';
@@ -84,7 +85,11 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     }
   }
 
-  protected startSession(client: EsignClient, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+  protected statusOperation(channel: Channel) {
+    return channel === 'mobile' ? mobileHashSignStatus : smartIdHashSignStatus;
+  }
+
+  protected startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
     const common = {
       hash: this.hashHex as string,
       hash_algorithm: this.hashAlgorithm,
@@ -96,9 +101,9 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
       if (this.message && !isAscii(this.message)) {
         throw new EsignError('misconfigured', 'The Smart-ID hash signing message must be ASCII', { field: 'message' });
       }
-      return client.smartIdHashSign(common, { signal });
+      return client.call(smartIdHashSign, common, {}, { signal });
     }
-    return client.mobileHashSign({ ...common, phone: person.phone as string }, { signal });
+    return client.call(mobileHashSign, { ...common, phone: person.phone as string }, {}, { signal });
   }
 
   protected completed(raw: HashSignStatusResponse, channel: Channel): HashSignedDetail {

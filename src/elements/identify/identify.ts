@@ -1,6 +1,7 @@
 import type { PropertyDeclarations } from 'lit';
 import { camelCased } from '../../client/camel.js';
-import type { Channel, EsignClient } from '../../client/client.js';
+import type { Channel, ProxyCaller } from '../../client/caller.js';
+import { mobileLogin, mobileLoginStatus, smartIdLogin, smartIdLoginStatus } from '../../client/operations.js';
 import type { IdentificationStatusResponse, PhoneLanguage } from '../../client/types.js';
 import type { Language } from '../../i18n/index.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
@@ -56,12 +57,17 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
     this.sanctions = false;
   }
 
-  protected startSession(client: EsignClient, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+  protected statusOperation(channel: Channel) {
+    return channel === 'mobile' ? mobileLoginStatus : smartIdLoginStatus;
+  }
+
+  protected startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
     const screening = { peps: this.peps, sanctions: this.sanctions };
     if (channel === 'smartid') {
-      return client.smartIdLogin({ code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) }, { signal });
+      return client.call(smartIdLogin, { code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) }, {}, { signal });
     }
-    return client.mobileLogin(
+    return client.call(
+      mobileLogin,
       {
         phone: person.phone as string,
         code: person.code,
@@ -69,6 +75,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
         ...screening,
         ...this.mobileMessage(),
       },
+      {},
       { signal },
     );
   }

@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { camelCased } from '../../client/camel.js';
-import type { Channel, EsignClient } from '../../client/client.js';
+import type { Channel, ProxyCaller } from '../../client/caller.js';
+import { mobileSign, mobileSignStatus, smartIdSign, smartIdSignStatus } from '../../client/operations.js';
 import { EsignError } from '../../client/errors.js';
 import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition, SignStatusResponse } from '../../client/types.js';
 import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
@@ -178,7 +179,11 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return out;
   }
 
-  protected async startSession(client: EsignClient, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+  protected statusOperation(channel: Channel) {
+    return channel === 'mobile' ? mobileSignStatus : smartIdSignStatus;
+  }
+
+  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
     const type = resolveType(this.type, this.documents) as FileType;
     const mobileMessage = channel === 'mobile' ? this.mobileMessage() : {};
     this.#revoke();
@@ -198,17 +203,19 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
       ...(type === 'pdf' && this.signaturePage ? { signature_page: this.signaturePage } : {}),
     };
     if (channel === 'smartid') {
-      return client.smartIdSign(
+      return client.call(
+        smartIdSign,
         {
           ...common,
           country: person.country,
           ...(this.message ? { message: this.message } : {}),
           ...(this.certificateLevel ? { certificate_level: this.certificateLevel } : {}),
         },
+        {},
         { signal },
       );
     }
-    return client.mobileSign({ ...common, phone: person.phone as string, ...mobileMessage }, { signal });
+    return client.call(mobileSign, { ...common, phone: person.phone as string, ...mobileMessage }, {}, { signal });
   }
 
   protected async completed(raw: SignStatusResponse, channel: Channel): Promise<SignedDetail> {

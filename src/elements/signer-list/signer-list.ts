@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { inviteSigner, listSigners, removeTemporarySigner } from '../../client/operations.js';
 import { EsignError } from '../../client/errors.js';
 import type { SignerEntry } from '../../client/types.js';
 import type { StringKey } from '../../i18n/index.js';
@@ -120,7 +121,7 @@ export class EsignSignerList extends EsignDocumentElement {
   async refresh(): Promise<SignerEntry[]> {
     this.requireDocument();
     const documentId = this.documentId;
-    const answer = await this.act('load', (signal) => this.client.listSigners(documentId, { signal }));
+    const answer = await this.act('load', (signal) => this.client.call(listSigners, {}, { documentId }, { signal }));
     this._signers = answer.signers;
     this._updated = new Date();
     this.emit<SignersLoadedDetail>('esign-signers-loaded', { documentId, signers: answer.signers });
@@ -139,7 +140,7 @@ export class EsignSignerList extends EsignDocumentElement {
       throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: first });
     }
     const documentId = this.documentId;
-    const answer = await this.act('invite', (signal) => this.client.inviteSigner(documentId, { signer: signerInput(draft) }, { signal }));
+    const answer = await this.act('invite', (signal) => this.client.call(inviteSigner, { signer: signerInput(draft) }, { documentId }, { signal }));
     const detail: SignerInvitedDetail = { documentId, signers: answer.signers };
     this._invite = null;
     this._inviteSubmitted = false;
@@ -154,7 +155,7 @@ export class EsignSignerList extends EsignDocumentElement {
   async removeSigner(signer: Pick<SignerEntry, 'name' | 'surname'>): Promise<void> {
     this.requireDocument();
     const documentId = this.documentId;
-    await this.act('remove', (signal) => this.client.removeTemporarySigner(documentId, { name: signer.name, surname: signer.surname }, { signal }));
+    await this.act('remove', (signal) => this.client.call(removeTemporarySigner, { name: signer.name, surname: signer.surname }, { documentId }, { signal }));
     this._confirm = null;
     this._notice = this.t('signers.removed', { name: `${signer.name} ${signer.surname}` });
     this.emit<SignerRemovedDetail>('esign-signer-removed', { documentId, name: signer.name, surname: signer.surname });

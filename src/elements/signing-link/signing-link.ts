@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
-import { readTemporarySigningLinks } from '../../client/client.js';
+import { generateTemporarySigningLink } from '../../client/operations.js';
+import { readTemporarySigningLinks } from '../../client/temporary-links.js';
 import { EsignError } from '../../client/errors.js';
 import type { TemporarySignerInput, TemporarySigningLink } from '../../client/types.js';
 import type { StringKey } from '../../i18n/index.js';
@@ -136,7 +137,8 @@ export class EsignSigningLink extends EsignDocumentElement {
       };
     });
     const raw = await this.act('create', (signal) =>
-      this.client.generateTemporarySigningLink(
+      this.client.call(
+        generateTemporarySigningLink,
         {
           document_id: documentId,
           callback_url: this.callbackUrl.trim(),
@@ -145,6 +147,7 @@ export class EsignSigningLink extends EsignDocumentElement {
           language: this.pageLanguage || (this.language === 'lt' ? 'lt' : 'en'),
           ...(signers.length ? { signers } : {}),
         },
+        {},
         { signal },
       ),
     );

@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { validateDocument, validateFile } from '../../client/operations.js';
 import { css } from 'lit';
 import type { ValidationReport } from '../../client/types.js';
 import type { StringKey } from '../../i18n/index.js';
@@ -133,7 +134,7 @@ export class EsignValidationReport extends EsignDocumentElement {
   async validate(): Promise<ValidationReport> {
     this.requireDocument();
     const documentId = this.documentId;
-    const answer = await this.act('validate', (signal) => this.client.validateDocument(documentId, { signal }));
+    const answer = await this.act('validate', (signal) => this.client.call(validateDocument, {}, { documentId }, { signal }));
     this.report = answer.data;
     const { valid, total } = readReport(answer.data);
     this.emit<ValidatedDetail>('esign-validated', { documentId, report: answer.data, validSignatures: valid, signatures: total });
@@ -155,7 +156,7 @@ export class EsignValidationReport extends EsignDocumentElement {
       void this.focusLater('[part="pick"]');
       throw new EsignError('invalid-input', this._fileError, { field: 'file' });
     }
-    const answer = await this.act('file', async (signal) => this.client.validateFile({ file: { filename: file.name, content: await blobToBase64(file, undefined, signal) } }, { signal }));
+    const answer = await this.act('file', async (signal) => this.client.call(validateFile, { file: { filename: file.name, content: await blobToBase64(file, undefined, signal) } }, {}, { signal }));
     this.report = answer.data;
     const { valid, total } = readReport(answer.data);
     this.emit<ValidatedDetail>('esign-validated', { documentId: '', fileName: file.name, report: answer.data, validSignatures: valid, signatures: total });
