@@ -1,5 +1,4 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { ProxyCaller } from '../client/caller.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import { loadStrings, normalizeLanguage, stringsLoaded, translate, type Language, type StringKey, type Strings } from '../i18n/index.js';
 import { theme } from './theme.js';
@@ -32,7 +31,7 @@ export const OPTIONAL_TEXT = { fromAttribute: (value: string | null) => value ??
 /**
  * The base of every esign element: endpoint, language resolution (own `lang`, then the
  * closest `[lang]`, then `<html lang>`, then English), strings with host overrides, the
- * client, typed events and localised errors.
+ * typed events and localised errors.
  *
  * @cssprop --esign-color-text - Main text colour.
  * @cssprop --esign-color-text-muted - Secondary text colour.
@@ -71,8 +70,6 @@ export class EsignElement extends LitElement {
   /** Host hook that may rewrite error messages. */
   declare errorMessage: ErrorMessageHook | undefined;
 
-  #client: ProxyCaller | undefined;
-
   constructor() {
     super();
     this.endpoint = '';
@@ -93,15 +90,6 @@ export class EsignElement extends LitElement {
   /** A string in the element's language. */
   t(key: StringKey, params?: Record<string, string | number>): string {
     return translate(this.language, key, params, this.strings);
-  }
-
-  /** What sends operations to the proxy at the current endpoint, in the current language. */
-  get client(): ProxyCaller {
-    const locale = this.language === 'lt' ? 'lt' : 'en';
-    if (!this.#client || this.#client.endpoint !== this.endpoint.replace(/\/+$/, '') || this.#client.locale !== locale) {
-      this.#client = new ProxyCaller({ endpoint: this.endpoint, lang: this.language });
-    }
-    return this.#client;
   }
 
   override connectedCallback(): void {

@@ -1,6 +1,8 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
+import type { ProxyCaller } from '../client/caller.js';
 import { EsignElement } from './base-element.js';
+import { proxyClient } from './proxy-client.js';
 import { controls } from './controls.styles.js';
 import { documentStyles } from './documents.styles.js';
 import { theme } from './theme.js';
@@ -28,6 +30,13 @@ export class EsignDocumentElement extends EsignElement {
   declare failure: EsignErrorDetail | null;
 
   #controller: AbortController | undefined;
+
+  #client: ProxyCaller | undefined;
+
+  /** What sends operations to the proxy at the current endpoint, in the current language. */
+  get client(): ProxyCaller {
+    return (this.#client = proxyClient(this.#client, this.endpoint, this.language));
+  }
 
   constructor() {
     super();

@@ -6,6 +6,7 @@ import type { Country, MessageFormat, WaitingResponse } from '../client/types.js
 import type { PersonField, PersonForm, PersonValue } from './person.js';
 import type { CancelledDetail, StartedDetail } from './session-events.js';
 import { EsignElement } from './base-element.js';
+import { proxyClient } from './proxy-client.js';
 import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart } from './session-flow.js';
 import { sessionStyles } from './session.styles.js';
@@ -69,6 +70,13 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   declare novalidate: boolean;
 
   readonly flow = new SessionFlow(this);
+
+  #client: ProxyCaller | undefined;
+
+  /** What sends operations to the proxy at the current endpoint, in the current language. */
+  get client(): ProxyCaller {
+    return (this.#client = proxyClient(this.#client, this.endpoint, this.language));
+  }
   protected result: Raw | undefined;
   #pending: Promise<Detail> | undefined;
 

@@ -1,0 +1,12 @@
+import { ProxyCaller } from '../client/caller.js';
+import type { Language } from '../i18n/index.js';
+
+/**
+ * The caller an element that talks to the service uses: the one it has while its endpoint and
+ * language stay, else a new one. Elements that only show things never load it.
+ */
+export function proxyClient(current: ProxyCaller | undefined, endpoint: string, language: Language): ProxyCaller {
+  const locale = language === 'lt' ? 'lt' : 'en';
+  if (current && current.endpoint === endpoint.replace(/\/+$/, '') && current.locale === locale) return current;
+  return new ProxyCaller({ endpoint, lang: language });
+}
