@@ -38,7 +38,7 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: 'dist/cdn',
         emptyOutDir: true,
         lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'esign-elements.js' },
-        rolldownOptions: { external: [...PDFJS.external], output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
+        rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
       },
     };
   }
@@ -53,7 +53,7 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: 'dist/cdn',
         emptyOutDir: false,
         lib: { entry: `src/define/${name}.ts`, formats: ['es'], fileName: () => `esign-${name}.js` },
-        rolldownOptions: { external: [...PDFJS.external], output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
+        rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
       },
     };
   }

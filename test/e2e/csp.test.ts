@@ -8,6 +8,7 @@ import { createProxyHandler } from '../../src/proxy/index.js';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { lt } from '../../src/i18n/lt.js';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; require-trusted-types-for 'script'";
 const TAGS = [
@@ -33,6 +34,13 @@ const PREVIEW_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 const PAGE_SCRIPT = `window.violations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));`;
 
+const EMPTY_PREVIEW_PAGE = `<!doctype html><html lang="lt"><head><meta charset="utf-8"><title>CSP preview</title>
+<script type="module" src="/cdn/esign-elements.js"></script><script type="module" src="/page.js"></script></head>
+<body><esign-document-preview></esign-document-preview></body></html>`;
+
+/** Fault injection: the preview's viewer answers 503 while set. */
+let viewerFails = false;
+
 let sandbox: RunningSandbox;
 let server: Server;
 let url: string;
@@ -45,7 +53,9 @@ before(async () => {
     const headers = { 'content-security-policy': CSP };
     if (path === '/') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(PAGE);
     else if (path === '/preview') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(PREVIEW_PAGE);
-    else if (path === '/sample.pdf') res.writeHead(200, { 'content-type': 'application/pdf' }).end(samplePdf('Strict policy agreement', 2));
+    else if (path === '/preview-lt') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(EMPTY_PREVIEW_PAGE);
+    else if (viewerFails && /^\/cdn\/esign-elements-viewer-/.test(path)) res.writeHead(503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('unavailable');
+    else if (path.split('?')[0] === '/sample.pdf') res.writeHead(200, { 'content-type': 'application/pdf' }).end(samplePdf('Strict policy agreement', 2));
     else if (path === '/page.js') res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(PAGE_SCRIPT);
     else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) {
       res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(readFileSync(`dist${path}`));
@@ -96,5 +106,43 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
     assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  it('says in the person\'s language when the preview cannot be loaded, once, and shows the file once it can', async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
+    viewerFails = true;
+    try {
+      await page.goto(`${url}preview-lt`, { waitUntil: 'networkidle0' });
+      await page.evaluate(() => {
+        const el = document.querySelector('esign-document-preview')!;
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        el.addEventListener('esign-error', (e) => seen.push(`error ${(e as CustomEvent<{ code: string; retryable: boolean; message: string }>).detail.code} ${(e as CustomEvent<{ retryable: boolean }>).detail.retryable} ${(e as CustomEvent<{ message: string }>).detail.message}`));
+        el.addEventListener('esign-preview-loaded', (e) => seen.push(`loaded ${(e as CustomEvent<{ fileName: string; pages: number }>).detail.fileName} ${(e as CustomEvent<{ pages: number }>).detail.pages}`));
+        el.setAttribute('src', '/sample.pdf');
+      });
+      await page.waitForFunction(() => document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('[part="error"]'), { timeout: 10000 });
+      const said = await page.evaluate(() => {
+        const error = document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('[part="error"]')!;
+        return { role: error.getAttribute('role'), text: error.textContent!.replace(/\s+/g, ' ').trim() };
+      });
+      assert.equal(said.role, 'alert');
+      assert.equal(said.text, `${lt['preview.failed']} ${lt['error.network']}`);
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { seen: string[] }).seen.map((s) => s.split(' ').slice(0, 3).join(' '))), ['error network true']);
+
+      // the viewer answers again: a new file is shown
+      viewerFails = false;
+      await page.evaluate(() => document.querySelector('esign-document-preview')!.setAttribute('src', '/sample.pdf?again'));
+      await page.waitForFunction(() => document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('.textLayer')?.textContent?.includes('Page 1 of 2'), { timeout: 20000 });
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { seen: string[] }).seen.map((s) => s.split(' ').slice(0, 3).join(' '))), ['error network true', 'loaded sample.pdf 2']);
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
+      assert.deepEqual(errors, []);
+    } finally {
+      viewerFails = false;
+      await context.close();
+    }
   });
 });

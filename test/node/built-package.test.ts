@@ -66,12 +66,25 @@ describe('the packed packages installed into an empty app', () => {
     const engine = widget.files.filter((f) => /^dist\/cdn\/esign-elements-engine-[\w-]+\.js$/.test(f));
     assert.equal(engine.length, 1, 'one preview engine');
     const previews = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-document-preview.js'];
+    const viewers = widget.files.filter((f) => /^dist\/cdn\/esign-elements-viewer-[\w-]+\.js$/.test(f));
+    assert.equal(viewers.length, previews.length, 'a preview viewer for each file with the preview');
+    const read = (file: string) => readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
+    const loadedBy = (code: string) => [...code.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`).sort();
     for (const file of [...elementFiles, 'dist/cdn/esign-elements.js']) {
-      const code = readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
+      const code = read(file);
       assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, `${file} imports another file statically`);
-      const loaded = [...code.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`).sort();
-      const expected = previews.includes(file) ? [...languages, ...engine] : languages;
-      assert.deepEqual(loaded, [...expected].sort(), `${file} loads exactly the five languages${previews.includes(file) ? ' and the preview engine' : ''} on demand`);
+      const loaded = loadedBy(code);
+      if (!previews.includes(file)) {
+        assert.deepEqual(loaded, [...languages].sort(), `${file} loads exactly the five languages on demand`);
+        continue;
+      }
+      // the preview's viewer, on demand: it takes Lit and the rest from the file that loaded it, and loads the engine
+      const viewer = loaded.filter((f) => viewers.includes(f));
+      assert.equal(viewer.length, 1, `${file} loads one viewer`);
+      assert.deepEqual(loaded, [...languages, viewer[0]!].sort(), `${file} loads exactly the five languages and its viewer on demand`);
+      const viewerCode = read(viewer[0]!);
+      assert.deepEqual([...viewerCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => `dist/cdn/${m[1]}`), [file], `${viewer[0]} imports from ${file} alone`);
+      assert.deepEqual(loadedBy(viewerCode), engine, `${viewer[0]} loads the engine on demand`);
     }
     // the engine brings PDF.js from beside it, and PDF.js its worker
     const engineCode = readFileSync(join(dir, 'app/node_modules/esign-elements', engine[0]!), 'utf8');
