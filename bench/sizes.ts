@@ -67,7 +67,13 @@ export async function measureSizes(): Promise<SizeRow[]> {
   }
   // what a preview adds when it is shown (not counted in the budgets)
   const engine = readdirSync(CDN).find((f) => /^esign-elements-engine-/.test(f));
-  for (const [name, file] of [['preview on demand: engine', engine], ['preview on demand: PDF.js', 'esign-elements-pdf.js'], ['preview on demand: PDF.js worker', 'esign-elements-pdf-worker.js']] as const) {
+  const viewer = /import\(["'`]\.\/(esign-elements-viewer-[\w-]+\.js)["'`]\)/.exec(readFileSync(`${CDN}esign-elements.js`, 'utf8'))?.[1];
+  for (const [name, file] of [
+    ['preview on demand: viewer', viewer],
+    ['preview on demand: engine', engine],
+    ['preview on demand: PDF.js', 'esign-elements-pdf.js'],
+    ['preview on demand: PDF.js worker', 'esign-elements-pdf-worker.js'],
+  ] as const) {
     if (!file) continue;
     const code = readFileSync(CDN + file);
     rows.push({ name: `${name} (${file})`, files: 1, min: code.length, gzip: gzip(code) });
