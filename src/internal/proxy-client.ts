@@ -1,4 +1,4 @@
-import { ProxyCaller } from '../client/caller.js';
+import { ProxyCaller, serviceLocale } from '../client/caller.js';
 import type { Language } from '../i18n/index.js';
 
 /**
@@ -6,7 +6,6 @@ import type { Language } from '../i18n/index.js';
  * language stay, else a new one. Elements that only show things never load it.
  */
 export function proxyClient(current: ProxyCaller | undefined, endpoint: string, language: Language): ProxyCaller {
-  const locale = language === 'lt' ? 'lt' : 'en';
-  if (current && current.endpoint === endpoint.replace(/\/+$/, '') && current.locale === locale) return current;
+  if (current && current.endpoint === endpoint.replace(/\/+$/, '') && current.locale === serviceLocale(language)) return current;
   return new ProxyCaller({ endpoint, lang: language });
 }
