@@ -1,4 +1,6 @@
-import { createServer, type ViteDevServer } from 'vite';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import type { ProxyOptions } from '../src/proxy/index.js';
 import { esign } from '../src/vite/index.js';
 
@@ -20,6 +22,23 @@ export interface RunningDemo {
 }
 
 /**
+ * The demo runs the elements from their sources, where the preview's engine asks for PDF.js's
+ * worker beside it (the build copies it there): it is served from pdfjs-dist at that address.
+ */
+function pdfWorkerBesideEngine(): Plugin {
+  const worker = createRequire(import.meta.url).resolve('pdfjs-dist/build/pdf.worker.min.mjs');
+  return {
+    name: 'demo-pdf-worker',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (!req.url?.split('?')[0]!.endsWith('/src/elements/document-preview/esign-elements-pdf-worker.js')) return next();
+        res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(worker));
+      });
+    },
+  };
+}
+
+/**
  * The demo page with the proxy at /esign (the `esign-elements/vite` plugin), in front of the
  * sandbox, whose signing pages open on the demo's own address, or of a real service.
  */
@@ -29,7 +48,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     root: new URL('.', import.meta.url).pathname,
     configFile: false,
     logLevel: 'warn',
+    // found before the first preview, not when it is shown (a late find reloads the page)
+    optimizeDeps: { include: ['pdfjs-dist'] },
     plugins: [
+      pdfWorkerBesideEngine(),
       esign({
         prefix: '/esign',
         ...service,

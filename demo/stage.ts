@@ -85,6 +85,12 @@ async function show(): Promise<void> {
       const el = create('esign-sign', { 'poll-interval': '200' }) as Live & { files: File[] };
       if (state !== 'empty') el.files = [pdf()];
       await SESSION[state === 'empty' ? 'idle' : state]!(el);
+      // the document drawn (or its failure said) before the picture is taken
+      await until(() => {
+        const preview = el.shadowRoot.querySelector('esign-document-preview');
+        const root = preview?.shadowRoot;
+        return !preview || !root || Boolean(root.querySelector('[part="error"]') || root.querySelector('.textLayer')?.textContent);
+      });
       break;
     }
     case 'hash-sign':
