@@ -89,6 +89,9 @@ export function esign(options: EsignViteOptions = {}): Plugin {
 
   return {
     name: 'esign-elements',
+    // the preview finds PDF.js's worker beside its engine (`new URL(…, import.meta.url)`), which
+    // Vite's dependency pre-bundling would move away from it: the package is served as it is
+    config: () => ({ optimizeDeps: { exclude: ['esign-elements'] } }),
     configureServer(server) {
       server.httpServer?.once('close', () => void Promise.all(closers.map((close) => close())));
       if (baseUrl && accessToken) {

@@ -145,4 +145,18 @@ describe('esign-document-preview', () => {
     expect(loaded, 'no load for the broken one').to.have.length(1);
     await expect(el).to.be.accessible();
   });
+
+  it('says so, as a setup error, when PDF.js\'s worker is not where the preview looks for it', async () => {
+    const errors: EsignErrorDetail[] = [];
+    const loaded: PreviewLoadedDetail[] = [];
+    const el = await fixture<EsignDocumentPreview>(
+      html`<esign-document-preview lang="en" worker-src="/no-such-worker.js" @esign-error=${(e: CustomEvent<EsignErrorDetail>) => errors.push(e.detail)} @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`,
+    );
+    el.file = pdfFile('Lease agreement', 2);
+    await until(() => el.shadowRoot!.querySelector('[part="error"]') !== null, 'the failure said');
+    expect(el.shadowRoot!.querySelector('[part="error"]')!.textContent).to.contain(en['preview.failed']).and.to.contain(en['error.misconfigured']);
+    expect(errors.map((e) => [e.code, e.retryable])).to.deep.equal([['misconfigured', false]]);
+    expect(loaded).to.deep.equal([]);
+    await expect(el).to.be.accessible();
+  });
 });

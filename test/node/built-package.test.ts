@@ -6,7 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import puppeteer from 'puppeteer-core';
+import { createServer } from 'vite';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { b64, send } from './harness.js';
 
 const run = promisify(execFile);
@@ -191,6 +194,56 @@ describe('the packed packages installed into an empty app', () => {
       assert.match(await asset.text(), /esign-sign/);
     } finally {
       child.kill();
+    }
+  });
+
+  it('shows a PDF preview in Vite\'s dev server with esign-elements/vite, and says it failed without it', async () => {
+    const app = join(dir, 'app');
+    writeFileSync(join(app, 'index.html'), '<!doctype html><html lang="en"><body><esign-document-preview src="/sample.pdf"></esign-document-preview><script type="module" src="/main.js"></script></body></html>');
+    writeFileSync(join(app, 'main.js'), "import 'esign-elements/document-preview';\n");
+    writeFileSync(join(app, 'vite.config.js'), "import { esign } from 'esign-elements/vite';\nexport default { plugins: [esign()] };\n");
+    await run('mkdir', ['-p', join(app, 'public')]);
+    writeFileSync(join(app, 'public/sample.pdf'), samplePdf('Vite host agreement', 2));
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const preview = async (withPlugin: boolean) => {
+      const server = await createServer({
+        root: app,
+        logLevel: 'silent',
+        cacheDir: join(app, withPlugin ? '.vite-plugin' : '.vite-bare'),
+        ...(withPlugin ? {} : { configFile: false }),
+        server: { port: 0, host: '127.0.0.1' },
+      });
+      await server.listen();
+      const page = await browser.newPage();
+      try {
+        const address = server.httpServer!.address() as { port: number };
+        await page.goto(`http://127.0.0.1:${address.port}/`);
+        await page.waitForFunction(
+          () => {
+            const root = document.querySelector('esign-document-preview')?.shadowRoot;
+            return root?.querySelector('[part="error"]') || root?.querySelector('.textLayer')?.textContent;
+          },
+          { timeout: 60_000 },
+        );
+        return await page.evaluate(() => {
+          const root = document.querySelector('esign-document-preview')!.shadowRoot!;
+          return { text: root.querySelector('.textLayer')?.textContent ?? '', error: root.querySelector('[part="error"]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '' };
+        });
+      } finally {
+        await page.close();
+        await server.close();
+      }
+    };
+    try {
+      const shown = await preview(true);
+      assert.match(shown.text, /Vite host agreement/);
+      assert.equal(shown.error, '');
+      // Vite's pre-bundling moves the engine away from the worker: the preview says so rather than wait
+      const bare = await preview(false);
+      assert.equal(bare.text, '');
+      assert.equal(bare.error, 'The preview could not be shown. The service is not set up correctly. Contact the website.');
+    } finally {
+      await browser.close();
     }
   });
 });

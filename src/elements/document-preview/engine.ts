@@ -41,6 +41,9 @@ function startWorker(src: string): { port: Worker; worker: PDFWorker } {
   return { port, worker: new PDFWorker({ port: port as never }) };
 }
 
+/** The name of the error a worker that cannot start is opened with (viewer.ts knows it). */
+const WORKER_FAILED = 'PreviewWorkerError';
+
 export interface PageSize {
   width: number;
   height: number;
@@ -62,12 +65,21 @@ export class PdfView {
   }
 
   static async open(bytes: Uint8Array, workerSrc = ''): Promise<PdfView> {
-    const worker = startWorker(workerSrc || DEFAULT_WORKER);
+    const src = workerSrc || DEFAULT_WORKER;
+    const worker = startWorker(src);
+    // a worker that cannot start (not found, not a script) says so: PDF.js alone would wait for it forever
+    const unstarted = new Promise<never>((_, reject) =>
+      worker.port.addEventListener('error', (event) => {
+        event.preventDefault();
+        reject(Object.assign(new Error(`The PDF worker could not be started: ${src}`), { name: WORKER_FAILED }));
+      }),
+    );
+    // the worker takes the bytes it is given: a copy, so the caller keeps its own
+    const task = getDocument({ data: bytes.slice(), worker: worker.worker, verbosity: VerbosityLevel.ERRORS });
     try {
-      // the worker takes the bytes it is given: a copy, so the caller keeps its own
-      const task = getDocument({ data: bytes.slice(), worker: worker.worker, verbosity: VerbosityLevel.ERRORS });
-      return new PdfView(await task.promise, worker);
+      return new PdfView(await Promise.race([task.promise, unstarted]), worker);
     } catch (error) {
+      void task.destroy();
       worker.worker.destroy();
       worker.port.terminate();
       throw error;

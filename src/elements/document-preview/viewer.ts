@@ -59,6 +59,8 @@ function dataFiles(entries: ContainerEntry[]): ContainerEntry[] {
 }
 
 const isPdfName = (name: string) => extensionOf(name) === 'pdf';
+/** The name of engine.ts's error for a worker that cannot start (named here: the engine loads only when needed). */
+const WORKER_FAILED = 'PreviewWorkerError';
 
 /**
  * Everything esign-document-preview does once a file is given: reading it (a PDF, or the files of
@@ -162,7 +164,11 @@ export class PreviewViewer {
     try {
       view = await PdfView.open(bytes, host.workerSrc);
     } catch (cause) {
-      throw cause instanceof EsignError ? cause : new EsignError('document-corrupted', (cause as Error)?.message ?? 'Unreadable PDF', { cause, retryable: false });
+      if (cause instanceof EsignError) throw cause;
+      const message = (cause as Error)?.message ?? 'Unreadable PDF';
+      // the file may be fine: the page does not serve PDF.js's worker where the preview looks for it
+      if ((cause as Error)?.name === WORKER_FAILED) throw new EsignError('misconfigured', message, { cause, retryable: false });
+      throw new EsignError('document-corrupted', message, { cause, retryable: false });
     }
     if (load !== this.#loads) {
       view.destroy();
