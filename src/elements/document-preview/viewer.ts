@@ -2,6 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../../client/errors.js';
 import { formatSize } from '../../internal/file-picker.js';
 import { extensionOf } from '../../internal/sign-files.js';
+import type { StringKey } from '../../i18n/index.js';
 import type { ContainerEntry, PdfView } from './engine.js';
 import type { PreviewLoadedDetail } from './events.js';
 
@@ -23,7 +24,7 @@ export interface PreviewHost extends HTMLElement {
   _error: string;
   readonly language: string;
   readonly renderRoot: HTMLElement | DocumentFragment;
-  t(key: string, params?: Record<string, string | number>): string;
+  t(key: StringKey, params?: Record<string, string | number>): string;
   goTo(page: number): void;
 }
 
