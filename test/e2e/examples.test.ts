@@ -73,6 +73,12 @@ async function loginAndSign(url: string, fileName: string): Promise<void> {
   writeFileSync(pdf, samplePdf(`${fileName} example`));
   await ((await page.$('#pdf')) as ElementHandle<HTMLInputElement>).uploadFile(pdf);
   await deep(page, 'esign-sign', '.file-name');
+  // the person sees the document before signing: the preview's engine, PDF.js and its worker work in this host's build
+  await page.waitForFunction(
+    (title) => document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-document-preview')?.shadowRoot?.querySelector('.textLayer')?.textContent?.includes(title),
+    { timeout: 30_000 },
+    `${fileName} example`,
+  );
   (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
   await (await deep(page, 'esign-sign', '#phone')).focus();
   await page.keyboard.type('+37060000666');
