@@ -26,13 +26,13 @@ export interface RunningDemo {
  * worker beside it (the build copies it there): it is served from pdfjs-dist at that address.
  */
 function pdfWorkerBesideEngine(): Plugin {
-  const worker = createRequire(import.meta.url).resolve('pdfjs-dist/build/pdf.worker.min.mjs');
+  const worker = readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/build/pdf.worker.min.mjs'));
   return {
     name: 'demo-pdf-worker',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         if (!req.url?.split('?')[0]!.endsWith('/src/elements/document-preview/esign-elements-pdf-worker.js')) return next();
-        res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(worker));
+        res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
       });
     },
   };

@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignError } from '../../client/errors.js';
 import { EsignElement } from '../../internal/base-element.js';
+import { loadOnce } from '../../internal/load-once.js';
 import { controls } from '../../internal/controls.styles.js';
 import { documentStyles } from '../../internal/documents.styles.js';
 import { theme } from '../../internal/theme.js';
@@ -8,14 +9,7 @@ import type { ContainerEntry } from './engine.js';
 import { previewStyles } from './document-preview.styles.js';
 import type { PreviewStatus, PreviewViewer } from './viewer.js';
 
-let viewerModule: Promise<typeof import('./viewer.js')> | undefined;
-function loadViewer(): Promise<typeof import('./viewer.js')> {
-  viewerModule ??= import('./viewer.js').catch((error: unknown) => {
-    viewerModule = undefined;
-    throw error;
-  });
-  return viewerModule;
-}
+const loadViewer = loadOnce(() => import('./viewer.js'));
 
 /**
  * The pages of a PDF drawn in the page (Mozilla's PDF.js, loaded only when a preview is shown),

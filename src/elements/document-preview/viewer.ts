@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../../client/errors.js';
 import { formatSize } from '../../internal/file-picker.js';
+import { loadOnce } from '../../internal/load-once.js';
 import { extensionOf } from '../../internal/sign-files.js';
 import type { StringKey } from '../../i18n/index.js';
 import type { ContainerEntry, PdfView } from './engine.js';
@@ -41,14 +42,7 @@ const MAX_INNER_FILE = 100 * 1024 * 1024;
 const PDF_MAGIC = '%PDF-';
 const ZIP_MAGIC = 'PK\u0003\u0004';
 
-let engine: Promise<Engine> | undefined;
-function loadEngine(): Promise<Engine> {
-  engine ??= import('./engine.js').catch((error: unknown) => {
-    engine = undefined;
-    throw error;
-  });
-  return engine;
-}
+const loadEngine = loadOnce((): Promise<Engine> => import('./engine.js'));
 
 function startsWith(bytes: Uint8Array, magic: string): boolean {
   return [...magic].every((ch, i) => bytes[i] === ch.charCodeAt(0));
