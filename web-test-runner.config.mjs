@@ -91,7 +91,7 @@ export default {
         }
         return next();
       }
-      if (faults.language && ctx.path.startsWith(`/src/i18n/${faults.language}.`)) {
+      if (faults.language && new RegExp(`^/src/i18n/${faults.language}[-.]`).test(ctx.path)) {
         // a dropped connection: nothing for a cache to keep
         ctx.req.socket.destroy();
         ctx.respond = false;

@@ -61,9 +61,26 @@ export async function measureSizes(): Promise<SizeRow[]> {
     rows.push({ name: `${file.slice(0, -3)} alone: dist/cdn/${file}`, ...scriptTagClosure(file), ...(file === 'esign-identify.js' ? { budget: BUDGETS.identify } : {}) });
   }
   rows.push({ name: 'the client alone: esign-elements/client', ...(await bundled('src/client/index.ts')), budget: BUDGETS.client });
-  for (const file of readdirSync(CDN).filter((f) => /^esign-elements-(lt|en|lv|et|ru)-/.test(f)).sort()) {
+  const languageParts = readdirSync(CDN).filter((f) => /^esign-elements-(lt|en|lv|et|ru)-(session|documents)-/.test(f)).sort();
+  for (const file of languageParts) {
     const code = readFileSync(CDN + file);
-    rows.push({ name: `language on demand: ${file.slice('esign-elements-'.length, 'esign-elements-'.length + 2)}`, files: 1, min: code.length, gzip: gzip(code) });
+    const [, lang, part] = /^esign-elements-(\w\w)-(\w+)-/.exec(file)!;
+    rows.push({ name: `language on demand: ${lang}, ${part} part`, files: 1, min: code.length, gzip: gzip(code) });
+  }
+  // what a page really loads before its first words show: the file and the parts of one language its elements say
+  const partOf = (lang: string, part: string) => languageParts.find((f) => f.startsWith(`esign-elements-${lang}-${part}-`))!;
+  for (const [name, file, parts] of [
+    ['esign-identify with its Lithuanian words', 'esign-identify.js', ['session']],
+    ['every element with their Lithuanian words', 'esign-elements.js', ['session', 'documents']],
+  ] as const) {
+    const page = scriptTagClosure(file);
+    for (const part of parts) {
+      const code = readFileSync(CDN + partOf('lt', part));
+      page.files += 1;
+      page.min += code.length;
+      page.gzip += gzip(code);
+    }
+    rows.push({ name: `a page: ${name}`, ...page });
   }
   // what a preview adds when it is shown (not counted in the budgets)
   const engine = readdirSync(CDN).find((f) => /^esign-elements-engine-/.test(f));

@@ -6,11 +6,13 @@ export { ELEMENTS } from './elements.js';
 export {
   LANGUAGES,
   loadStrings,
+  STRING_PARTS,
   normalizeLanguage,
   setStringOverrides,
   translate,
   type Language,
   type StringKey,
+  type StringPart,
   type Strings,
 } from './i18n/index.js';
 export { checkPersonalCode, checkDigit, personalCodeCountries, type PersonalCodeCheck } from './internal/validation/personal-code.js';

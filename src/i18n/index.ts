@@ -5,17 +5,27 @@ export type { StringKey, Strings };
 export const LANGUAGES = ['lt', 'en', 'lv', 'et', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** Every language loads on first use, so the script-tag bundle carries none of them. */
-const LOADERS: Record<Language, () => Promise<Strings>> = {
-  en: () => import('./en.js').then((m) => m.en),
-  lt: () => import('./lt.js').then((m) => m.lt),
-  lv: () => import('./lv.js').then((m) => m.lv),
-  et: () => import('./et.js').then((m) => m.et),
-  ru: () => import('./ru.js').then((m) => m.ru),
+/**
+ * The strings come in parts, each loaded on first use: `session` (errors, actions, the person
+ * form, Mobile-ID and Smart-ID sessions: every element says some of these) and `documents` (the
+ * document elements). A page that only logs people in never loads the document words.
+ */
+export const STRING_PARTS = ['session', 'documents'] as const;
+export type StringPart = (typeof STRING_PARTS)[number];
+
+type PartLoader = () => Promise<Partial<Strings>>;
+const LOADERS: Record<Language, Record<StringPart, PartLoader>> = {
+  en: { session: () => import('./en-session.js').then((m) => m.strings), documents: () => import('./en-documents.js').then((m) => m.strings) },
+  lt: { session: () => import('./lt-session.js').then((m) => m.strings), documents: () => import('./lt-documents.js').then((m) => m.strings) },
+  lv: { session: () => import('./lv-session.js').then((m) => m.strings), documents: () => import('./lv-documents.js').then((m) => m.strings) },
+  et: { session: () => import('./et-session.js').then((m) => m.strings), documents: () => import('./et-documents.js').then((m) => m.strings) },
+  ru: { session: () => import('./ru-session.js').then((m) => m.strings), documents: () => import('./ru-documents.js').then((m) => m.strings) },
 };
 
-const loaded = new Map<Language, Strings>();
-const loading = new Map<Language, Promise<Strings>>();
+/** Per language, the words of every part loaded so far. */
+const loaded = new Map<Language, Partial<Strings>>();
+const loadedParts = new Set<string>();
+const loading = new Map<string, Promise<void>>();
 const overrides = new Map<Language, Partial<Strings>>();
 
 /** `lt-LT` → `lt`; anything not among the five → null. */
@@ -24,24 +34,26 @@ export function normalizeLanguage(tag: string | null | undefined): Language | nu
   return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : null;
 }
 
-export function stringsLoaded(lang: Language): Strings | undefined {
-  return loaded.get(lang);
+/** Whether these parts of a language (all, by default) are loaded. */
+export function stringsLoaded(lang: Language, parts: readonly StringPart[] = STRING_PARTS): boolean {
+  return parts.every((part) => loadedParts.has(`${lang}/${part}`));
 }
 
-export function loadStrings(lang: Language): Promise<Strings> {
-  const ready = loaded.get(lang);
-  if (ready) return Promise.resolve(ready);
-  let pending = loading.get(lang);
+function loadPart(lang: Language, part: StringPart): Promise<void> {
+  const id = `${lang}/${part}`;
+  if (loadedParts.has(id)) return Promise.resolve();
+  let pending = loading.get(id);
   if (!pending) {
-    pending = LOADERS[lang]().then(
+    pending = LOADERS[lang][part]().then(
       (strings) => {
-        loaded.set(lang, strings);
-        return strings;
+        loaded.set(lang, { ...loaded.get(lang), ...strings });
+        loadedParts.add(id);
+        loading.delete(id);
       },
       (error: unknown) => {
         // not kept as failed here, so a later render asks again (browsers may still keep a failed
-        // module import for the page's life); said once, not on every render
-        loading.delete(lang);
+        // module import for the page's life); said once per language, not on every render
+        loading.delete(id);
         if (!warned.has(lang)) {
           warned.add(lang);
           console.warn(`[esign-elements] the ${lang} strings could not be loaded; showing English words instead`, error);
@@ -49,9 +61,15 @@ export function loadStrings(lang: Language): Promise<Strings> {
         throw error;
       },
     );
-    loading.set(lang, pending);
+    loading.set(id, pending);
   }
   return pending;
+}
+
+/** Loads these parts of a language (every part, by default) and resolves with its words loaded so far. */
+export async function loadStrings(lang: Language, parts: readonly StringPart[] = STRING_PARTS): Promise<Strings> {
+  await Promise.all(parts.map((part) => loadPart(lang, part)));
+  return loaded.get(lang) as Strings;
 }
 
 const warned = new Set<Language>();

@@ -1,6 +1,6 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import { loadStrings, normalizeLanguage, stringsLoaded, translate, type Language, type StringKey, type Strings } from '../i18n/index.js';
+import { loadStrings, normalizeLanguage, stringsLoaded, translate, type Language, type StringKey, type StringPart, type Strings } from '../i18n/index.js';
 import { theme } from './theme.js';
 
 /** Rewrites the message of an error before it is shown and sent with `esign-error`. */
@@ -58,6 +58,9 @@ export class EsignElement extends LitElement {
     strings: { attribute: false },
     errorMessage: { attribute: false },
   };
+
+  /** The parts of the strings the element says (the document elements add `documents`). */
+  static stringParts: readonly StringPart[] = ['session'];
 
   /** Base URL of the host's proxy. */
   declare endpoint: string;
@@ -141,7 +144,8 @@ export class EsignElement extends LitElement {
   protected override async scheduleUpdate(): Promise<void> {
     // only a language not loaded yet delays the update; otherwise children update with their parent
     // a language file that fails leaves English words meanwhile (translate falls back to them)
-    if (!stringsLoaded(this.language)) await loadStrings(this.language).catch(() => loadStrings('en').catch(() => undefined));
+    const parts = (this.constructor as typeof EsignElement).stringParts;
+    if (!stringsLoaded(this.language, parts)) await loadStrings(this.language, parts).catch(() => loadStrings('en', parts).catch(() => undefined));
     super.scheduleUpdate();
   }
 

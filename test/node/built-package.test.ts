@@ -58,14 +58,15 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual(foreign, []);
   });
 
-  it('each element has a script-tag file that imports nothing but its languages (and PDF.js when it previews)', () => {
+  it('each element has a script-tag file that imports nothing but its languages' parts (and PDF.js when it previews)', () => {
     const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
     assert.deepEqual(
       elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(),
       ['control-code', 'document', 'document-preview', 'document-upload', 'hash-sign', 'identify', 'person-form', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'],
     );
-    const languages = widget.files.filter((f) => /^dist\/cdn\/esign-elements-(lt|en|lv|et|ru)-[\w-]+\.js$/.test(f));
-    assert.equal(languages.length, 5);
+    const languages = widget.files.filter((f) => /^dist\/cdn\/esign-elements-(lt|en|lv|et|ru)-(session|documents)-[\w-]+\.js$/.test(f));
+    // each of the five languages in two parts: what every element says, and the document elements' words
+    assert.deepEqual(languages.map((f) => /-(\w\w-\w+)-[\w-]+\.js$/.exec(f)![1]).sort(), ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]));
     const engine = widget.files.filter((f) => /^dist\/cdn\/esign-elements-engine-[\w-]+\.js$/.test(f));
     assert.equal(engine.length, 1, 'one preview engine');
     const previews = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-document-preview.js'];
@@ -78,13 +79,13 @@ describe('the packed packages installed into an empty app', () => {
       assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, `${file} imports another file statically`);
       const loaded = loadedBy(code);
       if (!previews.includes(file)) {
-        assert.deepEqual(loaded, [...languages].sort(), `${file} loads exactly the five languages on demand`);
+        assert.deepEqual(loaded, [...languages].sort(), `${file} loads exactly the language parts on demand`);
         continue;
       }
       // the preview's viewer, on demand: it takes Lit and the rest from the file that loaded it, and loads the engine
       const viewer = loaded.filter((f) => viewers.includes(f));
       assert.equal(viewer.length, 1, `${file} loads one viewer`);
-      assert.deepEqual(loaded, [...languages, viewer[0]!].sort(), `${file} loads exactly the five languages and its viewer on demand`);
+      assert.deepEqual(loaded, [...languages, viewer[0]!].sort(), `${file} loads exactly the language parts and its viewer on demand`);
       const viewerCode = read(viewer[0]!);
       assert.deepEqual([...viewerCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => `dist/cdn/${m[1]}`), [file], `${viewer[0]} imports from ${file} alone`);
       assert.deepEqual(loadedBy(viewerCode), engine, `${viewer[0]} loads the engine on demand`);

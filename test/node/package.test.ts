@@ -6,7 +6,11 @@ import { lt } from '../../src/i18n/lt.js';
 import { lv } from '../../src/i18n/lv.js';
 import { et } from '../../src/i18n/et.js';
 import { ru } from '../../src/i18n/ru.js';
+import { strings as sessionWords } from '../../src/i18n/en-session.js';
+import { strings as documentWords } from '../../src/i18n/en-documents.js';
 import { ERROR_CODES } from '../../src/client/errors.js';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { backoffDelay } from '../../src/client/poll.js';
 
 describe('package', () => {
@@ -38,6 +42,35 @@ describe('package', () => {
     for (const code of ERROR_CODES) assert.ok(`error.${code}` in en, `no words for ${code}`);
     // an accessible name starts with the visible words (axe: label-content-name-mismatch)
     for (const strings of [en, lt, lv, et, ru]) assert.ok(strings['link.copy-for'].startsWith(strings['link.copy']), strings['link.copy-for']);
+  });
+
+  it('keeps each key in one part of the strings, and the elements that load the session part alone say none of the document words', () => {
+    const sessionKeys = Object.keys(sessionWords);
+    const documentKeys = Object.keys(documentWords);
+    assert.deepEqual(sessionKeys.filter((key) => documentKeys.includes(key)), []);
+    assert.equal(sessionKeys.length + documentKeys.length, Object.keys(en).length);
+    // the first word of a key names its area; no area is split between the parts
+    const area = (key: string) => key.slice(0, key.indexOf('.'));
+    const documentAreas = new Set(documentKeys.map(area));
+    assert.deepEqual(sessionKeys.filter((key) => documentAreas.has(area(key))), []);
+    // every module a session-only element is made of, followed through its relative imports
+    const modules = new Set<string>();
+    const visit = (file: string) => {
+      if (modules.has(file) || file.includes('/src/client/') || file.includes('/src/i18n/')) return;
+      modules.add(file);
+      for (const [, target] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) visit(resolve(dirname(file), target!.replace(/\.js$/, '.ts')));
+    };
+    for (const name of ['identify', 'sign', 'hash-sign', 'person-form', 'control-code', 'status']) visit(resolve(`src/define/${name}.ts`));
+    assert.ok([...modules].some((file) => file.endsWith('/session-element.ts')));
+    // a key written whole ('identify.submit') or begun in a template (`error.${code}`)
+    const said = [...modules].flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/['`]([a-z-]+\.[a-z.-]*)(\$\{|['`])/g)]
+        .map(([, text, end]) => ({ text: text!, whole: end !== '${' }))
+        .filter(({ text, whole }) => Object.keys(en).some((key) => (whole ? key === text : key.startsWith(text)))),
+    );
+    assert.ok(said.some(({ text }) => text === 'identify.submit') && said.some(({ text }) => text === 'error.'), 'the scan finds the keys the elements say');
+    const documentSaid = said.filter(({ text, whole }) => documentKeys.some((key) => (whole ? key === text : key.startsWith(text))));
+    assert.deepEqual(documentSaid, [], 'document words said by an element that loads the session part alone');
   });
 });
 

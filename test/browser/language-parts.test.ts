@@ -1,0 +1,29 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/define/identify.js';
+import '../../src/define/document-upload.js';
+import type { EsignIdentify } from '../../src/elements/identify/identify.js';
+import type { EsignDocumentUpload } from '../../src/elements/document-upload/document-upload.js';
+import { deepText, ENDPOINT } from './helpers.js';
+
+// This page has loaded no Estonian words before these tests (every test file runs in a page of its own).
+const fetched = (part: string) => performance.getEntriesByType('resource').filter((entry) => entry.name.includes(`/src/i18n/et-${part}.`)).length;
+
+describe('the strings a page loads', () => {
+  it('loads only the session words for a login, and the document words with the first document element', async () => {
+    expect(fetched('session')).to.equal(0);
+    const login = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="et"></esign-identify>`);
+    // the words to expect, read from the module the element loaded (imported here only now, so not fetched for the test)
+    const { strings: etSession } = await import('../../src/i18n/et-session.js');
+    expect(deepText(login)).to.contain(etSession['identify.submit']);
+    expect(fetched('session')).to.equal(1);
+    expect(fetched('documents')).to.equal(0);
+
+    const upload = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="et"></esign-document-upload>`);
+    const { strings: etDocuments } = await import('../../src/i18n/et-documents.js');
+    // rendered in Estonian at once: the element waited for its words, no English first
+    expect(deepText(upload)).to.contain(etDocuments['upload.submit']);
+    expect(fetched('documents')).to.equal(1);
+    expect(fetched('session')).to.equal(1, 'the session words are not asked for again');
+    await expect(upload).to.be.accessible();
+  });
+});
