@@ -94,6 +94,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         const id = sessionId(request.headers.get('cookie'));
         return id && sessions.has(id) ? id : null;
       },
+      // session starts limited per network address too; behind a load balancer, set Express's
+      // `trust proxy` to it so that req.ip is the browser's address, not the balancer's
+      clientAddress: (request) => (request.raw as Request).ip,
       onResult,
     }),
   );

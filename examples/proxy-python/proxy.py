@@ -4,6 +4,7 @@ Run:  ESIGN_BASE_URL=https://service.example ESIGN_ACCESS_TOKEN=... flask --app 
 Mount it (or a blueprint made from it) where the widget's `endpoint` points: /esign.
 Check it with:  npx esign-sandbox check-proxy http://127.0.0.1:5000/esign
 """
+import ipaddress
 import json
 import os
 import re
@@ -21,10 +22,13 @@ EXPOSE_SCREENING = os.environ.get("ESIGN_EXPOSE_SCREENING") == "1"
 BODY_LIMIT = 80 * 1024 * 1024
 ANSWER_LIMIT = 120 * 1024 * 1024
 SESSION_TTL = 30 * 60
-LIMITS = {"visitor": (12, 600), "person": (6, 600)}  # starts per window (seconds)
+LIMITS = {"visitor": (12, 600), "person": (6, 600), "address": (60, 600)}  # starts per window (seconds)
 if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window", e.g. "3,2,60" for tests
     v, p, w = (int(x) for x in os.environ["ESIGN_RATE_LIMIT"].split(","))
-    LIMITS = {"visitor": (v, w), "person": (p, w)}
+    LIMITS = {"visitor": (v, w), "person": (p, w), "address": (60, w)}
+# Count starts per client address only where request.remote_addr is the browser's: nothing in
+# front of Flask, or werkzeug's ProxyFix set for your load balancer (else everyone shares its address).
+LIMIT_BY_ADDRESS = os.environ.get("ESIGN_LIMIT_BY_ADDRESS") == "1"
 if len(ACCESS_TOKEN) < 8:
     raise SystemExit("ESIGN_ACCESS_TOKEN must have at least 8 characters")
 
@@ -115,6 +119,17 @@ def redact(value):
     return value
 
 
+def address_key(address):
+    """An IPv4 address as it is (IPv4-mapped too), an IPv6 one by its /64 (one household holds a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+
+
 def over_limit(scope, key):
     limit, window = LIMITS[scope]
     now = time.time()
@@ -185,6 +200,8 @@ def esign():
             keys.append(("person", "code:" + re.sub(r"[\s-]", "", sent["code"]).upper()))
         if role[1] == "mobile" and isinstance(sent.get("phone"), str):
             keys.append(("person", "phone:" + re.sub(r"\D", "", sent["phone"])))
+        if LIMIT_BY_ADDRESS and request.remote_addr:
+            keys.append(("address", address_key(request.remote_addr)))
         for scope, key in keys:
             wait = over_limit(scope, key)
             if wait:

@@ -17,6 +17,7 @@ import {
   type ProxyResult,
   type RateLimit,
 } from './options.js';
+import { addressKey } from './address.js';
 import { isAllowedOrigin, isJsonContentType } from './origin.js';
 import { MemoryStore, type ProxyStore } from './store.js';
 import { UpstreamFailure, createUpstream, type Upstream } from './upstream.js';
@@ -145,7 +146,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
   const perMb = options.bodyTimeoutPerMbMs ?? DEFAULT_BODY_TIMEOUT_PER_MB;
   const timeoutFor = (bytes: number) => baseTimeout + (perMb * bytes) / (1024 * 1024);
   const sessionTtl = options.sessionTtlMs ?? DEFAULT_SESSION_TTL;
-  const limits: { perVisitor?: RateLimit | false; perPerson?: RateLimit | false } =
+  const limits: { perVisitor?: RateLimit | false; perPerson?: RateLimit | false; perAddress?: RateLimit | false } =
     options.rateLimit === false ? {} : { ...DEFAULT_RATE_LIMITS, ...options.rateLimit };
   const write = options.log ?? ((message: string) => console.error(message));
   // a host's error message could quote anything: the token never reaches a log line
@@ -180,6 +181,19 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     if (existing) return { id: existing, key: `cookie:${existing}` };
     const id = newVisitorId();
     return { id, key: `cookie:${id}`, cookie: visitorCookie(name, id, secure) };
+  }
+
+  /** The key of the browser's network address for the per-address limit, when the host says it. */
+  async function addressOf(request: IncomingProxyRequest, path: string): Promise<string | null> {
+    if (!options.clientAddress || !limits.perAddress) return null;
+    let address: string | null | undefined;
+    try {
+      address = await options.clientAddress({ method: request.method, path, headers: request.headers(), raw: request.raw });
+    } catch (error) {
+      log(`[esign-proxy] clientAddress() failed: ${describe(error)}`);
+      throw new ProxyRefusal(proxyError('host-error'));
+    }
+    return typeof address === 'string' && address.trim() ? addressKey(address) : null;
   }
 
   async function readFields(request: IncomingProxyRequest, operation: MatchedOperation): Promise<Record<string, unknown>> {
@@ -289,6 +303,8 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       if (STATUS_OPERATIONS.has(operation.id) || REMOVALS[operation.id]) binding = await checkBinding(operation, visitor.key);
       if (start) {
         await limit('visitor', limits.perVisitor, visitor.key);
+        const address = await addressOf(request, path);
+        if (address) await limit('address', limits.perAddress, address);
         for (const key of personKeys(operation.id, fields)) await limit('person', limits.perPerson, key);
       }
       await authorize(info, operation);

@@ -71,13 +71,23 @@ export interface ProxyOptions {
    * SameSite=Strict cookie (Secure over https) that the proxy sets itself. Null refuses (403).
    */
   visitor?: (request: Omit<ProxyRequestInfo, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
+  /**
+   * The network address of the person's browser, for the per-address limit on session starts:
+   * Express's `req.ip` with `trust proxy` set for your load balancer, `req.socket.remoteAddress`
+   * when nothing stands in front, or the header your CDN sets. IPv6 addresses count by their /64.
+   * Default none, so no per-address limit: the proxy cannot know which forwarded-for header to
+   * trust, and a limit on a load balancer's address would stop everybody at once. Without it, a
+   * script that drops its cookie is a new visitor at every start; the per-person limit still holds.
+   */
+  clientAddress?: (request: Omit<ProxyRequestInfo, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
   /** Origins of other sites allowed to call the proxy (exact `https://app.example` strings). Default none. */
   allowedOrigins?: readonly string[];
   /**
-   * Limits on session starts, per visitor and per person (personal code, and phone for
-   * Mobile-ID). Default: 12 per visitor and 6 per person in 10 minutes. `false` turns them off.
+   * Limits on session starts, per visitor, per person (personal code, and phone for Mobile-ID)
+   * and, with `clientAddress`, per network address. Default: 12 per visitor, 6 per person and 60
+   * per address in 10 minutes. `false` turns them off.
    */
-  rateLimit?: false | { perVisitor?: RateLimit | false; perPerson?: RateLimit | false };
+  rateLimit?: false | { perVisitor?: RateLimit | false; perPerson?: RateLimit | false; perAddress?: RateLimit | false };
   /** Pass `peps_data` and `sanctions_data` to the browser. Default false: only `onResult` gets them. */
   exposeScreening?: boolean;
   /** Bindings, counters and delivered results. Default: memory of this process. */
@@ -113,9 +123,12 @@ export const DEFAULT_BODY_TIMEOUT_PER_MB = 2_000;
 /**
  * A person answers a push in 10–60 s. Six starts in ten minutes cover a login, retries after a
  * typo, a refusal or a time-out, and a few signatures; more pushes to one person than that is
- * spam. Twelve per visitor leaves room for a person signing for two people on one computer.
+ * spam. Twelve per visitor leaves room for a person signing for two people on one computer. Sixty
+ * per address leaves room for an office or a mobile network sharing one address, and stops a script
+ * that goes through personal codes.
  */
 export const DEFAULT_RATE_LIMITS = {
   perVisitor: { limit: 12, windowMs: 10 * 60_000 },
   perPerson: { limit: 6, windowMs: 10 * 60_000 },
+  perAddress: { limit: 60, windowMs: 10 * 60_000 },
 } as const satisfies Record<string, RateLimit>;

@@ -58,7 +58,7 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual(foreign, []);
   });
 
-  it('each element has a script-tag file that imports nothing but its languages' parts (and PDF.js when it previews)', () => {
+  it('each element has a script-tag file that imports nothing but the parts of its languages (and PDF.js when it previews)', () => {
     const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
     assert.deepEqual(
       elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(),

@@ -379,6 +379,70 @@ describe('proxy: rate limits on session starts', () => {
     for (let i = 0; i < 8; i++) statuses.push((await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { jar: new CookieJar() })).status);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
   });
+
+  it('limits starts per network address when the host names it, whatever the cookies and persons (an IPv6 /64 counts as one)', async () => {
+    const clock = new TestClock();
+    let forwarded = 0;
+    const upstream = await serve((req, res) => {
+      forwarded++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `t-${forwarded}`, control_code: '1234' }));
+    });
+    const asked: string[] = [];
+    const proxy = await serve(
+      createProxyHandler({
+        baseUrl: upstream,
+        accessToken: ACCESS_TOKEN,
+        now: clock.now,
+        // as a host behind its own load balancer would: the header it sets, read by the host
+        clientAddress: ({ headers, path }) => {
+          asked.push(path);
+          return headers.get('x-test-address');
+        },
+        rateLimit: { perVisitor: false, perPerson: false, perAddress: { limit: 2, windowMs: 600_000 } },
+      }) as RequestListener,
+    );
+    let code = 30303039910;
+    const start = (address: string | null) =>
+      send(`${proxy}/smartid/login.json`, 'POST', { code: String(code++), country: 'LT' }, false, { jar: null, headers: address ? { 'x-test-address': address } : {} });
+    // no cookie kept and a new person each time: only the address is the same
+    assert.deepEqual([(await start('203.0.113.7')).status, (await start('::ffff:203.0.113.7')).status], [200, 200]);
+    const limited = await start('203.0.113.7');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '600');
+    assert.equal(limited.json.proxy_error, 'rate-limited');
+    assert.equal((await start('203.0.113.8')).status, 200, 'another address is not affected');
+    // two addresses of one IPv6 /64 are one household; the next /64 is another
+    assert.deepEqual([(await start('2001:db8:1:2::1')).status, (await start('2001:DB8:1:2:ffff::9')).status, (await start('2001:db8:1:2:0:0:0:5')).status], [200, 200, 429]);
+    assert.equal((await start('2001:db8:1:3::1')).status, 200);
+    // no address known: no per-address limit (the others still apply)
+    assert.deepEqual([(await start(null)).status, (await start(null)).status, (await start(null)).status], [200, 200, 200]);
+    assert.equal(forwarded, 9, 'the refused starts did not reach the service');
+    // asked for starts only: a poll is no start
+    const polls = await send(`${proxy}/smartid/status/t-1.json`, 'POST', {}, false, { jar: null, headers: { 'x-test-address': '203.0.113.7' } });
+    assert.equal(polls.status, 404);
+    assert.equal(asked.length, 11);
+    assert.ok(asked.every((path) => path === '/smartid/login.json'));
+    clock.advance(600_000);
+    assert.equal((await start('203.0.113.7')).status, 200, 'the window ended');
+  });
+
+  it('answers 500 and logs without secrets when clientAddress throws', async () => {
+    const logged: string[] = [];
+    const url = await proxyFor({
+      log: (line) => logged.push(line),
+      rateLimit: {},
+      clientAddress: () => {
+        throw new Error(`no header (config had ${ACCESS_TOKEN})`);
+      },
+    });
+    const answer = await send(`${url}/smartid/login.json`, 'POST', SMART_OK, false, { jar: new CookieJar() });
+    assert.equal(answer.status, 500);
+    assert.equal(answer.json.proxy_error, 'host-error');
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /clientAddress\(\) failed: Error: no header/);
+    assert.ok(!logged[0]!.includes(ACCESS_TOKEN));
+  });
 });
 
 describe('proxy: works where hosts put it', () => {
