@@ -23,9 +23,9 @@ BODY_LIMIT = 80 * 1024 * 1024
 ANSWER_LIMIT = 120 * 1024 * 1024
 SESSION_TTL = 30 * 60
 LIMITS = {"visitor": (12, 600), "person": (6, 600), "address": (60, 600)}  # starts per window (seconds)
-if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window", e.g. "3,2,60" for tests
-    v, p, w = (int(x) for x in os.environ["ESIGN_RATE_LIMIT"].split(","))
-    LIMITS = {"visitor": (v, w), "person": (p, w), "address": (60, w)}
+if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window[,address]", e.g. "3,2,60" for tests
+    v, p, w, *a = (int(x) for x in os.environ["ESIGN_RATE_LIMIT"].split(","))
+    LIMITS = {"visitor": (v, w), "person": (p, w), "address": (a[0] if a else 60, w)}
 # Count starts per client address only where request.remote_addr is the browser's: nothing in
 # front of Flask, or werkzeug's ProxyFix set for your load balancer (else everyone shares its address).
 LIMIT_BY_ADDRESS = os.environ.get("ESIGN_LIMIT_BY_ADDRESS") == "1"

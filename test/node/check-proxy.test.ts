@@ -104,6 +104,48 @@ describe('check-proxy against working proxies', () => {
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
   });
 
+  it('limits the Python proxy\'s session starts per client address when told to, whatever the cookies and persons', async () => {
+    let forwarded = 0;
+    const service = createServer((req, res) => {
+      forwarded++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `token-${forwarded}`, control_code: '1234' }));
+    });
+    servers.push(service);
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const flaskPort = await freePort();
+    const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
+      cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
+      env: {
+        ...process.env,
+        ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+        ESIGN_ACCESS_TOKEN: 'python-address-secret',
+        ESIGN_RATE_LIMIT: '100,100,600,2',
+        ESIGN_LIMIT_BY_ADDRESS: '1',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stderr!.setEncoding('utf8');
+    while (!/Running on/.test(output)) {
+      const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
+      output += chunk;
+    }
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (const code of ['30303039910', '30303039911', '30303039912']) {
+      // no cookie sent back: a new visitor each time, and a new person
+      const answer = await fetch(`http://127.0.0.1:${flaskPort}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, country: 'LT' }) });
+      statuses.push(answer.status);
+      if (answer.status === 429) retryAfter = answer.headers.get('retry-after');
+      await answer.arrayBuffer();
+    }
+    assert.deepEqual(statuses, [200, 200, 429]);
+    assert.equal(retryAfter, '600');
+    assert.equal(forwarded, 2, 'the refused start did not reach the service');
+  });
+
   it('checks the exposed-screening flag both ways', async () => {
     const exposed = await check((port, token) => nodeProxy(port, token, { exposeScreening: true }), true);
     assert.deepEqual(failing(exposed), []);
