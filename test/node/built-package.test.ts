@@ -53,6 +53,7 @@ describe('the packed packages installed into an empty app', () => {
 
   it('the widget tarball holds the build, no sources, tests or sandbox', () => {
     assert.ok(widget.files.includes('dist/cdn/esign-elements.js'));
+    assert.ok(widget.files.includes('dist/cdn/integrity.json'), 'the script-tag files\' digests are packed');
     assert.ok(widget.files.includes('custom-elements.json'));
     const foreign = widget.files.filter((f) => /^(src|test|sandbox|demo|bench|examples)\/|\.ts$(?<!\.d\.ts$)/.test(f) || /sandbox/.test(f));
     assert.deepEqual(foreign, []);

@@ -1,0 +1,141 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../../scripts/chromium.js';
+import { en } from '../../src/i18n/en.js';
+import { lt } from '../../src/i18n/lt.js';
+
+// The script-tag files loaded from another origin (a CDN) with Subresource Integrity: the entry
+// file pinned by its script tag, the chunks it loads later by an import map, both from
+// dist/cdn/integrity.json. A file changed on the way is refused by the browser.
+
+const CDN_DIR = 'dist/cdn';
+const integrity = JSON.parse(readFileSync(`${CDN_DIR}/integrity.json`, 'utf8')) as Record<string, string>;
+
+/** Files the CDN serves altered while named here. */
+const tampered = new Set<string>();
+const served: string[] = [];
+let cdn: Server;
+let site: Server;
+let cdnUrl: string;
+let siteUrl: string;
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)));
+}
+
+function page(): string {
+  const importMap = { integrity: Object.fromEntries(Object.entries(integrity).map(([file, digest]) => [`${cdnUrl}${file}`, digest])) };
+  return `<!doctype html><html lang="lt"><head><meta charset="utf-8"><title>SRI</title>
+<script type="importmap">${JSON.stringify(importMap)}</script>
+<script type="module" src="${cdnUrl}esign-identify.js" integrity="${integrity['esign-identify.js']}" crossorigin="anonymous"></script>
+</head><body><esign-identify endpoint="/esign"></esign-identify></body></html>`;
+}
+
+before(async () => {
+  cdn = createServer((req, res) => {
+    const file = (req.url ?? '/').slice(1);
+    if (!/^[\w.-]+\.js$/.test(file) || !(file in integrity)) {
+      res.writeHead(404).end();
+      return;
+    }
+    served.push(file);
+    const code = readFileSync(`${CDN_DIR}/${file}`, 'utf8');
+    res
+      .writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*', 'cache-control': 'no-store' })
+      .end(tampered.has(file) ? `${code}\n;globalThis.tampered = true;` : code);
+  });
+  cdnUrl = await listen(cdn);
+  site = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).end(page()));
+  siteUrl = await listen(site);
+});
+after(async () => {
+  for (const server of [cdn, site]) {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  }
+});
+
+describe('dist/cdn/integrity.json', () => {
+  it('holds the sha384 digest of every script-tag file as built', () => {
+    const files = readdirSync(CDN_DIR).filter((name) => name.endsWith('.js')).sort();
+    assert.deepEqual(Object.keys(integrity).sort(), files);
+    for (const file of files) {
+      assert.equal(integrity[file], `sha384-${createHash('sha384').update(readFileSync(`${CDN_DIR}/${file}`)).digest('base64')}`, file);
+    }
+  });
+});
+
+for (const [name, launch] of [
+  ['Chromium', () => puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })],
+  ['Firefox', () => puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true })],
+] as const) {
+  describe(`script-tag files from a CDN with Subresource Integrity (${name})`, () => {
+    let browser: Browser;
+    before(async () => {
+      browser = await launch();
+    });
+    after(() => browser?.close());
+
+    /** Opens the page; resolves with what the element says and the page's console warnings. */
+    async function open(): Promise<{ defined: boolean; text: string; warnings: string[]; ranTampered: boolean }> {
+      const tab = await browser.newPage();
+      const warnings: string[] = [];
+      tab.on('console', (message) => {
+        if (message.type() === 'warn') warnings.push(message.text());
+      });
+      served.length = 0;
+      await tab.goto(siteUrl, { waitUntil: 'load' });
+      // the element's words: Lithuanian, or English when Lithuanian could not be loaded; nothing when the element is not defined
+      await tab.waitForFunction(
+        (words: string[]) => {
+          const text = document.querySelector('esign-identify')?.shadowRoot?.textContent ?? '';
+          return words.some((word) => text.includes(word)) || (document.readyState === 'complete' && !customElements.get('esign-identify') && performance.now() > 1500);
+        },
+        { timeout: 15_000 },
+        [lt['identify.submit'], en['identify.submit']],
+      );
+      const result = await tab.evaluate(() => ({
+        defined: Boolean(customElements.get('esign-identify')),
+        text: document.querySelector('esign-identify')?.shadowRoot?.textContent ?? '',
+        ranTampered: Boolean((globalThis as { tampered?: boolean }).tampered),
+      }));
+      await tab.close();
+      return { ...result, warnings };
+    }
+
+    it('loads the element and its Lithuanian words when every file is as built', async () => {
+      tampered.clear();
+      const { defined, text, warnings, ranTampered } = await open();
+      assert.ok(defined);
+      assert.ok(text.includes(lt['identify.submit']), text);
+      assert.deepEqual(warnings, []);
+      assert.equal(ranTampered, false);
+      assert.ok(served.some((file) => /^esign-elements-lt-session-/.test(file)), 'the language part came from the CDN');
+    });
+
+    it('refuses a language part changed on the way: the element says English words instead, once warned', async () => {
+      const part = Object.keys(integrity).find((file) => /^esign-elements-lt-session-/.test(file))!;
+      tampered.clear();
+      tampered.add(part);
+      const { defined, text, warnings, ranTampered } = await open();
+      assert.ok(defined);
+      assert.equal(ranTampered, false, 'the changed file did not run');
+      assert.ok(text.includes(en['identify.submit']) && !text.includes(lt['identify.submit']), text);
+      assert.equal(warnings.filter((warning) => warning.includes('the lt strings could not be loaded')).length, 1, warnings.join('\n'));
+    });
+
+    it('refuses an entry file changed on the way: nothing of it runs', async () => {
+      tampered.clear();
+      tampered.add('esign-identify.js');
+      const { defined, text, ranTampered } = await open();
+      assert.equal(defined, false);
+      assert.equal(text, '');
+      assert.equal(ranTampered, false);
+    });
+  });
+}
