@@ -2,7 +2,7 @@ import { html, nothing, type PropertyDeclarations } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import type { ProxyCaller } from '../client/caller.js';
 import { EsignElement } from './base-element.js';
-import type { StringPart } from '../i18n/index.js';
+import { STRING_PARTS, type StringPart } from '../i18n/index.js';
 import { proxyClient } from './proxy-client.js';
 import { controls } from './controls.styles.js';
 import { documentStyles } from './documents.styles.js';
@@ -15,7 +15,7 @@ import { theme } from './theme.js';
  */
 export class EsignDocumentElement extends EsignElement {
   static override styles = [theme, controls, documentStyles];
-  static override stringParts: readonly StringPart[] = ['session', 'documents'];
+  static override stringParts: readonly StringPart[] = STRING_PARTS;
 
   static override properties: PropertyDeclarations = {
     ...EsignElement.properties,

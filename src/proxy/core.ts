@@ -49,6 +49,8 @@ export class BodyTooLarge extends Error {}
 export class BodyTimeout extends Error {}
 
 type Channel = 'mobile' | 'smartid';
+/** The request as the `visitor` and `clientAddress` hooks get it. */
+type HookRequest = Omit<ProxyRequestInfo, 'visitor' | 'body'>;
 type SessionKind = 'login' | 'sign' | 'hash';
 
 /** Session starts, and what their tokens may then be used for. */
@@ -162,16 +164,21 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     }
   }
 
+  /** Runs a host hook: a throw is the host's failure, logged without secrets and answered 500 (no denial). */
+  async function askHost<T>(hook: string, call: () => T | Promise<T>, context = ''): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      log(`[esign-proxy] ${hook} failed${context}: ${describe(error)}`);
+      throw new ProxyRefusal(proxyError('host-error'));
+    }
+  }
+
   /** The visitor: `id` as the host knows it, `key` as bindings and limits store it (host ids and cookie ids never meet). */
-  async function visitorOf(request: IncomingProxyRequest, path: string): Promise<{ id: string; key: string; cookie?: string }> {
-    if (options.visitor) {
-      let id: string | null | undefined;
-      try {
-        id = await options.visitor({ method: request.method, path, headers: request.headers(), raw: request.raw });
-      } catch (error) {
-        log(`[esign-proxy] visitor() failed: ${describe(error)}`);
-        throw new ProxyRefusal(proxyError('host-error'));
-      }
+  async function visitorOf(request: IncomingProxyRequest, asked: HookRequest): Promise<{ id: string; key: string; cookie?: string }> {
+    const hook = options.visitor;
+    if (hook) {
+      const id = await askHost('visitor()', () => hook(asked));
       if (!id) throw new ProxyRefusal(proxyError('forbidden'));
       return { id, key: `host:${id}` };
     }
@@ -184,15 +191,10 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
   }
 
   /** The key of the browser's network address for the per-address limit, when the host says it. */
-  async function addressOf(request: IncomingProxyRequest, path: string): Promise<string | null> {
-    if (!options.clientAddress || !limits.perAddress) return null;
-    let address: string | null | undefined;
-    try {
-      address = await options.clientAddress({ method: request.method, path, headers: request.headers(), raw: request.raw });
-    } catch (error) {
-      log(`[esign-proxy] clientAddress() failed: ${describe(error)}`);
-      throw new ProxyRefusal(proxyError('host-error'));
-    }
+  async function addressOf(asked: HookRequest): Promise<string | null> {
+    const hook = options.clientAddress;
+    if (!hook || !limits.perAddress) return null;
+    const address = await askHost('clientAddress()', () => hook(asked));
     return typeof address === 'string' && address.trim() ? addressKey(address) : null;
   }
 
@@ -231,14 +233,9 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
   }
 
   async function authorize(info: ProxyRequestInfo, operation: MatchedOperation): Promise<void> {
-    if (!options.authorize) return;
-    let allowed: boolean;
-    try {
-      allowed = await options.authorize(info, operation);
-    } catch (error) {
-      log(`[esign-proxy] authorize() failed for ${operation.id}: ${describe(error)}`);
-      throw new ProxyRefusal(proxyError('host-error'));
-    }
+    const hook = options.authorize;
+    if (!hook) return;
+    const allowed = await askHost('authorize()', () => hook(info, operation), ` for ${operation.id}`);
     if (allowed !== true) throw new ProxyRefusal(proxyError('forbidden'));
   }
 
@@ -283,15 +280,24 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const get = request.method === 'GET';
       if (!get && request.parsedBody === undefined && !isJsonContentType(request.header('content-type'))) return proxyError('unsupported-media-type');
       const fields = get ? {} : await readFields(request, operation);
-      const visitor = await visitorOf(request, path);
-      cookie = visitor.cookie;
+      // what the host's hooks see of the request; its headers made once, when a hook first reads them
       let headers: Headers | undefined;
-      const info: ProxyRequestInfo = {
+      const asked: HookRequest = {
         method: request.method,
         path,
         get headers() {
           headers ??= request.headers();
           return headers;
+        },
+        raw: request.raw,
+      };
+      const visitor = await visitorOf(request, asked);
+      cookie = visitor.cookie;
+      const info: ProxyRequestInfo = {
+        method: request.method,
+        path,
+        get headers() {
+          return asked.headers;
         },
         body: fields,
         visitor: visitor.id,
@@ -303,7 +309,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       if (STATUS_OPERATIONS.has(operation.id) || REMOVALS[operation.id]) binding = await checkBinding(operation, visitor.key);
       if (start) {
         await limit('visitor', limits.perVisitor, visitor.key);
-        const address = await addressOf(request, path);
+        const address = await addressOf(asked);
         if (address) await limit('address', limits.perAddress, address);
         for (const key of personKeys(operation.id, fields)) await limit('person', limits.perPerson, key);
       }

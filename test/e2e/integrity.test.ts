@@ -32,7 +32,7 @@ function page(): string {
   const importMap = { integrity: Object.fromEntries(Object.entries(integrity).map(([file, digest]) => [`${cdnUrl}${file}`, digest])) };
   return `<!doctype html><html lang="lt"><head><meta charset="utf-8"><title>SRI</title>
 <script type="importmap">${JSON.stringify(importMap)}</script>
-<script type="module" src="${cdnUrl}esign-identify.js" integrity="${integrity['esign-identify.js']}" crossorigin="anonymous"></script>
+<script type="module" src="${cdnUrl}esign-identify.js" integrity="${integrity['esign-identify.js']}" crossorigin="anonymous" onerror="window.entryRefused = true"></script>
 </head><body><esign-identify endpoint="/esign"></esign-identify></body></html>`;
 }
 
@@ -82,7 +82,7 @@ for (const [name, launch] of [
     after(() => browser?.close());
 
     /** Opens the page; resolves with what the element says and the page's console warnings. */
-    async function open(): Promise<{ defined: boolean; text: string; warnings: string[]; ranTampered: boolean }> {
+    async function open(): Promise<{ defined: boolean; text: string; warnings: string[]; ranTampered: boolean; entryRefused: boolean }> {
       const tab = await browser.newPage();
       const warnings: string[] = [];
       tab.on('console', (message) => {
@@ -90,11 +90,11 @@ for (const [name, launch] of [
       });
       served.length = 0;
       await tab.goto(siteUrl, { waitUntil: 'load' });
-      // the element's words: Lithuanian, or English when Lithuanian could not be loaded; nothing when the element is not defined
+      // the element's words (Lithuanian, or English when Lithuanian could not be loaded), or the entry file refused
       await tab.waitForFunction(
         (words: string[]) => {
           const text = document.querySelector('esign-identify')?.shadowRoot?.textContent ?? '';
-          return words.some((word) => text.includes(word)) || (document.readyState === 'complete' && !customElements.get('esign-identify') && performance.now() > 1500);
+          return words.some((word) => text.includes(word)) || (globalThis as { entryRefused?: boolean }).entryRefused === true;
         },
         { timeout: 15_000 },
         [lt['identify.submit'], en['identify.submit']],
@@ -103,6 +103,7 @@ for (const [name, launch] of [
         defined: Boolean(customElements.get('esign-identify')),
         text: document.querySelector('esign-identify')?.shadowRoot?.textContent ?? '',
         ranTampered: Boolean((globalThis as { tampered?: boolean }).tampered),
+        entryRefused: Boolean((globalThis as { entryRefused?: boolean }).entryRefused),
       }));
       await tab.close();
       return { ...result, warnings };
@@ -110,8 +111,9 @@ for (const [name, launch] of [
 
     it('loads the element and its Lithuanian words when every file is as built', async () => {
       tampered.clear();
-      const { defined, text, warnings, ranTampered } = await open();
+      const { defined, text, warnings, ranTampered, entryRefused } = await open();
       assert.ok(defined);
+      assert.equal(entryRefused, false);
       assert.ok(text.includes(lt['identify.submit']), text);
       assert.deepEqual(warnings, []);
       assert.equal(ranTampered, false);
@@ -132,7 +134,8 @@ for (const [name, launch] of [
     it('refuses an entry file changed on the way: nothing of it runs', async () => {
       tampered.clear();
       tampered.add('esign-identify.js');
-      const { defined, text, ranTampered } = await open();
+      const { defined, text, ranTampered, entryRefused } = await open();
+      assert.equal(entryRefused, true, 'the browser refused the entry file');
       assert.equal(defined, false);
       assert.equal(text, '');
       assert.equal(ranTampered, false);

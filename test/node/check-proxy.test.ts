@@ -56,6 +56,24 @@ async function nodeProxy(sandboxPort: number, token: string, options: Partial<Pr
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign`;
 }
 
+/** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
+async function pythonProxy(env: Record<string, string>): Promise<string> {
+  const flaskPort = await freePort();
+  const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
+    cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stderr!.setEncoding('utf8');
+  while (!/Running on/.test(output)) {
+    const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
+    output += chunk;
+  }
+  return `http://127.0.0.1:${flaskPort}/esign`;
+}
+
 async function check(start: (sandboxPort: number, token: string) => Promise<string>, exposesScreening = false): Promise<CheckRow[]> {
   const port = await freePort();
   const token = `check-${port}-secret`;
@@ -85,22 +103,7 @@ describe('check-proxy against working proxies', () => {
   });
 
   it('passes the README\'s Python proxy, run with Flask and requests from Debian', async () => {
-    const rows = await check(async (port, token) => {
-      const flaskPort = await freePort();
-      const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
-        cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
-        env: { ...process.env, ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      children.push(child);
-      let output = '';
-      child.stderr!.setEncoding('utf8');
-      while (!/Running on/.test(output)) {
-        const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
-        output += chunk;
-      }
-      return `http://127.0.0.1:${flaskPort}/esign`;
-    });
+    const rows = await check((port, token) => pythonProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token }));
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
   });
 
@@ -113,30 +116,17 @@ describe('check-proxy against working proxies', () => {
     });
     servers.push(service);
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-    const flaskPort = await freePort();
-    const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
-      cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
-      env: {
-        ...process.env,
-        ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
-        ESIGN_ACCESS_TOKEN: 'python-address-secret',
-        ESIGN_RATE_LIMIT: '100,100,600,2',
-        ESIGN_LIMIT_BY_ADDRESS: '1',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const proxy = await pythonProxy({
+      ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+      ESIGN_ACCESS_TOKEN: 'python-address-secret',
+      ESIGN_RATE_LIMIT: '100,100,600,2',
+      ESIGN_LIMIT_BY_ADDRESS: '1',
     });
-    children.push(child);
-    let output = '';
-    child.stderr!.setEncoding('utf8');
-    while (!/Running on/.test(output)) {
-      const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
-      output += chunk;
-    }
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (const code of ['30303039910', '30303039911', '30303039912']) {
       // no cookie sent back: a new visitor each time, and a new person
-      const answer = await fetch(`http://127.0.0.1:${flaskPort}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, country: 'LT' }) });
+      const answer = await fetch(`${proxy}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, country: 'LT' }) });
       statuses.push(answer.status);
       if (answer.status === 429) retryAfter = answer.headers.get('retry-after');
       await answer.arrayBuffer();

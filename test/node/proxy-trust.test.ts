@@ -319,14 +319,20 @@ describe('proxy: verified results on the server', () => {
 });
 
 describe('proxy: rate limits on session starts', () => {
+  /** A service that starts every session it is asked for, with a token of its own, and counts them. */
+  async function startingService(): Promise<{ url: string; forwarded: () => number }> {
+    let count = 0;
+    const url = await serve((req, res) => {
+      count++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `t-${count}`, control_code: '1234' }));
+    });
+    return { url, forwarded: () => count };
+  }
+
   it('limits starts per visitor and answers 429 with Retry-After until the window ends (fake clock)', async () => {
     const clock = new TestClock();
-    let forwarded = 0;
-    const upstream = await serve((req, res) => {
-      forwarded++;
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `t-${forwarded}`, control_code: '1234' }));
-    });
+    const { url: upstream, forwarded } = await startingService();
     const proxy = await serve(
       createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: { limit: 3, windowMs: 600_000 }, perPerson: false } }) as RequestListener,
     );
@@ -340,7 +346,7 @@ describe('proxy: rate limits on session starts', () => {
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('retry-after'), '540');
     assert.deepEqual(limited.json, { status: 'error', message: 'Too many sessions started; try again later', proxy_error: 'rate-limited', retry_after: 540 });
-    assert.equal(forwarded, 3, 'the refused start did not reach the service');
+    assert.equal(forwarded(), 3, 'the refused start did not reach the service');
     // another visitor is not affected; polls are not starts
     assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' }, false, { jar: new CookieJar() })).json.status, 'ok');
     clock.advance(540_000);
@@ -349,10 +355,7 @@ describe('proxy: rate limits on session starts', () => {
 
   it('limits starts per person by personal code and by phone, whoever asks', async () => {
     const clock = new TestClock();
-    const upstream = await serve((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","token":"t","control_code":"1234"}');
-    });
+    const { url: upstream } = await startingService();
     const proxy = await serve(
       createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: false, perPerson: { limit: 2, windowMs: 300_000 } } }) as RequestListener,
     );
@@ -370,10 +373,7 @@ describe('proxy: rate limits on session starts', () => {
 
   it('has defaults that let a person retry and stop a flood', async () => {
     const clock = new TestClock();
-    const upstream = await serve((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","token":"t","control_code":"1234"}');
-    });
+    const { url: upstream } = await startingService();
     const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now }) as RequestListener);
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { jar: new CookieJar() })).status);
@@ -382,12 +382,7 @@ describe('proxy: rate limits on session starts', () => {
 
   it('limits starts per network address when the host names it, whatever the cookies and persons (an IPv6 /64 counts as one)', async () => {
     const clock = new TestClock();
-    let forwarded = 0;
-    const upstream = await serve((req, res) => {
-      forwarded++;
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `t-${forwarded}`, control_code: '1234' }));
-    });
+    const { url: upstream, forwarded } = await startingService();
     const asked: string[] = [];
     const proxy = await serve(
       createProxyHandler({
@@ -417,7 +412,7 @@ describe('proxy: rate limits on session starts', () => {
     assert.equal((await start('2001:db8:1:3::1')).status, 200);
     // no address known: no per-address limit (the others still apply)
     assert.deepEqual([(await start(null)).status, (await start(null)).status, (await start(null)).status], [200, 200, 200]);
-    assert.equal(forwarded, 9, 'the refused starts did not reach the service');
+    assert.equal(forwarded(), 9, 'the refused starts did not reach the service');
     // asked for starts only: a poll is no start
     const polls = await send(`${proxy}/smartid/status/t-1.json`, 'POST', {}, false, { jar: null, headers: { 'x-test-address': '203.0.113.7' } });
     assert.equal(polls.status, 404);

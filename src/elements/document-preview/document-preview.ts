@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignError } from '../../client/errors.js';
 import { EsignElement } from '../../internal/base-element.js';
-import type { StringPart } from '../../i18n/index.js';
+import { STRING_PARTS, type StringPart } from '../../i18n/index.js';
 import { loadOnce } from '../../internal/load-once.js';
 import { controls } from '../../internal/controls.styles.js';
 import { documentStyles } from '../../internal/documents.styles.js';
@@ -42,7 +42,7 @@ const loadViewer = loadOnce(() => import('./viewer.js'));
  */
 export class EsignDocumentPreview extends EsignElement {
   static override styles = [theme, controls, documentStyles, previewStyles];
-  static override stringParts: readonly StringPart[] = ['session', 'documents'];
+  static override stringParts: readonly StringPart[] = STRING_PARTS;
 
   static override properties: PropertyDeclarations = {
     ...EsignElement.properties,
