@@ -20,6 +20,7 @@ const MESSAGES = {
   invalidBoolean: { en: 'Must be true or false', lt: 'Turi būti true arba false' },
   invalidBase64: { en: 'Content must be base64', lt: 'Turinys turi būti base64' },
   invalidFile: { en: 'File object must hold files with name and content', lt: 'Failo objekte turi būti failai su pavadinimu ir turiniu' },
+  notTheDocument: { en: 'The file is not the document of this link', lt: 'Failas nėra šios nuorodos dokumentas' },
   fileMissing: { en: 'File object for the type is missing', lt: 'Trūksta nurodyto tipo failo objekto' },
   invalidEmail: { en: 'Invalid e-mail address', lt: 'Neteisingas el. pašto adresas' },
   invalidUrl: { en: 'Invalid URL', lt: 'Neteisingas URL' },

@@ -209,7 +209,8 @@ export class Sandbox {
           send(res, 404, { status: 'error', message: message(op.locale, 'sessionNotFound'), error_code: 40402 });
           return;
         }
-        await this.#operation(req, res, op, baseUrl, { kind, token }, true);
+        const starts = op.id === 'mobileSign' || op.id === 'smartIdSign';
+        await this.#operation(req, res, op, baseUrl, starts ? { kind, token, document: Buffer.from(open.doc.content, 'base64') } : { kind, token }, true);
         return;
       }
     }

@@ -38,6 +38,8 @@ interface Session {
 export interface SessionOrigin {
   kind: 'sign' | 'link';
   token: string;
+  /** The stored document's bytes when the session starts: the only file such a session may sign. */
+  document?: Uint8Array;
 }
 
 /** Told once when a session started from an invitation or link has signed its file. */
@@ -158,6 +160,11 @@ export class SessionStore {
         hash = randomBytes(32);
       } else {
         session.sign = this.#readFiles(fields);
+        // a signing page signs the stored document, as the service does, never a file the page sent instead
+        const expected = origin?.document;
+        if (expected && (session.sign.files.length !== 1 || !Buffer.from(session.sign.files[0]!.bytes).equals(expected))) {
+          fields.invalid(String(fields.body['type']), 'notTheDocument');
+        }
         if (channel === 'smartid') fields.oneOf('certificate_level', ['QSCD', 'QUALIFIED'] as const, 'invalidLevel', false);
         const digest = createHash('sha256');
         for (const file of session.sign.files) digest.update(file.bytes);
@@ -168,7 +175,7 @@ export class SessionStore {
     const delay = persona?.slow ? this.timing.slowAnswerAfterMs : this.timing.answerAfterMs;
     session.answerAt = this.timing.now() + delay;
     session.expiresAt = session.answerAt + SESSION_KEEP_MS;
-    if (origin) session.origin = origin;
+    if (origin) session.origin = { kind: origin.kind, token: origin.token };
     this.#sessions.set(session.token, session);
     const answer: Record<string, unknown> = { status: 'ok', token: session.token, control_code: session.controlCode };
     if (channel === 'mobile' && kind === 'login') {

@@ -35,10 +35,31 @@ export function mayHoldToken(text: string, token: string): boolean {
 
 export const SCREENING_FIELDS = ['peps_data', 'sanctions_data'] as const;
 
-/** The answer without PEP and sanctions data; true when some was there. */
+/**
+ * The answer without PEP and sanctions data, wherever in it they are (a service that nests them
+ * in a person object, or in a list, keeps them there); true when some was there.
+ */
 export function withoutScreening(value: Record<string, unknown>): { value: Record<string, unknown>; changed: boolean } {
-  if (!SCREENING_FIELDS.some((field) => Object.hasOwn(value, field))) return { value, changed: false };
-  const out = { ...value };
-  for (const field of SCREENING_FIELDS) delete out[field];
-  return { value: out, changed: true };
+  let changed = false;
+  const walk = (item: unknown): unknown => {
+    if (Array.isArray(item)) {
+      const out = item.map(walk);
+      return out.some((inner, i) => inner !== item[i]) ? out : item;
+    }
+    if (!item || typeof item !== 'object') return item;
+    let out: Record<string, unknown> | null = null;
+    for (const [key, inner] of Object.entries(item)) {
+      const screening = (SCREENING_FIELDS as readonly string[]).includes(key);
+      const clean = screening ? undefined : walk(inner);
+      if (screening || clean !== inner) {
+        out ??= { ...(item as Record<string, unknown>) };
+        changed = true;
+        if (screening) delete out[key];
+        else out[key] = clean;
+      }
+    }
+    return out ?? item;
+  };
+  const result = walk(value) as Record<string, unknown>;
+  return { value: result, changed };
 }

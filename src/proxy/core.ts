@@ -9,7 +9,11 @@ import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_BODY_TIMEOUT,
   DEFAULT_BODY_TIMEOUT_PER_MB,
+  DEFAULT_MIN_POLL_INTERVAL,
   DEFAULT_RATE_LIMITS,
+  DEFAULT_RESULT_TIMEOUT,
+  DEFAULT_RESULT_WAIT,
+  DEFAULT_SESSION_BODY_LIMIT,
   DEFAULT_SESSION_TTL,
   DEFAULT_UPSTREAM_TIMEOUT,
   type ProxyOptions,
@@ -18,7 +22,9 @@ import {
   type RateLimit,
 } from './options.js';
 import { addressKey } from './address.js';
-import { isAllowedOrigin, isJsonContentType } from './origin.js';
+import { HandOverTimeout, handOver, within } from './hand-over.js';
+import { isAllowedOrigin, isJsonContentType, pageSchemes } from './origin.js';
+import { FILE_STARTS, checkStartFields, storeKey } from './start-rules.js';
 import { MemoryStore, type ProxyStore } from './store.js';
 import { UpstreamFailure, createUpstream, type Upstream } from './upstream.js';
 import { newVisitorId, readCookie, visitorCookie, visitorCookieName } from './visitor.js';
@@ -83,6 +89,8 @@ interface Binding {
 }
 
 const SESSION_NOT_FOUND = 'Session for given token was not found';
+/** The service's own answer for a session the person has not answered yet. */
+const WAITING = JSON.stringify({ status: 'waiting' });
 export const MIN_TOKEN_LENGTH = 8;
 const DECODER = new TextDecoder();
 
@@ -96,10 +104,11 @@ export function routeOf(rawUrl: string, prefix = ''): { path: string } | null {
 function personKeys(id: OperationId, fields: Record<string, unknown>): string[] {
   const keys: string[] = [];
   const code = fields['code'];
-  if (typeof code === 'string') keys.push(`code:${code.replace(/[\s-]/g, '').toUpperCase()}`);
+  if (typeof code === 'string') keys.push(`code:${code.replace(/-/g, '')}`);
   const phone = fields['phone'];
   if (typeof phone === 'string' && id.startsWith('mobile')) keys.push(`phone:${phone.replace(/\D/g, '')}`);
-  return keys;
+  // fixed in size whatever was sent, and no personal code in clear in the store
+  return keys.map(storeKey);
 }
 
 function checkOptions(options: ProxyOptions): void {
@@ -144,6 +153,14 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const sessionBodyLimit = Math.min(bodyLimit, options.sessionBodyLimit ?? DEFAULT_SESSION_BODY_LIMIT);
+  const minPollInterval = options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL;
+  const handOverOptions = {
+    store,
+    timeoutMs: options.resultTimeoutMs ?? DEFAULT_RESULT_TIMEOUT,
+    waitMs: options.resultWaitMs ?? DEFAULT_RESULT_WAIT,
+    doneTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
+  };
   const baseTimeout = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT;
   const perMb = options.bodyTimeoutPerMbMs ?? DEFAULT_BODY_TIMEOUT_PER_MB;
   const timeoutFor = (bytes: number) => baseTimeout + (perMb * bytes) / (1024 * 1024);
@@ -157,7 +174,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
 
   async function limit(scope: string, rule: RateLimit | false | undefined, key: string): Promise<void> {
     if (!rule) return;
-    const { count, resetInMs } = await store.increment(`limit:${scope}:${key}`, rule.windowMs);
+    const { count, resetInMs } = await store.increment(`limit:${scope}:${storeKey(key)}`, rule.windowMs);
     if (count > rule.limit) {
       const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
       throw new ProxyRefusal(proxyError('rate-limited', { retry_after: seconds }, { 'retry-after': String(seconds) }));
@@ -206,7 +223,8 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       else if (body instanceof Uint8Array) text = DECODER.decode(body);
       else {
         try {
-          text = DECODER.decode(await request.readBody(bodyLimit, timeoutFor));
+          const small = SESSION_OPERATIONS.includes(operation.id) && !FILE_STARTS.has(operation.id);
+          text = DECODER.decode(await request.readBody(small ? sessionBodyLimit : bodyLimit, timeoutFor));
         } catch (error) {
           if (error instanceof BodyTooLarge) throw new ProxyRefusal(proxyError('request-too-large'));
           if (error instanceof BodyTimeout) throw new ProxyRefusal(proxyError('body-timeout'));
@@ -222,6 +240,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProxyRefusal(proxyError('malformed-json'));
     try {
       const fields = operationFields(operation.id, body as Record<string, unknown>);
+      if (STARTS[operation.id]) checkStartFields(fields);
       if (operation.id === 'generateTemporarySigningLink' && typeof fields['document_id'] === 'string') {
         operation.params['documentId'] = fields['document_id'];
       }
@@ -254,16 +273,34 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     throw new ProxyRefusal(jsonAnswer(404, answer));
   }
 
-  async function deliver(result: ProxyResult, claimKey: string | null): Promise<void> {
-    if (!options.onResult) return;
-    if (claimKey && !(await store.setIfAbsent(claimKey, '1', sessionTtl))) return;
+  /** Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged). */
+  async function runOnResult(result: Omit<ProxyResult, 'signal'>): Promise<void> {
+    const onResult = options.onResult;
+    if (!onResult) return;
+    const context = ` for ${result.operation}`;
     try {
-      await options.onResult(result);
+      await within(handOverOptions.timeoutMs, (signal) => askHost('onResult()', () => onResult({ ...result, signal }), context));
     } catch (error) {
-      if (claimKey) await store.delete(claimKey);
-      log(`[esign-proxy] onResult() failed for ${result.operation}: ${describe(error)}`);
+      if (!(error instanceof HandOverTimeout)) throw error;
+      log(`[esign-proxy] onResult() failed${context}: ${error.message}`);
       throw new ProxyRefusal(proxyError('host-error'));
     }
+  }
+
+  /**
+   * A session's result: handed to the host before the browser may see it, and only once it
+   * succeeded (a lease in the store, see hand-over.ts). False when another request is handing it
+   * over right now and did not finish within the wait: the browser is then told to keep waiting.
+   */
+  async function deliverSession(result: Omit<ProxyResult, 'signal'>): Promise<boolean> {
+    if (!options.onResult) return true;
+    return (await handOver(`result:${result.token}`, handOverOptions, () => runOnResult(result))) !== 'still-running';
+  }
+
+  /** A polled session the same visitor asked about a moment ago is answered "waiting" without asking the service. */
+  async function tooSoon(sessionToken: string): Promise<boolean> {
+    if (minPollInterval <= 0) return false;
+    return !(await store.setIfAbsent(`poll:${sessionToken}`, '1', minPollInterval));
   }
 
   return async (request) => {
@@ -276,9 +313,12 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const operation = /[?#%\\]/.test(path) ? null : matchOperation(request.method, path);
       if (!operation) return proxyError('operation-not-allowed');
       if (!enabled.has(operation.id)) return proxyError('operation-disabled');
-      if (!isAllowedOrigin(request.header, request.host, allowedOrigins)) return proxyError('cross-site');
+      if (!isAllowedOrigin(request.header, request.host, allowedOrigins, pageSchemes(options.publicScheme, request.secure, request.host))) {
+        return proxyError('cross-site');
+      }
       const get = request.method === 'GET';
-      if (!get && request.parsedBody === undefined && !isJsonContentType(request.header('content-type'))) return proxyError('unsupported-media-type');
+      // whatever parsed the body before us (a form or text parser of the host's framework): JSON only
+      if (!get && !isJsonContentType(request.header('content-type'))) return proxyError('unsupported-media-type');
       const fields = get ? {} : await readFields(request, operation);
       // what the host's hooks see of the request; its headers made once, when a hook first reads them
       let headers: Headers | undefined;
@@ -307,13 +347,20 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const start = STARTS[operation.id];
       let binding: Binding | null = null;
       if (STATUS_OPERATIONS.has(operation.id) || REMOVALS[operation.id]) binding = await checkBinding(operation, visitor.key);
+      const counted: string[] = [];
       if (start) {
         await limit('visitor', limits.perVisitor, visitor.key);
         const address = await addressOf(asked);
         if (address) await limit('address', limits.perAddress, address);
-        for (const key of personKeys(operation.id, fields)) await limit('person', limits.perPerson, key);
+        for (const key of personKeys(operation.id, fields)) {
+          await limit('person', limits.perPerson, key);
+          counted.push(`limit:person:${storeKey(key)}`);
+        }
       }
       await authorize(info, operation);
+      if (binding && STATUS_OPERATIONS.has(operation.id) && (await tooSoon(operation.params['token'] as string))) {
+        return withCookie(jsonAnswer(200, WAITING), cookie);
+      }
 
       // the GETs carry the token in their query: added here, on the server, never in a URL the browser sees
       const answer = get
@@ -334,6 +381,9 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const redacted = mayHoldToken(text, token) ? redactToken(parsed, token) : { value: parsed, changed: false };
       const value = redacted.value as Record<string, unknown>;
       const ok = value['status'] === 'ok';
+      // a start the service refused started no session and sent no push: the person is not charged
+      // for it, so nobody can lock a person out with starts the service turns away (wrong country)
+      if (start && !ok && value['status'] === 'error' && limits.perPerson) for (const key of counted) await store.decrement(key);
 
       if (ok && start && typeof value['token'] === 'string') {
         const bound: Binding = { visitor: visitor.key, channel: start.channel, kind: start.kind, status: start.status };
@@ -341,14 +391,21 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       }
       if (ok && binding && STATUS_OPERATIONS.has(operation.id)) {
         const sessionToken = operation.params['token'] as string;
-        await deliver(
-          { operation: operation.id, kind: binding.kind, channel: binding.channel, token: sessionToken, visitor: visitor.id, result: camelCased(value), raw: value, request: info },
-          `result:${sessionToken}`,
-        );
+        const delivered = await deliverSession({
+          operation: operation.id,
+          kind: binding.kind,
+          channel: binding.channel,
+          token: sessionToken,
+          visitor: visitor.id,
+          result: camelCased(value),
+          raw: value,
+          request: info,
+        });
+        if (!delivered) return withCookie(jsonAnswer(200, WAITING), cookie);
       }
       if (ok && DOCUMENT_RESULTS.has(operation.id)) {
         const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
-        await deliver({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }, null);
+        await runOnResult({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info });
       }
 
       const shown = options.exposeScreening ? { value, changed: false } : withoutScreening(value);

@@ -32,6 +32,8 @@ export interface ProxyResult {
   /** The service's answer as it came, screening data included. */
   raw: Record<string, unknown>;
   request: ProxyRequestInfo;
+  /** Aborted when the run passes `resultTimeoutMs` (it then counts as failed): stop the work it started. */
+  signal: AbortSignal;
 }
 
 export interface RateLimit {
@@ -61,11 +63,18 @@ export interface ProxyOptions {
    */
   authorize?: (request: ProxyRequestInfo, operation: MatchedOperation) => boolean | Promise<boolean>;
   /**
-   * Called once per finished session (status `ok`) and for every successful document operation,
-   * before the answer goes to the browser. A throw or rejection turns the answer into a 500 for
-   * the browser (and the next poll calls it again).
+   * Called for every finished session (status `ok`) and every successful document operation,
+   * before the answer goes to the browser. No browser sees a session's result before a run of
+   * it has returned: other polls of that session meanwhile wait (`resultWaitMs`) and are then
+   * told to keep waiting. A throw, a rejection or a run past `resultTimeoutMs` answers 500 and
+   * gives the claim back, so the next poll runs it again: it runs at least once and may run more
+   * than once (a node that dies mid-run), so make it idempotent with `token` as its key.
    */
   onResult?: (result: ProxyResult) => void | Promise<void>;
+  /** onResult's time limit, ms; past it the run counts as failed and its `signal` aborts. Default 30 000. */
+  resultTimeoutMs?: number;
+  /** How long a poll waits for another request's onResult of the same session before it answers `waiting`, ms. Default 2 000. */
+  resultWaitMs?: number;
   /**
    * Who the visitor is, e.g. the host's session id. Default: a random id in an HttpOnly,
    * SameSite=Strict cookie (Secure over https) that the proxy sets itself. Null refuses (403).
@@ -80,6 +89,13 @@ export interface ProxyOptions {
    * script that drops its cookie is a new visitor at every start; the per-person limit still holds.
    */
   clientAddress?: (request: Omit<ProxyRequestInfo, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
+  /**
+   * The scheme the host's pages are served over, when TLS ends in front of this server (a load
+   * balancer): the page's `Origin` must have it. Default: `https` when the request came over TLS;
+   * over plain http, `https`, and `http` too on a loopback address (development) only. Set `http`
+   * for a plain-http server reached on another address.
+   */
+  publicScheme?: 'https' | 'http';
   /** Origins of other sites allowed to call the proxy (exact `https://app.example` strings). Default none. */
   allowedOrigins?: readonly string[];
   /**
@@ -96,6 +112,13 @@ export interface ProxyOptions {
   sessionTtlMs?: number;
   /** Largest request body in bytes. Default 80 MB (a 50 MB file as base64 with room to spare). */
   bodyLimit?: number;
+  /** Largest body of a session operation that carries no file (logins, hash signing, polls, removal). Default 16 KB. */
+  sessionBodyLimit?: number;
+  /**
+   * A poll of a session sooner than this after the previous one is answered `waiting` without
+   * asking the service, ms. Default 500 (the widget polls every second). 0 turns it off.
+   */
+  minPollIntervalMs?: number;
   /** Time allowed for a request body: this many ms plus `bodyTimeoutPerMbMs` per MB. Default 10 000. */
   bodyTimeoutMs?: number;
   /** Default 2 000 ms per MB of body. */
@@ -119,6 +142,10 @@ export const DEFAULT_ANSWER_LIMIT = 120 * 1024 * 1024;
 export const DEFAULT_UPSTREAM_TIMEOUT = 60_000;
 export const DEFAULT_SESSION_TTL = 30 * 60_000;
 export const DEFAULT_BODY_TIMEOUT = 10_000;
+export const DEFAULT_SESSION_BODY_LIMIT = 16 * 1024;
+export const DEFAULT_MIN_POLL_INTERVAL = 500;
+export const DEFAULT_RESULT_TIMEOUT = 30_000;
+export const DEFAULT_RESULT_WAIT = 2_000;
 export const DEFAULT_BODY_TIMEOUT_PER_MB = 2_000;
 /**
  * A person answers a push in 10–60 s. Six starts in ten minutes cover a login, retries after a

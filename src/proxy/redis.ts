@@ -12,6 +12,11 @@ export type RedisClientLike =
 const INCREMENT = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
+// DECR keeps the key's expiry; a counter that expired is not brought back as -1
+const DECREMENT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+return 0`;
+const DELETE_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;
 
 /**
  * A {@link ProxyStore} in Redis, for hosts that run the proxy on several nodes: session
@@ -55,7 +60,15 @@ export class RedisStore implements ProxyStore {
     return { count: Number(answer[0]), resetInMs: ttl > 0 ? ttl : windowMs };
   }
 
+  async decrement(key: string): Promise<void> {
+    await this.#command(['EVAL', DECREMENT, '1', this.#prefix + key]);
+  }
+
   async delete(key: string): Promise<void> {
     await this.#command(['DEL', this.#prefix + key]);
+  }
+
+  async deleteIfEqual(key: string, value: string): Promise<void> {
+    await this.#command(['EVAL', DELETE_IF_EQUAL, '1', this.#prefix + key, value]);
   }
 }

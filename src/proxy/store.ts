@@ -13,7 +13,11 @@ export interface ProxyStore {
    * and the ms left in its window.
    */
   increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  /** Takes one off a counter that still exists (a counter that expired stays gone). */
+  decrement(key: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Deletes the key only while it still holds `value` (a lease is given back only by its holder). */
+  deleteIfEqual(key: string, value: string): Promise<void>;
 }
 
 interface Entry {
@@ -83,7 +87,16 @@ export class MemoryStore implements ProxyStore {
     return { count: Number(entry.value), resetInMs: entry.expiresAt - now };
   }
 
+  async decrement(key: string): Promise<void> {
+    const entry = this.#live(key);
+    if (entry) entry.value = String(Number(entry.value) - 1);
+  }
+
   async delete(key: string): Promise<void> {
     this.#entries.delete(key);
+  }
+
+  async deleteIfEqual(key: string, value: string): Promise<void> {
+    if (this.#live(key)?.value === value) this.#entries.delete(key);
   }
 }

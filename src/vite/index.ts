@@ -40,8 +40,9 @@ export function esign(options: EsignViteOptions = {}): Plugin {
   const { sandbox: sandboxChoice = true, prefix = '/esign', baseUrl, accessToken, ...proxyOptions } = options;
   const closers: (() => Promise<void>)[] = [];
 
-  function proxyFor(service: { baseUrl: string; accessToken: string }): NodeProxyHandler {
-    return createProxyHandler({ ...proxyOptions, ...service, prefix });
+  /** Vite serves the pages itself: their scheme is its own, unless the host says otherwise (TLS in front). */
+  function proxyFor(service: { baseUrl: string; accessToken: string }, https: boolean): NodeProxyHandler {
+    return createProxyHandler({ publicScheme: https ? 'https' : 'http', ...proxyOptions, ...service, prefix });
   }
 
   function mount(middlewares: Connect.Server, handler: Promise<{ proxy: NodeProxyHandler; pages?: Middleware }>): void {
@@ -82,7 +83,7 @@ export function esign(options: EsignViteOptions = {}): Plugin {
     closers.push(() => sandbox.close());
     server.config.logger.info(`  esign: proxy at ${prefix} in front of the sandbox (signing pages on this address)`);
     return {
-      proxy: proxyFor({ baseUrl: sandbox.url, accessToken: module.DEFAULT_ACCESS_TOKEN }),
+      proxy: proxyFor({ baseUrl: sandbox.url, accessToken: module.DEFAULT_ACCESS_TOKEN }, Boolean(server.config.server.https)),
       pages: (req, res) => sandbox.sandbox.handle(req, res),
     };
   }
@@ -95,7 +96,7 @@ export function esign(options: EsignViteOptions = {}): Plugin {
     configureServer(server) {
       server.httpServer?.once('close', () => void Promise.all(closers.map((close) => close())));
       if (baseUrl && accessToken) {
-        mount(server.middlewares, Promise.resolve({ proxy: proxyFor({ baseUrl, accessToken }) }));
+        mount(server.middlewares, Promise.resolve({ proxy: proxyFor({ baseUrl, accessToken }, Boolean(server.config.server.https)) }));
         return;
       }
       if (sandboxChoice === false) throw new Error('esign-elements/vite: give baseUrl and accessToken, or allow the sandbox');
@@ -106,7 +107,7 @@ export function esign(options: EsignViteOptions = {}): Plugin {
         server.config.logger.warn('  esign: no proxy in `vite preview` without baseUrl and accessToken');
         return;
       }
-      mount(server.middlewares, Promise.resolve({ proxy: proxyFor({ baseUrl, accessToken }) }));
+      mount(server.middlewares, Promise.resolve({ proxy: proxyFor({ baseUrl, accessToken }, Boolean(server.config.preview.https)) }));
     },
   };
 }

@@ -52,6 +52,7 @@ async function node(options: { onResult?: (result: ProxyResult) => void; perVisi
     accessToken: ACCESS_TOKEN,
     store: new RedisStore(client as unknown as RedisClientLike, { prefix: 'test:' }),
     rateLimit: options.perVisitor ? { perVisitor: { limit: options.perVisitor, windowMs: 60_000 }, perPerson: false } : false,
+    minPollIntervalMs: 0,
     ...(options.onResult ? { onResult: options.onResult } : {}),
   });
   const server = createServer(handler as RequestListener);
@@ -98,7 +99,7 @@ describe('proxy: a Redis store shared by two nodes', () => {
     const keys = await client.keys('*');
     assert.ok(keys.length > 0);
     for (const key of keys) {
-      assert.match(key, /^test:(bind|limit|result):/);
+      assert.match(key, /^test:(bind|limit|result|poll):/);
       assert.ok((await client.pTTL(key)) > 0, `${key} expires`);
     }
   });

@@ -163,7 +163,7 @@ describe('proxy: limits, host decisions and upstream failures', () => {
       req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', echo: JSON.parse(text) })));
     });
     const url = await serve(createProxyHandler({ baseUrl: echoUrl, accessToken: ACCESS_TOKEN }));
-    const answer = await send(`${url}/smartid/login.json`, 'POST', { code: '1' });
+    const answer = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001' });
     assert.equal(answer.json.echo.access_token, '[redacted]');
   });
   it('mounts under a prefix and hands other paths to next()', async () => {
