@@ -4,6 +4,7 @@ Run:  ESIGN_BASE_URL=https://service.example ESIGN_ACCESS_TOKEN=... flask --app 
 Mount it (or a blueprint made from it) where the widget's `endpoint` points: /esign.
 Check it with:  npx esign-sandbox check-proxy http://127.0.0.1:5000/esign
 """
+import hashlib
 import ipaddress
 import json
 import os
@@ -20,6 +21,12 @@ ACCESS_TOKEN = os.environ["ESIGN_ACCESS_TOKEN"]
 ALLOWED_ORIGINS = {o for o in os.environ.get("ESIGN_ALLOWED_ORIGINS", "").split(",") if o}
 EXPOSE_SCREENING = os.environ.get("ESIGN_EXPOSE_SCREENING") == "1"
 BODY_LIMIT = 80 * 1024 * 1024
+SESSION_BODY_LIMIT = 16 * 1024  # every session operation but the two that carry files
+# The scheme the host's pages are served over; by default https, and http too on a loopback address.
+PUBLIC_SCHEME = os.environ.get("ESIGN_PUBLIC_SCHEME")
+RESULT_TIMEOUT = 30  # seconds on_result may take; past it the run counts as failed
+RESULT_WAIT = 2  # seconds a poll waits for another request's on_result before it answers "waiting"
+MIN_POLL_INTERVAL = 0.5  # a poll sooner than this after the last one is answered "waiting" unforwarded
 ANSWER_LIMIT = 120 * 1024 * 1024
 SESSION_TTL = 30 * 60
 LIMITS = {"visitor": (12, 600), "person": (6, 600), "address": (60, 600)}  # starts per window (seconds)
@@ -58,11 +65,19 @@ OPERATIONS = {
     "smartid-remove": ("DELETE", rf"/api/smartid/session/(?P<token>{ID})", {}, ("remove", "smartid")),
 }
 # Document operations are off here; a host that enables them adds them with an authorize check per uuid.
+FILE_STARTS = {"mobile-sign", "smartid-sign"}
+# Start fields by the service's published shapes: checked before anything is counted or forwarded.
+SHAPES = {"code": r"[0-9]{6}-?[0-9]{5}", "phone": r"\+37(?:0[0-9]{8}|2[0-9]{7,8})",
+          "country": r"LT|LV|EE", "hash": r"[0-9a-fA-F]{64}(?:[0-9a-fA-F]{64})?"}
+START_TEXT_LIMIT = 200
+SCREENING_FIELDS = ("peps_data", "sanctions_data")
+LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?", re.I)
 
 lock = threading.Lock()
 bindings = {}  # session token -> (visitor, channel, status name, expires)
 counters = {}  # key -> [count, resets_at]
-delivered = set()  # session tokens whose result went to on_result
+claims = {}  # session token -> "done" or (lease id, expires): on_result's runs, one at a time
+last_polls = {}  # session token -> when it was last forwarded
 RESULTS = []   # what on_result received, for the host's server-side use
 
 
@@ -130,6 +145,68 @@ def address_key(address):
     return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
 
 
+def without_screening(value):
+    """The answer without PEP and sanctions data at any depth."""
+    if isinstance(value, list):
+        return [without_screening(v) for v in value]
+    if isinstance(value, dict):
+        return {k: without_screening(v) for k, v in value.items() if k not in SCREENING_FIELDS}
+    return value
+
+
+def bad_start_field(sent):
+    for name, value in sent.items():
+        if isinstance(value, str):
+            shape = SHAPES.get(name)
+            if (not re.fullmatch(shape, value)) if shape else len(value) > START_TEXT_LIMIT:
+                return name
+    return None
+
+
+def digest(text):
+    """A fixed-size key, whatever was sent, and no personal code in clear in memory."""
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def page_schemes():
+    if PUBLIC_SCHEME:
+        return {PUBLIC_SCHEME}
+    if request.scheme == "https":
+        return {"https"}
+    return {"https", "http"} if LOOPBACK.fullmatch(request.host) else {"https"}
+
+
+def hand_over(token, run):
+    """True once on_result has succeeded for this session (by this or another request); False
+    when another request is running it past RESULT_WAIT; raises what run raised."""
+    lease = secrets.token_hex(8)
+    until = time.time() + RESULT_WAIT
+    while True:
+        with lock:
+            claim = claims.get(token)
+            if claim == "done":
+                return True
+            if claim is None or claim[1] <= time.time():  # free, or its holder died
+                claims[token] = (lease, time.time() + RESULT_TIMEOUT + 1)
+                break
+        if time.time() >= until:
+            return False
+        time.sleep(0.05)
+    try:
+        started = time.time()
+        run()
+        if time.time() - started > RESULT_TIMEOUT:
+            raise TimeoutError("on_result took longer than RESULT_TIMEOUT")
+    except Exception:
+        with lock:
+            if claims.get(token, ("",))[0] == lease:
+                del claims[token]
+        raise
+    with lock:
+        claims[token] = "done"
+    return True
+
+
 def over_limit(scope, key):
     limit, window = LIMITS[scope]
     now = time.time()
@@ -139,6 +216,13 @@ def over_limit(scope, key):
             count, resets = 0, now + window
         counters[(scope, key)] = (count + 1, resets)
         return max(1, int(resets - now + 0.999)) if count + 1 > limit else 0
+
+
+def give_back(scope, key):
+    with lock:
+        if (scope, key) in counters:
+            count, resets = counters[(scope, key)]
+            counters[(scope, key)] = (count - 1, resets)
 
 
 @app.before_request  # before Flask's routing, which would redirect "//" and "/x/" instead of refusing
@@ -151,19 +235,21 @@ def esign():
     if not found:
         return error(404, "operation-not-allowed", "Not an operation of the service")
     name, fields, role, token = found
-    if (request.content_length or 0) > BODY_LIMIT:
+    body_limit = BODY_LIMIT if name in FILE_STARTS else SESSION_BODY_LIMIT  # only signing carries files
+    if (request.content_length or 0) > body_limit:
         refused = error(413, "request-too-large", "Request body is too large")
         refused.headers["Connection"] = "close"  # do not read the rest
         return refused
     origin = request.headers.get("Origin")
     if origin not in ALLOWED_ORIGINS and (request.headers.get("Sec-Fetch-Site") == "cross-site" or (
-            origin is not None and origin.split("://", 1)[-1] != request.host)):
+            origin is not None and (origin.split("://", 1)[-1] != request.host
+                                    or origin.split("://", 1)[0] not in page_schemes()))):
         return error(403, "cross-site", "Requests from other sites are not accepted")
     if request.mimetype != "application/json":
         return error(415, "unsupported-media-type", "Request body must be application/json")
     try:
-        data = request.stream.read(BODY_LIMIT + 1)
-        if len(data) > BODY_LIMIT:
+        data = request.stream.read(body_limit + 1)
+        if len(data) > body_limit:
             return error(413, "request-too-large", "Request body is too large")
         body = json.loads(data or b"null")
     except (ValueError, RecursionError):
@@ -174,6 +260,8 @@ def esign():
         sent = pick(fields, body, "")
     except InvalidField as bad:
         return error(400, "invalid-field", "A field has the wrong type", field=str(bad))
+    if role[0] == "start" and bad_start_field(sent):
+        return error(400, "invalid-field", "A field has the wrong type", field=bad_start_field(sent))
     visitor = request.cookies.get("esign-visitor") or ""
     new_cookie = None
     if not re.fullmatch(r"[A-Za-z0-9_-]{16,64}", visitor):
@@ -197,9 +285,9 @@ def esign():
     if role[0] == "start":
         keys = [("visitor", visitor)]
         if isinstance(sent.get("code"), str):
-            keys.append(("person", "code:" + re.sub(r"[\s-]", "", sent["code"]).upper()))
+            keys.append(("person", digest("code:" + sent["code"].replace("-", ""))))
         if role[1] == "mobile" and isinstance(sent.get("phone"), str):
-            keys.append(("person", "phone:" + re.sub(r"\D", "", sent["phone"])))
+            keys.append(("person", digest("phone:" + sent["phone"])))
         if LIMIT_BY_ADDRESS and request.remote_addr:
             keys.append(("address", address_key(request.remote_addr)))
         for scope, key in keys:
@@ -208,6 +296,13 @@ def esign():
                 refused = error(429, "rate-limited", "Too many sessions started; try again later", retry_after=wait)
                 refused.headers["Retry-After"] = str(wait)
                 return answer(refused)
+    if role[0] == "status":
+        with lock:
+            too_soon = time.time() - last_polls.get(token, 0) < MIN_POLL_INTERVAL
+            if not too_soon:
+                last_polls[token] = time.time()
+        if too_soon:
+            return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
     try:
         upstream = requests.request(request.method, BASE_URL + path, json={**sent, "access_token": ACCESS_TOKEN},
                                     timeout=60, allow_redirects=False, stream=True)
@@ -226,23 +321,24 @@ def esign():
     except (ValueError, AssertionError, RecursionError):
         return answer(error(502, "upstream-invalid", "The service answered with something other than JSON"))
     value = redact(value)
+    if role[0] == "start" and value.get("status") == "error":
+        # the service refused the start: no session, no push; the person is not charged for it
+        for scope, key in keys:
+            if scope == "person":
+                give_back(scope, key)
     if value.get("status") == "ok" and role[0] == "start" and isinstance(value.get("token"), str):
         with lock:
             bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL)
     if value.get("status") == "ok" and role[0] == "status":
-        with lock:
-            first = token not in delivered
-            delivered.add(token)
-        if first:
-            try:
-                on_result(name, token, visitor, value)
-            except Exception:
-                with lock:
-                    delivered.discard(token)  # the next poll tries again
-                app.logger.error("on_result failed for %s", name)
-                return answer(error(500, "host-error", "The host could not process this request"))
+        # the browser sees the result only after on_result succeeded for it (at least once)
+        try:
+            delivered = hand_over(token, lambda: on_result(name, token, visitor, value))
+        except Exception:
+            app.logger.error("on_result failed for %s", name)
+            return answer(error(500, "host-error", "The host could not process this request"))
+        if not delivered:
+            return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
     if not EXPOSE_SCREENING:
-        value.pop("peps_data", None)
-        value.pop("sanctions_data", None)
+        value = without_screening(value)
     return answer(Response(json.dumps(value), upstream.status_code,
                            {"content-type": "application/json", "cache-control": "no-store"}))

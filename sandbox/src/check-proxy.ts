@@ -265,6 +265,47 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
       row('json-only', 'a body that is not application/json gets 415 and is not forwarded', failure);
     }
 
+    // 4b. real form bodies, whatever parser a framework runs first
+    {
+      let failure: string | null = null;
+      const forms: [string, string][] = [
+        ['application/x-www-form-urlencoded', 'code=30303039914&country=LT'],
+        ['application/x-www-form-urlencoded', 'person[code]=30303039914&person[country]=LT&code=30303039914&country=LT'],
+        ['multipart/form-data; boundary=probe', '--probe\r\nContent-Disposition: form-data; name="code"\r\n\r\n30303039914\r\n--probe\r\nContent-Disposition: form-data; name="country"\r\n\r\nLT\r\n--probe--\r\n'],
+        ['text/plain', 'code=30303039914'],
+      ];
+      for (const [type, body] of forms) {
+        const mark = probe.reached.length;
+        const answer = await send({ method: 'POST', path: '/smartid/login.json', body, contentType: type, jar: new Jar() });
+        if (answer.status !== 415 || reachedSince(mark).length) failure ??= show(`POST /smartid/login.json as ${type}: ${body.slice(0, 40)}`, answer);
+      }
+      row('form-bodies', 'form-encoded, nested-form, multipart and text bodies get 415 and are not forwarded', failure);
+    }
+
+    // 4c. start fields of a shape the service never takes: refused before they are counted or forwarded
+    {
+      let failure: string | null = null;
+      const bad: object[] = [
+        { code: '4'.repeat(8 * 1024), country: 'LT' },
+        { code: 'x'.repeat(200), country: 'LT' },
+        { code: "40504040001' OR '1'='1", country: 'LT' },
+        { code: '4050404000', country: 'LT' },
+        { code: '40504040001', country: 'L'.repeat(4096) },
+      ];
+      const badMobile: object[] = [
+        { phone: `+370${'6'.repeat(4096)}`, code: '50001018865' },
+        { phone: '+3706000066612345678', code: '50001018865' },
+        { phone: '+37060000666', code: '5'.repeat(4096) },
+      ];
+      for (const [path, body] of [...bad.map((b) => ['/smartid/login.json', b] as const), ...badMobile.map((b) => ['/mobile/login.json', b] as const)]) {
+        const mark = probe.reached.length;
+        const answer = await post(path, body);
+        if (answer.status !== 400 && answer.status !== 413) failure ??= show(`POST ${path} with ${JSON.stringify(body).slice(0, 60)}…`, answer);
+        else if (reachedSince(mark).length) failure ??= `${show(`POST ${path}`, answer)} (reached the service)`;
+      }
+      row('field-shapes', 'start fields of a length or characters the service never takes (personal code, phone, country) get 400 and are not forwarded', failure);
+    }
+
     // 5. cross-site
     {
       let failure: string | null = null;
@@ -275,6 +316,19 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
         if (answer.status !== 403 || reachedSince(mark).length) failure ??= show(`POST /smartid/login.json with ${JSON.stringify(headers)}`, answer);
       }
       row('cross-site', 'requests from another site (Origin, Sec-Fetch-Site) get 403 and are not forwarded', failure);
+    }
+
+    // 5b. the same host name over plain http is another origin (a page anything on the network can write)
+    {
+      let failure: string | null = null;
+      const host = `probe-host.test${base.port ? `:${base.port}` : ''}`;
+      let mark = probe.reached.length;
+      const plain = await post('/smartid/login.json', { code: madeUpPersonalCode(20), country: 'LT' }, new Jar(), { headers: { host, origin: `http://${host}` } });
+      if (plain.status !== 403 || reachedSince(mark).length) failure = `${show(`POST /smartid/login.json with Host ${host} and Origin http://${host}`, plain)}`;
+      mark = probe.reached.length;
+      const secure = await post('/smartid/login.json', { code: madeUpPersonalCode(21), country: 'LT' }, new Jar(), { headers: { host, origin: `https://${host}` } });
+      if (!reachedSince(mark).length) failure ??= `${show(`POST /smartid/login.json with Host ${host} and Origin https://${host}`, secure)} (the page's own https origin was refused)`;
+      row('scheme', 'an http:// page of the proxy\'s own host name gets 403 (pages are served over https); its https:// page passes', failure);
     }
 
     // 6. visitor binding

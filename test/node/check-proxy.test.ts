@@ -15,7 +15,10 @@ const ALL_ROWS = [
   'allow-list-refuse',
   'fields',
   'json-only',
+  'form-bodies',
+  'field-shapes',
   'cross-site',
+  'scheme',
   'visitor-binding',
   'screening',
   'token-echo-plain',
@@ -199,16 +202,42 @@ describe('check-proxy against proxies with one rule broken', () => {
       nodeProxy(port, token, {
         fetch: (input, init) => fetch(input, { ...init, body: JSON.stringify({ ...JSON.parse(String(init?.body)), accessToken: 'from-the-browser' }) }),
       })],
-    ['any content type accepted', ['json-only'], (port, token) =>
+    ['any content type accepted', ['json-only', 'form-bodies'], (port, token) =>
       nodeProxy(port, token, {}, (req, res, proxy) => {
         req.headers['content-type'] = 'application/json';
         proxy(req, res);
       })],
-    ['no origin check', ['cross-site'], (port, token) =>
+    ['no origin check', ['cross-site', 'scheme'], (port, token) =>
       nodeProxy(port, token, {}, (req, res, proxy) => {
         delete req.headers['origin'];
         delete req.headers['sec-fetch-site'];
         proxy(req, res);
+      })],
+    ['the scheme of the page\'s origin ignored', ['scheme'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        req.headers['origin'] = req.headers['origin']?.replace(/^http:/, 'https:');
+        proxy(req, res);
+      })],
+    ['start fields of any shape made acceptable instead of refused', ['field-shapes'], (port, token) =>
+      nodeProxy(port, token, {}, (req, res, proxy) => {
+        if (Number(req.headers['content-length'] ?? 0) > 1024 * 1024) return proxy(req, res);
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: Record<string, unknown> | string = text;
+          try {
+            const parsed = JSON.parse(text) as Record<string, unknown>;
+            if (String(parsed['code'] ?? '').length > 11) parsed['code'] = '30303039914';
+            if (String(parsed['country'] ?? '').length > 2) parsed['country'] = 'LT';
+            if (String(parsed['phone'] ?? '').length > 12) parsed['phone'] = '+37060000666';
+            body = parsed;
+          } catch {
+            // not JSON: passed on as text, for the proxy's own answer
+          }
+          (req as IncomingMessage & { body?: unknown }).body = body;
+          proxy(req, res);
+        });
       })],
     ['every visitor the same', ['visitor-binding'], (port, token) => nodeProxy(port, token, { visitor: () => 'everyone', rateLimit: { perVisitor: false } })],
     ['screening passed on', ['screening'], (port, token) => nodeProxy(port, token, { exposeScreening: true })],

@@ -1,34 +1,22 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient } from 'redis';
 import { createProxyHandler, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
 import { ACCESS_TOKEN, CookieJar, listen, send, startStack, type Stack } from './harness.js';
+import { startRedis, type RedisServer } from './redis-server.js';
 
 // Two proxy nodes sharing one real redis-server (Debian's), started on a Unix socket of its own.
 
 let stack: Stack;
-let redis: ChildProcess;
-let dir = '';
+let redis: RedisServer;
 const clients: { quit(): Promise<unknown> }[] = [];
 const servers: Server[] = [];
 
 before(async () => {
   stack = await startStack();
-  dir = mkdtempSync(join(tmpdir(), 'esign-redis-'));
-  redis = spawn('redis-server', ['--port', '0', '--unixsocket', join(dir, 'redis.sock'), '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  redis.stdout!.setEncoding('utf8');
-  while (!/ready to accept connections/i.test(output)) {
-    const [chunk] = (await Promise.race([once(redis.stdout!, 'data'), once(redis, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
-    output += chunk;
-  }
+  redis = await startRedis();
 });
 
 after(async () => {
@@ -38,13 +26,11 @@ after(async () => {
     await new Promise((resolve) => server.close(resolve));
   }
   await stack.close();
-  redis.kill();
-  await once(redis, 'exit').catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
+  await redis.stop();
 });
 
 async function node(options: { onResult?: (result: ProxyResult) => void; perVisitor?: number } = {}): Promise<string> {
-  const client = createClient({ socket: { path: join(dir, 'redis.sock'), tls: false } });
+  const client = createClient({ socket: { path: redis.socket, tls: false } });
   clients.push(client);
   await client.connect();
   const handler = createProxyHandler({
@@ -93,7 +79,7 @@ describe('proxy: a Redis store shared by two nodes', () => {
   });
 
   it('keeps keys with an expiry and under its prefix', async () => {
-    const client = createClient({ socket: { path: join(dir, 'redis.sock'), tls: false } });
+    const client = createClient({ socket: { path: redis.socket, tls: false } });
     clients.push(client);
     await client.connect();
     const keys = await client.keys('*');

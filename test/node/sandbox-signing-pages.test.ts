@@ -92,6 +92,35 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     assert.equal((await send(`${url}/esign/smartid/sign.json`, 'POST', {})).status, 404);
   });
 
+  it('signs only the stored document: a page that posts other content is refused, and the document stays as it was', async () => {
+    const original = b64(samplePdf('Agreement'));
+    const upload = await post('/api/document/upload.json', {
+      access: 'private', file: { filename: 'agreement.pdf', content: original, callbackUrl },
+      signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
+    });
+    const uuid = upload.json.document.uuid as string;
+    const invitation = upload.json.signers[0].invitationUrl as string;
+    const link = await post('/api/document/generate-temporary-signing-link.json', {
+      document_id: uuid, callback_url: callbackUrl, expire_after: 5, language: 'lt', signers: [{ name: 'OK', surname: 'TESTNUMBER', personal_code: '30303039914', signature_type: 'smartid' }],
+    });
+    const changed = b64(samplePdf('Agreement, changed: the price is doubled'));
+    const callbacksBefore = received.length;
+    for (const page of [invitation, link.json.temporary_signing_link as string]) {
+      const refused = await send(`${page}/esign/smartid/sign.json`, 'POST', { type: 'pdf', code: '30303039914', country: 'LT', pdf: { files: [{ name: 'agreement.pdf', content: changed }] } });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.json.error_code, 40001);
+      assert.match(refused.json.message, /^Invalid parameter \[pdf\]: /);
+    }
+    const signers = await post(`/api/document/${uuid}/signers.json`);
+    assert.deepEqual(signers.json.signers.map((s: { signStatus: string }) => s.signStatus), ['pending', 'pending']);
+    const stored = Buffer.from(await (await fetch(`${stack.proxyUrl}/api/document/${uuid}/download.json`)).arrayBuffer());
+    assert.equal(stored.toString('base64'), original, 'the stored document is unchanged');
+    assert.equal(received.length, callbacksBefore, 'no callback said signed');
+    // the stored document itself is signed as before
+    const start = await send(`${invitation}/esign/smartid/sign.json`, 'POST', { type: 'pdf', code: '30303039914', country: 'LT', pdf: { files: [{ name: 'agreement.pdf', content: original }] } });
+    assert.equal(start.json.status, 'ok');
+  });
+
   it('speaks the five languages: chosen on the page, else the link\'s own, else the browser\'s, and offers the switch', async () => {
     const upload = await post('/api/document/upload.json', {
       access: 'private', file: { filename: 'sutartis.pdf', content: b64(samplePdf()) },

@@ -1,0 +1,333 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type RequestListener } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { createClient } from 'redis';
+import { EsignClient } from '../../src/client/index.js';
+import { EsignError } from '../../src/client/errors.js';
+import { createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
+import { ACCESS_TOKEN, CookieJar, listen, send, serverPool } from './harness.js';
+import { startRedis, type RedisServer } from './redis-server.js';
+
+// The proxy's promise: no browser sees a session's verified result before onResult for that
+// session has returned successfully, on one node or many. Each test drives real HTTP on loopback
+// against a small service that has finished every session it started.
+
+const serve = serverPool();
+const SESSION = '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01';
+const PERSON = { status: 'ok', name: 'MARY', surname: 'TESTNUMBER', code: '60001019906', country: 'EE', token: SESSION };
+
+/** A service whose every session is finished: it counts the status polls that reached it. */
+async function finishedService(): Promise<{ url: string; polls: () => number }> {
+  let polls = 0;
+  const url = await serve((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const body = req.url?.includes('/status/') ? ((polls += 1), PERSON) : { status: 'ok', token: SESSION, control_code: '4321' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  return { url, polls: () => polls };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A proxy in front of `baseUrl`; the poll floor off, since these tests poll at will. */
+function proxy(baseUrl: string, options: Partial<ProxyOptions>): Promise<string> {
+  return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0, log: () => undefined, ...options }) as RequestListener);
+}
+
+/** Starts the session as a new visitor; returns the visitor's poll. */
+async function started(url: string): Promise<{ poll: () => Promise<{ status: number; state: string }> }> {
+  const jar = new CookieJar();
+  const start = await send(`${url}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar });
+  assert.equal(start.json.token, SESSION);
+  return {
+    poll: async () => {
+      const answer = await send(`${url}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar });
+      return { status: answer.status, state: String(answer.json.status) };
+    },
+  };
+}
+
+describe('proxy: the host has the result before the browser', () => {
+  it('gives a poll that overtakes a failing onResult no result: it waits, runs onResult itself, and fails too', async () => {
+    const service = await finishedService();
+    const journal: string[] = [];
+    let fail = true;
+    const url = await proxy(service.url, {
+      onResult: async (result) => {
+        journal.push(`run ${result.token === SESSION}`);
+        await sleep(400);
+        if (fail) {
+          journal.push('threw');
+          throw new Error('database down');
+        }
+        journal.push('stored');
+      },
+    });
+    const visitor = await started(url);
+    const first = visitor.poll();
+    await sleep(50);
+    const second = await visitor.poll();
+    assert.deepEqual(await first, { status: 500, state: 'error' });
+    // the second poll waited for the first run, took the released claim and ran onResult again
+    assert.deepEqual(second, { status: 500, state: 'error' });
+    assert.deepEqual(journal, ['run true', 'threw', 'run true', 'threw']);
+
+    fail = false;
+    const third = await visitor.poll();
+    journal.push(`browser ${third.state}`);
+    assert.deepEqual(third, { status: 200, state: 'ok' });
+    // once, ever: a later poll gets the result without another run
+    assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
+    assert.deepEqual(journal, ['run true', 'threw', 'run true', 'threw', 'run true', 'stored', 'browser ok']);
+    assert.equal(service.polls(), 4);
+  });
+
+  it('answers a poll that overtakes a slow onResult "waiting" past resultWaitMs, and the result once it is stored', async () => {
+    const service = await finishedService();
+    const journal: string[] = [];
+    const url = await proxy(service.url, {
+      resultWaitMs: 100,
+      onResult: async () => {
+        journal.push('run');
+        await sleep(600);
+        journal.push('stored');
+      },
+    });
+    const visitor = await started(url);
+    const first = visitor.poll().then((answer) => (journal.push(`first ${answer.state}`), answer));
+    await sleep(50);
+    const second = await visitor.poll();
+    journal.push(`second ${second.state}`);
+    assert.deepEqual(second, { status: 200, state: 'waiting' });
+    assert.deepEqual(await first, { status: 200, state: 'ok' });
+    assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
+    assert.deepEqual(journal, ['run', 'second waiting', 'stored', 'first ok']);
+  });
+
+  it('lets a waiting poll have the result as soon as the other request\'s onResult succeeded, with one run', async () => {
+    const service = await finishedService();
+    let runs = 0;
+    const url = await proxy(service.url, {
+      onResult: async () => {
+        runs += 1;
+        await sleep(300);
+      },
+    });
+    const visitor = await started(url);
+    const answers = await Promise.all([visitor.poll(), sleep(30).then(visitor.poll), sleep(60).then(visitor.poll)]);
+    assert.deepEqual(answers.map((a) => a.state), ['ok', 'ok', 'ok']);
+    assert.equal(runs, 1);
+  });
+
+  it('ends a hanging onResult at resultTimeoutMs: 500, its signal aborted, and the next poll runs it again', async () => {
+    const service = await finishedService();
+    const signals: AbortSignal[] = [];
+    let hang = true;
+    const logged: string[] = [];
+    const url = await proxy(service.url, {
+      resultTimeoutMs: 300,
+      log: (line) => logged.push(line),
+      onResult: (result: ProxyResult) => {
+        signals.push(result.signal);
+        return hang ? new Promise<void>(() => undefined) : undefined;
+      },
+    });
+    const visitor = await started(url);
+    assert.deepEqual(await visitor.poll(), { status: 500, state: 'error' });
+    assert.equal(signals.length, 1);
+    assert.ok(signals[0]!.aborted);
+    assert.deepEqual(logged, ['[esign-proxy] onResult() failed for smartIdLoginStatus: onResult did not finish within 300 ms']);
+    hang = false;
+    assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
+    assert.equal(signals.length, 2);
+    assert.equal(signals[1]!.aborted, false);
+  });
+
+  it('times out a document operation\'s onResult too, and answers 500', async () => {
+    const service = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","message":"Invited to sign","signers":[]}'));
+    });
+    let runs = 0;
+    const url = await proxy(service, {
+      operations: ['inviteSigner'],
+      authorize: () => true,
+      resultTimeoutMs: 200,
+      onResult: () => {
+        runs += 1;
+        return new Promise<void>(() => undefined);
+      },
+    });
+    const answer = await send(`${url}/api/document/${SESSION}/invite-signer.json`, 'POST', { signer: { name: 'A', surname: 'B', email: 'a@b.lt' } });
+    assert.deepEqual([answer.status, answer.json.proxy_error, runs], [500, 'host-error', 1]);
+  });
+});
+
+describe('proxy: the package\'s client behind a gateway that times out', () => {
+  /** A gateway in front of the proxy that answers 504 when the proxy has not answered in 500 ms; `seen` lists what polls got. */
+  async function gateway(target: string): Promise<{ url: string; seen: string[] }> {
+    const seen: string[] = [];
+    const url = await serve((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const poll = req.url?.includes('/status/') ?? false;
+        const timer = setTimeout(() => {
+          if (poll) seen.push('504');
+          res.writeHead(504, { 'content-type': 'text/html' }).end('<h1>Gateway Timeout</h1>');
+        }, 500);
+        fetch(`${target}${req.url}`, { method: req.method ?? 'POST', headers: { 'content-type': 'application/json', cookie: req.headers.cookie ?? '' }, body: Buffer.concat(chunks) }).then(async (answer) => {
+          const text = await answer.text();
+          if (res.headersSent) return;
+          clearTimeout(timer);
+          if (poll) seen.push(String((JSON.parse(text) as { status: string }).status));
+          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          const cookie = answer.headers.get('set-cookie');
+          if (cookie) headers['set-cookie'] = cookie;
+          res.writeHead(answer.status, headers).end(text);
+        });
+      });
+    });
+    return { url, seen };
+  }
+
+  it('never ends with the result while onResult keeps failing past the gateway\'s time, and ends with it once a run succeeds', async () => {
+    const service = await finishedService();
+    const journal: string[] = [];
+    let failures = 2;
+    const url = await proxy(service.url, {
+      onResult: async () => {
+        journal.push('run');
+        await sleep(1_500);
+        if (failures > 0) {
+          failures -= 1;
+          journal.push('threw');
+          throw new Error('storage timeout');
+        }
+        journal.push('stored');
+      },
+    });
+    const front = await gateway(url);
+    // the client keeps the visitor cookie the way a browser would: through one jar on one host
+    const jar = new CookieJar();
+    const client = new EsignClient({
+      endpoint: front.url,
+      fetch: async (input, init) => {
+        const headers = new Headers(init?.headers);
+        const cookie = jar.header(front.url);
+        if (cookie) headers.set('cookie', cookie);
+        const response = await fetch(input, { ...init, headers });
+        jar.keep(front.url, response);
+        return response;
+      },
+    });
+    const start = await client.smartIdLogin({ code: '60001019906', country: 'EE' });
+    assert.equal(start.token, SESSION);
+    // first: onResult always failing within the client's time → never ok, a retryable failure
+    failures = Number.POSITIVE_INFINITY;
+    const failed = await client.waitForResult('smartid', 'login', SESSION, { interval: 100, timeLimit: 4_000 }).then(
+      () => assert.fail('the client got the result although onResult never succeeded'),
+      (error: unknown) => error,
+    );
+    assert.ok(failed instanceof EsignError);
+    assert.ok(!front.seen.includes('ok'), front.seen.join(','));
+    assert.ok(front.seen.includes('504'));
+    assert.ok(journal.filter((step) => step === 'run').length >= 2, journal.join(','));
+    assert.ok(!journal.includes('stored'));
+
+    // then: the host recovers; the result arrives after the run that stored it
+    failures = 0;
+    const ok = await client.waitForResult('smartid', 'login', SESSION, { interval: 100, timeLimit: 10_000 });
+    journal.push(`client ${ok.status}`);
+    assert.equal(ok.status, 'ok');
+    assert.equal(journal.filter((step) => step === 'stored').length, 1);
+    assert.ok(journal.indexOf('stored') < journal.indexOf('client ok'));
+  });
+});
+
+describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
+  let redis: RedisServer;
+  const closers: (() => Promise<unknown>)[] = [];
+
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(async () => {
+    for (const close of closers) await close().catch(() => undefined);
+    await redis.stop();
+  });
+
+  it('takes the result over on the other node once the dead node\'s lease expired, never answering it before', async () => {
+    const service = await finishedService();
+    // node 1 in a process of its own, so that it can really die (SIGKILL) in the middle of onResult
+    const node1 = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/redis-proxy-node.ts', import.meta.url))], {
+      env: { ...process.env, REDIS_SOCKET: redis.socket, SERVICE_URL: service.url, ACCESS_TOKEN, RESULT_TIMEOUT_MS: '800' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    closers.push(async () => node1.kill('SIGKILL'));
+    node1.stdout!.setEncoding('utf8');
+    let said = '';
+    const hear = async (pattern: RegExp) => {
+      while (!pattern.test(said)) said += ((await Promise.race([once(node1.stdout!, 'data'), once(node1, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
+      return pattern.exec(said)!;
+    };
+    const url1 = (await hear(/listening (http:\/\/\S+)/))[1]!;
+
+    const client = createClient({ socket: { path: redis.socket, tls: false } });
+    await client.connect();
+    closers.push(() => client.quit());
+    const stored: string[] = [];
+    const node2 = createServer(
+      createProxyHandler({
+        baseUrl: service.url,
+        accessToken: ACCESS_TOKEN,
+        store: new RedisStore(client as unknown as RedisClientLike),
+        rateLimit: false,
+        minPollIntervalMs: 0,
+        resultTimeoutMs: 800,
+        resultWaitMs: 100,
+        onResult: (result) => void stored.push(result.token),
+      }) as RequestListener,
+    );
+    const url2 = await listen(node2);
+    closers.push(() => new Promise((resolve) => (node2.closeAllConnections(), node2.close(resolve))));
+
+    const jar = new CookieJar();
+    const start = await send(`${url1}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar });
+    assert.equal(start.json.status, 'ok');
+    const cookie = jar.header(url1);
+    // node 1's poll: its onResult hangs; node 1 dies while it runs
+    const dying = fetch(`${url1}/smartid/status/${SESSION}.json`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' }).then(
+      () => 'answered',
+      () => 'connection lost',
+    );
+    await hear(/onResult running/);
+    node1.kill('SIGKILL');
+    await once(node1, 'exit');
+    assert.equal(await dying, 'connection lost');
+
+    // node 2: "waiting" while the dead node's lease lives, then it runs onResult and answers the result
+    const states: string[] = [];
+    for (let i = 0; i < 60 && states.at(-1) !== 'ok'; i++) {
+      const answer = await send(`${url2}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+      states.push(String(answer.json.status));
+      if (states.at(-1) === 'ok') assert.deepEqual(stored, [SESSION], 'the result was stored before node 2 answered it');
+      else await sleep(100);
+    }
+    assert.equal(states.at(-1), 'ok');
+    assert.equal(states[0], 'waiting', 'the first poll after the death found the lease still held');
+    assert.ok(states.slice(0, -1).every((state) => state === 'waiting'), states.join(','));
+    assert.deepEqual(stored, [SESSION]);
+    // the lease is gone and the session is marked done (no key without an expiry)
+    const keys = await client.keys('esign-proxy:result:*');
+    assert.equal(keys.length, 1);
+    assert.equal(await client.get(keys[0]!), 'done');
+    assert.ok((await client.pTTL(keys[0]!)) > 0);
+  });
+});
