@@ -25,6 +25,8 @@ interface Account {
 }
 
 interface SignedFile {
+  /** The signing session's token: onResult may run twice for one session, the file is kept once. */
+  session: string;
   name: string;
   bytes: Buffer;
   signer: string;
@@ -71,16 +73,17 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   };
 
   // The one place a login or a signature becomes real: the service's own answer, through the proxy.
+  // It may run more than once for one session (at least once is the promise), so it is idempotent.
   const onResult = (result: ProxyResult): void => {
     const owner = sessions.get(result.visitor);
     if (!owner) throw new Error('result for an unknown session');
     if (result.kind === 'login') {
       const { code, name, surname, country } = result.result as unknown as Account;
       owner.account = { code, name, surname, country };
-    } else if (result.kind === 'sign') {
+    } else if (result.kind === 'sign' && !owner.files.some((kept) => kept.session === result.token)) {
       const file = result.result['file'] as { name: string; content: string };
       const person = result.result['person'] as { name: string; surname: string };
-      owner.files.push({ name: file.name, bytes: Buffer.from(file.content, 'base64'), signer: `${person.name} ${person.surname}` });
+      owner.files.push({ session: result.token, name: file.name, bytes: Buffer.from(file.content, 'base64'), signer: `${person.name} ${person.surname}` });
     }
   };
 

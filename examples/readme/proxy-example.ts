@@ -3,8 +3,8 @@
 import type { CamelCased } from 'esign-elements';
 
 declare function sessionIdFrom(cookie: string | null): string | null;
-declare function logIn(visitor: string, person: CamelCased<Record<string, unknown>>): Promise<void>;
-declare function storeSignedFile(visitor: string, result: CamelCased<Record<string, unknown>>): Promise<void>;
+declare function logIn(sessionToken: string, visitor: string, person: CamelCased<Record<string, unknown>>): Promise<void>;
+declare function storeSignedFile(sessionToken: string, visitor: string, result: CamelCased<Record<string, unknown>>): Promise<void>;
 
 // --- README ---
 import express from 'express';
@@ -17,9 +17,10 @@ app.use(
     accessToken: process.env.ESIGN_ACCESS_TOKEN!, // required: never reaches a browser or a log
     prefix: '/esign',                             // where the elements' `endpoint` points
     visitor: (request) => sessionIdFrom(request.headers.get('cookie')), // your session; default: a cookie of the proxy's own
+    // may run more than once for one session: keyed by result.token, a second run changes nothing
     onResult: async (result) => {
-      if (result.kind === 'login') await logIn(result.visitor, result.result);      // name, surname, code, certificate, ...
-      if (result.kind === 'sign') await storeSignedFile(result.visitor, result.result); // file.name, file.content (base64)
+      if (result.kind === 'login') await logIn(result.token, result.visitor, result.result);      // name, surname, code, certificate, ...
+      if (result.kind === 'sign') await storeSignedFile(result.token, result.visitor, result.result); // file.name, file.content (base64)
     },
   }),
 );

@@ -13,7 +13,9 @@ before(async () => {
 });
 after(() => stack.close());
 
-const post = (path: string, body: object = {}) => send(`${stack.proxyUrl}${path}`, 'POST', body);
+// the service's own behaviour, asked directly with the access token: the proxy in front refuses some
+// of these inputs itself (their shapes), and answers quick polls without asking (its poll floor)
+const post = (path: string, body: object = {}) => send(`${stack.sandboxUrl}${path}`, 'POST', { access_token: ACCESS_TOKEN, ...body });
 const sandboxPost = (path: string, body: object) => send(`${stack.sandboxUrl}${path}`, 'POST', body);
 
 function certificateOf(value: string): X509Certificate {
@@ -183,15 +185,15 @@ describe('sandbox: session tokens', () => {
     assert.equal((await post(`/smartid/status/${token}.json`)).json.error_code, 40402);
     assert.equal((await post(`/mobile/sign/status/${token}.json`)).json.error_code, 40402);
     assert.equal((await post(`/en/mobile/status/00000000-0000-0000-0000-000000000001.json`)).json.message, 'Session for given token was not found');
-    const removed = await send(`${stack.proxyUrl}/api/mobile/session/${token}`, 'DELETE', {});
+    const removed = await send(`${stack.sandboxUrl}/api/mobile/session/${token}`, 'DELETE', { access_token: ACCESS_TOKEN });
     assert.deepEqual(removed.json, { status: 'ok' });
     assert.equal((await post(`/mobile/status/${token}.json`)).json.error_code, 40402);
-    const again = await send(`${stack.proxyUrl}/en/api/mobile/session/${token}`, 'DELETE', {});
+    const again = await send(`${stack.sandboxUrl}/en/api/mobile/session/${token}`, 'DELETE', { access_token: ACCESS_TOKEN });
     assert.deepEqual(again.json, { status: 'error', message: 'Request number is invalid' });
   });
   it('removes smart sessions too', async () => {
     const start = await post('/smartid/login.json', { code: '40504040001', country: 'LT' });
-    assert.deepEqual((await send(`${stack.proxyUrl}/api/smartid/session/${start.json.token}`, 'DELETE', {})).json, { status: 'ok' });
+    assert.deepEqual((await send(`${stack.sandboxUrl}/api/smartid/session/${start.json.token}`, 'DELETE', { access_token: ACCESS_TOKEN })).json, { status: 'ok' });
     assert.equal((await post(`/smartid/status/${start.json.token}.json`)).json.error_code, 40402);
   });
 });
