@@ -10,6 +10,8 @@ export interface PollOptions {
   signal?: AbortSignal;
   /** Called after every `waiting` answer with the ms elapsed since polling began. */
   onWaiting?: (elapsed: number) => void;
+  /** Resolves when the next poll should go at once (the person came back to the page). */
+  wake?: () => Promise<void>;
 }
 
 /** Errors on the way to the service that a later poll may not meet again. */
@@ -52,7 +54,7 @@ export async function poll<T extends { status: string }>(
   check: (signal?: AbortSignal) => Promise<T | { status: 'waiting' }>,
   options: PollOptions = {},
 ): Promise<T> {
-  const { interval = 1000, timeLimit = 150_000, maxBackoff = 8000, signal, onWaiting } = options;
+  const { interval = 1000, timeLimit = 150_000, maxBackoff = 8000, signal, onWaiting, wake } = options;
   const started = Date.now();
   let failures = 0;
   let lastFailure: EsignError | undefined;
@@ -79,6 +81,7 @@ export async function poll<T extends { status: string }>(
       }
       throw new EsignError('timeout', `No final answer within ${Math.round(timeLimit / 1000)} s`);
     }
-    await sleep(Math.min(delay, remaining), signal);
+    const waited = sleep(Math.min(delay, remaining), signal);
+    await (wake ? Promise.race([waited, wake()]) : waited);
   }
 }

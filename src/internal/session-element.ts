@@ -9,6 +9,7 @@ import { EsignElement } from './base-element.js';
 import { proxyClient } from './proxy-client.js';
 import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart } from './session-flow.js';
+import { dropRecord, readRecord, recordKey, writeRecord, type SessionRecord } from './session-record.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
 import { checkMessage } from './validation/message.js';
@@ -40,6 +41,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     phone: { type: String },
     hideSuccess: { type: Boolean, attribute: 'hide-success' },
     novalidate: { type: Boolean, reflect: true },
+    noResume: { type: Boolean, attribute: 'no-resume' },
   };
 
   /** Channels offered, in order: `smartid`, `mobile`. */
@@ -68,8 +70,18 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * field errors (40004 phone, 40005 code, 40001) then land on their fields.
    */
   declare novalidate: boolean;
+  /**
+   * Do not keep a waiting session in the tab's sessionStorage. By default a page reloaded while the
+   * person confirms on their phone (a phone reloads a discarded tab) follows the same session on.
+   */
+  declare noResume: boolean;
 
   readonly flow = new SessionFlow(this);
+  /** Where this element keeps its waiting session, while it keeps one. */
+  #recordAt: string | null = null;
+  /** The person left the page while waiting and came back: the waiting state says what to do. */
+  #cameBack = false;
+  #hidden = false;
 
   #client: ProxyCaller | undefined;
 
@@ -120,7 +132,98 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.phone = '';
     this.hideSuccess = false;
     this.novalidate = false;
+    this.noResume = false;
   }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('visibilitychange', this.#onPageState);
+    document.addEventListener('freeze', this.#onPageState);
+    document.addEventListener('resume', this.#onPageState);
+    window.addEventListener('pageshow', this.#onPageState);
+    if (!this.noResume && this.flow.state === 'idle') void this.updateComplete.then(() => this.#resumeIfKept());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('visibilitychange', this.#onPageState);
+    document.removeEventListener('freeze', this.#onPageState);
+    document.removeEventListener('resume', this.#onPageState);
+    window.removeEventListener('pageshow', this.#onPageState);
+  }
+
+  /**
+   * The person went to the Smart-ID app or their phone's prompt and came back: poll at once
+   * rather than wait out the interval or the back-off, and say where to finish if it is not done.
+   */
+  #onPageState = (event: Event): void => {
+    const away = event.type === 'freeze' || (event.type === 'visibilitychange' && document.visibilityState === 'hidden');
+    if (away) {
+      this.#hidden = true;
+      return;
+    }
+    // a frozen page runs again on `resume` (its visibility may still say hidden): the person is back
+    const back =
+      event.type === 'resume' ||
+      (event.type === 'pageshow' && (event as PageTransitionEvent).persisted) ||
+      (event.type === 'visibilitychange' && this.#hidden && document.visibilityState === 'visible');
+    if (!back) return;
+    this.#hidden = false;
+    if (this.flow.state !== 'waiting') return;
+    this.#cameBack = true;
+    this.requestUpdate();
+    this.flow.wake();
+  };
+
+  /** What this kind of element keeps beside the session to build its result after a reload. */
+  protected recordExtra(): Record<string, string> | undefined {
+    return undefined;
+  }
+
+  /** Takes back what {@link recordExtra} kept. */
+  protected restoreExtra(_extra: Record<string, string>): void {}
+
+  /** A session this element was waiting for when its page went away: followed on, never started again. */
+  async #resumeIfKept(): Promise<void> {
+    if (this.noResume || this.flow.state !== 'idle' || typeof location === 'undefined') return;
+    const key = recordKey(this);
+    const record = readRecord(key);
+    if (!record || record.kind !== this.kind) return;
+    this.#recordAt = key;
+    this.channel = record.channel;
+    this.#kept = record;
+    if (record.extra) this.restoreExtra(record.extra);
+    const left = record.until - Date.now();
+    if (left <= 0) {
+      dropRecord(key);
+      this.#recordAt = null;
+      const error = new EsignError('expired', this.t('status.resume-expired'), { retryable: true });
+      this.#keptExpired = true;
+      this.flow.fail(error);
+      this.emit('esign-error', this.errorDetail(error));
+      void this.focusLater('[part="retry"]');
+      return;
+    }
+    const client = this.client;
+    const channel = record.channel;
+    const running = this.flow.resume({
+      client,
+      channel,
+      status: this.statusOperation(channel),
+      interval: this.pollInterval,
+      timeLimit: left,
+      started: { token: record.token, control_code: record.controlCode },
+      since: record.since,
+    });
+    this.emit<StartedDetail>('esign-started', { token: record.token, channel, controlCode: record.controlCode, kind: this.kind, resumed: true });
+    void this.focusLater('esign-status');
+    await this.#follow(running, channel).catch(() => undefined);
+  }
+
+  /** The session kept from before a reload, while it is followed. */
+  #kept: SessionRecord | undefined;
+  /** The kept session could no longer be alive when the page came back: said as such. */
+  #keptExpired = false;
 
   protected get personForm(): PersonForm | null {
     return this.renderRoot.querySelector('esign-person-form');
@@ -171,16 +274,23 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return '';
   }
 
+  /** The masked person and what is signed, as the waiting state names them. */
+  #waitingParts(): { who: string; subject: string } {
+    const person = this.#person;
+    if (!person) return { who: this.#kept?.who ?? '', subject: this.#kept?.subject ?? '' };
+    const who = this.activeChannel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
+    return { who, subject: this.waitingSubject() };
+  }
+
   /** The channel, the masked person and what is signed: `Smart-ID · 3030••••914 · contract.pdf`. */
   #waitingDetail(): string {
-    const person = this.#person;
-    if (!person) return '';
-    const channel = this.t(`channel.${this.activeChannel}`);
-    const who = this.activeChannel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
-    return [channel, who, this.waitingSubject()].filter(Boolean).join(' · ');
+    const { who, subject } = this.#waitingParts();
+    if (!who) return '';
+    return [this.t(`channel.${this.activeChannel}`), who, subject].filter(Boolean).join(' · ');
   }
 
   #statusHeading(): string {
+    if (this.flow.state === 'waiting' && this.#cameBack) return this.t(`status.back.${this.activeChannel}`);
     if (this.flow.state !== 'error') return this.#statusMessage();
     return this.t(this.kind === 'login' ? 'identify.failed' : 'sign.failed');
   }
@@ -208,22 +318,43 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     }
     const person = form.value!;
     this.#person = person;
+    this.#kept = undefined;
+    this.#cameBack = false;
     this.code = person.code;
     if (person.phone) this.phone = person.phone;
     const client = this.client;
+    const timeLimit = this.timeLimit || DEFAULT_TIME_LIMIT[channel];
+    const running = this.flow.run({
+      client,
+      channel,
+      status: this.statusOperation(channel),
+      interval: this.pollInterval,
+      timeLimit,
+      start: (signal) => this.startSession(client, channel, person, signal),
+      onStarted: (started) => {
+        this.#keep(started, channel, timeLimit);
+        this.emit<StartedDetail>('esign-started', { token: started.token, channel, controlCode: started.control_code, kind: this.kind });
+        void this.focusLater('esign-status');
+      },
+    });
+    return this.#follow(running, channel);
+  }
+
+  /** Keeps the waiting session in the tab's storage, so that a reloaded page follows it on. */
+  #keep(started: FlowStart, channel: Channel, timeLimit: number): void {
+    if (this.noResume || typeof location === 'undefined') return;
+    const key = recordKey(this);
+    this.#recordAt = key;
+    const { who, subject } = this.#waitingParts();
+    const extra = this.recordExtra();
+    const since = this.flow.since || Date.now();
+    writeRecord(key, { v: 1, kind: this.kind, channel, token: started.token, controlCode: started.control_code, since, until: since + timeLimit, who, subject, ...(extra ? { extra } : {}) });
+  }
+
+  /** A running session to its end: the result built and announced, or the failure said. */
+  async #follow(running: Promise<Raw>, channel: Channel): Promise<Detail> {
     try {
-      const raw = await this.flow.run({
-        client,
-        channel,
-        status: this.statusOperation(channel),
-        interval: this.pollInterval,
-        timeLimit: this.timeLimit || DEFAULT_TIME_LIMIT[channel],
-        start: (signal) => this.startSession(client, channel, person, signal),
-        onStarted: (started) => {
-          this.emit<StartedDetail>('esign-started', { token: started.token, channel, controlCode: started.control_code, kind: this.kind });
-          void this.focusLater('esign-status');
-        },
-      });
+      const raw = await running;
       this.result = raw;
       this.requestUpdate();
       const detail = await this.completed(raw, channel);
@@ -233,6 +364,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     } catch (error) {
       this.#handleFailure(error, channel);
       throw error;
+    } finally {
+      // ended one way or the other: nothing left to follow after a reload
+      if (this.#recordAt) dropRecord(this.#recordAt);
+      this.#recordAt = null;
+      this.#cameBack = false;
     }
   }
 
@@ -316,6 +452,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   #retry(): void {
+    this.#keptExpired = false;
     this.flow.reset();
     this.personForm?.reset();
     void this.updateComplete.then(() => this.personForm?.focusField(this.activeChannel === 'mobile' ? 'phone' : 'code'));
@@ -392,6 +529,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       case 'success':
         return this.result ? this.successMessage() : '';
       case 'error':
+        if (this.#keptExpired) return this.t('status.resume-expired');
         return this.flow.error ? this.errorDetail(this.flow.error).message : '';
       case 'cancelled':
         return this.cancelledMessage();

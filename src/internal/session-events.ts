@@ -6,6 +6,8 @@ export interface StartedDetail {
   channel: Channel;
   controlCode: string;
   kind: 'login' | 'sign' | 'hash';
+  /** Set when the page was reloaded while the person confirmed, and this is the same session followed on. */
+  resumed?: boolean;
 }
 
 /** `esign-cancelled`: the person or the host stopped the session (removed at the service). */

@@ -12,16 +12,26 @@ export interface FlowStart {
   control_code: string;
 }
 
-export interface FlowRun<Result> {
+export interface FlowFollow<Result> {
   client: ProxyCaller;
   channel: Channel;
   /** The status operation of the session's channel and kind. */
   status: Operation<NoBody, Result | WaitingResponse>;
-  start: (signal: AbortSignal) => Promise<FlowStart>;
   interval: number;
   timeLimit: number;
+}
+
+export interface FlowRun<Result> extends FlowFollow<Result> {
+  start: (signal: AbortSignal) => Promise<FlowStart>;
   /** Called once the control code is known. */
   onStarted?: (start: FlowStart) => void;
+}
+
+/** A session started before (by this page before it was reloaded), to be followed to its end. */
+export interface FlowResume<Result> extends FlowFollow<Result> {
+  started: FlowStart;
+  /** When waiting began, ms since the epoch. */
+  since: number;
 }
 
 /**
@@ -41,6 +51,8 @@ export class SessionFlow implements ReactiveController {
   #controller: AbortController | undefined;
   #running: Promise<unknown> | undefined;
   #client: ProxyCaller | undefined;
+  /** Who waits between polls, to be woken when the person comes back to the page. */
+  #wakers: (() => void)[] = [];
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -57,6 +69,31 @@ export class SessionFlow implements ReactiveController {
 
   /** Runs a session; while one runs, returns the running one. */
   run<Result extends { status: string }>(options: FlowRun<Result>): Promise<Result> {
+    return this.#drive(options, async (signal) => {
+      const started = await options.start(signal);
+      if (signal.aborted) throw cancelledError();
+      return { started, since: Date.now(), onStarted: options.onStarted };
+    });
+  }
+
+  /** Follows a session started before (no second start); while one runs, returns the running one. */
+  resume<Result extends { status: string }>(options: FlowResume<Result>): Promise<Result> {
+    return this.#drive(options, async () => ({ started: options.started, since: options.since }));
+  }
+
+  /** Polls at once instead of waiting out the interval or the back-off (the person came back). */
+  wake(): void {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
+  }
+
+  #nextWake = (): Promise<void> => new Promise((resolve) => this.#wakers.push(resolve));
+
+  #drive<Result extends { status: string }>(
+    options: FlowFollow<Result>,
+    begin: (signal: AbortSignal) => Promise<{ started: FlowStart; since: number; onStarted?: ((start: FlowStart) => void) | undefined }>,
+  ): Promise<Result> {
     if (this.#running) return this.#running as Promise<Result>;
     const controller = new AbortController();
     this.#controller = controller;
@@ -68,17 +105,17 @@ export class SessionFlow implements ReactiveController {
     this.#set('starting');
     const running = (async () => {
       try {
-        const started = await options.start(controller.signal);
-        if (controller.signal.aborted) throw cancelledError();
+        const { started, since, onStarted } = await begin(controller.signal);
         this.token = started.token;
         this.controlCode = started.control_code;
-        this.since = Date.now();
+        this.since = since;
         this.#set('waiting');
-        options.onStarted?.(started);
+        onStarted?.(started);
         const result = await poll<Result>((signal) => options.client.call(options.status, {}, { token: started.token }, signal ? { signal } : {}), {
           interval: options.interval,
           timeLimit: options.timeLimit,
           signal: controller.signal,
+          wake: this.#nextWake,
         });
         this.#set('success');
         return result;
@@ -94,6 +131,7 @@ export class SessionFlow implements ReactiveController {
       } finally {
         this.#running = undefined;
         this.#controller = undefined;
+        this.#wakers = [];
       }
     })();
     this.#running = running;
@@ -111,6 +149,13 @@ export class SessionFlow implements ReactiveController {
       // the session ends at the provider anyway; a failed removal must not hide the cancel
       await remove.catch(() => undefined);
     }
+  }
+
+  /** Ends in the error state without a session (a kept session that can no longer be alive). */
+  fail(error: EsignError): void {
+    if (this.busy) return;
+    this.error = error;
+    this.#set('error');
   }
 
   /** Back to idle after an end state. */

@@ -64,6 +64,17 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     this.country = 'LT';
   }
 
+  protected override recordExtra(): Record<string, string> | undefined {
+    const hex = this.hashHex;
+    return hex ? { hash: hex, hashAlgorithm: this.hashAlgorithm } : undefined;
+  }
+
+  /** After a reload the signed hash is the one the session was started with, whatever the page sets again. */
+  protected override restoreExtra(extra: Record<string, string>): void {
+    if (extra['hash']) this.hash = extra['hash'];
+    if (extra['hashAlgorithm'] === 'SHA256' || extra['hashAlgorithm'] === 'SHA512') this.hashAlgorithm = extra['hashAlgorithm'];
+  }
+
   /** The hash as lowercase hex, or null when it cannot be read. */
   get hashHex(): string | null {
     return hashToHex(this.hash);

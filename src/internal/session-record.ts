@@ -1,0 +1,95 @@
+import type { Channel, SessionKind } from '../client/caller.js';
+
+/**
+ * What a session element keeps in the tab's `sessionStorage` while a person confirms on their
+ * phone, so that a reloaded page (a phone discards a tab in the background and reloads it when
+ * the person returns) follows the same session to its end instead of starting another. No
+ * personal code or phone in clear: the person as the waiting state shows them, masked. The token
+ * is worthless elsewhere: the proxy answers it only for the visitor who started it.
+ */
+export interface SessionRecord {
+  v: 1;
+  kind: SessionKind;
+  channel: Channel;
+  token: string;
+  controlCode: string;
+  /** When waiting began and when the session can no longer be alive, ms since the epoch. */
+  since: number;
+  until: number;
+  /** The masked person and what is signed, as the waiting state says them. */
+  who: string;
+  subject: string;
+  /** An element's own data for its result (hash signing: the hash and its algorithm). */
+  extra?: Record<string, string>;
+}
+
+const PREFIX = 'esign-elements:session:';
+
+function storage(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    // storage switched off (a privacy setting): no resume, nothing else changes
+    return null;
+  }
+}
+
+/**
+ * The element's place on its page: its path, its tag and its id, else its position among the
+ * elements of its tag in its document or shadow root. Two elements never share a key; a tab's
+ * storage is its own, so two tabs never see each other's.
+ */
+export function recordKey(element: HTMLElement): string {
+  const tag = element.localName;
+  const root = element.getRootNode() as ParentNode;
+  const place = element.id || String([...root.querySelectorAll(tag)].indexOf(element));
+  return `${PREFIX}${location.pathname}:${tag}:${place}`;
+}
+
+export function writeRecord(key: string, record: SessionRecord): void {
+  try {
+    storage()?.setItem(key, JSON.stringify(record));
+  } catch {
+    // a full or refused storage: the session goes on, only a reload would lose it
+  }
+}
+
+export function dropRecord(key: string): void {
+  try {
+    storage()?.removeItem(key);
+  } catch {
+    // nothing kept, nothing to drop
+  }
+}
+
+const text = (value: unknown): value is string => typeof value === 'string';
+
+/** The record under `key` when it is one of this version, whole; a broken one is dropped. */
+export function readRecord(key: string): SessionRecord | null {
+  let raw: string | null = null;
+  try {
+    raw = storage()?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+  if (raw === null) return null;
+  try {
+    const record = JSON.parse(raw) as Partial<SessionRecord>;
+    const whole =
+      record.v === 1 &&
+      (record.kind === 'login' || record.kind === 'sign' || record.kind === 'hash') &&
+      (record.channel === 'smartid' || record.channel === 'mobile') &&
+      text(record.token) &&
+      /^[\w-]{1,128}$/.test(record.token) &&
+      text(record.controlCode) &&
+      typeof record.since === 'number' &&
+      typeof record.until === 'number' &&
+      text(record.who) &&
+      text(record.subject);
+    if (whole) return record as SessionRecord;
+  } catch {
+    // not JSON: dropped below
+  }
+  dropRecord(key);
+  return null;
+}

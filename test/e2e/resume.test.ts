@@ -1,0 +1,245 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { createProxyHandler } from '../../src/proxy/index.js';
+import { Sandbox } from 'esign-sandbox';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { en } from '../../src/i18n/en.js';
+import { TestClock } from '../node/harness.js';
+
+// The person on one phone: the page is frozen while they confirm in the app, or discarded and
+// reloaded when they come back. Chromium drives the page lifecycle over the DevTools protocol; the
+// sandbox's clock decides when the person has answered.
+
+const TOKEN = 'resume-test-token';
+const clock = new TestClock();
+/** What reached the service side: starts, polls and removals by path. */
+const reached: string[] = [];
+
+const page = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Resume</title>
+<script type="module" src="/cdn/esign-elements.js"></script><script type="module" src="/page.js"></script></head><body>${body}</body></html>`;
+
+// every esign-* event of the page, in order, kept across nothing (a reload starts a new list)
+const PAGE_SCRIPT = `window.events = [];
+for (const type of ['esign-started', 'esign-authenticated', 'esign-signed', 'esign-hash-signed', 'esign-error', 'esign-cancelled']) {
+  document.addEventListener(type, (e) => window.events.push({ type, id: e.target.id, token: e.detail.token ?? '', resumed: Boolean(e.detail.resumed), code: e.detail.code ?? '', control: e.detail.controlCode ?? '' }));
+}`;
+
+const PAGES: Record<string, string> = {
+  '/identify': page('<esign-identify id="login" endpoint="/esign" channels="smartid" code="40504040001" country="EE" poll-interval="300"></esign-identify>'),
+  '/slow': page('<esign-identify id="login" endpoint="/esign" channels="smartid" code="40504040001" country="EE" poll-interval="60000"></esign-identify>'),
+  '/two': page(
+    '<esign-identify endpoint="/esign" channels="smartid" code="40504040001" country="EE" poll-interval="300"></esign-identify>' +
+      '<esign-identify endpoint="/esign" channels="smartid" code="30303039914" country="LT" poll-interval="300"></esign-identify>',
+  ),
+  '/sign': page('<esign-sign id="signer" endpoint="/esign" channels="mobile" phone="+37060000666" code="50001018865" poll-interval="300" no-preview></esign-sign>'),
+  '/hash': page(`<esign-hash-sign id="hasher" endpoint="/esign" channels="smartid" code="40504040001" country="EE" hash="${'ab'.repeat(32)}" poll-interval="300"></esign-hash-sign>`),
+};
+
+let sandbox: Sandbox;
+let server: Server;
+let url: string;
+let browser: Browser;
+before(async () => {
+  sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs: 5_000 });
+  const service = createServer((req, res) => {
+    reached.push(`${req.method} ${req.url}`);
+    sandbox.handle(req, res);
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+  // the poll floor off: these tests poll at once after each page event, sooner than 500 ms apart
+  const proxy = createProxyHandler({ baseUrl: serviceUrl, accessToken: TOKEN, prefix: '/esign', rateLimit: false, minPollIntervalMs: 0 });
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (PAGES[path]) res.writeHead(200, { 'content-type': 'text/html' }).end(PAGES[path]);
+    else if (path === '/page.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(PAGE_SCRIPT);
+    else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(new URL(`../../dist${path}`, import.meta.url)));
+    else if (path.startsWith('/esign/')) proxy(req, res);
+    else res.writeHead(404).end();
+  });
+  server.on('close', () => service.close());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+interface Seen {
+  type: string;
+  id: string;
+  token: string;
+  resumed: boolean;
+  code: string;
+  control: string;
+}
+
+const events = (tab: Page) => tab.evaluate(() => (window as unknown as { events: Seen[] }).events);
+const starts = (path: string) => reached.filter((line) => line === `POST ${path}`).length;
+
+/** The element's status heading and the control code it shows. */
+async function shown(tab: Page, selector: string): Promise<{ state: string; heading: string; code: string }> {
+  return tab.evaluate((selector) => {
+    const root = document.querySelector(selector)!.shadowRoot!;
+    const status = root.querySelector('esign-status') as (HTMLElement & { state: string; message: string }) | null;
+    const code = root.querySelector('esign-control-code') as (HTMLElement & { code: string }) | null;
+    return { state: status?.state ?? '', heading: status?.message ?? '', code: code?.code ?? '' };
+  }, selector);
+}
+
+async function open(path: string): Promise<Page> {
+  const tab = await browser.newPage();
+  await tab.goto(`${url}${path}`, { waitUntil: 'load' });
+  await tab.waitForFunction(() => customElements.get('esign-identify') !== undefined && (window as unknown as { events?: unknown[] }).events !== undefined);
+  return tab;
+}
+
+async function startIn(tab: Page, selector: string): Promise<Seen> {
+  await tab.evaluate((selector) => void (document.querySelector(selector) as HTMLElement & { start(): Promise<unknown> }).start().catch(() => undefined), selector);
+  await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-started'));
+  return (await events(tab)).find((e) => e.type === 'esign-started')!;
+}
+
+const kept = (tab: Page) => tab.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('esign-elements:session:')));
+
+async function setLifecycle(tab: Page, state: 'frozen' | 'active'): Promise<void> {
+  const session = await tab.createCDPSession();
+  await session.send('Page.setWebLifecycleState', { state });
+  await session.detach();
+}
+
+describe('a session survives the page being reloaded while the person confirms', () => {
+  for (const [path, selector, startPath, completion] of [
+    ['/identify', '#login', '/en/smartid/login.json', 'esign-authenticated'],
+    ['/sign', '#signer', '/en/mobile/sign.json', 'esign-signed'],
+    ['/hash', '#hasher', '/en/smartid/sign/hash.json', 'esign-hash-signed'],
+  ] as const) {
+    it(`${selector.slice(1)}: reloaded while waiting, it shows the same control code, follows the same session and ends with ${completion}`, async () => {
+      const tab = await open(path);
+      if (path === '/sign') {
+        await tab.evaluate((pdf) => {
+          const el = document.querySelector('#signer') as HTMLElement & { files: File };
+          el.files = new File([Uint8Array.from(atob(pdf), (c) => c.charCodeAt(0))], 'contract.pdf', { type: 'application/pdf' });
+        }, Buffer.from(samplePdf('Resume contract')).toString('base64'));
+      }
+      const before = starts(startPath);
+      const started = await startIn(tab, selector);
+      assert.equal((await shown(tab, selector)).code, started.control);
+      assert.equal((await kept(tab)).length, 1, 'the waiting session is kept in the tab');
+
+      await tab.reload({ waitUntil: 'load' });
+      await tab.waitForFunction((selector) => (document.querySelector(selector)?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting', {}, selector);
+      const again = await shown(tab, selector);
+      assert.equal(again.code, started.control, 'the same control code after the reload');
+      assert.match(again.heading, /Waiting/);
+
+      clock.advance(10_000);
+      await tab.waitForFunction((type) => (window as unknown as { events: Seen[] }).events.some((e) => e.type === type), { timeout: 10_000 }, completion);
+      const after = await events(tab);
+      assert.deepEqual(after.map((e) => [e.type, e.resumed]), [['esign-started', true], [completion, false]]);
+      assert.equal(after[0]!.token, started.token);
+      assert.equal(after[0]!.control, started.control);
+      assert.equal(starts(startPath) - before, 1, 'one session started in all');
+      assert.deepEqual(await kept(tab), [], 'the kept session is gone once it ended');
+      assert.equal((await shown(tab, selector)).state, 'success');
+      await tab.close();
+    });
+  }
+
+  it('drops a kept session that can no longer be alive, and says so', async () => {
+    const tab = await open('/identify');
+    await tab.evaluate(() => {
+      sessionStorage.setItem(
+        `esign-elements:session:/identify:esign-identify:login`,
+        JSON.stringify({ v: 1, kind: 'login', channel: 'smartid', token: '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01', controlCode: '1234', since: Date.now() - 400_000, until: Date.now() - 100_000, who: '4050••••001', subject: '' }),
+      );
+    });
+    const polls = () => reached.filter((line) => line.includes('/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01')).length;
+    await tab.reload({ waitUntil: 'load' });
+    await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'error');
+    const said = await tab.evaluate(() => document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.textContent!.replace(/\s+/g, ' '));
+    assert.ok(said.includes(en['status.resume-expired']), said);
+    assert.deepEqual((await events(tab)).map((e) => [e.type, e.code]), [['esign-error', 'expired']]);
+    assert.deepEqual(await kept(tab), []);
+    assert.equal(polls(), 0, 'nothing was polled for it');
+    // the way on: the retry button has the focus and brings the form back
+    const focused = await tab.evaluate(() => document.querySelector('#login')!.shadowRoot!.activeElement?.getAttribute('part'));
+    assert.equal(focused, 'retry');
+    await tab.close();
+  });
+
+  it('cancels a session after a reload: removed at the service, cancelled event, nothing kept', async () => {
+    const tab = await open('/identify');
+    const started = await startIn(tab, '#login');
+    await tab.reload({ waitUntil: 'load' });
+    await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting');
+    await tab.evaluate(() => (document.querySelector('#login') as HTMLElement & { cancel(): Promise<void> }).cancel());
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-cancelled'));
+    assert.ok(reached.includes(`DELETE /en/api/smartid/session/${started.token}`));
+    assert.deepEqual((await events(tab)).map((e) => [e.type, e.token]), [
+      ['esign-started', started.token],
+      ['esign-cancelled', started.token],
+    ]);
+    assert.deepEqual(await kept(tab), []);
+    await tab.close();
+  });
+
+  it('keeps two elements of one page apart, and a second tab starts clean', async () => {
+    const tab = await open('/two');
+    const started = await startIn(tab, 'esign-identify:first-of-type');
+    await tab.reload({ waitUntil: 'load' });
+    await tab.waitForFunction(() => (document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting');
+    const states = await tab.evaluate(() => [...document.querySelectorAll('esign-identify')].map((el) => (el.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state));
+    assert.deepEqual(states, ['waiting', 'idle']);
+    const other = await open('/two');
+    const otherStates = await other.evaluate(() => [...document.querySelectorAll('esign-identify')].map((el) => (el.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state));
+    assert.deepEqual(otherStates, ['idle', 'idle']);
+    assert.deepEqual(await kept(other), []);
+    assert.deepEqual(await events(other), []);
+    await other.close();
+    clock.advance(10_000);
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'));
+    assert.deepEqual((await events(tab)).map((e) => [e.type, e.token]), [
+      ['esign-started', started.token],
+      ['esign-authenticated', started.token],
+    ]);
+    await tab.close();
+  });
+});
+
+describe('back from the app', () => {
+  it('polls at once when the frozen page is active again, and tells a person who came back early where to finish', async () => {
+    // a poll interval of a minute: only the poll on coming back can bring the result in this test
+    const tab = await open('/slow');
+    const started = await startIn(tab, '#login');
+    const polls = () => reached.filter((line) => line.includes(`/status/${started.token}`)).length;
+    // the first poll follows the start at once; the next would come a minute later
+    for (let i = 0; i < 100 && polls() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const first = polls();
+    assert.equal(first, 1);
+
+    await setLifecycle(tab, 'frozen');
+    await setLifecycle(tab, 'active');
+    await tab.waitForFunction((text) => (document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { message: string }).message === text, { polling: 50 }, en['status.back.smartid']);
+    assert.equal(polls(), first + 1, 'one poll on coming back');
+    assert.equal((await shown(tab, '#login')).code, started.control, 'the control code is still shown');
+
+    // confirmed in the app meanwhile: the next return brings the result
+    await setLifecycle(tab, 'frozen');
+    clock.advance(10_000);
+    await setLifecycle(tab, 'active');
+    // the page's visibility stays hidden after a lifecycle change: no animation frames to wait on
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 5_000, polling: 50 });
+    assert.equal(polls(), first + 2);
+    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
+    await tab.close();
+  });
+});
