@@ -21,7 +21,7 @@ const SCRIPT_OUTPUT = { minify: true, comments: false } as const;
  * it (`esign-elements-pdf.js`, copied with its worker by scripts/copy-pdfjs.mjs), loaded only when
  * a preview is shown, in the package and the script-tag files alike.
  */
-const PDFJS = { external: ['pdfjs-dist'], paths: { 'pdfjs-dist': './esign-elements-pdf.js' } } as const;
+const PDFJS = { external: ['pdfjs-dist/legacy/build/pdf.mjs'], paths: { 'pdfjs-dist/legacy/build/pdf.mjs': './esign-elements-pdf.js' } } as const;
 
 /**
  * `vite build`: the unbundled ESM of every entry point (types come from tsc).
@@ -81,7 +81,7 @@ export default defineConfig(({ mode }): UserConfig => {
       },
       rolldownOptions: {
         external: (id: string) =>
-          NODE_BUILTINS.has(id) || PDFJS.external.includes(id as 'pdfjs-dist') || DEPENDENCIES.some((dep) => id === dep || id.startsWith(dep.endsWith('/') ? dep : `${dep}/`)),
+          NODE_BUILTINS.has(id) || PDFJS.external.includes(id as (typeof PDFJS.external)[number]) || DEPENDENCIES.some((dep) => id === dep || id.startsWith(dep.endsWith('/') ? dep : `${dep}/`)),
         output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js', paths: PDFJS.paths },
       },
     },

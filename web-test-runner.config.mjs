@@ -38,6 +38,23 @@ const withWebkit = process.env.ESIGN_WEBKIT !== '0';
 if (withWebkit && !webkitAvailable()) throw new Error('WebKit for the browser suites: apt-get install -y webkit2gtk-driver xvfb (or ESIGN_WEBKIT=0)');
 const webkit = withWebkit ? [await webkitLauncher()] : [];
 
+/**
+ * A Firefox page whose viewport can be set: Puppeteer sets the screen orientation with the viewport
+ * over WebDriver BiDi, a command Debian's Firefox ESR 140 does not know; the viewport itself is set.
+ */
+async function firefoxPage({ browser }) {
+  const page = await browser.newPage();
+  const setViewport = page.setViewport.bind(page);
+  page.setViewport = async (viewport) => {
+    try {
+      await setViewport(viewport);
+    } catch (error) {
+      if (!/setScreenOrientationOverride/.test(String(error))) throw error;
+    }
+  };
+  return page;
+}
+
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'development'] },
@@ -47,7 +64,7 @@ export default {
     (ctx, next) => {
       if (ctx.path !== '/src/elements/document-preview/esign-elements-pdf-worker.js') return next();
       ctx.type = 'text/javascript';
-      ctx.body = readFileSync('node_modules/pdfjs-dist/build/pdf.worker.min.mjs');
+      ctx.body = readFileSync('node_modules/pdfjs-dist/legacy/build/pdf.worker.min.mjs');
       return undefined;
     },
     (ctx, next) => {
@@ -113,7 +130,7 @@ export default {
   testFramework: { config: { timeout: 20000 } },
   browsers: [
     chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
-    chromeLauncher({ launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true } }),
+    chromeLauncher({ launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true }, createPage: firefoxPage }),
     ...webkit,
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countingReporter('test-results/browser.json')],

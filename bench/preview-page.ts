@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import workerUrl from 'pdfjs-dist/legacy/build/pdf.worker.min.mjs?url';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import '../src/define/document-preview.js';
 import type { EsignDocumentPreview } from '../src/elements/document-preview/document-preview.js';

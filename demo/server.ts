@@ -26,7 +26,7 @@ export interface RunningDemo {
  * worker beside it (the build copies it there): it is served from pdfjs-dist at that address.
  */
 function pdfWorkerBesideEngine(): Plugin {
-  const worker = readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/build/pdf.worker.min.mjs'));
+  const worker = readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.worker.min.mjs'));
   return {
     name: 'demo-pdf-worker',
     configureServer(server) {
@@ -49,7 +49,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     configFile: false,
     logLevel: 'warn',
     // found before the first preview, not when it is shown (a late find reloads the page)
-    optimizeDeps: { include: ['pdfjs-dist'] },
+    optimizeDeps: { include: ['pdfjs-dist/legacy/build/pdf.mjs'] },
     plugins: [
       pdfWorkerBesideEngine(),
       esign({

@@ -16,6 +16,14 @@ import { checkMessage } from './validation/message.js';
 
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
+/** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
+const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
+  [document, 'visibilitychange'],
+  [document, 'freeze'],
+  [document, 'resume'],
+  [window, 'pageshow'],
+];
+
 const listOf = (value: string | null): Channel[] =>
   (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as string[]).includes(c));
 
@@ -137,19 +145,13 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    document.addEventListener('visibilitychange', this.#onPageState);
-    document.addEventListener('freeze', this.#onPageState);
-    document.addEventListener('resume', this.#onPageState);
-    window.addEventListener('pageshow', this.#onPageState);
+    for (const [target, type] of PAGE_STATE_EVENTS()) target.addEventListener(type, this.#onPageState);
     if (!this.noResume && this.flow.state === 'idle') void this.updateComplete.then(() => this.#resumeIfKept());
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.#onPageState);
-    document.removeEventListener('freeze', this.#onPageState);
-    document.removeEventListener('resume', this.#onPageState);
-    window.removeEventListener('pageshow', this.#onPageState);
+    for (const [target, type] of PAGE_STATE_EVENTS()) target.removeEventListener(type, this.#onPageState);
   }
 
   /**

@@ -389,6 +389,8 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
         const bound: Binding = { visitor: visitor.key, channel: start.channel, kind: start.kind, status: start.status };
         await store.set(`bind:${value['token']}`, JSON.stringify(bound), sessionTtl);
       }
+      // a session removed at the service is gone here too: its polls get 40402 from the binding check
+      if (ok && binding && REMOVALS[operation.id]) await store.delete(`bind:${operation.params['sessionId'] ?? ''}`);
       if (ok && binding && STATUS_OPERATIONS.has(operation.id)) {
         const sessionToken = operation.params['token'] as string;
         const delivered = await deliverSession({

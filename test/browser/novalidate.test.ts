@@ -4,8 +4,9 @@ import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import { loadStrings, translate, LANGUAGES } from '../../src/i18n/index.js';
 import { ENDPOINT, deepActiveElement, personForm, requestsTo, submitButton, type, until } from './helpers.js';
 
-// With novalidate the page checks nothing of the person's fields: the sandbox checks them with its
-// own rules, and its field errors (40005 code, 40004 phone) must land on their fields.
+// With novalidate the page checks nothing of the person's fields: the proxy checks their shapes and
+// the sandbox the rest with its own rules, and their field errors (the service's 40005 for a code, the
+// proxy's invalid-field for a phone of a shape the service never takes) must land on their fields.
 
 before(() => performance.setResourceTimingBufferSize(100_000));
 
@@ -29,7 +30,8 @@ describe('novalidate: the service\'s field errors land on their fields', () => {
       const el = await identify(lang);
       expect(el.hasAttribute('novalidate')).to.equal(true);
       expect(personForm(el).novalidate).to.equal(true);
-      await type(el, 'code', '12345');
+      // eleven digits (the shape the proxy lets through) with a wrong check digit: the service's 40005
+      await type(el, 'code', '50001018866');
       const errors: CustomEvent[] = [];
       el.addEventListener('esign-error', (e) => errors.push(e as CustomEvent));
       submitButton(el).click();
@@ -45,7 +47,7 @@ describe('novalidate: the service\'s field errors land on their fields', () => {
     });
   }
 
-  it('a phone number the service refuses (40004) lands on the phone field', async () => {
+  it('a phone number the proxy refuses (its shape) lands on the phone field', async () => {
     const el = await identify('en');
     el.shadowRoot!.querySelector<HTMLInputElement>('input[value="mobile"]')!.click();
     await el.updateComplete;
@@ -55,7 +57,8 @@ describe('novalidate: the service\'s field errors land on their fields', () => {
     const failed = oneEvent(el, 'esign-error');
     submitButton(el).click();
     const { detail } = await failed;
-    expect(detail.serviceCode).to.equal(40004);
+    expect(detail.code).to.equal('invalid-input');
+    expect(detail.serviceCode).to.equal(undefined);
     expect(detail.field).to.equal('phone');
     await until(() => field(el, 'phone').input?.getAttribute('aria-invalid') === 'true', 'the phone field marked invalid');
     expect(field(el, 'phone').text).to.contain(translate('en', 'form.phone.service'));

@@ -310,5 +310,11 @@ describe('proxy: what counts against a person, and how often a session may be po
     // another visitor's polls of the token are refused before the floor, and do not use it up
     const other = await send(`${url}/smartid/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01.json`, 'POST', {}, false, { jar: new CookieJar() });
     assert.equal(other.json.error_code, 40402);
+    // a session removed at the service is gone at the proxy too: its next poll is 40402, unforwarded, floor or not
+    const removed = await send(`${url}/api/smartid/session/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01`, 'DELETE', {}, false, { jar });
+    assert.equal(removed.json.status, 'ok');
+    const afterRemoval = await poll();
+    assert.deepEqual([afterRemoval.status, afterRemoval.json.error_code], [404, 40402]);
+    assert.equal(service.seen.filter((path) => path.includes('/status/')).length, 2);
   });
 });

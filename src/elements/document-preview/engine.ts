@@ -3,7 +3,7 @@
  * files as `esign-elements-pdf.js`, its worker as `esign-elements-pdf-worker.js`) and the
  * container reader.
  */
-import { PDFWorker, TextLayer, VerbosityLevel, getDocument, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist';
+import { PDFWorker, TextLayer, VerbosityLevel, getDocument, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 export { readContainer, type ContainerEntry } from './zip.js';
 
