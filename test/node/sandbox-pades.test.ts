@@ -44,6 +44,18 @@ function pdfsig(pdf: Uint8Array): string {
   return spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout;
 }
 
+/**
+ * The CMS DER of a /Contents value without the zeros that pad it, by its own length: a signature
+ * may itself end in zero bytes, which trimming trailing zeros would cut (one run in a few hundred).
+ */
+function withoutPadding(contents: Buffer): Buffer {
+  const first = contents[1]!;
+  if (first < 0x80) return contents.subarray(0, 2 + first);
+  const size = first & 0x7f;
+  const length = contents.subarray(2, 2 + size).reduce((total, byte) => total * 256 + byte, 0);
+  return contents.subarray(0, 2 + size + length);
+}
+
 /** Checks every signature with `openssl cms -verify` against the sandbox's CAs. */
 function opensslVerify(pdf: Buffer): boolean[] {
   const text = pdf.toString('latin1');
@@ -53,7 +65,7 @@ function opensslVerify(pdf: Buffer): boolean[] {
     const content = join(dir, 'content.bin');
     const signature = join(dir, 'signature.der');
     writeFileSync(content, Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]));
-    writeFileSync(signature, Buffer.from(text.slice(b + 1, c - 1).replace(/(00)+$/, ''), 'hex'));
+    writeFileSync(signature, withoutPadding(Buffer.from(text.slice(b + 1, c - 1), 'hex')));
     const run = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', signature, '-content', content, '-CAfile', join(dir, 'ca.pem'), '-purpose', 'any', '-out', '/dev/null'], { encoding: 'utf8' });
     results.push(run.status === 0 && /Verification successful/.test(run.stderr));
   }
