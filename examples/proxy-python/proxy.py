@@ -207,6 +207,24 @@ def hand_over(token, run):
     return True
 
 
+last_sweep = [0.0]
+
+
+def sweep():
+    """Forgets expired sessions (their claims and poll times too) and counters, once a minute."""
+    now = time.time()
+    with lock:
+        if now - last_sweep[0] < 60:
+            return
+        last_sweep[0] = now
+        for token in [t for t, bound in bindings.items() if bound[3] <= now]:
+            del bindings[token]
+            claims.pop(token, None)
+            last_polls.pop(token, None)
+        for key in [k for k, (_, resets) in counters.items() if resets <= now]:
+            del counters[key]
+
+
 def over_limit(scope, key):
     limit, window = LIMITS[scope]
     now = time.time()
@@ -235,6 +253,7 @@ def esign():
     if not found:
         return error(404, "operation-not-allowed", "Not an operation of the service")
     name, fields, role, token = found
+    sweep()
     body_limit = BODY_LIMIT if name in FILE_STARTS else SESSION_BODY_LIMIT  # only signing carries files
     if (request.content_length or 0) > body_limit:
         refused = error(413, "request-too-large", "Request body is too large")

@@ -51,8 +51,8 @@ export class SessionFlow implements ReactiveController {
   #controller: AbortController | undefined;
   #running: Promise<unknown> | undefined;
   #client: ProxyCaller | undefined;
-  /** Who waits between polls, to be woken when the person comes back to the page. */
-  #wakers: (() => void)[] = [];
+  /** The wait between polls, ended early when the person comes back to the page. */
+  #wakeUp: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -83,12 +83,12 @@ export class SessionFlow implements ReactiveController {
 
   /** Polls at once instead of waiting out the interval or the back-off (the person came back). */
   wake(): void {
-    const wakers = this.#wakers;
-    this.#wakers = [];
-    for (const wake of wakers) wake();
+    this.#wakeUp?.resolve();
+    this.#wakeUp = undefined;
   }
 
-  #nextWake = (): Promise<void> => new Promise((resolve) => this.#wakers.push(resolve));
+  /** One promise for every wait until the next wake, so a long session keeps no pile of waiters. */
+  #nextWake = (): Promise<void> => (this.#wakeUp ??= withResolver()).promise;
 
   #drive<Result extends { status: string }>(
     options: FlowFollow<Result>,
@@ -131,7 +131,7 @@ export class SessionFlow implements ReactiveController {
       } finally {
         this.#running = undefined;
         this.#controller = undefined;
-        this.#wakers = [];
+        this.#wakeUp = undefined;
       }
     })();
     this.#running = running;
@@ -169,4 +169,10 @@ export class SessionFlow implements ReactiveController {
     // no request may leave after the element left the page
     this.#controller?.abort();
   }
+}
+
+function withResolver(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }

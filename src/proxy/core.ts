@@ -78,6 +78,8 @@ export const SESSION_OPERATIONS: readonly OperationId[] = [
   ...(Object.keys(REMOVALS) as OperationId[]),
 ];
 export const DOCUMENT_OPERATIONS: readonly OperationId[] = OPERATION_IDS.filter((id) => !SESSION_OPERATIONS.includes(id));
+/** Session operations that carry no file: their bodies are small (`sessionBodyLimit`). */
+const SMALL_BODIES: ReadonlySet<OperationId> = new Set(SESSION_OPERATIONS.filter((id) => !FILE_STARTS.has(id)));
 /** Document operations whose success is handed to `onResult`. */
 const DOCUMENT_RESULTS = new Set<OperationId>(['uploadDocument', 'inviteSigner', 'removeDocument', 'generateTemporarySigningLink', 'removeTemporarySigner']);
 
@@ -107,8 +109,7 @@ function personKeys(id: OperationId, fields: Record<string, unknown>): string[] 
   if (typeof code === 'string') keys.push(`code:${code.replace(/-/g, '')}`);
   const phone = fields['phone'];
   if (typeof phone === 'string' && id.startsWith('mobile')) keys.push(`phone:${phone.replace(/\D/g, '')}`);
-  // fixed in size whatever was sent, and no personal code in clear in the store
-  return keys.map(storeKey);
+  return keys;
 }
 
 function checkOptions(options: ProxyOptions): void {
@@ -172,13 +173,19 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
   const log = (message: string) => write(message.split(token).join('[redacted]'));
   const allowedOrigins = options.allowedOrigins ?? [];
 
-  async function limit(scope: string, rule: RateLimit | false | undefined, key: string): Promise<void> {
-    if (!rule) return;
-    const { count, resetInMs } = await store.increment(`limit:${scope}:${storeKey(key)}`, rule.windowMs);
+  /**
+   * Counts a start under `key` (kept as a fixed-size digest: no personal code in clear, whatever
+   * its size); returns the store key it counted under, or null when this limit is off.
+   */
+  async function limit(scope: string, rule: RateLimit | false | undefined, key: string): Promise<string | null> {
+    if (!rule) return null;
+    const counter = `limit:${scope}:${storeKey(key)}`;
+    const { count, resetInMs } = await store.increment(counter, rule.windowMs);
     if (count > rule.limit) {
       const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
       throw new ProxyRefusal(proxyError('rate-limited', { retry_after: seconds }, { 'retry-after': String(seconds) }));
     }
+    return counter;
   }
 
   /** Runs a host hook: a throw is the host's failure, logged without secrets and answered 500 (no denial). */
@@ -223,8 +230,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       else if (body instanceof Uint8Array) text = DECODER.decode(body);
       else {
         try {
-          const small = SESSION_OPERATIONS.includes(operation.id) && !FILE_STARTS.has(operation.id);
-          text = DECODER.decode(await request.readBody(small ? sessionBodyLimit : bodyLimit, timeoutFor));
+          text = DECODER.decode(await request.readBody(SMALL_BODIES.has(operation.id) ? sessionBodyLimit : bodyLimit, timeoutFor));
         } catch (error) {
           if (error instanceof BodyTooLarge) throw new ProxyRefusal(proxyError('request-too-large'));
           if (error instanceof BodyTimeout) throw new ProxyRefusal(proxyError('body-timeout'));
@@ -347,14 +353,15 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const start = STARTS[operation.id];
       let binding: Binding | null = null;
       if (STATUS_OPERATIONS.has(operation.id) || REMOVALS[operation.id]) binding = await checkBinding(operation, visitor.key);
-      const counted: string[] = [];
+      /** The person's counters this start was counted under, given back if the service refuses it. */
+      const personCounters: string[] = [];
       if (start) {
         await limit('visitor', limits.perVisitor, visitor.key);
         const address = await addressOf(asked);
         if (address) await limit('address', limits.perAddress, address);
         for (const key of personKeys(operation.id, fields)) {
-          await limit('person', limits.perPerson, key);
-          counted.push(`limit:person:${storeKey(key)}`);
+          const counter = await limit('person', limits.perPerson, key);
+          if (counter) personCounters.push(counter);
         }
       }
       await authorize(info, operation);
@@ -383,7 +390,7 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       const ok = value['status'] === 'ok';
       // a start the service refused started no session and sent no push: the person is not charged
       // for it, so nobody can lock a person out with starts the service turns away (wrong country)
-      if (start && !ok && value['status'] === 'error' && limits.perPerson) for (const key of counted) await store.decrement(key);
+      if (start && value['status'] === 'error') for (const counter of personCounters) await store.decrement(counter);
 
       if (ok && start && typeof value['token'] === 'string') {
         const bound: Binding = { visitor: visitor.key, channel: start.channel, kind: start.kind, status: start.status };
