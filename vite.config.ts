@@ -15,7 +15,15 @@ const ELEMENT_ENTRIES = readdirSync(new URL('./src/define/', import.meta.url))
   .filter((file) => file.endsWith('.ts'))
   .map((file) => file.slice(0, -3));
 
-const SCRIPT_OUTPUT = { minify: true, comments: false } as const;
+/**
+ * A language part keeps its name without a hash (`esign-elements-lt-session.js`), so a page can
+ * name it in a `<link rel="modulepreload">` beside the entry file and get both in one round trip;
+ * the CDN's versioned path keeps caches apart. Every other chunk is named by its content.
+ */
+const LANGUAGE_PART = /^(lt|en|lv|et|ru)-(session|documents)$/;
+const chunkFileNames = (chunk: { name: string }): string =>
+  LANGUAGE_PART.test(chunk.name) ? 'esign-elements-[name].js' : 'esign-elements-[name]-[hash].js';
+const SCRIPT_OUTPUT = { minify: true, comments: false, chunkFileNames } as const;
 /**
  * PDF.js is never bundled with the elements: the preview's engine imports it from the file beside
  * it (`esign-elements-pdf.js`, copied with its worker by scripts/copy-pdfjs.mjs), loaded only when
@@ -38,7 +46,7 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: 'dist/cdn',
         emptyOutDir: true,
         lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'esign-elements.js' },
-        rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
+        rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths } },
       },
     };
   }
@@ -53,7 +61,7 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: 'dist/cdn',
         emptyOutDir: false,
         lib: { entry: `src/define/${name}.ts`, formats: ['es'], fileName: () => `esign-${name}.js` },
-        rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths, chunkFileNames: 'esign-elements-[name]-[hash].js' } },
+        rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths } },
       },
     };
   }

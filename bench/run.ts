@@ -4,6 +4,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { createServer } from 'vite';
 import { holdingTable, measureSizes, sizeTable, whatItHolds } from './sizes.js';
 import { measureProxyThroughput, throughputTable } from './proxy-throughput.js';
+import { measureSlowPhone, slowPhoneTable } from './slow-phone.js';
 
 /** `npm run bench`: sizes against their budgets, encoding and rendering in Chromium. */
 const rows = await measureSizes();
@@ -53,5 +54,8 @@ const preview = await inChromium<{ cold10: number; warm10: number; warm100: numb
 console.log('\n| PDF preview in Chromium: file given to first page drawn with its text layer | time |\n|---|---:|');
 console.log(`| 10 pages, PDF.js still to load | ${Math.round(preview.cold10)} ms |\n| 10 pages | ${Math.round(preview.warm10)} ms |\n| 100 pages | ${Math.round(preview.warm100)} ms |`);
 
-writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, holdings, proxy, encoding, signerList: list, preview }, null, 2)}\n`);
+const slowPhone = await measureSlowPhone();
+console.log(`\n${slowPhoneTable(slowPhone)}`);
+
+writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, holdings, proxy, encoding, signerList: list, preview, slowPhone }, null, 2)}\n`);
 if (rows.some((row) => row.budget !== undefined && row.gzip > row.budget)) process.exitCode = 1;

@@ -9,10 +9,10 @@ import { EsignElement } from './base-element.js';
 import { proxyClient } from './proxy-client.js';
 import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart } from './session-flow.js';
-import { dropRecord, readRecord, recordKey, writeRecord, type SessionRecord } from './session-record.js';
+import { dropRecord, isKept, recordKey, writeRecord } from './session-record.js';
+import type { KeptSession, ResumeTarget } from './session-resume.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
-import { checkMessage } from './validation/message.js';
 
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
@@ -85,8 +85,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   declare noResume: boolean;
 
   readonly flow = new SessionFlow(this);
-  /** Where this element keeps its waiting session, while it keeps one. */
-  #recordAt: string | null = null;
+  /**
+   * Where this element keeps its waiting session, and the one it follows after a reload.
+   * @internal
+   */
+  readonly kept: KeptSession = { at: null, record: undefined, expired: false };
   /** The person left the page while waiting and came back: the waiting state says what to do. */
   #cameBack = false;
   #hidden = false;
@@ -146,7 +149,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   override connectedCallback(): void {
     super.connectedCallback();
     for (const [target, type] of PAGE_STATE_EVENTS()) target.addEventListener(type, this.#onPageState);
-    if (!this.noResume && this.flow.state === 'idle') void this.updateComplete.then(() => this.#resumeIfKept());
+    // in a task of its own after the first render: the tab's first sessionStorage read is slow on a
+    // phone, and the form should be on screen before it
+    if (!this.noResume && this.flow.state === 'idle') void this.updateComplete.then(() => setTimeout(() => void this.#resumeIfKept()));
   }
 
   override disconnectedCallback(): void {
@@ -189,43 +194,10 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   async #resumeIfKept(): Promise<void> {
     if (this.noResume || this.flow.state !== 'idle' || typeof location === 'undefined') return;
     const key = recordKey(this);
-    const record = readRecord(key);
-    if (!record || record.kind !== this.kind) return;
-    this.#recordAt = key;
-    this.channel = record.channel;
-    this.#kept = record;
-    if (record.extra) this.restoreExtra(record.extra);
-    const left = record.until - Date.now();
-    if (left <= 0) {
-      dropRecord(key);
-      this.#recordAt = null;
-      const error = new EsignError('expired', this.t('status.resume-expired'), { retryable: true });
-      this.#keptExpired = true;
-      this.flow.fail(error);
-      this.emit('esign-error', this.errorDetail(error));
-      void this.focusLater('[part="retry"]');
-      return;
-    }
-    const client = this.client;
-    const channel = record.channel;
-    const running = this.flow.resume({
-      client,
-      channel,
-      status: this.statusOperation(channel),
-      interval: this.pollInterval,
-      timeLimit: left,
-      started: { token: record.token, control_code: record.controlCode },
-      since: record.since,
-    });
-    this.emit<StartedDetail>('esign-started', { token: record.token, channel, controlCode: record.controlCode, kind: this.kind, resumed: true });
-    void this.focusLater('esign-status');
-    await this.#follow(running, channel).catch(() => undefined);
+    if (!isKept(key)) return;
+    const { resumeKept } = await import('./session-resume.js');
+    await resumeKept(this as unknown as ResumeTarget, key);
   }
-
-  /** The session kept from before a reload, while it is followed. */
-  #kept: SessionRecord | undefined;
-  /** The kept session could no longer be alive when the page came back: said as such. */
-  #keptExpired = false;
 
   protected get personForm(): PersonForm | null {
     return this.renderRoot.querySelector('esign-person-form');
@@ -241,9 +213,13 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return offered.includes(this.channel) ? this.channel : (offered[0] as Channel);
   }
 
-  /** The phone message and its format for Mobile-ID, checked before anything is sent. */
-  protected mobileMessage(): { message?: string; message_format?: MessageFormat } {
+  /**
+   * The phone message and its format for Mobile-ID, checked before anything is sent. The check
+   * (GSM-7's alphabet) is loaded only when a host sets a message, as the page is shown.
+   */
+  protected async mobileMessage(): Promise<{ message?: string; message_format?: MessageFormat }> {
     if (!this.message) return {};
+    const { checkMessage } = await import('./validation/message.js');
     const check = checkMessage(this.message, this.messageFormat || undefined);
     if (check.problem) {
       throw new EsignError('misconfigured', `The phone message does not fit ${check.format} (${check.length}/${check.limit})`, { field: 'message' });
@@ -279,7 +255,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** The masked person and what is signed, as the waiting state names them. */
   #waitingParts(): { who: string; subject: string } {
     const person = this.#person;
-    if (!person) return { who: this.#kept?.who ?? '', subject: this.#kept?.subject ?? '' };
+    if (!person) return { who: this.kept.record?.who ?? '', subject: this.kept.record?.subject ?? '' };
     const who = this.activeChannel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
     return { who, subject: this.waitingSubject() };
   }
@@ -320,7 +296,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     }
     const person = form.value!;
     this.#person = person;
-    this.#kept = undefined;
+    this.kept.record = undefined;
     this.#cameBack = false;
     this.code = person.code;
     if (person.phone) this.phone = person.phone;
@@ -339,22 +315,25 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         void this.focusLater('esign-status');
       },
     });
-    return this.#follow(running, channel);
+    return this.follow(running, channel);
   }
 
   /** Keeps the waiting session in the tab's storage, so that a reloaded page follows it on. */
   #keep(started: FlowStart, channel: Channel, timeLimit: number): void {
     if (this.noResume || typeof location === 'undefined') return;
     const key = recordKey(this);
-    this.#recordAt = key;
+    this.kept.at = key;
     const { who, subject } = this.#waitingParts();
     const extra = this.recordExtra();
     const since = this.flow.since || Date.now();
     writeRecord(key, { v: 1, kind: this.kind, channel, token: started.token, controlCode: started.control_code, since, until: since + timeLimit, who, subject, ...(extra ? { extra } : {}) });
   }
 
-  /** A running session to its end: the result built and announced, or the failure said. */
-  async #follow(running: Promise<Raw>, channel: Channel): Promise<Detail> {
+  /**
+   * A running session to its end: the result built and announced, or the failure said.
+   * @internal
+   */
+  protected async follow(running: Promise<Raw>, channel: Channel): Promise<Detail> {
     try {
       const raw = await running;
       this.result = raw;
@@ -368,8 +347,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       throw error;
     } finally {
       // ended one way or the other: nothing left to follow after a reload
-      if (this.#recordAt) dropRecord(this.#recordAt);
-      this.#recordAt = null;
+      if (this.kept.at) dropRecord(this.kept.at);
+      this.kept.at = null;
       this.#cameBack = false;
     }
   }
@@ -454,7 +433,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   #retry(): void {
-    this.#keptExpired = false;
+    this.kept.expired = false;
     this.flow.reset();
     this.personForm?.reset();
     void this.updateComplete.then(() => this.personForm?.focusField(this.activeChannel === 'mobile' ? 'phone' : 'code'));
@@ -471,6 +450,12 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.code = form.code;
     this.phone = form.phone;
     this.country = form.country;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    // a host's phone message: its check loads now rather than when the person presses the button
+    if (changed.has('message') && this.message) void import('./validation/message.js').catch(() => undefined);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -531,7 +516,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       case 'success':
         return this.result ? this.successMessage() : '';
       case 'error':
-        if (this.#keptExpired) return this.t('status.resume-expired');
+        if (this.kept.expired) return this.t('status.resume-expired');
         return this.flow.error ? this.errorDetail(this.flow.error).message : '';
       case 'cancelled':
         return this.cancelledMessage();

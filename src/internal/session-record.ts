@@ -62,31 +62,24 @@ export function dropRecord(key: string): void {
   }
 }
 
-const text = (value: unknown): value is string => typeof value === 'string';
-
-/** The record under `key` when it is one of this version, whole; a broken one is dropped. */
-export function readRecord(key: string): SessionRecord | null {
-  let raw: string | null = null;
+/** Whether a session is kept under `key` (read whole only then, by session-resume.ts). */
+export function isKept(key: string): boolean {
   try {
-    raw = storage()?.getItem(key) ?? null;
+    return storage()?.getItem(key) != null;
   } catch {
-    return null;
+    return false;
   }
-  if (raw === null) return null;
+}
+
+/**
+ * The record under `key` when it is one of this version; anything else is dropped. Its texts are
+ * only shown (escaped) and its token only sent as a checked path segment, so its version is checked.
+ */
+export function readRecord(key: string): SessionRecord | null {
   try {
-    const record = JSON.parse(raw) as Partial<SessionRecord>;
-    const whole =
-      record.v === 1 &&
-      (record.kind === 'login' || record.kind === 'sign' || record.kind === 'hash') &&
-      (record.channel === 'smartid' || record.channel === 'mobile') &&
-      text(record.token) &&
-      /^[\w-]{1,128}$/.test(record.token) &&
-      text(record.controlCode) &&
-      typeof record.since === 'number' &&
-      typeof record.until === 'number' &&
-      text(record.who) &&
-      text(record.subject);
-    if (whole) return record as SessionRecord;
+    const record = JSON.parse(storage()?.getItem(key) ?? 'null') as SessionRecord | null;
+    if (record === null) return null;
+    if (record.v === 1) return record;
   } catch {
     // not JSON: dropped below
   }

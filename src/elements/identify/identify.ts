@@ -61,7 +61,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
     return channel === 'mobile' ? mobileLoginStatus : smartIdLoginStatus;
   }
 
-  protected startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
     const screening = { peps: this.peps, sanctions: this.sanctions };
     if (channel === 'smartid') {
       return client.call(smartIdLogin, { code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) }, {}, { signal });
@@ -73,7 +73,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
         code: person.code,
         language: this.phoneLanguage || PHONE_LANGUAGE[this.language],
         ...screening,
-        ...this.mobileMessage(),
+        ...(await this.mobileMessage()),
       },
       {},
       { signal },

@@ -185,7 +185,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
 
   protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
     const type = resolveType(this.type, this.documents) as FileType;
-    const mobileMessage = channel === 'mobile' ? this.mobileMessage() : {};
+    const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
     this.#revoke();
     let container: FileContainer;
     try {

@@ -5,3 +5,8 @@ export const HASH_HEX_LENGTH: Record<HashAlgorithm, number> = { SHA256: 64, SHA5
 export function isHashHex(hash: string, algorithm: HashAlgorithm): boolean {
   return hash.length === HASH_HEX_LENGTH[algorithm] && /^[0-9a-f]+$/.test(hash);
 }
+
+/** Printable ASCII only (what Smart-ID's hash signing shows on the phone). */
+export function isAscii(text: string): boolean {
+  return /^[\x20-\x7e]*$/.test(text);
+}

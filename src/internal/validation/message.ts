@@ -48,6 +48,3 @@ export function checkMessage(text: string, chosen?: MessageFormat): MessageCheck
   return check;
 }
 
-export function isAscii(text: string): boolean {
-  return /^[\x20-\x7e]*$/.test(text);
-}

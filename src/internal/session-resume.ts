@@ -1,0 +1,72 @@
+import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
+import { EsignError, type EsignErrorDetail } from '../client/errors.js';
+import type { NoBody, Operation } from '../client/operations.js';
+import type { StringKey } from '../i18n/index.js';
+import type { SessionFlow } from './session-flow.js';
+import { dropRecord, readRecord, type SessionRecord } from './session-record.js';
+import type { StartedDetail } from './session-events.js';
+
+/** What a session element keeps of a session it may follow after a reload. */
+export interface KeptSession {
+  /** Where the waiting session is kept, while one is. */
+  at: string | null;
+  /** The session kept from before a reload, while it is followed. */
+  record: SessionRecord | undefined;
+  /** The kept session could no longer be alive when the page came back: said as such. */
+  expired: boolean;
+}
+
+/** The parts of a session element that following a kept session uses (its own members, seen from here). */
+export interface ResumeTarget {
+  readonly kind: SessionKind;
+  readonly flow: SessionFlow;
+  readonly kept: KeptSession;
+  readonly client: ProxyCaller;
+  readonly pollInterval: number;
+  channel: Channel;
+  t(key: StringKey): string;
+  emit<T>(name: string, detail: T): boolean;
+  errorDetail(error: unknown): EsignErrorDetail;
+  focusLater(selector: string): Promise<void>;
+  statusOperation(channel: Channel): Operation<NoBody, { status: string }>;
+  restoreExtra(extra: Record<string, string>): void;
+  follow(running: Promise<{ status: string }>, channel: Channel): Promise<unknown>;
+}
+
+/**
+ * Follows on the session an element was waiting for when its page went away (loaded only when
+ * one is kept): the control code and waiting again, then the same events, never a second start.
+ * A kept session past its end is dropped and said.
+ */
+export async function resumeKept(element: ResumeTarget, key: string): Promise<void> {
+  const record = readRecord(key);
+  if (!record || record.kind !== element.kind || element.flow.state !== 'idle') return;
+  element.kept.at = key;
+  element.kept.record = record;
+  element.channel = record.channel;
+  if (record.extra) element.restoreExtra(record.extra);
+  const left = record.until - Date.now();
+  if (!(left > 0)) {
+    dropRecord(key);
+    element.kept.at = null;
+    element.kept.expired = true;
+    const error = new EsignError('expired', element.t('status.resume-expired'), { retryable: true });
+    element.flow.fail(error);
+    element.emit('esign-error', element.errorDetail(error));
+    void element.focusLater('[part="retry"]');
+    return;
+  }
+  const channel = record.channel;
+  const running = element.flow.resume({
+    client: element.client,
+    channel,
+    status: element.statusOperation(channel),
+    interval: element.pollInterval,
+    timeLimit: left,
+    started: { token: record.token, control_code: record.controlCode },
+    since: record.since,
+  });
+  element.emit<StartedDetail>('esign-started', { token: record.token, channel, controlCode: record.controlCode, kind: element.kind, resumed: true });
+  void element.focusLater('esign-status');
+  await element.follow(running, channel).catch(() => undefined);
+}
