@@ -37,7 +37,7 @@ export const ERROR_GROUPS = {
 
 export type EsignErrorCode = keyof typeof ERROR_GROUPS;
 export type EsignErrorGroup = (typeof ERROR_GROUPS)[EsignErrorCode];
-export const ERROR_CODES = Object.keys(ERROR_GROUPS) as EsignErrorCode[];
+export const ERROR_CODES = /* @__PURE__ */ Object.keys(ERROR_GROUPS) as EsignErrorCode[];
 
 /** Codes for which trying the same thing again can help. */
 const RETRYABLE: ReadonlySet<EsignErrorCode> = new Set<EsignErrorCode>([

@@ -164,22 +164,16 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * rather than wait out the interval or the back-off, and say where to finish if it is not done.
    */
   #onPageState = (event: Event): void => {
-    const away = event.type === 'freeze' || (event.type === 'visibilitychange' && document.visibilityState === 'hidden');
-    if (away) {
-      this.#hidden = true;
-      return;
-    }
     // a frozen page runs again on `resume` (its visibility may still say hidden): the person is back
-    const back =
-      event.type === 'resume' ||
-      (event.type === 'pageshow' && (event as PageTransitionEvent).persisted) ||
-      (event.type === 'visibilitychange' && this.#hidden && document.visibilityState === 'visible');
-    if (!back) return;
-    this.#hidden = false;
-    if (this.flow.state !== 'waiting') return;
-    this.#cameBack = true;
-    this.requestUpdate();
-    this.flow.wake();
+    if (event.type !== 'resume' && (event.type === 'freeze' || document.visibilityState === 'hidden')) {
+      this.#hidden = true;
+    } else if (this.#hidden || event.type === 'resume' || (event as PageTransitionEvent).persisted) {
+      this.#hidden = false;
+      if (this.flow.state !== 'waiting') return;
+      this.#cameBack = true;
+      this.requestUpdate();
+      this.flow.wake();
+    }
   };
 
   /** What this kind of element keeps beside the session to build its result after a reload. */
@@ -215,16 +209,10 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   /**
    * The phone message and its format for Mobile-ID, checked before anything is sent. The check
-   * (GSM-7's alphabet) is loaded only when a host sets a message, as the page is shown.
+   * (GSM-7's alphabet) is loaded only when a host sets a message.
    */
   protected async mobileMessage(): Promise<{ message?: string; message_format?: MessageFormat }> {
-    if (!this.message) return {};
-    const { checkMessage } = await import('./validation/message.js');
-    const check = checkMessage(this.message, this.messageFormat || undefined);
-    if (check.problem) {
-      throw new EsignError('misconfigured', `The phone message does not fit ${check.format} (${check.length}/${check.limit})`, { field: 'message' });
-    }
-    return { message: this.message, message_format: check.format };
+    return this.message ? (await import('./phone-message.js')).phoneMessage(this.message, this.messageFormat) : {};
   }
 
   /** Starts a session with the details entered; resolves with the result, rejects with an EsignError. */
@@ -340,7 +328,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       this.requestUpdate();
       const detail = await this.completed(raw, channel);
       // with the host's own success content the element's is not shown: the status takes the focus
-      void this.focusLater(this.querySelector('[slot="success"]') ? 'esign-status' : '.done');
+      void this.focusLater(this.#hostSuccess ? 'esign-status' : '.done');
       return detail;
     } catch (error) {
       this.#handleFailure(error, channel);
@@ -351,6 +339,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       this.kept.at = null;
       this.#cameBack = false;
     }
+  }
+
+  /** The host shows its own success content (slot `success`): the status then takes the focus. */
+  get #hostSuccess(): boolean {
+    return this.querySelector('[slot="success"]') !== null;
   }
 
   /** An input problem found before sending: said by the element, no event (nothing failed yet). */
@@ -452,12 +445,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.country = form.country;
   }
 
-  protected override willUpdate(changed: PropertyValues): void {
-    super.willUpdate(changed);
-    // a host's phone message: its check loads now rather than when the person presses the button
-    if (changed.has('message') && this.message) void import('./validation/message.js').catch(() => undefined);
-  }
-
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     // the attribute renders on the server; the live state follows a channel set after the person chose
@@ -548,6 +535,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         .strings=${this.strings}
         .state=${state === 'starting' ? 'idle' : state}
         .since=${this.flow.since}
+        .quiet=${(state === 'waiting' && !this.#cameBack) || (state === 'success' && this.#hostSuccess)}
         .message=${this.#statusHeading()}
         .detail=${this.#statusDetail()}
         exportparts="status, cancel"

@@ -55,20 +55,12 @@ export function writeRecord(key: string, record: SessionRecord): void {
 }
 
 export function dropRecord(key: string): void {
-  try {
-    storage()?.removeItem(key);
-  } catch {
-    // nothing kept, nothing to drop
-  }
+  storage()?.removeItem(key);
 }
 
 /** Whether a session is kept under `key` (read whole only then, by session-resume.ts). */
 export function isKept(key: string): boolean {
-  try {
-    return storage()?.getItem(key) != null;
-  } catch {
-    return false;
-  }
+  return storage()?.getItem(key) != null;
 }
 
 /**

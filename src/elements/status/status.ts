@@ -33,6 +33,7 @@ export class EsignStatus extends EsignElement {
     detail: { type: String },
     since: { type: Number },
     cancellable: { type: Boolean },
+    quiet: { type: Boolean },
     _now: { state: true },
   };
 
@@ -44,6 +45,11 @@ export class EsignStatus extends EsignElement {
   /** When waiting began (ms since the epoch); the elapsed time counts from it. */
   declare since: number;
   declare cancellable: boolean;
+  /**
+   * The message is said by moving the focus here (the host does, as a session starts), not by the
+   * live region as well: a screen reader says it once.
+   */
+  declare quiet: boolean;
   declare _now: number;
 
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -55,6 +61,7 @@ export class EsignStatus extends EsignElement {
     this.detail = '';
     this.since = 0;
     this.cancellable = true;
+    this.quiet = false;
     this._now = 0;
   }
 
@@ -112,13 +119,22 @@ export class EsignStatus extends EsignElement {
     const waiting = this.state === 'waiting';
     const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
     // the box stays in the page while idle so its live message is announced when it first changes
-    return html`<div class="status ${this.state}" part="status" tabindex="-1" ?hidden=${this.state === 'idle'}>
+    const words = html`<p class="message" id="message">${textOrNothing(message)}</p>
+      ${this.detail ? html`<p class="detail" id="detail">${this.detail}</p>` : nothing}`;
+    // focused, the box says its message and detail by name and description, not all it holds
+    return html`<div
+      class="status ${this.state}"
+      part="status"
+      tabindex="-1"
+      role="group"
+      aria-labelledby="message"
+      aria-describedby=${this.detail ? 'detail' : nothing}
+      ?hidden=${this.state === 'idle'}
+    >
       ${waiting ? html`<span class="spinner" aria-hidden="true"></span>` : html`<span class="icon" aria-hidden="true">${textOrNothing(icon)}</span>`}
       <div class="text">
-        <div aria-live="polite">
-          <p class="message">${textOrNothing(message)}</p>
-          ${this.detail ? html`<p class="detail">${this.detail}</p>` : nothing}
-        </div>
+        <div aria-live="polite">${this.quiet ? nothing : words}</div>
+        ${this.quiet ? words : nothing}
         ${waiting
           ? html`<p class="elapsed" role="timer">
               ${this.t('status.elapsed', { time: formatElapsed((this._now || Date.now()) - (this.since || Date.now())) })}
