@@ -7,7 +7,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createProxyHandler } from '../../src/proxy/index.js';
 import { Sandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../../scripts/chromium.js';
 import { en } from '../../src/i18n/en.js';
 import { TestClock } from '../node/harness.js';
 
@@ -95,8 +95,8 @@ async function shown(tab: Page, selector: string): Promise<{ state: string; head
   }, selector);
 }
 
-async function open(path: string): Promise<Page> {
-  const tab = await browser.newPage();
+async function open(path: string, engine: Browser = browser): Promise<Page> {
+  const tab = await engine.newPage();
   await tab.goto(`${url}${path}`, { waitUntil: 'load' });
   await tab.waitForFunction(() => customElements.get('esign-identify') !== undefined && (window as unknown as { events?: unknown[] }).events !== undefined);
   return tab;
@@ -115,6 +115,33 @@ async function setLifecycle(tab: Page, state: 'frozen' | 'active'): Promise<void
   await session.send('Page.setWebLifecycleState', { state });
   await session.detach();
 }
+
+describe('in Firefox too: a login reloaded while the person confirms follows the same session', () => {
+  // Firefox's driver (WebDriver BiDi) can reload a page but not freeze one; WebKit's can neither
+  let firefox: Browser;
+  before(async () => {
+    firefox = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, defaultViewport: null });
+  });
+  after(() => firefox?.close());
+
+  it('identify: the same control code after the reload, one session, then esign-authenticated', async () => {
+    const tab = await open('/identify', firefox);
+    const before = starts('/en/smartid/login.json');
+    const started = await startIn(tab, '#login');
+    assert.equal((await kept(tab)).length, 1);
+    await tab.reload({ waitUntil: 'load' });
+    await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting');
+    assert.equal((await shown(tab, '#login')).code, started.control);
+    clock.advance(10_000);
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 10_000 });
+    const after = await events(tab);
+    assert.deepEqual(after.map((e) => [e.type, e.resumed]), [['esign-started', true], ['esign-authenticated', false]]);
+    assert.equal(after[0]!.token, started.token);
+    assert.equal(starts('/en/smartid/login.json') - before, 1, 'one session started in all');
+    assert.deepEqual(await kept(tab), []);
+    await tab.close();
+  });
+});
 
 describe('a session survives the page being reloaded while the person confirms', () => {
   for (const [path, selector, startPath, completion] of [
