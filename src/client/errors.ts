@@ -145,6 +145,8 @@ export class EsignError extends Error {
 }
 
 const FIELD_IN_MESSAGE = /\[([A-Za-z_.\d]+)\]/;
+/** The field a service code names (40001 names its own in the message). */
+const SERVICE_FIELDS: Record<number, string> = { 40004: 'phone', 40005: 'code', 0: 'file' };
 const NOT_FOUND_MESSAGE = /not found|nerastas|nerasta/i;
 
 /** Reads a `{status: "error"}` body (of the service or of the proxy) into an EsignError. */
@@ -164,21 +166,17 @@ export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retr
   if (serviceCode !== undefined) {
     init.serviceCode = serviceCode;
     const code = SERVICE_CODES[serviceCode] ?? (serviceCode >= 50000 ? 'service-error' : 'unknown');
-    if (serviceCode === 40004) init.field = 'phone';
-    else if (serviceCode === 40005) init.field = 'code';
-    else if (serviceCode === 0) init.field = 'file';
-    else if (serviceCode === 40001) {
-      const field = FIELD_IN_MESSAGE.exec(message)?.[1];
-      if (field) init.field = field;
-    }
+    const field = SERVICE_FIELDS[serviceCode] ?? (serviceCode === 40001 ? FIELD_IN_MESSAGE.exec(message)?.[1] : undefined);
+    if (field) init.field = field;
     return new EsignError(code, message, init);
   }
   if (NOT_FOUND_MESSAGE.test(message) || httpStatus === 404) {
     return new EsignError('document-not-found', message, init);
   }
   if (httpStatus === 401) return new EsignError('unauthorized', message, init);
-  if (httpStatus !== undefined && httpStatus >= 500) return new EsignError('service-error', message, init);
-  if (httpStatus !== undefined && httpStatus >= 400) return new EsignError('invalid-input', message, init);
+  const status = httpStatus ?? 0;
+  if (status >= 500) return new EsignError('service-error', message, init);
+  if (status >= 400) return new EsignError('invalid-input', message, init);
   return new EsignError('unknown', message, init);
 }
 
