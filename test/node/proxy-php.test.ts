@@ -1,0 +1,206 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkProxy, type CheckRow } from 'esign-sandbox';
+
+// The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
+// as the front controller behind nginx and php-fpm with four workers (how PHP is served), against
+// `esign-sandbox check-proxy`; and two PHP processes sharing one state file.
+
+const PROXY = new URL('../../examples/proxy-php/proxy.php', import.meta.url).pathname;
+/** Debian names php-fpm by its PHP version (php-fpm8.2). */
+const PHP_FPM = `/usr/sbin/${readdirSync('/usr/sbin').find((file) => /^php-fpm\d/.test(file)) ?? 'php-fpm'}`;
+const children: ChildProcess[] = [];
+const servers: Server[] = [];
+const dirs: string[] = [];
+after(async () => {
+  for (const child of children) child.kill();
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-php-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts a process and resolves once its port answers; what it wrote to stderr is kept. */
+async function run(command: string, args: string[], env: Record<string, string>, port: number): Promise<{ child: ChildProcess; log: () => string }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let log = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
+    const up = await fetch(`http://127.0.0.1:${port}/esign/`).then(() => true, () => false);
+    if (up) return { child, log: () => log };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return assert.fail(`${command} did not start: ${log}`);
+}
+
+/** `php -S` with the proxy as its router script; resolves with its /esign URL. */
+async function phpServer(env: Record<string, string>): Promise<{ url: string; log: () => string }> {
+  const port = await freePort();
+  const { log } = await run('php', ['-d', 'display_errors=stderr', '-S', `127.0.0.1:${port}`, PROXY], env, port);
+  return { url: `http://127.0.0.1:${port}/esign`, log };
+}
+
+/** nginx in front of php-fpm (four workers) with the proxy as the front controller of /esign/. */
+async function nginxFpm(env: Record<string, string>): Promise<{ url: string; log: () => string }> {
+  const dir = scratch();
+  const port = await freePort();
+  writeFileSync(
+    join(dir, 'fpm.conf'),
+    `[global]
+error_log = ${dir}/fpm.log
+log_limit = 8192
+daemonize = no
+[proxy]
+listen = ${dir}/fpm.sock
+listen.mode = 0666
+pm = static
+pm.max_children = 4
+clear_env = no
+catch_workers_output = yes
+decorate_workers_output = no
+`,
+  );
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `user root;
+worker_processes 1;
+error_log stderr;
+pid ${dir}/nginx.pid;
+events {}
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  fastcgi_temp_path ${dir}/fastcgi;
+  proxy_temp_path ${dir}/proxy;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 80m;
+    location /esign/ {
+      include /etc/nginx/fastcgi_params;
+      # the Host the browser sent, port included: the proxy compares the page's Origin with it
+      fastcgi_param HTTP_HOST $http_host;
+      fastcgi_param SCRIPT_FILENAME ${PROXY};
+      fastcgi_pass unix:${dir}/fpm.sock;
+    }
+  }
+}
+`,
+  );
+  const fpm = spawn(PHP_FPM, ['-R', '-F', '-y', join(dir, 'fpm.conf')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(fpm);
+  let fpmLog = '';
+  fpm.stderr!.setEncoding('utf8').on('data', (chunk: string) => (fpmLog += chunk));
+  const workersLog = () => (existsSync(join(dir, 'fpm.log')) ? readFileSync(join(dir, 'fpm.log'), 'utf8') : '');
+  for (let i = 0; !existsSync(join(dir, 'fpm.sock')); i++) {
+    if (i > 100 || fpm.exitCode !== null) assert.fail(`php-fpm did not start: ${fpmLog}${workersLog()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const { log } = await run('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, port);
+  return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}` };
+}
+
+async function check(start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>): Promise<{ rows: CheckRow[]; log: string }> {
+  const port = await freePort();
+  const token = `check-${port}-secret`;
+  const proxy = await start(port, token);
+  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000 });
+  return { rows, log: proxy.log() };
+}
+
+const failing = (rows: CheckRow[]) => rows.filter((row) => !row.ok).map((row) => row.id);
+const events = (log: string) =>
+  log
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { event: string; reason?: string; operation?: string });
+
+describe('the PHP proxy', () => {
+  it('behind nginx and php-fpm with four workers: every row of check-proxy passes, and its events say what it refused', async () => {
+    const { rows, log } = await check((port, token) =>
+      nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
+    );
+    assert.equal(rows.length, 17);
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    const said = events(log);
+    const reasons = new Set(said.filter((e) => e.event === 'refused').map((e) => e.reason));
+    for (const reason of ['operation-not-allowed', 'invalid-field', 'unsupported-media-type', 'cross-site', 'not-bound', 'upstream-redirect', 'rate-limited']) {
+      assert.ok(reasons.has(reason), `a refusal for ${reason} was written (${[...reasons].join(', ')})`);
+    }
+    assert.ok(said.some((e) => e.event === 'result' && e.operation === 'mobile-login-status'), 'the verified result reached on_result');
+    assert.doesNotMatch(log, /check-\d+-secret/, 'the access token is in no log line');
+  });
+
+  it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
+    const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
+    assert.equal(rows.length, 17);
+    assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
+  });
+
+  it('two PHP processes share one state: a session is bound to its visitor through either, and the per-person limit counts starts through both', async () => {
+    let forwarded = 0;
+    const service = createServer((req, res) => {
+      forwarded++;
+      const url = req.url ?? '';
+      req.resume();
+      const answer = url.includes('/status/') ? { status: 'waiting' } : { status: 'ok', token: `token-${forwarded}`, control_code: '1234' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    servers.push(service);
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const env = {
+      ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+      ESIGN_ACCESS_TOKEN: 'php-shared-secret',
+      ESIGN_RATE_LIMIT: '100,2,600',
+      ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'),
+    };
+    const [one, two] = [await phpServer(env), await phpServer(env)];
+    const post = (base: string, path: string, body: unknown, cookie = '') =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+
+    const started = await post(one.url, '/smartid/login.json', { code: '30303039914', country: 'LT' });
+    assert.equal(started.status, 200);
+    const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0]!;
+    assert.match(cookie, /^esign-visitor=[\w-]{16,64}$/);
+    const { token } = (await started.json()) as { token: string };
+
+    const stranger = await post(two.url, `/smartid/status/${token}.json`, {});
+    assert.equal(stranger.status, 404, 'another visitor cannot poll it through the other process');
+    assert.equal(((await stranger.json()) as { error_code: number }).error_code, 40402);
+    const owner = await post(two.url, `/smartid/status/${token}.json`, {}, cookie);
+    assert.equal(owner.status, 200, 'its own visitor can, through the other process');
+    assert.equal(((await owner.json()) as { status: string }).status, 'waiting');
+
+    // the person's second start through the second process, then a third through the first
+    assert.equal((await post(two.url, '/smartid/login.json', { code: '30303039914', country: 'LT' })).status, 200);
+    const third = await post(one.url, '/smartid/login.json', { code: '30303039914', country: 'LT' });
+    assert.equal(third.status, 429, 'the third start of one person is refused, whichever process counts it');
+    assert.ok(Number(third.headers.get('retry-after')) > 0);
+    assert.equal(forwarded, 3, 'two starts and one poll reached the service; nothing refused did');
+  });
+});
