@@ -323,9 +323,9 @@ describe('esign-validation-report: a file checked without storing it', () => {
     await el.updateComplete;
     expect(deepText(el)).to.contain('0 of 1 signature is valid.');
     expect(errors).to.have.length(0);
-    // nothing stored, nothing uploaded: only the validation of files was asked
+    // nothing stored, nothing uploaded: only the validation of files was asked, in the element's locale
     const paths = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname).filter((path) => path.startsWith('/esign/'));
-    expect(paths.filter((path) => !path.includes('/smartid/'))).to.deep.equal(['/esign/api/v2/document/validation.json', '/esign/api/v2/document/validation.json']);
+    expect(paths.filter((path) => !path.includes('/smartid/'))).to.deep.equal(['/esign/en/api/v2/document/validation.json', '/esign/en/api/v2/document/validation.json']);
 
     // a file of another type is refused before anything is sent
     await drop(el, new File(['hello'], 'notes.txt', { type: 'text/plain' }));

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ACCESS_TOKEN, b64, send, startStack, type Stack } from './harness.js';
+import { EsignClient, buildPath } from '../../src/client/index.js';
 
 // The three document operations beyond the interface, through the proxy: the document's state as
 // its signers sign, the stored file downloaded, and a file validated without being stored.
@@ -82,5 +83,48 @@ describe('document state, download and file validation through the proxy', () =>
     const withToken = await fetch(`${stack.proxyUrl}/api/document/${missing}/download.json?access_token=guess`);
     assert.equal(withToken.status, 404);
     assert.equal(((await withToken.json()) as { proxy_error: string }).proxy_error, 'operation-not-allowed');
+  });
+
+  it('answers the three the same under /en (as the official client calls them): the sandbox, the proxy and the client by its locale', async () => {
+    const upload = await proxy('/api/document/upload.json', 'POST', {
+      access: 'private',
+      file: { filename: 'Locale.pdf', content: b64(samplePdf('Both locales')) },
+      signers: [{ name: 'OK', surname: 'TESTNUMBER', email: 'ok@example.test' }],
+    });
+    const uuid = upload.json.document.uuid as string;
+    await signOnInvitationPage(upload.json.signers[0].invitationUrl, '40504040001');
+
+    for (const base of [stack.sandboxUrl, stack.proxyUrl]) {
+      const query = base === stack.sandboxUrl ? `?access_token=${ACCESS_TOKEN}` : '';
+      const lt = await (await fetch(`${base}/api/document/${uuid}/check-status.json${query}`)).json();
+      const en = await (await fetch(`${base}/en/api/document/${uuid}/check-status.json${query}`)).json();
+      assert.deepEqual(en, lt, base);
+      assert.deepEqual(en, { status: 'ok', data: { status: 'ok', document_status: 'signed' } });
+      const file = Buffer.from(await (await fetch(`${base}/api/document/${uuid}/download.json${query}`)).arrayBuffer());
+      const fileEn = await fetch(`${base}/en/api/document/${uuid}/download.json${query}`);
+      assert.equal(fileEn.headers.get('content-type'), 'application/pdf');
+      assert.ok(Buffer.from(await fileEn.arrayBuffer()).equals(file), `the same bytes under /en (${base})`);
+    }
+    const file = Buffer.from(await (await fetch(`${stack.proxyUrl}/api/document/${uuid}/download.json`)).arrayBuffer());
+    const body = { file: { filename: 'signed.pdf', content: b64(file) } };
+    const validLt = await proxy('/api/v2/document/validation.json', 'POST', body);
+    const validEn = await proxy('/en/api/v2/document/validation.json', 'POST', body);
+    assert.equal(validEn.status, 200);
+    assert.equal(validEn.json.data.simpleReport.validSignaturesCount, 1);
+    assert.equal(validLt.json.data.simpleReport.validSignaturesCount, 1);
+
+    // the client asks by its locale, and gets the same
+    assert.equal(buildPath('checkDocumentStatus', { documentId: uuid }, 'en'), `/en/api/document/${uuid}/check-status.json`);
+    assert.equal(buildPath('downloadDocument', { documentId: uuid }, 'en'), `/en/api/document/${uuid}/download.json`);
+    assert.equal(buildPath('validateFile', {}, 'en'), '/en/api/v2/document/validation.json');
+    assert.equal(buildPath('validateFile', {}, 'lt'), '/api/v2/document/validation.json');
+    const asked: string[] = [];
+    const client = new EsignClient({ endpoint: stack.proxyUrl, lang: 'en', fetch: (input, init) => (asked.push(new URL(String(input)).pathname), fetch(input, init)) });
+    const state = await client.checkDocumentStatus(uuid);
+    assert.equal(state.data.document_status, 'signed');
+    const downloaded = await client.downloadDocument(uuid);
+    assert.ok(Buffer.from(await downloaded.arrayBuffer()).equals(file));
+    const at = new URL(stack.proxyUrl).pathname.replace(/\/$/, '');
+    assert.deepEqual(asked, [`${at}/en/api/document/${uuid}/check-status.json`, `${at}/en/api/document/${uuid}/download.json`]);
   });
 });
