@@ -248,4 +248,70 @@ describe('the packed packages installed into an empty app', () => {
       await browser.close();
     }
   });
+
+  it('serves a CommonJS Express host written in TypeScript ("module": "nodenext", no "type": "module"): it type-checks, builds, and logs a person in over real HTTP', async () => {
+    const host = join(dir, 'cjs-host');
+    await run('mkdir', ['-p', join(host, 'src')]);
+    writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'cjs-host', private: true }));
+    writeFileSync(
+      join(host, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, esModuleInterop: true, skipLibCheck: false, outDir: 'dist', types: ['node'] }, include: ['src'] }),
+    );
+    writeFileSync(
+      join(host, 'src/server.ts'),
+      `import express from 'express';
+import { createProxyHandler, type ProxyResult } from 'esign-elements/proxy';
+
+const results: ProxyResult[] = [];
+const app = express();
+app.use(
+  createProxyHandler({
+    baseUrl: process.env['ESIGN_BASE_URL'] as string,
+    accessToken: process.env['ESIGN_ACCESS_TOKEN'] as string,
+    prefix: '/esign',
+    minPollIntervalMs: 0,
+    onResult: (result) => {
+      results.push(result);
+    },
+  }),
+);
+app.get('/results', (_req, res) => res.json(results.map((result) => result.operation)));
+const server = app.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(typeof address === 'object' && address ? address.port : 0);
+});
+`,
+    );
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', widget.tarball, 'express@5', '@types/express@5', '@types/node@20', 'typescript@~5.9'], {
+      cwd: host,
+      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    // the type check and the build of a CommonJS host, as its own tsc runs them
+    await run(join(host, 'node_modules/.bin/tsc'), ['-p', host], { cwd: host });
+    const built = readFileSync(join(host, 'dist/server.js'), 'utf8');
+    assert.match(built, /require\("esign-elements\/proxy"\)/, 'the host is CommonJS: it requires the proxy');
+
+    const { startSandbox } = await import('esign-sandbox');
+    const sandboxServer = await startSandbox({ accessToken: 'cjs-host-secret', answerAfterMs: 200 });
+    const child = spawn(process.execPath, [join(host, 'dist/server.js')], { cwd: host, env: { ...process.env, ESIGN_BASE_URL: sandboxServer.url, ESIGN_ACCESS_TOKEN: 'cjs-host-secret' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+      const base = `http://127.0.0.1:${line.toString().trim()}`;
+      const start = await send(`${base}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' });
+      assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
+      const poll = () => send(`${base}/esign/smartid/status/${start.json.token}.json`, 'POST', {});
+      let answer = await poll();
+      for (let i = 0; i < 50 && answer.json.status === 'waiting'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await poll();
+      }
+      assert.equal(answer.json.status, 'ok', JSON.stringify(answer.json));
+      assert.equal(answer.json.name, 'OK');
+      assert.deepEqual(await (await fetch(`${base}/results`)).json(), ['smartIdLoginStatus'], 'onResult ran once, on the host');
+    } finally {
+      child.kill();
+      await sandboxServer.close();
+    }
+  });
 });
