@@ -31,6 +31,7 @@ const WORDS = {
     link: 'You can sign {file} until {until}.',
     sandbox: 'This page is served by the esign-elements sandbox: signatures made here are not valid.',
     noWidget: 'The widget bundle is not built: run npm run build.',
+    signed: 'Signed. You can close this page; the sender has been told.',
     languages: 'Language',
     name: 'English',
   },
@@ -43,6 +44,7 @@ const WORDS = {
     link: 'Galite pasirašyti {file} iki {until}.',
     sandbox: 'Šį puslapį teikia esign-elements smėlio dėžė: čia sukurti parašai negalioja.',
     noWidget: 'Valdiklio rinkinys nesukurtas: paleiskite npm run build.',
+    signed: 'Pasirašyta. Šį puslapį galite uždaryti – siuntėjui pranešta.',
     languages: 'Kalba',
     name: 'Lietuvių',
   },
@@ -55,6 +57,7 @@ const WORDS = {
     link: 'Jūs varat parakstīt {file} līdz {until}.',
     sandbox: 'Šo lapu nodrošina esign-elements smilškaste: šeit veidotie paraksti nav derīgi.',
     noWidget: 'Logrīka pakotne nav izveidota: palaidiet npm run build.',
+    signed: 'Parakstīts. Šo lapu varat aizvērt – sūtītājs ir informēts.',
     languages: 'Valoda',
     name: 'Latviešu',
   },
@@ -67,6 +70,7 @@ const WORDS = {
     link: 'Saate dokumendi {file} allkirjastada kuni {until}.',
     sandbox: 'Seda lehte pakub esign-elements liivakast: siin antud allkirjad ei kehti.',
     noWidget: 'Vidina failid on ehitamata: käivitage npm run build.',
+    signed: 'Allkirjastatud. Võite selle lehe sulgeda – saatjat on teavitatud.',
     languages: 'Keel',
     name: 'Eesti',
   },
@@ -79,6 +83,7 @@ const WORDS = {
     link: 'Вы можете подписать {file} до {until}.',
     sandbox: 'Эту страницу показывает песочница esign-elements: созданные здесь подписи недействительны.',
     noWidget: 'Пакет виджета не собран: выполните npm run build.',
+    signed: 'Подписано. Эту страницу можно закрыть — отправитель уведомлён.',
     languages: 'Язык',
     name: 'Русский',
   },
@@ -159,7 +164,7 @@ function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, 
   const words = WORDS[lang];
   const base = `/${kind}/${token}`;
   const widget = hasWidget
-    ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}" data-document="${base}/document" data-filename="${escapeHtml(doc.filename)}"></esign-sign>
+    ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}" data-document="${base}/document" data-filename="${escapeHtml(doc.filename)}"><p slot="success">${escapeHtml(words.signed)}</p></esign-sign>
        <script type="module" src="/assets/signing-page.js"></script>`
     : `<p role="alert">${escapeHtml(words.noWidget)}</p>`;
   return page(

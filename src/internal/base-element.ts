@@ -37,7 +37,8 @@ export const OPTIONAL_TEXT = { fromAttribute: (value: string | null) => value ??
  * @cssprop --esign-color-text-muted - Secondary text colour.
  * @cssprop --esign-color-surface - Background of the element.
  * @cssprop --esign-color-surface-subtle - Background of panels and fields.
- * @cssprop --esign-color-border - Borders of fields and panels.
+ * @cssprop --esign-color-border - Borders of panels and cards.
+ * @cssprop --esign-color-field-border - Boundaries of fields, choices and the drop zone (keep 3:1 against the surface).
  * @cssprop --esign-color-accent - Buttons, links and highlights.
  * @cssprop --esign-color-on-accent - Text on the accent colour.
  * @cssprop --esign-color-danger - Errors.

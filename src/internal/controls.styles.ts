@@ -8,6 +8,8 @@ export const controls = css`
     border-radius: var(--_radius);
     padding: calc(var(--_space) * 1.25);
     display: grid;
+    /* one column no wider than the frame: nothing inside (a long line, a long name) widens the page */
+    grid-template-columns: minmax(0, 1fr);
     gap: var(--_space);
   }
   .field {
@@ -29,7 +31,7 @@ export const controls = css`
     font: inherit;
     color: var(--_fg);
     background: var(--_bg);
-    border: 1px solid var(--_border);
+    border: 1px solid var(--_field);
     border-radius: calc(var(--_radius) * 0.8);
     padding: 0 0.75rem;
     block-size: 2.875rem;

@@ -16,7 +16,7 @@ export const filePickerStyles = css`
     align-items: center;
     gap: 0.5rem 0.9rem;
     padding: var(--_space);
-    border: 2px dashed var(--_border);
+    border: 2px dashed var(--_field);
     border-radius: var(--_radius);
     background: var(--_bg-subtle);
   }

@@ -545,7 +545,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         }}
       ></esign-status>
       ${state === 'success'
-        ? html`<slot name="success"><p class="done" tabindex="-1">${this.t('identify.done')}</p>${this.renderSuccess()}</slot>`
+        ? html`<slot name="success"><p class="done" tabindex="-1">${this.t(this.kind === 'login' ? 'identify.done' : `${this.kind}.done`)}</p>${this.renderSuccess()}</slot>`
         : nothing}
       ${state === 'error' || state === 'cancelled' ? this.#renderActions() : nothing}
     </section>`;
@@ -555,7 +555,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 /** `+37060000666` → `+370 6•• ••666`: enough for the person to recognise, little for anyone else. */
 export function maskPhone(phone: string): string {
   const match = /^(\+\d{3})(\d)\d*(\d{3})$/.exec(phone.replace(/[\s-]/g, ''));
-  return match ? `${match[1]} ${match[2]}•• ••${match[3]}` : '•••';
+  // no-break spaces: a masked number never splits over two lines
+  return match ? `${match[1]}\u00a0${match[2]}••\u00a0••${match[3]}` : '•••';
 }
 
 /** `30303039914` → `3030••••914`. */

@@ -29,7 +29,7 @@ export const sessionStyles = css`
     gap: 0.5rem;
     min-block-size: 2.75rem;
     padding: 0.5rem 0.75rem;
-    border: 1px solid var(--_border);
+    border: 1px solid var(--_field);
     border-radius: calc(var(--_radius) * 0.8);
     font-weight: 600;
     cursor: pointer;
@@ -54,12 +54,10 @@ export const sessionStyles = css`
   }
   .done {
     margin: 0;
-    border-radius: 6px;
   }
-  /* the focus lands here after success (by script, also after a mouse click): always shown */
+  /* text the focus is moved to (by script, after success): read aloud, not drawn as a control */
   .done:focus {
-    outline: 2px solid var(--_focus);
-    outline-offset: 4px;
+    outline: none;
   }
   .actions button,
   .actions a {

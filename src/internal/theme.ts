@@ -15,6 +15,8 @@ export const theme = css`
     --_bg: var(--esign-color-surface, light-dark(#ffffff, #16191d));
     --_bg-subtle: var(--esign-color-surface-subtle, light-dark(#f3f5f7, #20242a));
     --_border: var(--esign-color-border, light-dark(#b8c1cb, #4a535d));
+    /* the boundary of what takes input (fields, choices, the drop zone): 3:1 against the surfaces */
+    --_field: var(--esign-color-field-border, light-dark(#7b8591, #727c87));
     --_accent: var(--esign-color-accent, light-dark(#0a58a6, #7ab8ff));
     --_on-accent: var(--esign-color-on-accent, light-dark(#ffffff, #0a1a2c));
     --_danger: var(--esign-color-danger, light-dark(#b42318, #ff9b91));

@@ -168,7 +168,7 @@ describe('esign-identify: flow', () => {
     const status = el.shadowRoot!.querySelector('esign-status')!;
     await status.updateComplete;
     expect(status.shadowRoot!.querySelector('.message')!.textContent!.trim()).to.equal(en['status.waiting']);
-    expect(status.shadowRoot!.querySelector('.detail')!.textContent!.trim()).to.equal('Mobile-ID · +370 6•• ••666');
+    expect(status.shadowRoot!.querySelector('.detail')!.textContent!.trim()).to.equal('Mobile-ID · +370\u00a06••\u00a0••666');
     expect(deepText(el)).not.to.contain('60000666');
     await el.cancel();
     const failing = await identify();

@@ -178,10 +178,6 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     if (this._serviceErrors[field]) this._serviceErrors = { ...this._serviceErrors, [field]: undefined };
   }
 
-  #onBlur(field: PersonField): void {
-    if (!this._touched.has(field)) this._touched = new Set([...this._touched, field]);
-  }
-
   #onCountry(event: Event): void {
     this.country = (event.target as HTMLSelectElement).value as Country;
     this._serviceErrors = { ...this._serviceErrors, code: undefined, country: undefined };
@@ -211,7 +207,6 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby="${field}-hint${error ? ` ${field}-error` : ''}"
         @input=${(e: Event) => this.#onInput(field, e)}
-        @blur=${() => this.#onBlur(field)}
         @keydown=${this.#onKeydown}
       />
       ${error ? html`<span class="field-error" id="${field}-error" part="error">${error}</span>` : nothing}

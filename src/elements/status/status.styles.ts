@@ -6,7 +6,8 @@ export const statusStyles = css`
   }
   .status {
     display: flex;
-    align-items: center;
+    /* the icon beside the title, also when the message runs over lines */
+    align-items: flex-start;
     gap: 0.9rem;
     padding: 0.9rem var(--_space);
     border-radius: var(--_radius);
@@ -26,7 +27,7 @@ export const statusStyles = css`
   }
   .detail {
     margin: 0.15rem 0 0;
-    overflow-wrap: anywhere;
+    overflow-wrap: break-word;
   }
   .waiting .detail {
     color: var(--_muted);
