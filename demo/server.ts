@@ -48,6 +48,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     root: new URL('.', import.meta.url).pathname,
     configFile: false,
     logLevel: 'warn',
+    // Lit's production build, as a host's page gets it: no dev-mode warning in the console
+    resolve: { conditions: ['module', 'browser', 'production'] },
     // found before the first preview, not when it is shown (a late find reloads the page)
     optimizeDeps: { include: ['pdfjs-dist/legacy/build/pdf.mjs'] },
     plugins: [

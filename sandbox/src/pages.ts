@@ -12,7 +12,7 @@ const STYLE =
   'background:light-dark(#fafbfc,#111418);color:light-dark(#1b1f24,#e8eaed)';
 
 function page(lang: PageLanguage, title: string, body: string): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="${STYLE}">${languageSwitch(lang)}<main><h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>${body}</main></body></html>`;
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title></head><body style="${STYLE}">${languageSwitch(lang)}<main><h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
 /** The languages of the signing pages: the widget's five. */

@@ -146,6 +146,11 @@ export const documentStyles = css`
     border-color: var(--_danger);
     color: var(--_bg);
   }
+  /* what opens a removal: plainly destructive, and unlike a download */
+  button.destructive {
+    color: var(--_danger);
+    border-color: var(--_danger);
+  }
   button.small {
     min-height: 2.25rem;
     padding: 0.3rem 0.8rem;

@@ -131,6 +131,12 @@ describe('esign-signer-list', () => {
     const uuid = await storedDocument();
     const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-signer-list>`);
     await oneEvent(el, 'esign-signers-loaded');
+    // Escape closes the form it opened, the focus back on what opened it
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="invite"]')!.click();
+    await until(() => deepActiveElement()?.id === 'invite-name', 'focus in the form');
+    deepActiveElement()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await until(() => deepActiveElement()?.getAttribute('part') === 'invite', 'the form closed by Escape');
+    expect(el.shadowRoot!.querySelector('form')).to.equal(null);
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part="invite"]')!.click();
     await el.updateComplete;
     await fill(el, 'invite-name', 'CARL');
@@ -166,11 +172,18 @@ describe('esign-signer-list', () => {
     button(el, 'Remove EVA TESTNUMBER').click();
     await el.updateComplete;
     expect(deepText(el)).to.contain('Remove EVA TESTNUMBER from the signers of this document?');
-    await until(() => deepActiveElement()?.getAttribute('part') === 'confirm', 'focus on the confirmation');
+    await until(() => deepActiveElement()?.classList.contains('keep') ?? false, 'focus on the way that keeps the signer');
     await expect(el).to.be.accessible();
+    // Escape closes what it opened, the focus back where it was
+    deepActiveElement()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await until(() => el.shadowRoot!.querySelector('[part="confirm"]') === null, 'the confirmation closed by Escape');
+    await until(() => deepActiveElement()?.id?.startsWith('remove-') ?? false, 'focus back on the remove button');
+    expect(deepActiveElement()!.classList.contains('destructive'), 'it looks destructive').to.equal(true);
+    button(el, 'Remove EVA TESTNUMBER').click();
+    await until(() => deepActiveElement()?.classList.contains('keep') ?? false, 'the confirmation again');
     const removed: CustomEvent[] = [];
     el.addEventListener('esign-signer-removed', (e) => removed.push(e as CustomEvent));
-    (deepActiveElement() as HTMLButtonElement).click();
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="confirm"]')!.click();
     await until(() => removed.length === 1, 'the removal');
     expect(removed[0]!.detail).to.deep.equal({ documentId: uuid, name: 'EVA', surname: 'TESTNUMBER' });
     await until(() => el.signers.length === 1, 'the refreshed list');
@@ -392,7 +405,7 @@ describe('esign-document', () => {
     await el.updateComplete;
     await list.updateComplete;
     expect(confirmations(), 'the document\'s').to.deep.equal([0, 1]);
-    await until(() => deepActiveElement()?.getAttribute('part') === 'confirm', 'focus on the open confirmation');
+    await until(() => deepActiveElement()?.classList.contains('keep') ?? false, 'focus on the open confirmation\'s way back');
     list.shadowRoot!.querySelector<HTMLButtonElement>('[id^="remove-"]')!.click();
     await list.updateComplete;
     await el.updateComplete;
@@ -410,6 +423,12 @@ describe('esign-document', () => {
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part="remove"]')!.click();
     await el.updateComplete;
     expect(deepText(el)).to.contain(en['document.confirm-remove']);
+    // two presses of Enter never remove it: the focus is on Keep, and Escape closes the question
+    await until(() => deepActiveElement()?.classList.contains('keep') ?? false, 'focus on Keep');
+    deepActiveElement()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await until(() => deepActiveElement()?.getAttribute('part') === 'remove', 'the question closed by Escape, the focus back');
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="remove"]')!.click();
+    await el.updateComplete;
     const removed = oneEvent(el, 'esign-document-removed');
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part="confirm"]')!.click();
     expect((await removed).detail.documentId).to.equal(uuid);

@@ -51,6 +51,10 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
       for (const url of [upload['signers'][0].invitationUrl as string, link['temporary_signing_link'] as string]) {
         const page = await browser.newPage();
         const dialogs: string[] = [];
+        const failed: string[] = [];
+        page.on('response', (answer) => {
+          if (answer.status() >= 400) failed.push(`${answer.status()} ${new URL(answer.url()).pathname}`);
+        });
         page.on('dialog', (dialog) => {
           dialogs.push(dialog.message());
           void dialog.dismiss();
@@ -74,6 +78,7 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
         assert.ok(seen.title.includes(name));
         assert.equal(seen.fileName, name);
         assert.deepEqual(seen.scripts.map((s) => new URL(s!).pathname), ['/assets/signing-page.js']);
+        assert.deepEqual(failed, [], 'no request failed, the icon included');
         await page.close();
       }
     });

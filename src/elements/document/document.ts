@@ -210,7 +210,8 @@ export class EsignDocument extends EsignDocumentElement {
     // one confirmation open at a time: the signer list's closes
     this.renderRoot.querySelector<EsignSignerList>('esign-signer-list')?.closeConfirmation();
     this._confirm = true;
-    void this.focusLater('[part="confirm"]');
+    // on the way that keeps the document: two presses of Enter never remove it
+    void this.focusLater('.keep');
   }
 
   #keep(): void {
@@ -264,15 +265,15 @@ export class EsignDocument extends EsignDocumentElement {
         : html`<p class="muted" role="status">${this.t('document.loading')}</p>`}
       ${this.renderFailure()}
       ${this._confirm
-        ? html`<div class="confirm" role="group" aria-labelledby="confirm-text">
+        ? html`<div class="confirm" role="group" aria-labelledby="confirm-text" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#keep()}>
             <span id="confirm-text">${this.t('document.confirm-remove')}</span>
             <div class="inline">
               <button type="button" class="danger" part="confirm" ?disabled=${busy} @click=${() => this.removeDocument().catch(() => undefined)}>${this.t('action.remove')}</button>
-              <button type="button" class="secondary" @click=${this.#keep}>${this.t('action.keep')}</button>
+              <button type="button" class="secondary keep" @click=${this.#keep}>${this.t('action.keep')}</button>
             </div>
           </div>`
         : html`<div class="actions">
-            <button type="button" class="secondary" part="remove" ?disabled=${!this.documentId} @click=${this.#ask}>${this.t('document.remove')}</button>
+            <button type="button" class="secondary destructive" part="remove" ?disabled=${!this.documentId} @click=${this.#ask}>${this.t('document.remove')}</button>
           </div>`}
       ${nothing}
     </section>`;

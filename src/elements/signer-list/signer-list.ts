@@ -185,15 +185,15 @@ export class EsignSignerList extends EsignDocumentElement {
       ${this.noRemove || signer.signStatus === 'signed' || !this.#isTemporary(signer)
         ? nothing
         : this._confirm === index
-          ? html`<div class="confirm" role="group" aria-labelledby="confirm-${index}">
+          ? html`<div class="confirm" role="group" aria-labelledby="confirm-${index}" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#cancelConfirm(index)}>
               <span id="confirm-${index}">${this.t('signers.confirm-remove', { name })}</span>
               <div class="inline">
                 <button type="button" class="danger small" part="confirm" ?disabled=${busy} @click=${() => this.removeSigner(signer).catch(() => undefined)}>${this.t('action.remove')}</button>
-                <button type="button" class="secondary small" @click=${() => this.#cancelConfirm(index)}>${this.t('action.keep')}</button>
+                <button type="button" class="secondary small keep" @click=${() => this.#cancelConfirm(index)}>${this.t('action.keep')}</button>
               </div>
             </div>`
           : html`<div class="row-actions">
-              <button type="button" class="secondary small" id="remove-${index}" ?disabled=${busy} @click=${() => this.#askConfirm(index)}>
+              <button type="button" class="secondary small destructive" id="remove-${index}" ?disabled=${busy} @click=${() => this.#askConfirm(index)}>
                 ${this.t('signers.remove', { name })}
               </button>
             </div>`}
@@ -214,7 +214,7 @@ export class EsignSignerList extends EsignDocumentElement {
     this._confirm = index;
     const signer = this._signers?.[index];
     this.dispatchEvent(new CustomEvent<TemporarySignerName>('esign-confirm-open', { detail: { name: signer?.name ?? '', surname: signer?.surname ?? '' }, bubbles: true }));
-    void this.focusLater('[part="confirm"]');
+    void this.focusLater('.keep');
   }
 
   #cancelConfirm(index: number): void {
@@ -230,10 +230,14 @@ export class EsignSignerList extends EsignDocumentElement {
     const draft = this._invite;
     const problems = this._inviteSubmitted ? signerProblems(draft) : {};
     const busy = this.busy !== '';
-    return html`<form novalidate @submit=${(e: Event) => {
-      e.preventDefault();
-      this.invite().catch(() => undefined);
-    }}>
+    return html`<form
+      novalidate
+      @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#closeInvite()}
+      @submit=${(e: Event) => {
+        e.preventDefault();
+        this.invite().catch(() => undefined);
+      }}
+    >
       <fieldset>
         <legend>${this.t('signers.invite')}</legend>
         ${signerFields('invite', draft, (field) => (problems[field] ? this.t(problems[field]) : undefined), (key) => this.t(key), (patch) => (this._invite = { ...draft, ...patch }), busy)}
