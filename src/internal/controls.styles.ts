@@ -12,6 +12,10 @@ export const controls = css`
     grid-template-columns: minmax(0, 1fr);
     gap: var(--_space);
   }
+  /* what the focus is moved to by script (a message, a summary, the status): read aloud, not drawn as a control */
+  [tabindex='-1']:focus {
+    outline: none;
+  }
   .field {
     display: grid;
     gap: 0.3rem;

@@ -94,11 +94,6 @@ export const documentStyles = css`
     content: '✓';
     background: var(--_success);
   }
-  /* the focus lands on a done message by script, also after a mouse click: always shown */
-  .message.done:focus {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
   .links {
     list-style: none;
     margin: 0;

@@ -55,10 +55,6 @@ export const sessionStyles = css`
   .done {
     margin: 0;
   }
-  /* text the focus is moved to (by script, after success): read aloud, not drawn as a control */
-  .done:focus {
-    outline: none;
-  }
   .actions button,
   .actions a {
     flex: 1 1 auto;

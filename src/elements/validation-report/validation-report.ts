@@ -20,12 +20,6 @@ const styles = css`
   .summary {
     font-weight: 700;
     margin: 0;
-    border-radius: 4px;
-  }
-  /* the focus lands here after a file is checked: always shown */
-  .summary:focus {
-    outline: 2px solid var(--_focus);
-    outline-offset: 3px;
   }
   .signature {
     border: 1px solid var(--_border);
