@@ -1,0 +1,2 @@
+import { measureSlowPhone, slowPhoneTable } from './bench/slow-phone.ts';
+console.log(slowPhoneTable(await measureSlowPhone(7)));
