@@ -1,13 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { createProxyHandler } from '../../src/proxy/index.js';
 import { Sandbox } from 'esign-sandbox';
+import { pagesInChromium } from './page-server.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../../scripts/chromium.js';
+import { FIREFOX_PATH } from '../../scripts/chromium.js';
 import { en } from '../../src/i18n/en.js';
 import { TestClock } from '../node/harness.js';
 
@@ -40,38 +37,13 @@ const PAGES: Record<string, string> = {
   '/hash': page(`<esign-hash-sign id="hasher" endpoint="/esign" channels="smartid" code="40504040001" country="EE" hash="${'ab'.repeat(32)}" poll-interval="300"></esign-hash-sign>`),
 };
 
-let sandbox: Sandbox;
-let server: Server;
-let url: string;
-let browser: Browser;
-before(async () => {
-  sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs: 5_000 });
-  const service = createServer((req, res) => {
-    reached.push(`${req.method} ${req.url}`);
-    sandbox.handle(req, res);
-  });
-  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
-  // the poll floor off: these tests poll at once after each page event, sooner than 500 ms apart
-  const proxy = createProxyHandler({ baseUrl: serviceUrl, accessToken: TOKEN, prefix: '/esign', rateLimit: false, minPollIntervalMs: 0 });
-  server = createServer((req, res) => {
-    const path = req.url ?? '/';
-    if (PAGES[path]) res.writeHead(200, { 'content-type': 'text/html' }).end(PAGES[path]);
-    else if (path === '/page.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(PAGE_SCRIPT);
-    else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(new URL(`../../dist${path}`, import.meta.url)));
-    else if (path.startsWith('/esign/')) proxy(req, res);
-    else res.writeHead(404).end();
-  });
-  server.on('close', () => service.close());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  await browser?.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs: 5_000 });
+const env = pagesInChromium(() => ({
+  sandbox,
+  token: TOKEN,
+  content: (path) => (path === '/page.js' ? PAGE_SCRIPT : PAGES[path]),
+  onService: (req) => reached.push(`${req.method} ${req.url}`),
+}));
 
 interface Seen {
   type: string;
@@ -95,9 +67,9 @@ async function shown(tab: Page, selector: string): Promise<{ state: string; head
   }, selector);
 }
 
-async function open(path: string, engine: Browser = browser): Promise<Page> {
+async function open(path: string, engine: Browser = env.browser): Promise<Page> {
   const tab = await engine.newPage();
-  await tab.goto(`${url}${path}`, { waitUntil: 'load' });
+  await tab.goto(`${env.url}${path}`, { waitUntil: 'load' });
   await tab.waitForFunction(() => customElements.get('esign-identify') !== undefined && (window as unknown as { events?: unknown[] }).events !== undefined);
   return tab;
 }

@@ -1,12 +1,8 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
-import { createProxyHandler } from '../../src/proxy/index.js';
+import type { CDPSession, Page } from 'puppeteer-core';
 import { Sandbox } from 'esign-sandbox';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { pagesInChromium } from './page-server.js';
 import { en } from '../../src/i18n/en.js';
 import { lt } from '../../src/i18n/lt.js';
 import type { Strings } from '../../src/i18n/index.js';
@@ -26,36 +22,15 @@ const WORDS: Record<'en' | 'lt', Strings> = { en, lt };
 const page = (lang: string, body: string) => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Login</title>
 <script type="module" src="/cdn/esign-elements.js"></script></head><body><main><h1>Bank</h1>${body}</main></body></html>`;
 
-let sandbox: Sandbox;
-let server: Server;
-let url: string;
-let browser: Browser;
-before(async () => {
-  sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs: 5_000 });
-  const service = createServer((req, res) => sandbox.handle(req, res));
-  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-  const proxy = createProxyHandler({ baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, accessToken: TOKEN, prefix: '/esign', rateLimit: false, minPollIntervalMs: 0 });
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://loopback').pathname;
+const sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs: 5_000 });
+const env = pagesInChromium(() => ({
+  sandbox,
+  token: TOKEN,
+  content: (path) => {
     const login = /^\/(en|lt)\/(smartid|mobile)$/.exec(path);
-    if (login) {
-      const [, lang, channel] = login;
-      res.writeHead(200, { 'content-type': 'text/html' }).end(page(lang!, `<esign-identify endpoint="/esign" channels="smartid mobile" channel="${channel}" poll-interval="200"></esign-identify>`));
-    } else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) {
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(new URL(`../../dist${path}`, import.meta.url)));
-    } else if (path.startsWith('/esign/')) proxy(req, res);
-    else res.writeHead(404).end();
-  });
-  server.on('close', () => service.close());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  await browser?.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+    return login ? page(login[1]!, `<esign-identify endpoint="/esign" channels="smartid mobile" channel="${login[2]}" poll-interval="200"></esign-identify>`) : undefined;
+  },
+}));
 
 interface AXValue {
   value?: unknown;
@@ -180,8 +155,8 @@ for (const lang of ['en', 'lt'] as const) {
   const t = WORDS[lang];
   describe(`what a screen reader says (${lang})`, () => {
     it('a whole Smart-ID login by keyboard: the form, the control code once, waiting, coming back, the result', async () => {
-      const tab = await browser.newPage();
-      await tab.goto(`${url}/${lang}/smartid`, { waitUntil: 'load' });
+      const tab = await env.browser.newPage();
+      await tab.goto(`${env.url}/${lang}/smartid`, { waitUntil: 'load' });
       await tab.waitForFunction((word) => document.querySelector('esign-identify')?.shadowRoot?.textContent?.includes(word), {}, t['identify.submit']);
       const listener = await Listener.on(tab);
       assert.equal(listener.said.length, 0, 'nothing is said before the person moves');
@@ -235,8 +210,8 @@ for (const lang of ['en', 'lt'] as const) {
     });
 
     it('a Mobile-ID error by keyboard: the failure with its reason, once, and the action that can help', async () => {
-      const tab = await browser.newPage();
-      await tab.goto(`${url}/${lang}/mobile`, { waitUntil: 'load' });
+      const tab = await env.browser.newPage();
+      await tab.goto(`${env.url}/${lang}/mobile`, { waitUntil: 'load' });
       await tab.waitForFunction((word) => document.querySelector('esign-identify')?.shadowRoot?.textContent?.includes(word), {}, t['identify.submit']);
       const listener = await Listener.on(tab);
 

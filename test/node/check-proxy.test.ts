@@ -1,10 +1,11 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
+import { freePort, startedByThisFile } from './processes.js';
 import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions } from '../../src/proxy/index.js';
 
 // `esign-sandbox check-proxy` against our Node proxy (both handlers), the README's Python proxy
@@ -30,23 +31,7 @@ const ALL_ROWS = [
   'token-never',
 ];
 
-const servers: Server[] = [];
-const children: ChildProcess[] = [];
-after(async () => {
-  for (const child of children) child.kill();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const { servers, children } = startedByThisFile();
 
 type Wrap = (req: IncomingMessage, res: ServerResponse, proxy: RequestListener) => void;
 

@@ -2,11 +2,12 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
+import { freePort, startedByThisFile } from './processes.js';
 
 // The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
 // as the front controller behind nginx and php-fpm with four workers (how PHP is served), against
@@ -15,15 +16,9 @@ import { checkProxy, type CheckRow } from 'esign-sandbox';
 const PROXY = new URL('../../examples/proxy-php/proxy.php', import.meta.url).pathname;
 /** Debian names php-fpm by its PHP version (php-fpm8.2). */
 const PHP_FPM = `/usr/sbin/${readdirSync('/usr/sbin').find((file) => /^php-fpm\d/.test(file)) ?? 'php-fpm'}`;
-const children: ChildProcess[] = [];
-const servers: Server[] = [];
+const { children, servers } = startedByThisFile();
 const dirs: string[] = [];
-after(async () => {
-  for (const child of children) child.kill();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -31,14 +26,6 @@ function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), 'esign-php-'));
   dirs.push(dir);
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts a process and resolves once its port answers; what it wrote to stderr is kept. */
