@@ -1,2 +1,0 @@
-import { measureSlowPhone, slowPhoneTable } from './bench/slow-phone.ts';
-console.log(slowPhoneTable(await measureSlowPhone(7)));
