@@ -34,7 +34,8 @@ const limited = createProxyHandler({
 const ssrPages = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'test/ssr/render.ts'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }));
 
 // WebKit (the engine of every browser on iPhones) beside Chromium and Firefox; ESIGN_WEBKIT=0 leaves it out
-const withWebkit = process.env.ESIGN_WEBKIT !== '0';
+const onlyBrowsers = (name) => !process.env.ESIGN_BROWSERS || process.env.ESIGN_BROWSERS.split(',').includes(name);
+const withWebkit = process.env.ESIGN_WEBKIT !== '0' && onlyBrowsers('webkit');
 if (withWebkit && !webkitAvailable()) throw new Error('WebKit for the browser suites: apt-get install -y webkit2gtk-driver xvfb (or ESIGN_WEBKIT=0)');
 const webkit = withWebkit ? [await webkitLauncher()] : [];
 
@@ -128,9 +129,10 @@ export default {
   ],
   concurrency: 1,
   testFramework: { config: { timeout: 20000 } },
+  // ESIGN_BROWSERS=chromium (or a list) runs the suites in fewer engines while working on them
   browsers: [
-    chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
-    chromeLauncher({ launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true }, createPage: firefoxPage }),
+    ...(onlyBrowsers('chromium') ? [chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } })] : []),
+    ...(onlyBrowsers('firefox') ? [chromeLauncher({ launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true }, createPage: firefoxPage })] : []),
     ...webkit,
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countingReporter('test-results/browser.json')],

@@ -45,7 +45,8 @@ function mediaType(name: string): string {
 
 function signedName(name: string, type: ContainerType): string {
   const dot = name.lastIndexOf('.');
-  return `${dot > 0 ? name.slice(0, dot) : name}_signed.${type}`;
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  return `${stem.endsWith('_signed') ? stem : `${stem}_signed`}.${type}`;
 }
 
 function manifest(rootType: string, entries: [path: string, type: string][]): string {

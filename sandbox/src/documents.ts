@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Fields, decodeBase64 } from './fields.js';
-import { MAX_FILE_NAME } from './sessions.js';
+import { MAX_FILE_NAME, signedNameOf } from './sessions.js';
 import { isEmailAddress, isWebUrl } from './rules.js';
 import { message } from './messages.js';
 import { validationReport } from './validation-report.js';
@@ -31,6 +31,8 @@ export interface TemporaryLink {
   validUntil: number;
   language: 'lt' | 'en';
   callbackUrl: string;
+  /** The invitation tokens of the signers added with this link: a signature through it is theirs. */
+  signers?: string[];
 }
 
 export interface StoredDocument {
@@ -284,27 +286,35 @@ export class DocumentStore {
     if (rawSigners !== undefined && !Array.isArray(rawSigners)) fields.invalid('signers', 'invalidSigners');
     for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fields.invalid('signers', 'invalidSigners');
+      // a temporary signer is listed and removed by name and surname: an entry without them is refused
+      const entry = new Fields(raw as Record<string, unknown>, fields.locale);
+      if (!entry.string('name')?.trim()) fields.invalid('signers.name', 'required');
+      if (!entry.string('surname')?.trim()) fields.invalid('signers.surname', 'required');
+      const email = entry.string('email');
+      if (email !== undefined && !isEmailAddress(email)) fields.invalid('signers.email', 'invalidEmail');
     }
     if (replacement) {
       doc.filename = replacement.filename;
       doc.content = Buffer.from(replacement.content).toString('base64');
     }
+    const added: string[] = [];
     for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
       const entry = new Fields((raw ?? {}) as Record<string, unknown>, fields.locale);
       const email = entry.string('email');
-      if (email !== undefined && !isEmailAddress(email)) fields.invalid('signers.email', 'invalidEmail');
       const personalCode = entry.string('personal_code');
       const phoneNumber = entry.string('phone_number');
       const signatureType = entry.string('signature_type');
-      doc.signers.push({
+      const signer: StoredSigner = {
         ...temporarySigner(entry.string('name') ?? '', entry.string('surname') ?? '', email ?? ''),
         ...(personalCode ? { personalCode } : {}),
         ...(phoneNumber ? { phoneNumber } : {}),
         ...(signatureType ? { signatureType } : {}),
-      });
+      };
+      doc.signers.push(signer);
+      added.push(signer.invitationToken);
     }
     const now = this.options.now();
-    const link: TemporaryLink = { token: randomUUID(), validUntil: now + expireAfter * this.options.minuteMs, language, callbackUrl };
+    const link: TemporaryLink = { token: randomUUID(), validUntil: now + expireAfter * this.options.minuteMs, language, callbackUrl, signers: added };
     doc.links.push(link);
     if (deleteAfter !== undefined) doc.deleteAt = now + deleteAfter * this.options.minuteMs;
     this.#save(doc);
@@ -339,9 +349,12 @@ export class DocumentStore {
       doc = found.doc;
       callbackUrl = found.link.callbackUrl;
       const pending = doc.signers.filter((s) => s.temporary && s.signStatus !== 'signed');
+      // the person by their code or name; else the signer this link was made for, whoever signs
+      // through it (one entry, never a second row under the certificate's name)
       signer =
         pending.find((s) => s.personalCode === person.code) ??
-        pending.find((s) => s.name.toUpperCase() === person.name.toUpperCase() && s.surname.toUpperCase() === person.surname.toUpperCase());
+        pending.find((s) => s.name.toUpperCase() === person.name.toUpperCase() && s.surname.toUpperCase() === person.surname.toUpperCase()) ??
+        pending.find((s) => found.link.signers?.includes(s.invitationToken));
       if (!signer) {
         signer = { ...temporarySigner(person.name, person.surname, ''), personalCode: person.code };
         doc.signers.push(signer);
@@ -351,6 +364,8 @@ export class DocumentStore {
     // the sandbox's own signatures are real and chain to its CA
     signer.isSignatureValid = 'true';
     doc.content = Buffer.from(file.bytes).toString('base64');
+    // the stored file is now the signed one, named as a signed file is everywhere (x_signed.pdf)
+    doc.filename = signedNameOf(doc.filename);
     this.#save(doc);
     return { uuid: doc.uuid, signer, ...(callbackUrl ? { callbackUrl } : {}) };
   }

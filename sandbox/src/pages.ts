@@ -9,7 +9,7 @@ function escapeHtml(text: string): string {
 
 const STYLE =
   'font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color-scheme:light dark;' +
-  'background:light-dark(#fafbfc,#111418);color:light-dark(#1b1f24,#e8eaed)';
+  'background:light-dark(#fafbfc,#111418);color:light-dark(#1b1f24,#e8eaed);overflow-wrap:anywhere';
 
 function page(lang: PageLanguage, title: string, body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title></head><body style="${STYLE}">${languageSwitch(lang)}<main><h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>${body}</main></body></html>`;
@@ -21,7 +21,8 @@ export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
 
 const LOCALES: Record<PageLanguage, string> = { lt: 'lt-LT', lv: 'lv-LV', et: 'et-EE', ru: 'ru-RU', en: 'en-GB' };
 
-const WORDS = {
+/** The signing pages' words; the glossary test holds them to the widget's. */
+export const PAGE_WORDS = {
   en: {
     notFound: 'This signing link does not exist, or its document was removed.',
     notFoundTitle: 'Link not found',
@@ -107,15 +108,15 @@ export function pageLanguage(query: string, preferred: PageLanguage | undefined,
 
 function languageSwitch(current: PageLanguage): string {
   const items = PAGE_LANGUAGES.map((lang) => {
-    const name = escapeHtml(WORDS[lang].name);
+    const name = escapeHtml(PAGE_WORDS[lang].name);
     return lang === current
       ? `<li><a href="?lang=${lang}" lang="${lang}" hreflang="${lang}" aria-current="true" style="font-weight:700;color:inherit">${name}</a></li>`
       : `<li><a href="?lang=${lang}" lang="${lang}" hreflang="${lang}" style="color:light-dark(#0b57a4,#8cb8ff)">${name}</a></li>`;
   }).join('');
-  return `<nav aria-label="${escapeHtml(WORDS[current].languages)}"><ul style="list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:0 0 1rem">${items}</ul></nav>`;
+  return `<nav aria-label="${escapeHtml(PAGE_WORDS[current].languages)}"><ul style="list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:0 0 1rem">${items}</ul></nav>`;
 }
 
-type Words = Record<keyof (typeof WORDS)['en'], string>;
+type Words = Record<keyof (typeof PAGE_WORDS)['en'], string>;
 
 function say(words: Words, key: keyof Words, values: Record<string, string> = {}): string {
   return escapeHtml(words[key]).replace(/\{(\w+)\}/g, (_, name: string) => `<strong>${escapeHtml(values[name] ?? '')}</strong>`);
@@ -161,7 +162,7 @@ function typeOf(doc: StoredDocument): string {
 }
 
 function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, lang: PageLanguage, intro: string, hasWidget: boolean): string {
-  const words = WORDS[lang];
+  const words = PAGE_WORDS[lang];
   const base = `/${kind}/${token}`;
   const widget = hasWidget
     ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}" data-document="${base}/document" data-filename="${escapeHtml(doc.filename)}"><p slot="success">${escapeHtml(words.signed)}</p></esign-sign>
@@ -184,7 +185,7 @@ export interface PageRequest {
 export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: string, now: number, hasWidget: boolean, request: PageRequest = { query: '' }): { status: number; html: string } {
   const found = kind === 'sign' ? store.findByInvitation(token) : store.findByLink(token);
   const lang = pageLanguage(request.query, found && 'link' in found ? found.link.language : undefined, request.acceptLanguage);
-  const words = WORDS[lang];
+  const words = PAGE_WORDS[lang];
   if (!found) return { status: 404, html: page(lang, words.notFoundTitle, `<p>${escapeHtml(words.notFound)}</p>`) };
   if ('signer' in found) {
     const intro = say(words, 'invited', { name: `${found.signer.name} ${found.signer.surname}`, file: found.doc.filename });
@@ -193,7 +194,8 @@ export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: str
   if (now >= found.link.validUntil) {
     return { status: 410, html: page(lang, words.expired, `<p>${escapeHtml(words.expired)}</p>`) };
   }
-  const until = new Date(found.link.validUntil).toLocaleString(LOCALES[lang], { timeZone: 'UTC' }) + ' UTC';
+  // the widget's format (date medium, time short, 24 hours), with the zone it is in
+  const until = new Date(found.link.validUntil).toLocaleString(LOCALES[lang], { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: 'UTC' }) + ' UTC';
   const intro = say(words, 'link', { file: found.doc.filename, until });
   return { status: 200, html: signingPage('link', token, found.doc, lang, intro, hasWidget) };
 }

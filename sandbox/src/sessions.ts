@@ -313,9 +313,11 @@ function startsWithPdf(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
 }
 
-function signedNameOf(name: string): string {
+/** `contract.pdf` → `contract_signed.pdf`; a file signed before keeps its name. */
+export function signedNameOf(name: string): string {
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)}_signed${name.slice(dot)}` : `${name}_signed`;
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  return stem.endsWith('_signed') ? name : `${stem}_signed${dot > 0 ? name.slice(dot) : ''}`;
 }
 
 export function identity(persona: Persona, country: Country) {

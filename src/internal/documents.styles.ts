@@ -26,6 +26,16 @@ export const documentStyles = css`
     gap: 0 var(--_space);
     grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
   }
+  /* fields side by side share their rows: a label that wraps leaves the inputs aligned */
+  .grid > .field {
+    grid-row: span 3;
+    grid-template-rows: subgrid;
+  }
+  .field-head {
+    display: grid;
+    gap: 0.3rem;
+    align-content: end;
+  }
   .choice {
     display: flex;
     align-items: center;
@@ -113,6 +123,16 @@ export const documentStyles = css`
     font-size: 0.85rem;
     overflow-wrap: anywhere;
     color: var(--_fg);
+  }
+  .id {
+    font-family: ui-monospace, Menlo, Consolas, monospace;
+    font-size: 0.85rem;
+    overflow-wrap: anywhere;
+  }
+  .uploaded {
+    display: grid;
+    gap: 0.2rem;
+    margin: 0;
   }
   .inline {
     display: flex;

@@ -1,6 +1,8 @@
 import { css } from 'lit';
+import { fileNameStyles } from './file-name.js';
 
 export const filePickerStyles = css`
+  ${fileNameStyles}
   .documents {
     margin-block-end: var(--_space);
   }
@@ -46,11 +48,14 @@ export const filePickerStyles = css`
     border-radius: calc(var(--_radius) * 0.8);
     background: var(--_bg);
   }
-  .file-name {
+  .file-list .file-name {
     flex: 1;
-    min-inline-size: 0;
-    overflow-wrap: anywhere;
-    font-weight: 600;
+  }
+  /* a touch screen has nothing to drag a file from: the hint says only what can be chosen */
+  @media (hover: none) and (pointer: coarse) {
+    .drop-words {
+      display: none;
+    }
   }
   .file-size {
     color: var(--_muted);
@@ -82,7 +87,12 @@ export const filePickerStyles = css`
     color: var(--_on-accent);
     font-weight: 600;
     text-decoration: none;
-    overflow-wrap: anywhere;
+  }
+  .signed-name {
+    display: flex;
+    align-items: center;
+    min-inline-size: 0;
+    flex: 1 1 10rem;
   }
   .field-error {
     margin-block-start: 0.4rem;

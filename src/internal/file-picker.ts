@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { SignFile } from './sign-files.js';
+import { fileName } from './file-name.js';
 
 export interface FilePickerOptions {
   label: string;
@@ -9,7 +10,10 @@ export interface FilePickerOptions {
   multiple: boolean;
   accept: string;
   hint: string;
+  /** What the button says: to choose a first file, or (one file chosen) another one instead. */
   pickLabel: string;
+  pickOther: string;
+  /** "or drop it here": shown only where a pointer can drag (not on touch screens). */
   dropLabel: string;
   error: string;
   dragging: boolean;
@@ -20,7 +24,10 @@ export interface FilePickerOptions {
   onDragging: (dragging: boolean) => void;
 }
 
-/** A list of chosen files and a drop zone whose real button opens the file picker. */
+/**
+ * A list of chosen files and a drop zone whose real button opens the file picker. One chosen file
+ * of a single-file picker is shown in the list and the button offers another in its place.
+ */
 export function filePicker(o: FilePickerOptions) {
   return html`<div class="documents" role="group" aria-labelledby="documents-label">
     <span class="documents-label" id="documents-label">${o.label}</span>
@@ -28,7 +35,7 @@ export function filePicker(o: FilePickerOptions) {
       ? html`<ul class="file-list">
           ${o.files.map(
             (file, i) => html`<li>
-              <span class="file-name">${file.name}</span>
+              ${fileName(file.name)}
               <span class="file-size">${o.size(file.size)}</span>
               ${o.fixed
                 ? nothing
@@ -59,9 +66,9 @@ export function filePicker(o: FilePickerOptions) {
             aria-describedby="file-hint${o.error ? ' file-error' : ''}"
             @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('input[type=file]') as HTMLInputElement | null)?.click()}
           >
-            ${o.pickLabel}
+            ${!o.multiple && o.files.length ? o.pickOther : o.pickLabel}
           </button>
-          <span class="hint" id="file-hint">${o.dropLabel} · ${o.hint}</span>
+          <span class="hint" id="file-hint"><span class="drop-words">${o.dropLabel} · </span>${o.hint}</span>
           <input
             type="file"
             hidden

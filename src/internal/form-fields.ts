@@ -20,8 +20,7 @@ export interface TextFieldOptions {
 export function textField(o: TextFieldOptions) {
   const describedBy = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field" part="field">
-    <label for=${o.id}>${o.label}</label>
-    ${o.hint ? html`<span class="hint" id="${o.id}-hint">${o.hint}</span>` : nothing}
+    <span class="field-head"><label for=${o.id}>${o.label}</label>${o.hint ? html`<span class="hint" id="${o.id}-hint">${o.hint}</span>` : nothing}</span>
     <input
       id=${o.id}
       part="input"

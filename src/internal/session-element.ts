@@ -11,12 +11,16 @@ import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart } from './session-flow.js';
 import { dropRecord, isKept, recordKey, writeRecord } from './session-record.js';
 import type { KeptSession, ResumeTarget } from './session-resume.js';
+import type { RetryWait } from './retry-wait.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
 
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
 /** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
+/** What the focus goes to after a failure without another channel: Try again, or the time left before it can work. */
+const RETRY = '[part="retry"],[part="retry-wait"]';
+
 const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
   [document, 'visibilitychange'],
   [document, 'freeze'],
@@ -158,6 +162,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     super.disconnectedCallback();
     for (const [target, type] of PAGE_STATE_EVENTS()) target.removeEventListener(type, this.#onPageState);
   }
+
+  /** After `rate-limited`: the time left, in place of an action that cannot work yet. */
+  #wait: RetryWait | undefined;
 
   /**
    * The person went to the Smart-ID app or their phone's prompt and came back: poll at once
@@ -365,13 +372,20 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     }
     const detail = this.errorDetail(error);
     this.emit('esign-error', detail);
+    if (error.code === 'rate-limited') {
+      void import('./retry-wait.js').then(({ RetryWait }) => {
+        this.#wait?.stop();
+        this.#wait = new RetryWait(this, error.retryAfter ?? 60);
+        void this.focusLater(RETRY);
+      });
+    }
     const field = this.#formField(error);
     if (field) {
       // a field the person can fix: back to the form, the message on the field
       this.flow.reset();
       void this.updateComplete.then(() => this.personForm?.setFieldError(field, this.#fieldMessage(field)));
     } else {
-      void this.focusLater(this.#otherChannel() ? '[part="other-channel"]' : '[part="retry"]');
+      void this.focusLater(this.#otherChannel() ? '[part="other-channel"]' : RETRY);
     }
   }
 
@@ -405,18 +419,23 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return this.#offered.includes(other) ? other : null;
   }
 
-  /** What can help after a failure: the other channel, trying again (when it can help), or changing the details. */
+  /**
+   * What can help after a failure: the other channel, trying again (when it can help), or changing
+   * the details. Never an action that cannot work: while a rate limit lasts, when it ends instead.
+   */
   #renderActions() {
     const other = this.#otherChannel();
     const error = this.flow.error;
     const retryable = this.flow.state === 'cancelled' || !(error instanceof EsignError) || error.retryable;
+    const wait = error instanceof EsignError && error.code === 'rate-limited' ? (this.#wait ? this.#wait.render() : nothing) : undefined;
     return html`<div class="actions">
       ${other
         ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
             ${this.t('action.use-channel', { channel: this.t(`channel.${other}`) })}
           </button>`
         : nothing}
-      <button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${this.#retry}>${this.t(retryable ? 'action.retry' : 'action.edit')}</button>
+      ${wait ??
+        html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${this.#retry}>${this.t(retryable ? 'action.retry' : 'action.edit')}</button>`}
     </div>`;
   }
 
@@ -426,6 +445,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   #retry(): void {
+    this.#wait?.stop();
+    this.#wait = undefined;
     this.kept.expired = false;
     this.flow.reset();
     this.personForm?.reset();

@@ -55,6 +55,10 @@ export const sessionStyles = css`
   .done {
     margin: 0;
   }
+  .wait {
+    margin: 0;
+    align-self: center;
+  }
   .actions button,
   .actions a {
     flex: 1 1 auto;

@@ -72,7 +72,8 @@ describe('esign-document-upload', () => {
     const text = deepText(el);
     expect(text).to.contain(en['sign.no-file']);
     expect(text).to.contain(en['field.url']);
-    expect(text).to.contain(en['field.required']);
+    expect(text).to.contain(en['signer.name-empty']);
+    expect(text).to.contain(en['signer.email-empty']);
     await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');
     await expect(el).to.be.accessible();
     el.file = new File(['x'], 'notes.docx');
@@ -234,13 +235,19 @@ describe('esign-validation-report', () => {
       },
       diagnosticData: {},
     };
-    await el.updateComplete;
+    // the signatures' view loads with the first report
+    await until(() => el.shadowRoot!.querySelectorAll('.signature').length === 3, 'the signatures shown');
     const text = deepText(el);
     expect(text).to.contain('1 of 3 signatures are valid.');
     expect(text).to.contain(`${en['indication.TOTAL_FAILED']}: ${en['sub.HASH_FAILURE']}`);
     expect(text).to.contain(`${en['indication.INDETERMINATE']}: SOMETHING_NEW`);
     expect(text).to.contain('The reference data object is not intact!');
     expect(text).to.contain(en['report.unknown']);
+    // the plain-words part says what the technical names mean; they stay in the technical part
+    const signature = el.shadowRoot!.querySelector('.signature')!;
+    expect(signature.textContent).to.contain(en['level.QESig']).and.contain(en['format.XAdES']);
+    expect(signature.textContent).not.to.contain('QESig').and.not.to.contain('BASELINE');
+    expect(el.shadowRoot!.querySelector('details pre')!.textContent).to.contain('QESig').and.contain('XAdES-BASELINE-B');
     await expect(el).to.be.accessible();
   });
 
@@ -265,7 +272,7 @@ describe('esign-signing-link', () => {
     await el.create().catch(() => undefined);
     await el.updateComplete;
     expect(deepText(el)).to.contain("Must be at least the link's validity: 20 minutes.");
-    expect(deepText(el)).to.contain(en['field.required']);
+    expect(deepText(el)).to.contain(en['slink.callback-empty']);
     expect(requestsTo('/esign/api/document/generate-temporary-signing-link.json')).to.equal(0);
     await expect(el).to.be.accessible();
     await fill(el, 'delete', '40');
@@ -274,6 +281,14 @@ describe('esign-signing-link', () => {
     await el.updateComplete;
     await fill(el, 's0-name', 'EVA');
     await fill(el, 's0-code', '40504040001');
+    // a signer with no surname cannot be listed or removed by the service: refused before sending
+    const refused = await el.create().then(() => 'sent', (error: { code: string; field?: string }) => `${error.code} ${error.field}`);
+    expect(refused).to.equal('invalid-input s0-surname');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['signer.surname-empty']);
+    expect(requestsTo('/esign/api/document/generate-temporary-signing-link.json')).to.equal(0);
+    await until(() => deepActiveElement()?.id === 's0-surname', 'the focus on the missing surname');
+    await fill(el, 's0-surname', 'JÕEORG');
     const created = oneEvent(el, 'esign-signing-link-created');
     button(el, en['slink.submit']).click();
     const { detail } = await created;
@@ -283,7 +298,8 @@ describe('esign-signing-link', () => {
     expect(deepText(el)).to.contain('Valid until');
     await expect(el).to.be.accessible();
     const signers = await client.listSigners(uuid);
-    expect(signers.signers.map((s) => s.name)).to.include('EVA');
+    expect(signers.signers.map((s) => `${s.name} ${s.surname}`)).to.include('EVA JÕEORG');
+    expect(detail.signers).to.deep.equal([{ name: 'EVA', surname: 'JÕEORG' }]);
   });
 });
 
@@ -444,7 +460,11 @@ describe('esign-document', () => {
     const uuid = await storedDocument();
     const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="lt" document-id=${uuid}></esign-document>`);
     const state = () => el.shadowRoot!.querySelector('[part="state"]')!.textContent!.trim();
-    await until(() => state() === lt['document.state'].replace('{state}', lt['document.state.saved']), 'the state');
+    await until(() => state() === lt['document.state.saved'], 'the state, as a badge');
+    // no file-name given: the title is the name the service gives with the validation
+    const title = () => el.shadowRoot!.querySelector('h2')!.textContent!.replace(/\s+/g, '');
+    await until(() => title() === 'contract.pdfcontract.pdf', 'the file name as the title (said once, shown once)');
+    expect(el.shadowRoot!.querySelector('h2 .file-name')!.getAttribute('title')).to.equal('contract.pdf');
     await expect(el).to.be.accessible();
     const statePath = `/esign/api/document/${uuid}/check-status.json`;
     await until(() => requestsTo(statePath) >= 1, 'the state request');

@@ -27,7 +27,7 @@ describe('nothing an element shows widens the page', () => {
       const wrap = await fixture<HTMLDivElement>(html`<div style="inline-size: ${width}px"><esign-validation-report lang="en"></esign-validation-report></div>`);
       const el = wrap.firstElementChild as EsignValidationReport;
       el.report = LONG_REPORT;
-      await el.updateComplete;
+      await until(() => el.shadowRoot!.querySelector('details') !== null, 'the report view');
       const pageWidth = document.documentElement.scrollWidth;
       const details = el.shadowRoot!.querySelector('details')!;
       details.querySelector('summary')!.click();

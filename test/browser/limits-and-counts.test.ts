@@ -3,7 +3,8 @@ import { EsignClient, EsignError } from '../../src/client/index.js';
 import '../../src/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import { loadStrings, translate, type Language } from '../../src/i18n/index.js';
-import { deepText, submitButton, type } from './helpers.js';
+import { deepText, submitButton, type, until } from './helpers.js';
+import { lt } from '../../src/i18n/lt.js';
 
 // /esign-limited is a proxy that allows one session start per visitor in its window.
 const LIMITED = '/esign-limited';
@@ -30,8 +31,46 @@ describe('rate-limited session starts', () => {
     expect(detail.message).to.equal(`Too many attempts. Try again in ${minutes} ${words}.`);
     await el.updateComplete;
     expect(deepText(el)).to.contain(`Try again in ${minutes} ${words}`);
+    // no action that cannot work: no Try again while the limit lasts, the time left instead, focused
+    const root = el.shadowRoot!;
+    expect(root.querySelector('[part="retry"]')).to.equal(null);
+    await until(() => root.querySelector('[part="retry-wait"]') !== null, 'the time left (loaded with the answer)');
+    expect(root.querySelector('[part="retry"]')).to.equal(null);
+    const wait = root.querySelector<HTMLElement>('[part="retry-wait"]')!;
+    expect(wait.textContent!.trim()).to.equal(`You can try again in ${minutes} ${words}.`);
+    expect(wait.getAttribute('role')).to.equal('status');
+    await until(() => root.activeElement === wait, 'the focus on the time left');
+    const enabled = [...root.querySelectorAll<HTMLButtonElement>('button')].filter((b) => !b.disabled && b.getClientRects().length > 0);
+    expect(enabled.map((b) => b.textContent!.trim()), 'no enabled action').to.deep.equal([]);
     await expect(el).to.be.accessible();
     expect(errors.length).to.equal(1);
+  });
+
+  it('brings Try again back once the wait is over, saying the minutes left only as they change', async () => {
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${LIMITED} lang="lt" channels="smartid"></esign-identify>`);
+    await type(el, 'code', '40504040001');
+    const failed = oneEvent(el, 'esign-error');
+    const realNow = Date.now;
+    submitButton(el).click();
+    const { detail } = await failed;
+    expect(detail.code).to.equal('rate-limited');
+    const root = el.shadowRoot!;
+    const waitText = () => root.querySelector('[part="retry-wait"]')?.textContent!.trim() ?? null;
+    await until(() => waitText() !== null, 'the time left');
+    const changes: string[] = [];
+    new MutationObserver(() => changes.push(waitText() ?? 'gone')).observe(root, { subtree: true, characterData: true, childList: true });
+    try {
+      // the clock moves past the limit; the element looks each second
+      Date.now = () => realNow() + (detail.retryAfter + 1) * 1000;
+      await until(() => root.querySelector('[part="retry"]') !== null, 'Try again back', 3000);
+    } finally {
+      Date.now = realNow;
+    }
+    expect(root.querySelector('[part="retry-wait"]')).to.equal(null);
+    expect(root.querySelector('[part="retry"]')!.textContent!.trim()).to.equal(lt['action.retry']);
+    // the words changed once (to the button), not once a second
+    expect(changes.filter((c) => c !== 'gone').length).to.be.at.most(1);
+    await expect(el).to.be.accessible();
   });
 
   it('says the wait with each language\'s plural forms', async () => {

@@ -339,7 +339,7 @@ describe('esign-hash-sign', () => {
     await el.start().catch((error) => (code = error.code));
     expect(code).to.equal('invalid-input');
     await el.updateComplete;
-    expect(deepText(el)).to.contain('The hash must be 128 hexadecimal characters for SHA512.');
+    expect(deepText(el)).to.contain('The hash must be 128 hexadecimal characters for SHA-512.');
     await expect(el).to.be.accessible();
     expect(requestsTo('/esign/')).to.equal(0);
   });

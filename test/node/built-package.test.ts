@@ -72,6 +72,7 @@ describe('the packed packages installed into an empty app', () => {
     assert.equal(engine.length, 1, 'one preview engine');
     const previews = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-document-preview.js'];
     const sessions = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-identify.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-hash-sign.js'];
+    const reports = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-document.js', 'dist/cdn/esign-validation-report.js'];
     const viewers = widget.files.filter((f) => /^dist\/cdn\/esign-elements-viewer-[\w-]+\.js$/.test(f));
     assert.equal(viewers.length, previews.length, 'a preview viewer for each file with the preview');
     const read = (file: string) => readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
@@ -80,10 +81,12 @@ describe('the packed packages installed into an empty app', () => {
       const code = read(file);
       assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, `${file} imports another file statically`);
       const loaded = loadedBy(code);
-      // on demand, beside the languages: the preview's viewer; a host's phone-message check and following a kept session
+      // on demand, beside the languages: the preview's viewer; a host's phone-message check, following a
+      // kept session and the time left after a rate limit; a validation's signatures
       const expected = [
         ...(previews.includes(file) ? ['viewer'] : []),
-        ...(sessions.includes(file) ? ['phone-message', 'session-resume'] : []),
+        ...(sessions.includes(file) ? ['phone-message', 'session-resume', 'retry-wait'] : []),
+        ...(reports.includes(file) ? ['report-view'] : []),
       ];
       const onDemand = loaded.filter((f) => !languages.includes(f));
       assert.deepEqual(onDemand.map((f) => /esign-elements-([a-z-]+)-[\w-]+\.js$/.exec(f)?.[1]).sort(), expected.sort(), `${file} loads the language parts and ${expected.join(', ') || 'nothing else'} on demand`);

@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { adoptStyles, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignError } from '../../client/errors.js';
 import { EsignElement } from '../../internal/base-element.js';
 import { STRING_PARTS, type StringPart } from '../../i18n/index.js';
@@ -121,8 +121,12 @@ export class EsignDocumentPreview extends EsignElement {
     await Promise.resolve();
     this._status = 'loading';
     try {
-      const { PreviewViewer } = await loadViewer();
-      this.#viewer ??= new PreviewViewer(this, { emit: (name, detail) => this.emit(name, detail), errorDetail: (error) => this.errorDetail(error) });
+      const { PreviewViewer, VIEWER_STYLES } = await loadViewer();
+      if (!this.#viewer) {
+        this.#viewer = new PreviewViewer(this, { emit: (name, detail) => this.emit(name, detail), errorDetail: (error) => this.errorDetail(error) });
+        // the viewer's styles come with it: a page that shows no file never loads them
+        adoptStyles(this.renderRoot as ShadowRoot, [...EsignDocumentPreview.elementStyles, ...VIEWER_STYLES]);
+      }
       if (this.isConnected) this.#viewer.read();
       else this._status = 'empty';
     } catch (cause) {

@@ -1,4 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
+import { fileName, fileNameStyles } from '../../internal/file-name.js';
+import { viewerStyles } from './viewer.styles.js';
 import { EsignError, type EsignErrorDetail } from '../../client/errors.js';
 import { formatSize } from '../../internal/file-picker.js';
 import { loadOnce } from '../../internal/load-once.js';
@@ -56,6 +58,9 @@ function dataFiles(entries: ContainerEntry[]): ContainerEntry[] {
 const isPdfName = (name: string) => extensionOf(name) === 'pdf';
 /** The name of engine.ts's error for a worker that cannot start (named here: the engine loads only when needed). */
 const WORKER_FAILED = 'PreviewWorkerError';
+
+/** The viewer's own styles, added to the element's when the viewer arrives. */
+export const VIEWER_STYLES = [fileNameStyles, viewerStyles];
 
 /**
  * Everything esign-document-preview does once a file is given: reading it (a PDF, or the files of
@@ -271,12 +276,14 @@ export class PreviewViewer {
     return html`<div class="toolbar" part="toolbar" role="toolbar" aria-label=${host.t('preview.title')}>
       <div class="group">
         <button type="button" class="secondary" part="previous" aria-label=${host.t('preview.previous')} aria-disabled=${first ? 'true' : 'false'} @click=${() => first || host.goTo(host.page - 1)}>‹</button>
-        <span class="position" part="position" aria-live="polite">${host.t('preview.page', { page: host.page, pages: host._pages })}</span>
+        <span class="position" part="position" aria-live="polite"
+          ><span aria-hidden="true">${host.page} / ${host._pages}</span><span class="visually-hidden">${host.t('preview.page', { page: host.page, pages: host._pages })}</span></span
+        >
         <button type="button" class="secondary" part="next" aria-label=${host.t('preview.next')} aria-disabled=${last ? 'true' : 'false'} @click=${() => last || host.goTo(host.page + 1)}>›</button>
       </div>
       <div class="group zoom">
         <button type="button" class="secondary" part="zoom-out" aria-label=${host.t('preview.zoom-out')} @click=${() => this.#zoomBy(-1)}>−</button>
-        <button type="button" class="secondary" part="fit" aria-pressed=${host.zoom === 0 ? 'true' : 'false'} @click=${() => (host.zoom = 0)}>${host.t('preview.fit')} · ${percent}</button>
+        <button type="button" class="secondary" part="fit" aria-label=${`${host.t('preview.fit')} ${percent}`} title=${host.t('preview.fit')} aria-pressed=${host.zoom === 0 ? 'true' : 'false'} @click=${() => (host.zoom = 0)}>${percent}</button>
         <button type="button" class="secondary" part="zoom-in" aria-label=${host.t('preview.zoom-in')} @click=${() => this.#zoomBy(1)}>+</button>
       </div>
     </div>`;
@@ -289,7 +296,7 @@ export class PreviewViewer {
       <ul class="files" part="files" aria-labelledby="files-title">
         ${host._entries.map(
           (entry) => html`<li>
-            <span class="name">${entry.name}</span>
+            ${fileName(entry.name)}
             <span class="size">${formatSize(entry.size, host.language)}</span>
             ${isPdfName(entry.name)
               ? html`<button type="button" class="secondary" aria-pressed=${entry.name === host._shown ? 'true' : 'false'} @click=${() => this.#show(entry)}>

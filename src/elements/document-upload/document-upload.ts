@@ -1,11 +1,12 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { uploadDocument } from '../../client/operations.js';
 import { EsignError } from '../../client/errors.js';
-import type { DocumentAccess, InvitedSigner } from '../../client/types.js';
+import type { DocumentAccess } from '../../client/types.js';
 import { blobToBase64 } from '../../internal/base64.js';
 import { CopyController } from '../../internal/copy-controller.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
+import { fileName } from '../../internal/file-name.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { isHttpUrl, textField } from '../../internal/form-fields.js';
 import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
@@ -54,7 +55,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
   declare _picked: SignFile | null;
   declare _dragging: boolean;
   declare _submitted: boolean;
-  declare _result: { uuid: string; signers: InvitedSigner[] } | null;
+  declare _result: DocumentUploadedDetail | null;
 
   readonly #copy = new CopyController(this);
   #hostFile: SignFile | null = null;
@@ -122,7 +123,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
         {},
         { signal },
       );
-      return { uuid: answer.document.uuid, signers: answer.signers };
+      return { uuid: answer.document.uuid, fileName: file.name, signers: answer.signers };
     });
     this._result = detail;
     this.emit('esign-document-uploaded', detail);
@@ -168,8 +169,9 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     </fieldset>`;
   }
 
-  #renderResult(result: { uuid: string; signers: InvitedSigner[] }) {
-    return html`<p class="message done" tabindex="-1" role="status">${this.t('upload.done')} <span class="muted">${this.t('upload.id', { id: result.uuid })}</span></p>
+  #renderResult(result: DocumentUploadedDetail) {
+    return html`<p class="message done" tabindex="-1" role="status">${this.t('upload.done')}</p>
+      <p class="uploaded">${fileName(result.fileName)}<span class="muted">${this.t('document.id-label')} <span class="id">${result.uuid}</span></span></p>
       ${result.signers.length
         ? html`<ul class="links" aria-label=${this.t('upload.signers')}>
             ${result.signers.map((signer, i) => {
@@ -210,6 +212,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
           accept: FILE_ACCEPT,
           hint: this.t('sign.types'),
           pickLabel: this.t('sign.pick'),
+          pickOther: this.t('sign.pick-other'),
           dropLabel: this.t('sign.drop'),
           error: this._submitted ? this.#fileError : '',
           dragging: this._dragging,

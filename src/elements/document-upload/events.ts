@@ -2,6 +2,8 @@ import type { InvitedSigner } from '../../client/types.js';
 
 export interface DocumentUploadedDetail {
   uuid: string;
+  /** The uploaded file's name (the service keeps it; a host can give it to esign-document as file-name). */
+  fileName: string;
   signers: InvitedSigner[];
 }
 

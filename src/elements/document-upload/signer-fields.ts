@@ -12,13 +12,13 @@ export interface SignerDraft {
 
 export const emptySigner = (): SignerDraft => ({ name: '', surname: '', email: '', successUrl: '', noEmail: false });
 
-export type SignerProblems = Partial<Record<keyof SignerDraft, 'field.required' | 'field.email' | 'field.url'>>;
+export type SignerProblems = Partial<Record<keyof SignerDraft, 'signer.name-empty' | 'signer.surname-empty' | 'signer.email-empty' | 'field.email' | 'field.url'>>;
 
 export function signerProblems(signer: SignerDraft): SignerProblems {
   const problems: SignerProblems = {};
-  if (!signer.name.trim()) problems.name = 'field.required';
-  if (!signer.surname.trim()) problems.surname = 'field.required';
-  if (!signer.email.trim()) problems.email = 'field.required';
+  if (!signer.name.trim()) problems.name = 'signer.name-empty';
+  if (!signer.surname.trim()) problems.surname = 'signer.surname-empty';
+  if (!signer.email.trim()) problems.email = 'signer.email-empty';
   else if (!EMAIL.test(signer.email.trim())) problems.email = 'field.email';
   if (signer.successUrl.trim() && !isHttpUrl(signer.successUrl.trim())) problems.successUrl = 'field.url';
   return problems;

@@ -10,6 +10,11 @@ import type { TemporarySignerName } from '../signer-list/events.js';
 import type { SigningLinkCreatedDetail } from '../signing-link/events.js';
 import { EsignError } from '../../client/errors.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { fileName, fileNameStyles } from '../../internal/file-name.js';
+import { CopyController } from '../../internal/copy-controller.js';
+import type { ValidatedDetail } from '../validation-report/events.js';
+import type { SignersLoadedDetail } from '../signer-list/events.js';
+import { readReport } from '../validation-report/read-report.js';
 
 const styles = css`
   :host {
@@ -22,30 +27,63 @@ const styles = css`
     justify-content: space-between;
     align-items: start;
   }
+  .title {
+    display: grid;
+    gap: 0.35rem;
+    justify-items: start;
+    min-inline-size: 0;
+    flex: 1 1 14rem;
+  }
+  h2 {
+    display: flex;
+    max-inline-size: 100%;
+  }
+  /* the state as a badge: a word and a shape, never colour alone */
   .state {
-    margin: calc(var(--_space) / 4) 0 0;
+    padding: 0.1rem 0.6rem;
+    border: 1px solid currentColor;
+    border-radius: 1rem;
+    font-size: 0.85rem;
     font-weight: 600;
   }
   .state:empty {
     display: none;
   }
+  .state::first-letter {
+    text-transform: uppercase;
+  }
+  .state.signed {
+    color: var(--_success);
+  }
+  .more summary {
+    cursor: pointer;
+    color: var(--_muted);
+    font-size: 0.9rem;
+  }
+  .more .inline {
+    margin-block-start: 0.4rem;
+  }
   .parts {
     display: grid;
     gap: var(--_space);
   }
-  /* inside the document the parts are sections, not frames within a frame */
+  /* inside the document the parts are sections, not frames within a frame: a rule above each */
   .parts > *::part(base),
   .parts esign-signing-link::part(base) {
     border-width: 1px 0 0;
     border-radius: 0;
     padding-inline: 0;
   }
+  .parts > section {
+    border-block-start: 1px solid var(--_border);
+    padding-block-start: calc(var(--_space) * 1.25);
+  }
+  .parts esign-signing-link::part(base) {
+    border-width: 0;
+    padding-block-start: 0;
+  }
   .section-title {
     margin-block-end: 0.5rem;
-  }
-  .id {
-    font-family: ui-monospace, Menlo, Consolas, monospace;
-    overflow-wrap: anywhere;
   }
 `;
 
@@ -59,7 +97,8 @@ const styles = css`
  * @fires esign-document-downloaded - The file arrived (cancelable: a host that calls preventDefault saves it itself).
  * @csspart remove - The remove button.
  * @csspart download - The download button.
- * @csspart state - The document's state.
+ * @csspart state - The document's state (a badge).
+ * @csspart copy-id - The button that copies the document's id.
  * @csspart signers-base - The signer list's frame (forwarded; also signers-refresh, signers-invite, signers-error).
  * @csspart signers-refresh - The signer list's refresh button (forwarded).
  * @csspart signers-invite - The signer list's invite button (forwarded).
@@ -74,11 +113,14 @@ const styles = css`
  * @tag esign-document
  */
 export class EsignDocument extends EsignDocumentElement {
-  static override styles = [...EsignDocumentElement.styles, styles];
+  static override styles = [...EsignDocumentElement.styles, fileNameStyles, styles];
 
   static override properties: PropertyDeclarations = {
     ...EsignDocumentElement.properties,
     callbackUrl: { type: String, attribute: 'callback-url' },
+    fileName: { type: String, attribute: 'file-name' },
+    _learnedName: { state: true },
+    _signedNames: { state: true },
     temporarySigners: { attribute: false },
     _confirm: { state: true },
     _created: { state: true },
@@ -90,6 +132,15 @@ export class EsignDocument extends EsignDocumentElement {
 
   /** Prefilled callback URL of the signing-link form. */
   declare callbackUrl: string;
+  /**
+   * The document's file name, its title (the upload's event gives it). Without it the title is
+   * the name the service gives with a validation or a download, and "Document" until then.
+   */
+  declare fileName: string;
+  declare _learnedName: string;
+  /** The names on the signatures of the last validation, for the signer list. */
+  declare _signedNames: string[];
+  #signedCount = -1;
   /**
    * Signers the host knows were added with a temporary link (the only ones the service removes);
    * those added through this element's own link form are known without it.
@@ -106,10 +157,14 @@ export class EsignDocument extends EsignDocumentElement {
   /** The document's state as the service says it (`saved`, `signing`, `signed`, or another). */
   declare _state: string | null;
   #stateRequest: AbortController | undefined;
+  #copy = new CopyController(this);
 
   constructor() {
     super();
     this.callbackUrl = '';
+    this.fileName = '';
+    this._learnedName = '';
+    this._signedNames = [];
     this.temporarySigners = [];
     this._created = [];
     this._missing = false;
@@ -125,6 +180,9 @@ export class EsignDocument extends EsignDocumentElement {
       this._missing = false;
       this._checked = false;
       this._created = [];
+      this._learnedName = '';
+      this._signedNames = [];
+      this.#signedCount = -1;
       this.failure = null;
     }
   }
@@ -173,6 +231,7 @@ export class EsignDocument extends EsignDocumentElement {
     const documentId = this.documentId;
     const file = await this.act('download', (signal) => this.client.call(downloadDocument, {}, { documentId }, { signal }));
     const detail = { documentId, file };
+    this._learnedName ||= file.name;
     if (this.emit('esign-document-downloaded', detail, true)) {
       const url = URL.createObjectURL(file);
       const link = Object.assign(document.createElement('a'), { href: url, download: file.name });
@@ -206,6 +265,25 @@ export class EsignDocument extends EsignDocumentElement {
     return detail;
   }
 
+  /** The signer list (re)loaded: the state with it, and the validation again once someone more has signed. */
+  #signersLoaded = (e: CustomEvent<SignersLoadedDetail>): void => {
+    void this.refreshState();
+    const signed = e.detail.signers.filter((s) => s.signStatus === 'signed').length;
+    if (this.#signedCount >= 0 && signed > this.#signedCount) this.renderRoot.querySelector<EsignValidationReport>('esign-validation-report')?.validate().catch(() => undefined);
+    this.#signedCount = signed;
+  };
+
+  #validated = (e: CustomEvent<ValidatedDetail>): void => {
+    this._learnedName ||= e.detail.report.simpleReport?.documentFilename ?? '';
+    this._signedNames = readReport(e.detail.report).signatures.map((s) => s.signedBy);
+  };
+
+  /** A link made for named signers adds them: the list shows them at once. */
+  #linkCreated = (e: CustomEvent<SigningLinkCreatedDetail>): void => {
+    this._created = [...this._created, ...e.detail.signers];
+    if (e.detail.signers.length) this.renderRoot.querySelector<EsignSignerList>('esign-signer-list')?.refresh().catch(() => undefined);
+  };
+
   #ask(): void {
     // one confirmation open at a time: the signer list's closes
     this.renderRoot.querySelector<EsignSignerList>('esign-signer-list')?.closeConfirmation();
@@ -219,17 +297,26 @@ export class EsignDocument extends EsignDocumentElement {
     void this.focusLater('[part="remove"]');
   }
 
-  #renderTitle() {
-    return html`<h2>${this.t('document.title')}</h2>
-      <p class="muted id">${this.t('document.id', { id: this.documentId })}</p>`;
+  #renderTitle(state?: unknown) {
+    const name = this.fileName || this._learnedName;
+    return html`<div class="title">
+      <h2>${name ? fileName(name) : this.t('document.title')}</h2>
+      ${state ?? nothing}
+      <details class="more">
+        <summary>${this.t('document.id-label')}</summary>
+        <div class="inline">
+          <span class="id">${this.documentId}</span>
+          <button type="button" class="secondary small" part="copy-id" aria-label=${this.t('document.copy-id')} @click=${() => this.#copy.copy(this.documentId, 'id')}>${this.t('link.copy')}</button>
+          <span role="status" class="muted">${textOrNothing(this.#copy.status('id', this.t('document.id-copied'), this.t('link.copy-failed')))}</span>
+        </div>
+      </details>
+    </div>`;
   }
 
   #renderMissing() {
     return html`<section class="base" part="base">
       <div class="header">
-        <div>
-          ${this.#renderTitle()}
-        </div>
+        ${this.#renderTitle()}
         <button type="button" class="secondary" part="check" @click=${() => void this.refreshState()}>${this.t('document.check-again')}</button>
       </div>
       ${this.renderFailure()}
@@ -245,21 +332,20 @@ export class EsignDocument extends EsignDocumentElement {
     const busy = this.busy !== '';
     return html`<section class="base" part="base">
       <div class="header">
-        <div>
-          ${this.#renderTitle()}
-          <p class="state" part="state" aria-live="polite">${textOrNothing(this._state && this.t('document.state', { state: this.#stateWords(this._state) }))}</p>
-        </div>
+        ${this.#renderTitle(
+          html`<p class="state ${this._state ?? ''}" part="state" aria-live="polite">${textOrNothing(this._state && this.#stateWords(this._state))}</p>`,
+        )}
         <button type="button" class="secondary" part="download" ?disabled=${!this.documentId} aria-disabled=${busy ? 'true' : 'false'} @click=${() => busy || this.download().catch(() => undefined)}>
-          ${this.busy === 'download' ? this.t('document.downloading') : this.t(this._state === 'signed' ? 'document.download-signed' : 'document.download')}
+          ${this.busy === 'download' ? this.t('document.downloading') : this.t(this._state === 'signed' ? 'sign.download' : 'document.download')}
         </button>
       </div>
       ${this._checked
         ? html`<div class="parts">
-          <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${() => void this.refreshState()} @esign-confirm-open=${() => (this._confirm = false)} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]}></esign-signer-list>
-          <esign-validation-report exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
+          <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${this.#signersLoaded} @esign-confirm-open=${() => (this._confirm = false)} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]} .signedNames=${this._signedNames}></esign-signer-list>
+          <esign-validation-report @esign-validated=${this.#validated} exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
           <section aria-labelledby="link-title">
             <h2 id="link-title" class="section-title">${this.t('document.link')}</h2>
-            <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" @esign-signing-link-created=${(e: CustomEvent<SigningLinkCreatedDetail>) => (this._created = [...this._created, ...e.detail.signers])} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
+            <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" @esign-signing-link-created=${this.#linkCreated} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
           </section>
         </div>`
         : html`<p class="muted" role="status">${this.t('document.loading')}</p>`}

@@ -50,6 +50,11 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
 
   /** The hash: hex (attribute or property), base64, or bytes (property). */
   declare hash: HashInput | null;
+  /** The algorithm as people write it: SHA-256, SHA-512. */
+  get #algorithmName(): string {
+    return this.hashAlgorithm.replace('SHA', 'SHA-');
+  }
+
   /** SHA256 (default) or SHA512. */
   declare hashAlgorithm: HashAlgorithm;
 
@@ -89,7 +94,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     const hex = this.hashHex;
     if (!hex) throw new EsignError('invalid-input', this.t('hash.missing'), { field: 'hash' });
     if (!hashFits(hex, this.hashAlgorithm)) {
-      throw new EsignError('invalid-input', this.t('hash.invalid', { length: HASH_HEX_LENGTH[this.hashAlgorithm], algorithm: this.hashAlgorithm }), {
+      throw new EsignError('invalid-input', this.t('hash.invalid', { length: HASH_HEX_LENGTH[this.hashAlgorithm], algorithm: this.#algorithmName }), {
         field: 'hash',
       });
     }
@@ -144,7 +149,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   protected override renderInputs() {
     const hex = this.hashHex;
     return html`<dl class="hash">
-        <dt id="hash-label">${this.t('hash.label', { algorithm: this.hashAlgorithm })}</dt>
+        <dt id="hash-label">${this.t('hash.label', { algorithm: this.#algorithmName })}</dt>
         <dd part="hash" aria-labelledby="hash-label">${hex ?? '—'}</dd>
       </dl>
       ${this.inputError ? html`<p class="field-error" role="alert">${this.inputError}</p>` : nothing}`;

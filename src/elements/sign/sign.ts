@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { camelCased } from '../../client/camel.js';
 import type { Channel, ProxyCaller } from '../../client/caller.js';
 import { mobileSign, mobileSignStatus, smartIdSign, smartIdSignStatus } from '../../client/operations.js';
@@ -6,6 +6,7 @@ import { EsignError } from '../../client/errors.js';
 import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition, SignStatusResponse } from '../../client/types.js';
 import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
 import { controls } from '../../internal/controls.styles.js';
+import { fileName } from '../../internal/file-name.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import type { FlowStart } from '../../internal/session-flow.js';
@@ -50,7 +51,23 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @tag esign-sign
  */
 export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusResponse> {
-  static override styles = [theme, controls, sessionStyles, filePickerStyles];
+  static override styles = [
+    theme,
+    controls,
+    sessionStyles,
+    filePickerStyles,
+    // the preview sits in the signing card as its content, not as a card within the card
+    css`
+      esign-document-preview {
+        margin-block: var(--_space);
+      }
+      esign-document-preview::part(base) {
+        border: 0;
+        padding: 0;
+        background: none;
+      }
+    `,
+  ];
 
   static override properties: PropertyDeclarations = {
     ...EsignSessionElement.properties,
@@ -289,6 +306,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
       accept: containerType ? '' : FILE_ACCEPT,
       hint: containerType ? this.t('sign.types-any', { type: TYPE_NAMES[containerType] }) : this.t('sign.types'),
       pickLabel: this.t(files.length && containerType ? 'sign.pick-more' : 'sign.pick'),
+      pickOther: this.t('sign.pick-other'),
       dropLabel: this.t('sign.drop'),
       error: this.inputError,
       dragging: this._dragging,
@@ -311,14 +329,17 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     if (!this.#signed || !this.#downloadUrl) return nothing;
     const { name } = this.#signed.file;
     return html`<div class="actions">
-        <a class="download" part="download" href=${this.#downloadUrl} download=${name}>${this.t('sign.download', { name })}</a>
+        <a class="download" part="download" href=${this.#downloadUrl} download=${name} aria-describedby="signed-name">${this.t('sign.download')}</a>
+        <span class="signed-name" id="signed-name">${fileName(name)}</span>
       </div>
-      ${this.#renderPreview(this.#signed.file.blob)}`;
+      ${this.#renderPreview(this.#signed.file.blob, this.signaturePage === 'first_page' ? 1 : Number.MAX_SAFE_INTEGER)}`;
   }
 
-  #renderPreview(file: Blob | null) {
+  /** The preview; a signed PDF opens on the page its visible signature is on (the last, unless asked otherwise). */
+  #renderPreview(file: Blob | null, page = 1) {
     if (this.noPreview || !file) return nothing;
     return html`<esign-document-preview
+      .page=${page}
       part="preview"
       exportparts="toolbar: preview-toolbar, viewport: preview-viewport"
       .lang=${this.language}

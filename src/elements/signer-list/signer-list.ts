@@ -37,6 +37,7 @@ export class EsignSignerList extends EsignDocumentElement {
     noInvite: { type: Boolean, attribute: 'no-invite' },
     noRemove: { type: Boolean, attribute: 'no-remove' },
     temporarySigners: { attribute: false },
+    signedNames: { attribute: false },
     _signers: { state: true },
     _updated: { state: true },
     _invite: { state: true },
@@ -56,6 +57,11 @@ export class EsignSignerList extends EsignDocumentElement {
    * offered for them alone (`esign-document` knows those added through its own link form).
    */
   declare temporarySigners: TemporarySignerName[];
+  /**
+   * The names on the document's signatures (its validation gives them; `esign-document` passes
+   * them). A signed entry whose signature bears another name shows both, where that can be told.
+   */
+  declare signedNames: string[];
   declare _signers: SignerEntry[] | null;
   declare _updated: Date | null;
   declare _invite: SignerDraft | null;
@@ -68,6 +74,7 @@ export class EsignSignerList extends EsignDocumentElement {
   constructor() {
     super();
     this.refreshInterval = 0;
+    this.signedNames = [];
     this.noInvite = false;
     this.noRemove = false;
     this.temporarySigners = [];
@@ -167,7 +174,21 @@ export class EsignSignerList extends EsignDocumentElement {
     return KNOWN_STATES.includes(state) ? this.t(`sign-status.${state}` as StringKey) : state;
   }
 
-  #renderSigner(signer: SignerEntry, index: number) {
+  /**
+   * Who signed for an entry, where it differs from who was invited: told only when one signed
+   * entry and one signature's name are left unmatched by name (a person's link signed by another
+   * certificate's name); never guessed among several.
+   */
+  #signedAs(): Map<SignerEntry, string> {
+    const full = (s: SignerEntry) => `${s.name} ${s.surname}`.trim().toLocaleUpperCase();
+    const names = (this.signedNames ?? []).map((n) => n.trim()).filter(Boolean);
+    const signed = (this._signers ?? []).filter((s) => s.signStatus === 'signed');
+    const signers = signed.filter((s) => !names.some((n) => n.toLocaleUpperCase() === full(s)));
+    const others = names.filter((n) => !signed.some((s) => n.toLocaleUpperCase() === full(s)));
+    return signers.length === 1 && others.length === 1 ? new Map([[signers[0]!, others[0]!]]) : new Map();
+  }
+
+  #renderSigner(signer: SignerEntry, index: number, signedAs: Map<SignerEntry, string>) {
     const name = `${signer.name} ${signer.surname}`.trim();
     const known = KNOWN_STATES.includes(signer.signStatus);
     const badge = signer.signStatus === 'signed' || signer.signStatus === 'rejected' || signer.signStatus === 'denied' ? signer.signStatus : 'other';
@@ -181,6 +202,7 @@ export class EsignSignerList extends EsignDocumentElement {
         ${this.t('signers.col.signature')}:
         ${signer.signStatus === 'signed' ? this.t(signer.isSignatureValid === 'true' ? 'signers.valid' : 'signers.invalid') : this.t('signers.no-signature')}
       </span>
+      ${signedAs.has(signer) ? html`<span class="muted">${this.t('signers.signed-as', { name: signedAs.get(signer)! })}</span>` : nothing}
       ${signer.rejectionReason ? html`<span>${this.t('signers.reason', { reason: signer.rejectionReason })}</span>` : nothing}
       ${this.noRemove || signer.signStatus === 'signed' || !this.#isTemporary(signer)
         ? nothing
@@ -263,7 +285,8 @@ export class EsignSignerList extends EsignDocumentElement {
   override render() {
     const loading = this.busy === 'load' && this._signers === null;
     const notFound = this.failure?.code === 'document-not-found';
-    const time = this._updated?.toLocaleTimeString(this.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    const signedAs = this.#signedAs();
+    const time = this._updated?.toLocaleTimeString(this.language, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
     return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
       <div class="head">
         <h2>${this.t('signers.title')}</h2>
@@ -276,7 +299,7 @@ export class EsignSignerList extends EsignDocumentElement {
       ${notFound || this._signers === null
         ? nothing
         : this._signers.length
-          ? html`<ul class="signers">${this._signers.map((s, i) => this.#renderSigner(s, i))}</ul>`
+          ? html`<ul class="signers">${this._signers.map((s, i) => this.#renderSigner(s, i, signedAs))}</ul>`
           : html`<p class="message">${this.t('signers.empty')}</p>`}
       ${notFound ? nothing : this.#renderInvite()}
     </section>`;

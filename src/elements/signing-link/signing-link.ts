@@ -98,9 +98,12 @@ export class EsignSigningLink extends EsignDocumentElement {
       if (remove === null) problems['delete'] = 'field.minutes';
       else if (expire !== null && remove < expire) problems['delete'] = 'slink.delete-short';
     }
-    if (!this.callbackUrl.trim()) problems['callback'] = 'field.required';
+    if (!this.callbackUrl.trim()) problems['callback'] = 'slink.callback-empty';
     else if (!isHttpUrl(this.callbackUrl.trim())) problems['callback'] = 'field.url';
     this._signers.forEach((s, i) => {
+      // the service lists and removes a temporary signer by name and surname: both are needed
+      if (!s.name.trim()) problems[`s${i}-name`] = 'signer.name-empty';
+      if (!s.surname.trim()) problems[`s${i}-surname`] = 'signer.surname-empty';
       if (s.email.trim() && !EMAIL.test(s.email.trim())) problems[`s${i}-email`] = 'field.email';
       if (s.phone.trim() && !normalizePhone(s.phone).valid) problems[`s${i}-phone`] = 'form.phone.format';
       if (s.code.trim() && personalCodeCountries(s.code).length === 0) problems[`s${i}-code`] = 'form.code.check-digit';
@@ -128,8 +131,8 @@ export class EsignSigningLink extends EsignDocumentElement {
     const signers: TemporarySignerInput[] = this._signers.map((s) => {
       const phone = normalizePhone(s.phone);
       return {
-        ...(s.name.trim() ? { name: s.name.trim() } : {}),
-        ...(s.surname.trim() ? { surname: s.surname.trim() } : {}),
+        name: s.name.trim(),
+        surname: s.surname.trim(),
         ...(s.signatureType ? { signature_type: s.signatureType } : {}),
         ...(phone.valid ? { phone_number: phone.phone } : {}),
         ...(s.code.trim() ? { personal_code: s.code.trim() } : {}),
@@ -153,7 +156,7 @@ export class EsignSigningLink extends EsignDocumentElement {
     );
     const links = readTemporarySigningLinks(raw);
     this._links = links;
-    const named = signers.filter((s) => s.name && s.surname).map((s) => ({ name: s.name as string, surname: s.surname as string }));
+    const named = signers.map((s) => ({ name: s.name as string, surname: s.surname as string }));
     const detail: SigningLinkCreatedDetail = { documentId, links, signers: named, raw };
     this.emit('esign-signing-link-created', detail);
     void this.focusLater('.done');
@@ -176,8 +179,8 @@ export class EsignSigningLink extends EsignDocumentElement {
     return html`<fieldset>
       <legend>${this.t('signer.legend', { n: index + 1 })}</legend>
       <div class="grid">
-        ${textField({ id: id('name'), label: this.t('signer.name'), value: signer.name, disabled: busy, onInput: (name) => this.#change(index, { name }) })}
-        ${textField({ id: id('surname'), label: this.t('signer.surname'), value: signer.surname, disabled: busy, onInput: (surname) => this.#change(index, { surname }) })}
+        ${textField({ id: id('name'), label: this.t('signer.name'), value: signer.name, error: this.#errorOf(id('name')), disabled: busy, onInput: (name) => this.#change(index, { name }) })}
+        ${textField({ id: id('surname'), label: this.t('signer.surname'), value: signer.surname, error: this.#errorOf(id('surname')), disabled: busy, onInput: (surname) => this.#change(index, { surname }) })}
       </div>
       <div class="field">
         <label for=${id('type')}>${this.t('slink.signature-type')}</label>
@@ -207,7 +210,7 @@ export class EsignSigningLink extends EsignDocumentElement {
         ${links.map(
           (link, i) => html`<li>
             <a class="url" part="link" href=${link.url} target="_blank" rel="noopener">${link.url}</a>
-            <span class="muted">${this.t('slink.valid-until', { time: link.validUntil.toLocaleString(this.language, { dateStyle: 'medium', timeStyle: 'short' }) })}</span>
+            <span class="muted">${this.t('slink.valid-until', { time: link.validUntil.toLocaleString(this.language, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }) })}</span>
             <div class="inline">
               <button type="button" class="secondary small" @click=${() => this.#copy.copy(link.url, String(i))}>${this.t('link.copy')}</button>
               <span role="status" class="muted">${textOrNothing(this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed')))}</span>

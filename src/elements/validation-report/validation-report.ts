@@ -1,11 +1,11 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { adoptStyles, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { validateDocument, validateFile } from '../../client/operations.js';
 import { css } from 'lit';
 import type { ValidationReport } from '../../client/types.js';
-import type { StringKey } from '../../i18n/index.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import type { ValidatedDetail } from './events.js';
-import { readReport, type ReadSignature } from './read-report.js';
+import { readReport } from './read-report.js';
+import { loadOnce } from '../../internal/load-once.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { blobToBase64 } from '../../internal/base64.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
@@ -13,65 +13,15 @@ import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { FILE_ACCEPT, FILE_TYPES, extensionOf, toSignFiles, type SignFile } from '../../internal/sign-files.js';
 import { EsignError } from '../../client/errors.js';
 
-const INDICATIONS = ['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED'];
-const SUB_INDICATIONS = ['HASH_FAILURE', 'SIG_CRYPTO_FAILURE', 'FORMAT_FAILURE', 'NO_CERTIFICATE_CHAIN_FOUND', 'REVOKED', 'EXPIRED', 'NOT_YET_VALID', 'SIGNED_DATA_NOT_FOUND', 'TRY_LATER'];
-
 const styles = css`
   .summary {
     font-weight: 700;
     margin: 0;
   }
-  .signature {
-    border: 1px solid var(--_border);
-    border-inline-start: 4px solid var(--_muted);
-    border-radius: calc(var(--_radius) * 0.8);
-    padding: 0.75rem var(--_space);
-  }
-  .signature.TOTAL_PASSED {
-    border-inline-start-color: var(--_success);
-  }
-  .signature.TOTAL_FAILED {
-    border-inline-start-color: var(--_danger);
-  }
-  dl {
-    display: grid;
-    grid-template-columns: minmax(7rem, auto) 1fr;
-    gap: 0.25rem 0.9rem;
-    margin: 0.5rem 0 0;
-  }
-  dt {
-    color: var(--_muted);
-  }
-  @container (max-width: 26rem) {
-    dl {
-      grid-template-columns: 1fr;
-    }
-    dd + dt {
-      margin-block-start: 0.4rem;
-    }
-  }
-  dd {
-    margin: 0;
-    overflow-wrap: anywhere;
-  }
-  ul.notes {
-    margin: 0.25rem 0 0;
-    padding-inline-start: 1.2rem;
-  }
-  details summary {
-    cursor: pointer;
-    font-weight: 600;
-    padding-block: 0.6rem;
-  }
-  pre {
-    max-block-size: 20rem;
-    overflow: auto;
-    font-size: 0.8rem;
-    background: var(--_bg-subtle);
-    padding: 0.75rem;
-    border-radius: calc(var(--_radius) * 0.8);
-  }
 `;
+
+/** The signatures and the technical report: loaded with the first report, beside its request. */
+const loadReportView = loadOnce(() => import('./report-view.js'));
 
 /**
  * The validation of a stored document (by `document-id`), of a file the person picks or drops
@@ -118,6 +68,30 @@ export class EsignValidationReport extends EsignDocumentElement {
     this._dragging = false;
   }
 
+  /** The view of a report's signatures, once loaded. */
+  #view: typeof import('./report-view.js') | undefined;
+
+  /** Loads the report's view (asked for as soon as a report is, so both arrive together). */
+  async #loadView(): Promise<void> {
+    if (this.#view) return;
+    try {
+      const view = await loadReportView();
+      if (this.#view) return;
+      this.#view = view;
+      adoptStyles(this.renderRoot as ShadowRoot, [...EsignValidationReport.elementStyles, view.reportStyles]);
+      this.requestUpdate();
+    } catch (cause) {
+      // the summary is shown; the signatures cannot be, and the person is told so
+      this.failure = this.errorDetail(new EsignError('network', (cause as Error)?.message ?? 'The report could not be shown', { cause }));
+      this.emit('esign-error', this.failure);
+    }
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('report') && this.report && !this.#view) void this.#loadView();
+  }
+
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     // after this update, not inside it: validating changes what is shown
@@ -128,6 +102,7 @@ export class EsignValidationReport extends EsignDocumentElement {
   async validate(): Promise<ValidationReport> {
     this.requireDocument();
     const documentId = this.documentId;
+    void this.#loadView();
     const answer = await this.act('validate', (signal) => this.client.call(validateDocument, {}, { documentId }, { signal }));
     this.report = answer.data;
     const { valid, total } = readReport(answer.data);
@@ -150,6 +125,7 @@ export class EsignValidationReport extends EsignDocumentElement {
       void this.focusLater('[part="pick"]');
       throw new EsignError('invalid-input', this._fileError, { field: 'file' });
     }
+    void this.#loadView();
     const answer = await this.act('file', async (signal) => this.client.call(validateFile, { file: { filename: file.name, content: await blobToBase64(file, undefined, signal) } }, {}, { signal }));
     this.report = answer.data;
     const { valid, total } = readReport(answer.data);
@@ -166,7 +142,8 @@ export class EsignValidationReport extends EsignDocumentElement {
       multiple: false,
       accept: FILE_ACCEPT,
       hint: this.t('sign.types'),
-      pickLabel: this._file ? this.t('report.pick-other') : this.t('sign.pick'),
+      pickLabel: this.t('sign.pick'),
+      pickOther: this.t('sign.pick-other'),
       dropLabel: this.t('sign.drop'),
       error: this._fileError,
       dragging: this._dragging,
@@ -186,45 +163,6 @@ export class EsignValidationReport extends EsignDocumentElement {
     });
   }
 
-  #time(date: Date | null): string {
-    return date ? date.toLocaleString(this.language, { dateStyle: 'medium', timeStyle: 'short' }) : this.t('report.unknown');
-  }
-
-  #verdict(signature: ReadSignature): string {
-    const indication = INDICATIONS.includes(signature.indication)
-      ? this.t(`indication.${signature.indication}` as StringKey)
-      : signature.indication || this.t('report.unknown');
-    if (!signature.subIndication) return indication;
-    const sub = SUB_INDICATIONS.includes(signature.subIndication) ? this.t(`sub.${signature.subIndication}` as StringKey) : signature.subIndication;
-    return `${indication}: ${sub}`;
-  }
-
-  #renderSignature(signature: ReadSignature, index: number) {
-    return html`<li class="signature ${signature.indication}" part="signature">
-      <h3>${this.t('report.signature', { n: index + 1 })}</h3>
-      <dl>
-        <dt>${this.t('report.verdict')}</dt>
-        <dd><strong>${this.#verdict(signature)}</strong></dd>
-        <dt>${this.t('report.signed-by')}</dt>
-        <dd>${signature.signedBy || this.t('report.unknown')}</dd>
-        <dt>${this.t('report.time')}</dt>
-        <dd>${this.#time(signature.signingTime)}</dd>
-        <dt>${this.t('report.format')}</dt>
-        <dd>${signature.format || this.t('report.unknown')}</dd>
-        <dt>${this.t('report.level')}</dt>
-        <dd>${signature.level || this.t('report.unknown')}</dd>
-        ${signature.errors.length
-          ? html`<dt>${this.t('report.errors')}</dt>
-              <dd><ul class="notes">${signature.errors.map((e) => html`<li>${e}</li>`)}</ul></dd>`
-          : nothing}
-        ${signature.warnings.length
-          ? html`<dt>${this.t('report.warnings')}</dt>
-              <dd><ul class="notes">${signature.warnings.map((w) => html`<li>${w}</li>`)}</ul></dd>`
-          : nothing}
-      </dl>
-    </li>`;
-  }
-
   override render() {
     const read = this.report ? readReport(this.report) : null;
     return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
@@ -241,11 +179,7 @@ export class EsignValidationReport extends EsignDocumentElement {
       ${this.renderFailure()}
       ${read
         ? html`<p class="summary" role="status" tabindex="-1">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
-            ${read.signatures.length ? html`<ol class="links">${read.signatures.map((s, i) => this.#renderSignature(s, i))}</ol>` : nothing}
-            <details>
-              <summary>${this.t('report.raw')}</summary>
-              <pre tabindex="0" aria-label=${this.t('report.raw')}>${JSON.stringify(this.report, null, 2)}</pre>
-            </details>`
+            ${this.#view?.renderReport(this, read.signatures, this.report!) ?? nothing}`
         : nothing}
     </section>`;
   }

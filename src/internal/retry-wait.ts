@@ -1,0 +1,45 @@
+import { html, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type { StringKey } from '../i18n/index.js';
+
+interface WaitHost extends ReactiveControllerHost {
+  t(key: StringKey, params?: Record<string, string | number>): string;
+}
+
+/**
+ * After `rate-limited`: the time left until a new attempt can work, in whole minutes. The host
+ * renders each second; the words change (and a screen reader says them) once a minute, and
+ * once the time is over the host offers its action again. Loaded with the first such answer.
+ */
+export class RetryWait implements ReactiveController {
+  readonly #until: number;
+  readonly #timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly host: WaitHost,
+    seconds: number,
+  ) {
+    this.#until = Date.now() + seconds * 1000;
+    this.#timer = setInterval(() => host.requestUpdate(), 1000);
+    host.addController(this);
+    host.requestUpdate();
+  }
+
+  /** The time left as a status the host can focus; undefined once a new attempt can work. */
+  render() {
+    const left = this.#until - Date.now();
+    if (left <= 0) {
+      this.stop();
+      return undefined;
+    }
+    return html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${this.host.t('action.wait', { minutes: Math.ceil(left / 60_000) })}</p>`;
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.host.removeController(this);
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+  }
+}
