@@ -11,8 +11,22 @@ const STYLE =
   'font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color-scheme:light dark;' +
   'background:light-dark(#fafbfc,#111418);color:light-dark(#1b1f24,#e8eaed);overflow-wrap:anywhere';
 
-function page(lang: PageLanguage, title: string, body: string): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title></head><body style="${STYLE}">${languageSwitch(lang)}<main><h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>${body}</main></body></html>`;
+/** The page; its heading is the title unless given as HTML (a long file name shortened in it). */
+function page(lang: PageLanguage, title: string, body: string, heading = escapeHtml(title)): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title></head><body style="${STYLE}">${languageSwitch(lang)}<main><h1 style="font-size:1.4rem">${heading}</h1>${body}</main></body></html>`;
+}
+
+const HIDDEN = 'position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap';
+
+/**
+ * A file name as the pages show it: a long one shortened in the middle with its end and extension
+ * kept (as the widget does), the whole name in its title and read by screen readers.
+ */
+function fileNameHtml(name: string): string {
+  const chars = Array.from(name);
+  if (chars.length <= 60) return escapeHtml(name);
+  const short = `${chars.slice(0, 40).join('')}…${chars.slice(-19).join('')}`;
+  return `<span title="${escapeHtml(name)}"><span style="${HIDDEN}">${escapeHtml(name)}</span><span aria-hidden="true">${escapeHtml(short)}</span></span>`;
 }
 
 /** The languages of the signing pages: the widget's five. */
@@ -119,7 +133,7 @@ function languageSwitch(current: PageLanguage): string {
 type Words = Record<keyof (typeof PAGE_WORDS)['en'], string>;
 
 function say(words: Words, key: keyof Words, values: Record<string, string> = {}): string {
-  return escapeHtml(words[key]).replace(/\{(\w+)\}/g, (_, name: string) => `<strong>${escapeHtml(values[name] ?? '')}</strong>`);
+  return escapeHtml(words[key]).replace(/\{(\w+)\}/g, (_, name: string) => `<strong>${name === 'file' ? fileNameHtml(values[name] ?? '') : escapeHtml(values[name] ?? '')}</strong>`);
 }
 
 /**
@@ -172,6 +186,7 @@ function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, 
     lang,
     words.title.replace('{file}', doc.filename),
     `<p>${intro}</p><p style="color:light-dark(#515a64,#aab3bd)">${escapeHtml(words.sandbox)}</p>${widget}`,
+    escapeHtml(words.title).replace('{file}', fileNameHtml(doc.filename)),
   );
 }
 

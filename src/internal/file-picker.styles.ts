@@ -37,6 +37,8 @@ export const filePickerStyles = css`
     margin: 0 0 0.6rem;
     padding: 0;
     display: grid;
+    /* a row no wider than the list, whatever the name */
+    grid-template-columns: minmax(0, 1fr);
     gap: 0.4rem;
   }
   .file-list li {

@@ -84,3 +84,51 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
     });
   }
 });
+
+describe('sandbox signing pages with a name of 200 characters, in Chromium', () => {
+  const longName = `${'Sutartis-su-labai-ilgu-pavadinimu-'.repeat(6).slice(0, 196)}.pdf`;
+
+  for (const width of [320, 360, 1280]) {
+    it(`${width} px: the title, the introduction and the widget stay within the page`, async () => {
+      assert.equal(longName.length, 200);
+      const upload = await api('/api/document/upload.json', {
+        access: 'private',
+        file: { filename: longName, content: Buffer.from(samplePdf('Long')).toString('base64') },
+        signers: [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test' }],
+      });
+      const link = await api('/api/document/generate-temporary-signing-link.json', { document_id: upload['document'].uuid, callback_url: 'http://127.0.0.1:9/cb' });
+      for (const url of [upload['signers'][0].invitationUrl as string, link['temporary_signing_link'] as string]) {
+        const page = await browser.newPage();
+        await page.setViewport({ width, height: 800 });
+        await page.goto(url, { waitUntil: 'networkidle0' });
+        await page.waitForFunction(() => (document.querySelector('esign-sign') as unknown as { files?: unknown })?.files instanceof File, { timeout: 10_000 });
+        // the element lists the file once its words are there
+        await page.waitForFunction(() => document.querySelector('esign-sign')?.shadowRoot?.querySelector('.file-name') !== null, { timeout: 10_000 });
+        const seen = await page.evaluate(() => {
+          const sign = document.querySelector('esign-sign')!;
+          const row = sign.shadowRoot!.querySelector('.file-name')!;
+          return {
+            page: document.documentElement.scrollWidth,
+            view: window.innerWidth,
+            heading: document.querySelector('h1')!.getBoundingClientRect().right,
+            intro: Math.max(...[...document.querySelectorAll('main p')].map((p) => p.getBoundingClientRect().right)),
+            row: row.getBoundingClientRect().right,
+            sign: sign.getBoundingClientRect().right,
+            said: row.getAttribute('title'),
+          };
+        });
+        assert.ok(seen.page <= seen.view, `nothing widens the page (${seen.page} > ${seen.view}) at ${url}`);
+        assert.ok(seen.heading <= seen.view && seen.intro <= seen.view, 'the title and the introduction wrap within the page');
+        assert.ok(seen.row <= seen.sign, 'the file row stays inside the element');
+        assert.equal(seen.said, longName, 'the whole name is there to read');
+        // the title shortened in the middle on the page, whole in the tab and for a screen reader
+        const heading = await page.evaluate(`(() => { const h = document.querySelector('h1'); return { shown: h.querySelector('[aria-hidden="true"]').textContent, title: h.querySelector('[title]').getAttribute('title'), tab: document.title, lines: Math.round(h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)) }; })()`) as { shown: string; title: string; tab: string; lines: number };
+        assert.match(heading.shown, /^Sutartis-su-labai-ilgu-pavadinimu-Sutart.*…/);
+        assert.ok(heading.shown.endsWith('gu-pav.pdf'), heading.shown);
+        assert.equal(heading.title, longName);
+        assert.ok(heading.tab.includes(longName));
+        await page.close();
+      }
+    });
+  }
+});

@@ -23,7 +23,7 @@ export const viewerStyles = css`
     min-width: 3.75rem;
   }
   /* a phone of 320 px in a host's card: smaller targets (still over 24 px), one row kept */
-  @container (max-width: 17rem) {
+  @container (max-width: 19rem) {
     .toolbar button {
       min-width: 2rem;
       padding-inline: 0.2rem;
@@ -108,6 +108,7 @@ export const viewerStyles = css`
     margin: 0;
     padding: 0;
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: 0.35rem;
   }
   .files li {

@@ -29,6 +29,7 @@ const styles = css`
   }
   .title {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: 0.35rem;
     justify-items: start;
     min-inline-size: 0;
@@ -37,6 +38,7 @@ const styles = css`
   h2 {
     display: flex;
     max-inline-size: 100%;
+    min-inline-size: 0;
   }
   /* the state as a badge: a word and a shape, never colour alone */
   .state {
@@ -48,9 +50,6 @@ const styles = css`
   }
   .state:empty {
     display: none;
-  }
-  .state::first-letter {
-    text-transform: uppercase;
   }
   .state.signed {
     color: var(--_success);
@@ -306,7 +305,7 @@ export class EsignDocument extends EsignDocumentElement {
         <summary>${this.t('document.id-label')}</summary>
         <div class="inline">
           <span class="id">${this.documentId}</span>
-          <button type="button" class="secondary small" part="copy-id" aria-label=${this.t('document.copy-id')} @click=${() => this.#copy.copy(this.documentId, 'id')}>${this.t('link.copy')}</button>
+          <button type="button" class="secondary small" part="copy-id" @click=${() => this.#copy.copy(this.documentId, 'id')}>${this.t('document.copy-id')}</button>
           <span role="status" class="muted">${textOrNothing(this.#copy.status('id', this.t('document.id-copied'), this.t('link.copy-failed')))}</span>
         </div>
       </details>

@@ -1,0 +1,21 @@
+import puppeteer from 'puppeteer-core';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from 'esign-sandbox';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.ts';
+const TOKEN='t';
+const sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 300, widgetDir: fileURLToPath(new URL('./dist/cdn/', import.meta.url)) });
+const api = async (path: string, body: object) => (await (await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, access_token: TOKEN }) })).json()) as any;
+const longName = `${'Sutartis-su-labai-ilgu-pavadinimu-'.repeat(6).slice(0, 196)}.pdf`;
+const upload = await api('/api/document/upload.json', { access: 'private', file: { filename: longName, content: Buffer.from(samplePdf('Long')).toString('base64') }, signers: [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test' }] });
+const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const page = await browser.newPage(); await page.setViewport({ width: 360, height: 800 });
+await page.goto(upload.signers[0].invitationUrl, { waitUntil: 'networkidle0' });
+await new Promise(r => setTimeout(r, 1500));
+console.log(await page.evaluate(`(() => {
+  const out = [];
+  const walk = (root, path) => { for (const el of root.querySelectorAll('*')) { const r = el.getBoundingClientRect(); if (r.right > 400) out.push(path + ' ' + el.tagName + '.' + el.className + ' ' + Math.round(r.right)); if (el.shadowRoot) walk(el.shadowRoot, path + '>' + el.tagName); } };
+  walk(document, ''); return out.slice(0, 15).join('\\n');
+})()`));
+await page.screenshot({ path: '/tmp/long.png' });
+await browser.close(); await sandbox.close();
