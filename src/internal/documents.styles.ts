@@ -31,6 +31,9 @@ export const documentStyles = css`
     grid-row: span 3;
     grid-template-rows: subgrid;
   }
+  .signers-title {
+    margin-block-end: 0.6rem;
+  }
   .field-head {
     display: grid;
     gap: 0.3rem;

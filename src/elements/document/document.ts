@@ -79,7 +79,7 @@ const styles = css`
   }
   .parts esign-signing-link::part(base) {
     border-width: 0;
-    padding-block-start: 0;
+    padding-block-start: calc(var(--_space) * 0.75);
   }
   .section-title {
     margin-block-end: 0.5rem;

@@ -242,7 +242,7 @@ export class EsignSigningLink extends EsignDocumentElement {
             <option value="en" ?selected=${language === 'en'}>${this.t('slink.lang.en')}</option>
           </select>
         </div>
-        <h3>${this.t('slink.signers')}</h3>
+        <h3 class="signers-title">${this.t('slink.signers')}</h3>
         ${this._signers.map((s, i) => this.#renderSigner(s, i))}
         <div><button type="button" class="secondary" part="add-signer" ?disabled=${busy} @click=${() => {
           this._signers = [...this._signers, emptyLinkSigner()];
