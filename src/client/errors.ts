@@ -89,6 +89,8 @@ const PROXY_CODES: Record<number, EsignErrorCode> = {
   429: 'rate-limited',
   500: 'service-error',
   502: 'service-unreachable',
+  // the proxy's store is away for a moment: a poll goes on, a start may be tried again
+  503: 'service-unreachable',
   504: 'timeout',
 };
 

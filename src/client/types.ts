@@ -59,6 +59,7 @@ export type ProxyErrorKind =
   | 'forbidden'
   | 'rate-limited'
   | 'host-error'
+  | 'store-unavailable'
   | 'upstream-unreachable'
   | 'upstream-timeout'
   | 'upstream-invalid'

@@ -13,6 +13,8 @@ import {
   DEFAULT_RATE_LIMITS,
   DEFAULT_RESULT_TIMEOUT,
   DEFAULT_RESULT_WAIT,
+  DEFAULT_STORE_TIMEOUT,
+  STORE_RETRY_AFTER,
   DEFAULT_SESSION_BODY_LIMIT,
   DEFAULT_SESSION_TTL,
   DEFAULT_UPSTREAM_TIMEOUT,
@@ -26,6 +28,7 @@ import { HandOverTimeout, handOver, within } from './hand-over.js';
 import { isAllowedOrigin, isJsonContentType, pageSchemes } from './origin.js';
 import { FILE_STARTS, checkStartFields, storeKey } from './start-rules.js';
 import { MemoryStore, type ProxyStore } from './store.js';
+import { StoreUnavailable, guardStore } from './guarded-store.js';
 import { UpstreamFailure, createUpstream, type Upstream } from './upstream.js';
 import { newVisitorId, readCookie, visitorCookie, visitorCookieName } from './visitor.js';
 
@@ -142,11 +145,23 @@ function enabledOperations(options: ProxyOptions): Set<OperationId> {
  * The proxy, framework-free: the rules of design.md in one pipeline. Returns the answer, or
  * null for a request outside its prefix.
  */
-export function createProxyCore(options: ProxyOptions): (request: IncomingProxyRequest) => Promise<ProxyAnswer | null> {
+/** What `health()` of a handler says: for a load balancer's health check (no secrets, nothing of a visitor). */
+export interface ProxyHealth {
+  /** The proxy can check and forward requests. */
+  ok: boolean;
+  /** Its store (bindings, limits, hand-overs) answers within `storeTimeoutMs`. */
+  store: 'ok' | 'unavailable';
+}
+
+/** The proxy's rules, from a request to its answer (null: not a path of the proxy), and its health. */
+export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer | null>) & { health(): Promise<ProxyHealth> };
+
+export function createProxyCore(options: ProxyOptions): ProxyCore {
   checkOptions(options);
   const enabled = enabledOperations(options);
   const token = options.accessToken;
-  const store: ProxyStore = options.store ?? new MemoryStore(options.now ? { now: options.now } : {});
+  // every call bounded: a store that fails or is late refuses the request (fails closed)
+  const store: ProxyStore = guardStore(options.store ?? new MemoryStore(options.now ? { now: options.now } : {}), options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT);
   const upstream: Upstream = createUpstream({
     baseUrl: options.baseUrl,
     timeoutMs: options.upstreamTimeout ?? DEFAULT_UPSTREAM_TIMEOUT,
@@ -309,7 +324,18 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
     return !(await store.setIfAbsent(`poll:${sessionToken}`, '1', minPollInterval));
   }
 
-  return async (request) => {
+  /** Whether the store answers: one bounded read of a key nobody writes. */
+  async function health(): Promise<ProxyHealth> {
+    try {
+      await store.get('health');
+      return { ok: true, store: 'ok' };
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+      return { ok: false, store: 'unavailable' };
+    }
+  }
+
+  const handle = async (request: IncomingProxyRequest): Promise<ProxyAnswer | null> => {
     const route = routeOf(request.url, options.prefix);
     if (!route) return null;
     const { path } = route;
@@ -423,12 +449,18 @@ export function createProxyCore(options: ProxyOptions): (request: IncomingProxyR
       return withCookie({ status: answer.status, headers: { ...JSON_HEADERS }, body }, cookie);
     } catch (error) {
       if (error instanceof ProxyRefusal) return withCookie(error.answer, cookie);
+      if (error instanceof StoreUnavailable) {
+        log(`[esign-proxy] ${error.message}`);
+        const wait = String(STORE_RETRY_AFTER);
+        return withCookie(proxyError('store-unavailable', { retry_after: STORE_RETRY_AFTER }, { 'retry-after': wait }), cookie);
+      }
       if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), cookie);
       // an answer nested too deep to walk
       if (error instanceof RangeError) return withCookie(proxyError('upstream-invalid'), cookie);
       throw error;
     }
   };
+  return Object.assign(handle, { health });
 }
 
 const FILE_TYPES = new Set(['application/pdf', 'application/vnd.etsi.asic-e+zip', 'application/vnd.lt.archyvai.adoc-2008', 'application/octet-stream']);

@@ -25,6 +25,7 @@ const KINDS: Record<ProxyErrorKind, [status: number, message: string]> = {
   forbidden: [403, 'Not allowed for this request'],
   'rate-limited': [429, 'Too many sessions started; try again later'],
   'host-error': [500, 'The host could not process this request'],
+  'store-unavailable': [503, 'The proxy cannot check this request right now; try again in a moment'],
   'upstream-unreachable': [502, 'The service could not be reached'],
   'upstream-timeout': [504, 'The service did not answer in time'],
   'upstream-invalid': [502, 'The service answered with something other than JSON'],

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTimeout, BodyTooLarge, createProxyCore } from './core.js';
+import { BodyTimeout, BodyTooLarge, createProxyCore, type ProxyHealth } from './core.js';
 import { JSON_HEADERS } from './errors.js';
 import type { ProxyOptions } from './options.js';
 
@@ -45,9 +45,9 @@ async function readBody(request: Request, limit: number, timeoutFor: (bytes: num
 }
 
 /** The proxy as a fetch-style `(Request) => Promise<Response>` route handler (Next.js, Hono, Deno, Bun). */
-export function createFetchProxyHandler(options: ProxyOptions): (request: Request) => Promise<Response> {
+export function createFetchProxyHandler(options: ProxyOptions): FetchProxyHandler {
   const core = createProxyCore(options);
-  return async (request) => {
+  const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     let answer;
     try {
@@ -69,7 +69,11 @@ export function createFetchProxyHandler(options: ProxyOptions): (request: Reques
     if (!answer) return new Response(JSON.stringify({ status: 'error', message: 'Not found' }), { status: 404, headers: JSON_HEADERS });
     return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
   };
+  return Object.assign(handler, { health: core.health });
 }
+
+/** The proxy as a fetch-style route handler; `health()` for a load balancer's check. */
+export type FetchProxyHandler = ((request: Request) => Promise<Response>) & { health(): Promise<ProxyHealth> };
 
 /**
  * Serves a fetch-style handler from node:http (or Express, Connect, Vite): builds a `Request`

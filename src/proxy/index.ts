@@ -1,6 +1,6 @@
 export { createProxyHandler, type NodeProxyHandler } from './node.js';
-export { createFetchProxyHandler, fetchHandlerToNode } from './fetch.js';
-export { createProxyCore, SESSION_OPERATIONS, DOCUMENT_OPERATIONS, type IncomingProxyRequest } from './core.js';
+export { createFetchProxyHandler, fetchHandlerToNode, type FetchProxyHandler } from './fetch.js';
+export { createProxyCore, SESSION_OPERATIONS, DOCUMENT_OPERATIONS, type IncomingProxyRequest, type ProxyCore, type ProxyHealth } from './core.js';
 export type { ProxyAnswer } from './errors.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export {
@@ -14,6 +14,7 @@ export {
   DEFAULT_RESULT_WAIT,
   DEFAULT_SESSION_BODY_LIMIT,
   DEFAULT_SESSION_TTL,
+  DEFAULT_STORE_TIMEOUT,
   DEFAULT_UPSTREAM_TIMEOUT,
   type OperationChoice,
   type ProxyOptions,

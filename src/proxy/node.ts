@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { BodyTimeout, BodyTooLarge, createProxyCore } from './core.js';
+import { BodyTimeout, BodyTooLarge, createProxyCore, type ProxyHealth } from './core.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
 import type { ProxyOptions } from './options.js';
 
-export type NodeProxyHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+/** The proxy for node:http, Express, Connect and Vite; `health()` for a load balancer's check. */
+export type NodeProxyHandler = ((req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void) & { health(): Promise<ProxyHealth> };
 
 type MaybeParsed = IncomingMessage & { originalUrl?: string; body?: unknown };
 
@@ -81,7 +82,7 @@ export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: P
  */
 export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
   const core = createProxyCore(options);
-  return (req, res, next) => {
+  const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     const request = req as MaybeParsed;
     const url = options.prefix ? (request.originalUrl ?? req.url ?? '/') : (req.url ?? '/');
     const parsed = request.body !== undefined && (req.complete || req.readableEnded) ? request.body : undefined;
@@ -110,4 +111,5 @@ export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
       },
     );
   };
+  return Object.assign(handler, { health: core.health });
 }

@@ -108,6 +108,12 @@ export interface ProxyOptions {
   exposeScreening?: boolean;
   /** Bindings, counters and delivered results. Default: memory of this process. */
   store?: ProxyStore;
+  /**
+   * How long one call of the store may take, ms. Default 1 000. A store that fails or is late
+   * refuses the request (503 `store-unavailable`, `Retry-After`): nothing it could not check is
+   * forwarded. `health()` of the handler says whether the store answers.
+   */
+  storeTimeoutMs?: number;
   /** How long a started session stays bound to its visitor, ms. Default 30 minutes. */
   sessionTtlMs?: number;
   /** Largest request body in bytes. Default 80 MB (a 50 MB file as base64 with room to spare). */
@@ -146,6 +152,9 @@ export const DEFAULT_SESSION_BODY_LIMIT = 16 * 1024;
 export const DEFAULT_MIN_POLL_INTERVAL = 500;
 export const DEFAULT_RESULT_TIMEOUT = 30_000;
 export const DEFAULT_RESULT_WAIT = 2_000;
+export const DEFAULT_STORE_TIMEOUT = 1_000;
+/** Seconds a browser is asked to wait after the store failed. */
+export const STORE_RETRY_AFTER = 5;
 export const DEFAULT_BODY_TIMEOUT_PER_MB = 2_000;
 /**
  * A person answers a push in 10–60 s. Six starts in ten minutes cover a login, retries after a

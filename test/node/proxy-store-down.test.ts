@@ -1,0 +1,141 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { createClient } from 'redis';
+import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyStore } from '../../src/proxy/index.js';
+import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
+import { EsignClient, EsignError } from '../../src/client/index.js';
+import { ACCESS_TOKEN, CookieJar, send, serverPool } from './harness.js';
+import { startRedis, type RedisServer } from './redis-server.js';
+
+// The proxy's store fails closed: with its real redis-server stopped during a run, every request
+// whose binding or limit cannot be checked is refused with 503 and forwarded nowhere; health()
+// says so; once the server is back the same client finds it and requests pass again.
+
+const serve = serverPool();
+let redis: RedisServer;
+const clients: { destroy(): void }[] = [];
+const TOKEN = '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01';
+
+before(async () => {
+  redis = await startRedis();
+});
+after(async () => {
+  for (const client of clients) client.destroy();
+  await redis.stop();
+});
+
+/** A service that starts every session, answers every poll with a result, and records what reached it. */
+async function countingService() {
+  const seen: string[] = [];
+  const url = await serve((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push(req.url ?? '');
+      const body = req.url!.includes('/status/')
+        ? { status: 'ok', state: 'COMPLETE', result: 'OK', person: { name: 'OK', surname: 'TESTNUMBER', code: '40504040001' } }
+        : { status: 'ok', token: TOKEN, control_code: '1234' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  return { url, seen };
+}
+
+async function redisStore(): Promise<ProxyStore> {
+  // reconnecting every 50 ms, queueing commands meanwhile (node-redis's default): only the
+  // proxy's own time limit keeps a request from waiting for the server
+  const client = createClient({ socket: { path: redis.socket, tls: false, reconnectStrategy: () => 50 } });
+  client.on('error', () => undefined);
+  clients.push(client);
+  await client.connect();
+  return new RedisStore(client as unknown as RedisClientLike, { prefix: 'down:' });
+}
+
+describe('proxy: a store that fails closed', () => {
+  it('answers 503 store-unavailable while redis-server is stopped, forwards nothing, logs no secret, and recovers by itself', async () => {
+    const service = await countingService();
+    const logged: string[] = [];
+    const events = { results: 0 };
+    const options = {
+      baseUrl: service.url,
+      accessToken: ACCESS_TOKEN,
+      store: await redisStore(),
+      storeTimeoutMs: 300,
+      minPollIntervalMs: 0,
+      log: (line: string) => logged.push(line),
+      onResult: () => void events.results++,
+    };
+    const handler = createProxyHandler(options);
+    const url = await serve(handler as RequestListener);
+    const visitor = new CookieJar();
+    const start = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: visitor });
+    assert.equal(start.json.token, TOKEN);
+    assert.deepEqual(await handler.health(), { ok: true, store: 'ok' });
+    assert.equal(service.seen.length, 1);
+
+    await redis.pause();
+    const down = [
+      await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: visitor }),
+      await send(`${url}/smartid/status/${TOKEN}.json`, 'POST', {}, false, { jar: visitor }),
+      await send(`${url}/mobile/login.json`, 'POST', { code: '40504040001', phone: '+37255555555' }, false, { jar: new CookieJar() }),
+    ];
+    for (const answer of down) {
+      assert.equal(answer.status, 503);
+      assert.equal(answer.json.proxy_error, 'store-unavailable');
+      assert.equal(answer.headers.get('retry-after'), '5');
+      assert.equal(answer.json.retry_after, 5);
+    }
+    assert.equal(service.seen.length, 1, 'nothing forwarded while the store was away');
+    assert.equal(events.results, 0);
+    assert.deepEqual(await handler.health(), { ok: false, store: 'unavailable' });
+    assert.ok(logged.length >= 3 && logged.every((line) => /store failed/.test(line)), logged.join('\n'));
+    assert.ok(!logged.join('\n').includes(ACCESS_TOKEN) && !logged.join('\n').includes('40504040001'), 'no secret, no code in the log');
+
+    await redis.resume();
+    for (let i = 0; i < 100 && !(await handler.health()).ok; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(await handler.health(), { ok: true, store: 'ok' });
+    // the server came back empty: the earlier binding is gone, so its poll is refused as not this visitor's
+    const lost = await send(`${url}/smartid/status/${TOKEN}.json`, 'POST', {}, false, { jar: visitor });
+    assert.equal(lost.json.error_code, 40402);
+    const again = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: visitor });
+    assert.equal(again.status, 200);
+    const poll = await send(`${url}/smartid/status/${TOKEN}.json`, 'POST', {}, false, { jar: visitor });
+    assert.equal(poll.json.state, 'COMPLETE');
+    assert.equal(events.results, 1);
+    assert.equal(service.seen.length, 3, 'forwarded again: the new start and its poll');
+  });
+
+  it('a store that hangs is a store that failed: the fetch handler answers 503 in its time limit and health() says so', async () => {
+    const service = await countingService();
+    const hanging: ProxyStore = new Proxy(new MemoryStore(), {
+      get: (target, name) => (name === 'increment' || name === 'get' ? () => new Promise(() => undefined) : Reflect.get(target, name)),
+    });
+    const handler = createFetchProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store: hanging, storeTimeoutMs: 200, log: () => undefined });
+    const answer = await handler(
+      new Request('https://proxy.test/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://proxy.test' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) }),
+    );
+    assert.equal(answer.status, 503);
+    assert.equal(((await answer.json()) as { proxy_error: string }).proxy_error, 'store-unavailable');
+    assert.deepEqual(service.seen, []);
+    assert.deepEqual(await handler.health(), { ok: false, store: 'unavailable' });
+  });
+
+  it('the widget\'s client reads the 503 as the service being unreachable for a moment: retryable, and a poll goes on through it', async () => {
+    const answers = [503];
+    const client = new EsignClient({
+      endpoint: '/esign',
+      fetch: async () => {
+        const status = answers.shift() ?? 200;
+        const body = status === 503 ? { status: 'error', message: 'down', proxy_error: 'store-unavailable', retry_after: 5 } : { status: 'ok', state: 'COMPLETE', result: 'OK', person: { name: 'OK', surname: 'TESTNUMBER' } };
+        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const failed = await client.smartIdLogin({ code: '40504040001', country: 'EE' }).catch((error: unknown) => error);
+    assert.ok(failed instanceof EsignError);
+    assert.deepEqual([failed.code, failed.retryable, failed.retryAfter], ['service-unreachable', true, 5]);
+    answers.push(503, 503, 200);
+    const result = await client.waitForResult('smartid', 'login', TOKEN, { interval: 10 });
+    assert.equal((result as { state: string }).state, 'COMPLETE');
+    assert.deepEqual(answers, [], 'two 503 polls, then the result');
+  });
+});
