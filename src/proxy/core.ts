@@ -29,6 +29,7 @@ import { isAllowedOrigin, isJsonContentType, pageSchemes } from './origin.js';
 import { FILE_STARTS, checkStartFields, storeKey } from './start-rules.js';
 import { MemoryStore, type ProxyStore } from './store.js';
 import { StoreUnavailable, guardStore } from './guarded-store.js';
+import { FAILURES, REFUSALS, eventPerson, type EventPerson, type HostHook, type ProxyEvent, type ProxyEventBase, type RefusalReason } from './events.js';
 import { UpstreamFailure, createUpstream, type Upstream } from './upstream.js';
 import { newVisitorId, readCookie, visitorCookie, visitorCookieName } from './visitor.js';
 
@@ -91,6 +92,17 @@ interface Binding {
   channel: Channel;
   kind: SessionKind;
   status: OperationId;
+  /** The person as events show them (digests or masked): never in clear. */
+  person?: EventPerson;
+}
+
+/** What one request's event will say, filled in as the request is read and decided. */
+interface EventState {
+  t0: number;
+  base: Omit<ProxyEventBase, 'durationMs'>;
+  /** A session started, or a polled one ended (`ok` or the service's error code). */
+  outcome?: { type: 'started' } | { type: 'finished'; outcome: string };
+  why?: { reason?: RefusalReason; hook?: HostHook };
 }
 
 const SESSION_NOT_FOUND = 'Session for given token was not found';
@@ -204,12 +216,12 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   }
 
   /** Runs a host hook: a throw is the host's failure, logged without secrets and answered 500 (no denial). */
-  async function askHost<T>(hook: string, call: () => T | Promise<T>, context = ''): Promise<T> {
+  async function askHost<T>(hook: HostHook, call: () => T | Promise<T>, context = ''): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      log(`[esign-proxy] ${hook} failed${context}: ${describe(error)}`);
-      throw new ProxyRefusal(proxyError('host-error'));
+      log(`[esign-proxy] ${hook}() failed${context}: ${describe(error)}`);
+      throw new ProxyRefusal(proxyError('host-error'), { hook });
     }
   }
 
@@ -217,7 +229,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   async function visitorOf(request: IncomingProxyRequest, asked: HookRequest): Promise<{ id: string; key: string; cookie?: string }> {
     const hook = options.visitor;
     if (hook) {
-      const id = await askHost('visitor()', () => hook(asked));
+      const id = await askHost('visitor', () => hook(asked));
       if (!id) throw new ProxyRefusal(proxyError('forbidden'));
       return { id, key: `host:${id}` };
     }
@@ -230,11 +242,11 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   }
 
   /** The key of the browser's network address for the per-address limit, when the host says it. */
-  async function addressOf(asked: HookRequest): Promise<string | null> {
+  async function addressOf(asked: HookRequest): Promise<{ address: string; key: string } | null> {
     const hook = options.clientAddress;
     if (!hook || !limits.perAddress) return null;
-    const address = await askHost('clientAddress()', () => hook(asked));
-    return typeof address === 'string' && address.trim() ? addressKey(address) : null;
+    const address = await askHost('clientAddress', () => hook(asked));
+    return typeof address === 'string' && address.trim() ? { address: address.trim().slice(0, 64), key: addressKey(address) } : null;
   }
 
   async function readFields(request: IncomingProxyRequest, operation: MatchedOperation): Promise<Record<string, unknown>> {
@@ -275,7 +287,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   async function authorize(info: ProxyRequestInfo, operation: MatchedOperation): Promise<void> {
     const hook = options.authorize;
     if (!hook) return;
-    const allowed = await askHost('authorize()', () => hook(info, operation), ` for ${operation.id}`);
+    const allowed = await askHost('authorize', () => hook(info, operation), ` for ${operation.id}`);
     if (allowed !== true) throw new ProxyRefusal(proxyError('forbidden'));
   }
 
@@ -291,7 +303,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     if (fits) return binding;
     // the service's own answer for a token it does not know
     const answer = removalChannel ? { status: 'error', message: SESSION_NOT_FOUND } : { status: 'error', message: SESSION_NOT_FOUND, error_code: 40402 };
-    throw new ProxyRefusal(jsonAnswer(404, answer));
+    throw new ProxyRefusal(jsonAnswer(404, answer), { reason: 'not-your-session' });
   }
 
   /** Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged). */
@@ -300,11 +312,11 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     if (!onResult) return;
     const context = ` for ${result.operation}`;
     try {
-      await within(handOverOptions.timeoutMs, (signal) => askHost('onResult()', () => onResult({ ...result, signal }), context));
+      await within(handOverOptions.timeoutMs, (signal) => askHost('onResult', () => onResult({ ...result, signal }), context));
     } catch (error) {
       if (!(error instanceof HandOverTimeout)) throw error;
       log(`[esign-proxy] onResult() failed${context}: ${error.message}`);
-      throw new ProxyRefusal(proxyError('host-error'));
+      throw new ProxyRefusal(proxyError('host-error'), { hook: 'onResult' });
     }
   }
 
@@ -335,7 +347,46 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     }
   }
 
+  /**
+   * Hands the host its event after the answer is on its way: a hook that throws or takes its time
+   * never changes or delays what the browser gets.
+   */
+  function emit(event: ProxyEvent): void {
+    const onEvent = options.onEvent;
+    if (!onEvent) return;
+    setTimeout(() => {
+      try {
+        Promise.resolve(onEvent(event)).catch((error: unknown) => log(`[esign-proxy] onEvent() failed: ${describe(error)}`));
+      } catch (error) {
+        log(`[esign-proxy] onEvent() failed: ${describe(error)}`);
+      }
+    }, 0);
+  }
+
+  /** The one event a request's answer makes, if any: a refusal, a failure, a host's failure, a start or an end. */
+  function eventOf(answer: ProxyAnswer, ev: EventState): ProxyEvent | null {
+    const base = { ...ev.base, durationMs: Date.now() - ev.t0 };
+    if (ev.why?.hook) return { ...base, type: 'host-error', hook: ev.why.hook, status: answer.status };
+    const reason = ev.why?.reason ?? (answer.kind && REFUSALS[answer.kind]);
+    if (reason) return { ...base, type: 'refused', reason, status: answer.status };
+    const failure = answer.kind && FAILURES[answer.kind];
+    if (failure) return { ...base, type: 'failed', failure, status: answer.status };
+    return ev.outcome ? { ...base, ...ev.outcome } : null;
+  }
+
   const handle = async (request: IncomingProxyRequest): Promise<ProxyAnswer | null> => {
+    const t0 = Date.now();
+    const userAgent = request.header('user-agent');
+    const ev: EventState = { t0, base: { at: new Date(t0).toISOString(), ...(userAgent ? { userAgent: userAgent.slice(0, 256) } : {}) } };
+    const answer = await decide(request, ev);
+    if (answer) {
+      const event = eventOf(answer, ev);
+      if (event) emit(event);
+    }
+    return answer;
+  };
+
+  async function decide(request: IncomingProxyRequest, ev: EventState): Promise<ProxyAnswer | null> {
     const route = routeOf(request.url, options.prefix);
     if (!route) return null;
     const { path } = route;
@@ -344,6 +395,11 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       // the raw path is matched as sent: a query, an escape or a dot segment matches no operation
       const operation = /[?#%\\]/.test(path) ? null : matchOperation(request.method, path);
       if (!operation) return proxyError('operation-not-allowed');
+      ev.base.operation = operation.id;
+      const session = STARTS[operation.id] ?? Object.values(STARTS).find((start) => start.status === operation.id);
+      if (session) Object.assign(ev.base, { kind: session.kind, channel: session.channel });
+      else if (REMOVALS[operation.id]) ev.base.channel = REMOVALS[operation.id]!;
+      else ev.base.kind = 'document';
       if (!enabled.has(operation.id)) return proxyError('operation-disabled');
       if (!isAllowedOrigin(request.header, request.host, allowedOrigins, pageSchemes(options.publicScheme, request.secure, request.host))) {
         return proxyError('cross-site');
@@ -365,6 +421,9 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       };
       const visitor = await visitorOf(request, asked);
       cookie = visitor.cookie;
+      ev.base.visitor = visitor.id;
+      const person = STARTS[operation.id] ? eventPerson(fields, options.eventSecret) : undefined;
+      if (person) ev.base.person = person;
       const info: ProxyRequestInfo = {
         method: request.method,
         path,
@@ -384,7 +443,10 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       if (start) {
         await limit('visitor', limits.perVisitor, visitor.key);
         const address = await addressOf(asked);
-        if (address) await limit('address', limits.perAddress, address);
+        if (address) {
+          ev.base.address = address.address;
+          await limit('address', limits.perAddress, address.key);
+        }
         for (const key of personKeys(operation.id, fields)) {
           const counter = await limit('person', limits.perPerson, key);
           if (counter) personCounters.push(counter);
@@ -419,8 +481,14 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       if (start && value['status'] === 'error') for (const counter of personCounters) await store.decrement(counter);
 
       if (ok && start && typeof value['token'] === 'string') {
-        const bound: Binding = { visitor: visitor.key, channel: start.channel, kind: start.kind, status: start.status };
+        const bound: Binding = { visitor: visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(person ? { person } : {}) };
         await store.set(`bind:${value['token']}`, JSON.stringify(bound), sessionTtl);
+        ev.outcome = { type: 'started' };
+      }
+      if (binding && STATUS_OPERATIONS.has(operation.id)) {
+        if (binding.person) ev.base.person = binding.person;
+        // a session ends with the service's final answer: ok, or its error code
+        if (value['status'] === 'error') ev.outcome = { type: 'finished', outcome: String(value['error_code'] ?? 'error') };
       }
       // a session removed at the service is gone here too: its polls get 40402 from the binding check
       if (ok && binding && REMOVALS[operation.id]) await store.delete(`bind:${operation.params['sessionId'] ?? ''}`);
@@ -437,6 +505,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
           request: info,
         });
         if (!delivered) return withCookie(jsonAnswer(200, WAITING), cookie);
+        ev.outcome = { type: 'finished', outcome: 'ok' };
       }
       if (ok && DOCUMENT_RESULTS.has(operation.id)) {
         const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
@@ -448,7 +517,10 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       const body = redacted.changed || shown.changed ? JSON.stringify(shown.value) : text;
       return withCookie({ status: answer.status, headers: { ...JSON_HEADERS }, body }, cookie);
     } catch (error) {
-      if (error instanceof ProxyRefusal) return withCookie(error.answer, cookie);
+      if (error instanceof ProxyRefusal) {
+        ev.why = error.why;
+        return withCookie(error.answer, cookie);
+      }
       if (error instanceof StoreUnavailable) {
         log(`[esign-proxy] ${error.message}`);
         const wait = String(STORE_RETRY_AFTER);
@@ -459,7 +531,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       if (error instanceof RangeError) return withCookie(proxyError('upstream-invalid'), cookie);
       throw error;
     }
-  };
+  }
   return Object.assign(handle, { health });
 }
 

@@ -1,10 +1,13 @@
 import type { ProxyErrorKind } from '../client/types.js';
+import type { HostHook, RefusalReason } from './events.js';
 
 /** What the proxy answers: status, headers and a JSON (or, for downloads, binary) body. */
 export interface ProxyAnswer {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array;
+  /** The proxy's own refusal or failure this answer says (for its events; not sent). */
+  kind?: ProxyErrorKind;
 }
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
@@ -44,6 +47,7 @@ export function proxyError(kind: ProxyErrorKind, extra: Record<string, string | 
     status,
     headers: { ...JSON_HEADERS, ...headers },
     body: JSON.stringify({ status: 'error', message, proxy_error: kind, ...extra }),
+    kind,
   };
 }
 
@@ -53,7 +57,11 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
 
 /** A refusal that ends request processing early; carries its answer. */
 export class ProxyRefusal extends Error {
-  constructor(readonly answer: ProxyAnswer) {
+  constructor(
+    readonly answer: ProxyAnswer,
+    /** For the events: a refusal its answer's kind does not name, or the host hook that failed. */
+    readonly why: { reason?: RefusalReason; hook?: HostHook } = {},
+  ) {
     super('refused');
   }
 }

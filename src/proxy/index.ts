@@ -2,6 +2,7 @@ export { createProxyHandler, type NodeProxyHandler } from './node.js';
 export { createFetchProxyHandler, fetchHandlerToNode, type FetchProxyHandler } from './fetch.js';
 export { createProxyCore, SESSION_OPERATIONS, DOCUMENT_OPERATIONS, type IncomingProxyRequest, type ProxyCore, type ProxyHealth } from './core.js';
 export type { ProxyAnswer } from './errors.js';
+export type { EventPerson, FailureKind, HostHook, ProxyEvent, ProxyEventBase, RefusalReason } from './events.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export {
   DEFAULT_ANSWER_LIMIT,

@@ -2,6 +2,7 @@ import type { CamelCased } from '../client/camel.js';
 import type { MatchedOperation } from '../client/operation-match.js';
 import type { OperationId } from '../client/operations.js';
 import type { ProxyStore } from './store.js';
+import type { ProxyEvent } from './events.js';
 
 export interface ProxyRequestInfo {
   method: string;
@@ -141,6 +142,17 @@ export interface ProxyOptions {
   now?: () => number;
   /** Where failures of host hooks are logged (never with tokens or bodies). Default console.error. */
   log?: (message: string) => void;
+  /**
+   * What the proxy did, one event per request that was refused, failed, hit a failing host hook,
+   * started a session or ended one (see `ProxyEvent`): for alerts, dashboards and an audit trail.
+   * Called after the answer is on its way; a throw is logged, never changes the answer.
+   */
+  onEvent?: (event: ProxyEvent) => void | Promise<void>;
+  /**
+   * A secret for the person in events: with it, the personal code and phone appear as HMAC-SHA256
+   * digests the host can compute for its own records; without it, masked as the widget shows them.
+   */
+  eventSecret?: string;
 }
 
 export const DEFAULT_BODY_LIMIT = 80 * 1024 * 1024;

@@ -135,7 +135,7 @@ describe('proxy: a store that fails closed', () => {
     assert.deepEqual([failed.code, failed.retryable, failed.retryAfter], ['service-unreachable', true, 5]);
     answers.push(503, 503, 200);
     const result = await client.waitForResult('smartid', 'login', TOKEN, { interval: 10 });
-    assert.equal((result as { state: string }).state, 'COMPLETE');
+    assert.equal((result as unknown as { state: string }).state, 'COMPLETE');
     assert.deepEqual(answers, [], 'two 503 polls, then the result');
   });
 });

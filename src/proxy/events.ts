@@ -1,0 +1,91 @@
+import { createHmac } from 'node:crypto';
+import type { OperationId } from '../client/operations.js';
+import type { ProxyErrorKind } from '../client/types.js';
+import { maskCode, maskPhone } from '../internal/mask.js';
+
+/** Why the proxy refused a request: what a security team alerts on. */
+export type RefusalReason =
+  | 'cross-site'
+  | 'content-type'
+  | 'not-allowed'
+  | 'invalid-field'
+  | 'too-large'
+  | 'timeout'
+  | 'rate-limited'
+  | 'not-your-session'
+  | 'unauthorized';
+
+/** What could not be reached or answered wrongly: the service (by how) or the proxy's store. */
+export type FailureKind = 'service-unreachable' | 'service-timeout' | 'service-invalid' | 'store';
+
+/** The host hooks whose failure is a `host-error`. */
+export type HostHook = 'visitor' | 'clientAddress' | 'authorize' | 'onResult';
+
+/**
+ * A person as events show them: with `eventSecret`, keyed digests (HMAC-SHA256, hex) the host can
+ * match with its own records; without it, masked as the widget shows them. Never in clear.
+ */
+export interface EventPerson {
+  code?: string;
+  phone?: string;
+}
+
+/** What every event says, where it applies. Never the access token, a session token, a body, or a person in clear. */
+export interface ProxyEventBase {
+  /** When the request arrived (ISO 8601). */
+  at: string;
+  /** From its arrival to its answer, ms. */
+  durationMs: number;
+  /** The service operation, once the path matched one. */
+  operation?: OperationId;
+  kind?: 'login' | 'sign' | 'hash' | 'document';
+  channel?: 'mobile' | 'smartid';
+  /** The visitor as the host knows it (`visitor` hook), or the proxy's own cookie id. */
+  visitor?: string;
+  /** The browser's address, when the host gives `clientAddress`. */
+  address?: string;
+  /** The browser's User-Agent (at most 256 characters). */
+  userAgent?: string;
+  person?: EventPerson;
+}
+
+/** What the proxy did with one request: one event per request that ended in one of these. */
+export type ProxyEvent =
+  | (ProxyEventBase & { type: 'started' })
+  | (ProxyEventBase & { type: 'finished'; outcome: 'ok' | string })
+  | (ProxyEventBase & { type: 'refused'; reason: RefusalReason; status: number })
+  | (ProxyEventBase & { type: 'failed'; failure: FailureKind; status: number })
+  | (ProxyEventBase & { type: 'host-error'; hook: HostHook; status: number });
+
+/** The refusals and failures of the proxy's own answers, by their kind. */
+export const REFUSALS: Partial<Record<ProxyErrorKind, RefusalReason>> = {
+  'operation-not-allowed': 'not-allowed',
+  'operation-disabled': 'not-allowed',
+  'cross-site': 'cross-site',
+  'unsupported-media-type': 'content-type',
+  'malformed-json': 'invalid-field',
+  'invalid-field': 'invalid-field',
+  'request-too-large': 'too-large',
+  'body-timeout': 'timeout',
+  forbidden: 'unauthorized',
+  'rate-limited': 'rate-limited',
+};
+export const FAILURES: Partial<Record<ProxyErrorKind, FailureKind>> = {
+  'upstream-unreachable': 'service-unreachable',
+  'upstream-timeout': 'service-timeout',
+  'upstream-invalid': 'service-invalid',
+  'upstream-redirect': 'service-invalid',
+  'upstream-too-large': 'service-invalid',
+  'store-unavailable': 'store',
+};
+
+/** The person of a session start's fields, as events may show them. */
+export function eventPerson(fields: Record<string, unknown>, secret: string | undefined): EventPerson | undefined {
+  const digest = (value: string) => createHmac('sha256', secret!).update(value).digest('hex');
+  const person: EventPerson = {};
+  const code = fields['code'];
+  if (typeof code === 'string' && code) person.code = secret ? digest(`code:${code.replace(/-/g, '')}`) : maskCode(code);
+  const phone = fields['phone'];
+  if (typeof phone === 'string' && phone) person.phone = secret ? digest(`phone:${phone.replace(/\D/g, '')}`) : maskPhone(phone);
+  return person.code || person.phone ? person : undefined;
+}

@@ -1,0 +1,186 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { connect } from 'node:net';
+import type { RequestListener } from 'node:http';
+import { createProxyHandler, MemoryStore, type ProxyEvent, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { ACCESS_TOKEN, CookieJar, b64, send, serverPool, startStack, type Stack } from './harness.js';
+
+// What the proxy tells its host, one event per request that was refused, failed, met a failing
+// host hook, started a session or ended one; never a secret or a person in clear; and never in
+// the way of the browser's answer.
+
+const serve = serverPool();
+let stack: Stack;
+before(async () => {
+  stack = await startStack({ answerAfterMs: 1_000 });
+});
+after(() => stack.close());
+
+const CODE = '40504040001';
+const LOGIN = { code: CODE, country: 'EE' };
+
+/** A proxy in front of the sandbox that collects its events. */
+async function proxy(options: Partial<ProxyOptions> = {}): Promise<{ url: string; events: ProxyEvent[] }> {
+  const events: ProxyEvent[] = [];
+  const url = await serve(
+    createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, onEvent: (event) => void events.push(event), ...options }) as RequestListener,
+  );
+  return { url, events };
+}
+
+/** Events are handed over after the answer: waits until `count` have come (and a moment for any extra). */
+async function eventsOf(events: ProxyEvent[], count: number): Promise<ProxyEvent[]> {
+  for (let i = 0; i < 200 && events.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  return events;
+}
+
+function assertNothingSecret(events: ProxyEvent[], ...secrets: string[]): void {
+  const text = JSON.stringify(events);
+  for (const secret of [ACCESS_TOKEN, CODE, ...secrets]) assert.ok(!text.includes(secret), `an event holds ${secret}`);
+}
+
+/** Sends a body slower than the proxy waits for it. */
+async function slowBody(url: string): Promise<void> {
+  const { port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.resume();
+  socket.write(`POST /smartid/login.json HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"code":`);
+  await new Promise((resolve) => socket.once('close', resolve));
+}
+
+describe('proxy events', () => {
+  it('each refusal reason makes exactly one refused event, with its status and what was known of the request', async () => {
+    const refusals: [string, (url: string) => Promise<unknown>, Partial<ProxyOptions>?][] = [
+      ['cross-site', (url) => send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: null, headers: { origin: 'https://evil.example' } })],
+      ['content-type', (url) => send(`${url}/smartid/login.json`, 'POST', 'code=1', true, { jar: null, headers: { 'content-type': 'application/x-www-form-urlencoded' } })],
+      ['not-allowed', (url) => send(`${url}/api/admin.json`, 'POST', {}, false, { jar: null })],
+      ['invalid-field', (url) => send(`${url}/smartid/login.json`, 'POST', { code: 'x'.repeat(30), country: 'EE' }, false, { jar: null })],
+      ['too-large', (url) => send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE', pad: 'x'.repeat(40_000) }, false, { jar: null })],
+      ['timeout', slowBody, { bodyTimeoutMs: 100, bodyTimeoutPerMbMs: 0 }],
+      ['rate-limited', async (url) => {
+        const jar = new CookieJar();
+        await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
+        return send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
+      }, { rateLimit: { perVisitor: { limit: 1, windowMs: 60_000 }, perPerson: false } }],
+      ['not-your-session', async (url) => {
+        const start = await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: new CookieJar() });
+        return send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: new CookieJar() });
+      }],
+      ['unauthorized', (url) => send(`${url}/api/document/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01/signers.json`, 'POST', {}, false, { jar: null }), { operations: 'all', authorize: () => false }],
+    ];
+    for (const [reason, act, options] of refusals) {
+      const { url, events } = await proxy({ rateLimit: false, ...options });
+      await act(url);
+      const seen = await eventsOf(events, reason === 'rate-limited' || reason === 'not-your-session' ? 2 : 1);
+      const refused = seen.filter((event) => event.type === 'refused');
+      assert.equal(refused.length, 1, `${reason}: ${JSON.stringify(seen)}`);
+      const event = refused[0] as Extract<ProxyEvent, { type: 'refused' }>;
+      assert.equal(event.reason, reason);
+      assert.ok(event.status >= 400 && event.status < 500, `${reason}: ${event.status}`);
+      assert.ok(Number.isFinite(Date.parse(event.at)) && event.durationMs >= 0);
+      if (reason !== 'not-allowed' && reason !== 'unauthorized') assert.equal(event.operation, reason === 'not-your-session' ? 'smartIdLoginStatus' : 'smartIdLogin', reason);
+      assertNothingSecret(seen);
+    }
+  });
+
+  it('a login and a signing each make started and finished, the person masked, the user agent and the address given', async () => {
+    const { url, events } = await proxy({ clientAddress: () => '192.0.2.7' });
+    const jar = new CookieJar();
+    const headers = { 'user-agent': 'TestBrowser/1.0' };
+    const login = await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar, headers });
+    stack.clock.advance(5_000);
+    const result = await send(`${url}/smartid/status/${login.json.token}.json`, 'POST', {}, false, { jar, headers });
+    assert.equal(result.json.status, 'ok');
+    const sign = await send(`${url}/mobile/sign.json`, 'POST', { code: '60001017869', phone: '+37268000769', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf('Events')) }] } }, false, { jar });
+    assert.equal(sign.json.status, 'ok', JSON.stringify(sign.json));
+    stack.clock.advance(5_000);
+    const signed = await send(`${url}/mobile/sign/status/${sign.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(signed.json.status, 'ok');
+    const seen = await eventsOf(events, 4);
+    assert.deepEqual(seen.map((e) => [e.type, e.operation, e.kind, e.channel]), [
+      ['started', 'smartIdLogin', 'login', 'smartid'],
+      ['finished', 'smartIdLoginStatus', 'login', 'smartid'],
+      ['started', 'mobileSign', 'sign', 'mobile'],
+      ['finished', 'mobileSignStatus', 'sign', 'mobile'],
+    ]);
+    assert.deepEqual(seen.map((e) => (e.type === 'finished' ? e.outcome : null)), [null, 'ok', null, 'ok']);
+    assert.deepEqual(seen[0]!.person, { code: '4050••••001' });
+    assert.deepEqual(seen[1]!.person, { code: '4050••••001' }, 'the end names the person the start named');
+    assert.deepEqual(seen[2]!.person, { code: '6000••••869', phone: '+372\u00a06••\u00a0••769' });
+    assert.equal(seen[0]!.userAgent, 'TestBrowser/1.0');
+    assert.equal(seen[0]!.address, '192.0.2.7');
+    assert.equal(new Set(seen.map((e) => e.visitor)).size, 1, 'one visitor');
+    assertNothingSecret(seen, login.json.token, sign.json.token, '60001017869', '37268000769');
+  });
+
+  it('with eventSecret the person is a keyed digest the host can compute; a refused signing ends with the service\'s code', async () => {
+    const secret = 'host-event-secret';
+    const { url, events } = await proxy({ eventSecret: secret });
+    const jar = new CookieJar();
+    // the sandbox's person who refuses on the phone
+    const start = await send(`${url}/smartid/login.json`, 'POST', { code: '30403039917', country: 'LT' }, false, { jar });
+    stack.clock.advance(5_000);
+    const end = await send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(end.json.status, 'error');
+    const seen = await eventsOf(events, 2);
+    const digest = createHmac('sha256', secret).update('code:30403039917').digest('hex');
+    assert.deepEqual(seen.map((e) => e.person), [{ code: digest }, { code: digest }]);
+    assert.equal(seen[1]!.type, 'finished');
+    assert.equal((seen[1] as Extract<ProxyEvent, { type: 'finished' }>).outcome, String(end.json.error_code));
+    assertNothingSecret(seen, '30403039917', start.json.token);
+  });
+
+  it('failures of the service, of the store and of a host hook make failed and host-error events', async () => {
+    const closed = await serve(() => undefined);
+    const hanging: ProxyStore = new Proxy(new MemoryStore(), { get: (target, name) => (name === 'increment' ? () => new Promise(() => undefined) : Reflect.get(target, name)) });
+    const cases: [Partial<ProxyOptions>, string][] = [
+      [{ baseUrl: 'http://127.0.0.1:9', upstreamTimeout: 2_000 }, 'failed service-unreachable'],
+      [{ baseUrl: closed, upstreamTimeout: 200 }, 'failed service-timeout'],
+      [{ store: hanging, storeTimeoutMs: 100, log: () => undefined }, 'failed store'],
+      [{ authorize: () => { throw new Error(`db down for ${ACCESS_TOKEN}`); }, log: () => undefined }, 'host-error authorize'],
+      [{ visitor: () => { throw new Error('no session'); }, log: () => undefined }, 'host-error visitor'],
+    ];
+    for (const [options, expected] of cases) {
+      const { url, events } = await proxy(options);
+      const answer = await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: null });
+      const seen = await eventsOf(events, 1);
+      assert.equal(seen.length, 1, `${expected}: ${JSON.stringify(seen)}`);
+      const event = seen[0]!;
+      assert.equal(`${event.type} ${event.type === 'failed' ? event.failure : event.type === 'host-error' ? event.hook : ''}`, expected);
+      assert.equal((event as { status: number }).status, answer.status);
+      assertNothingSecret(seen);
+    }
+  });
+
+  it('an onEvent that throws or never finishes changes nothing of the answer and does not hold it', async () => {
+    const logged: string[] = [];
+    const throwing = await proxy({ onEvent: () => { throw new Error('sink down'); }, log: (line) => logged.push(line) });
+    // a hook whose work ends only when the test says so: the answer must come while it is still at it
+    let release: () => void = () => undefined;
+    const held = { calls: 0, finished: false };
+    const slow = await proxy({
+      onEvent: () => {
+        held.calls++;
+        return new Promise<void>((resolve) => (release = resolve)).then(() => void (held.finished = true));
+      },
+    });
+    const plain = await proxy({});
+    const answers = [];
+    for (const { url } of [throwing, slow, plain]) {
+      const answer = await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: null, headers: { origin: 'https://evil.example' } });
+      answers.push({ status: answer.status, body: answer.json, hookFinished: held.finished });
+    }
+    assert.deepEqual(answers.map((a) => [a.status, a.body]), Array(3).fill([403, answers[2]!.body]));
+    assert.equal(answers[1]!.hookFinished, false, 'the answer came while the hook was still at work');
+    await eventsOf(plain.events, 1);
+    assert.equal(held.calls, 1);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(held.finished, true);
+    assert.ok(logged.some((line) => line.includes('onEvent() failed: ') && line.includes('sink down')), logged.join('\n'));
+  });
+});
