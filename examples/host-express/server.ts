@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request } from 'express';
-import { createProxyHandler, type ProxyResult } from 'esign-elements/proxy';
+import { pino } from 'pino';
+import { createProxyHandler, eventLogger, type EventLogger, type ProxyResult } from 'esign-elements/proxy';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const widgetFiles = dirname(fileURLToPath(import.meta.resolve('esign-elements/cdn')));
@@ -42,6 +43,10 @@ export interface HostOptions {
   baseUrl: string;
   accessToken: string;
   port?: number;
+  /** Where the proxy's events go as JSON lines: the host's own logger (pino here). */
+  logger?: EventLogger;
+  /** The secret the proxy keys persons with in its events (the host can compute the same digests). */
+  eventSecret?: string;
 }
 
 export interface RunningHost {
@@ -101,6 +106,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       // `trust proxy` to it so that req.ip is the browser's address, not the balancer's
       clientAddress: (request) => (request.raw as Request).ip,
       onResult,
+      // what the proxy did, as JSON lines in the host's log: refusals, failures, starts and ends;
+      // spans and metrics go to OpenTelemetry when the host registers its SDK (see below)
+      onEvent: eventLogger(options.logger ?? pino()),
+      ...(options.eventSecret ? { eventSecret: options.eventSecret } : {}),
     }),
   );
   app.use('/widget', express.static(widgetFiles, { immutable: true, maxAge: '1h' }));
@@ -146,6 +155,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // OpenTelemetry's SDK, printing each span to the console: a real host exports to its collector
+  const { trace } = await import('@opentelemetry/api');
+  const { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new ConsoleSpanExporter())] }));
   let baseUrl = process.env['ESIGN_BASE_URL'];
   let accessToken = process.env['ESIGN_ACCESS_TOKEN'];
   if (!baseUrl || !accessToken) {
@@ -154,6 +167,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     baseUrl = sandbox.url;
     accessToken = DEFAULT_ACCESS_TOKEN;
   }
-  const host = await startHost({ baseUrl, accessToken, port: Number(process.env['PORT'] ?? 3000) });
+  const host = await startHost({ baseUrl, accessToken, port: Number(process.env['PORT'] ?? 3000), ...(process.env['EVENT_SECRET'] ? { eventSecret: process.env['EVENT_SECRET'] } : {}) });
   console.log(`host example on ${host.url}/login`);
 }

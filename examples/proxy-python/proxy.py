@@ -5,16 +5,19 @@ Mount it (or a blueprint made from it) where the widget's `endpoint` points: /es
 Check it with:  npx esign-sandbox check-proxy http://127.0.0.1:5000/esign
 """
 import hashlib
+import hmac
 import ipaddress
 import json
 import os
 import re
 import secrets
+import sys
 import threading
 import time
+from datetime import datetime, timezone
 
 import requests
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 
 BASE_URL = os.environ["ESIGN_BASE_URL"].rstrip("/")
 ACCESS_TOKEN = os.environ["ESIGN_ACCESS_TOKEN"]
@@ -36,6 +39,8 @@ if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window[,address]", e.g
 # Count starts per client address only where request.remote_addr is the browser's: nothing in
 # front of Flask, or werkzeug's ProxyFix set for your load balancer (else everyone shares its address).
 LIMIT_BY_ADDRESS = os.environ.get("ESIGN_LIMIT_BY_ADDRESS") == "1"
+# With it, a person appears in events as HMAC-SHA256 digests the host can compute; without, masked.
+EVENT_SECRET = os.environ.get("ESIGN_EVENT_SECRET", "").encode()
 if len(ACCESS_TOKEN) < 8:
     raise SystemExit("ESIGN_ACCESS_TOKEN must have at least 8 characters")
 
@@ -66,6 +71,12 @@ OPERATIONS = {
 }
 # Document operations are off here; a host that enables them adds them with an authorize check per uuid.
 FILE_STARTS = {"mobile-sign", "smartid-sign"}
+# The Node proxy's operation ids, for the events: a host's dashboards read both proxies alike.
+NODE_NAMES = {"mobile-login": "mobileLogin", "smartid-login": "smartIdLogin", "mobile-sign": "mobileSign", "smartid-sign": "smartIdSign",
+              "mobile-hash": "mobileHashSign", "smartid-hash": "smartIdHashSign", "mobile-login-status": "mobileLoginStatus",
+              "smartid-login-status": "smartIdLoginStatus", "mobile-sign-status": "mobileSignStatus", "smartid-sign-status": "smartIdSignStatus",
+              "mobile-hash-status": "mobileHashSignStatus", "smartid-hash-status": "smartIdHashSignStatus",
+              "mobile-remove": "removeMobileSession", "smartid-remove": "removeSmartIdSession"}
 # Start fields by the service's published shapes: checked before anything is counted or forwarded.
 SHAPES = {"code": r"[0-9]{6}-?[0-9]{5}", "phone": r"\+37(?:0[0-9]{8}|2[0-9]{7,8})",
           "country": r"LT|LV|EE", "hash": r"[0-9a-fA-F]{64}(?:[0-9a-fA-F]{64})?"}
@@ -89,7 +100,59 @@ def on_result(operation, token, visitor, answer):
 app = Flask(__name__)
 
 
+# --- events: the Node proxy's names, one JSON line on stderr per request that ended in one of them --
+REASONS = {"operation-not-allowed": "not-allowed", "cross-site": "cross-site", "unsupported-media-type": "content-type",
+           "malformed-json": "invalid-field", "invalid-field": "invalid-field", "request-too-large": "too-large",
+           "rate-limited": "rate-limited", "forbidden": "unauthorized"}
+FAILURES = {"upstream-unreachable": "service-unreachable", "upstream-timeout": "service-timeout",
+            "upstream-invalid": "service-invalid", "upstream-redirect": "service-invalid", "upstream-too-large": "service-invalid"}
+
+
+def mask_code(code):
+    compact = re.sub(r"\s", "", code)
+    return f"{compact[:4]}••••{compact[-3:]}" if len(compact) >= 8 else "•••"
+
+
+def mask_phone(phone):
+    found = re.fullmatch(r"(\+\d{3})(\d)\d*(\d{3})", re.sub(r"[\s-]", "", phone))
+    return f"{found[1]}\u00a0{found[2]}••\u00a0••{found[3]}" if found else "•••"
+
+
+def event_person(sent):
+    keyed = lambda value: hmac.new(EVENT_SECRET, value.encode(), hashlib.sha256).hexdigest()
+    person = {}
+    if isinstance(sent.get("code"), str) and sent["code"]:
+        person["code"] = keyed("code:" + sent["code"].replace("-", "")) if EVENT_SECRET else mask_code(sent["code"])
+    if isinstance(sent.get("phone"), str) and sent["phone"]:
+        person["phone"] = keyed("phone:" + re.sub(r"\D", "", sent["phone"])) if EVENT_SECRET else mask_phone(sent["phone"])
+    return person or None
+
+
+@app.after_request
+def write_event(response):
+    """The request's event, if it made one: never a token, a body, or a person in clear."""
+    info = g.pop("esign", None)
+    if info is None:
+        return response
+    kind, outcome = info.pop("proxy_error", None), info.pop("outcome", None)
+    event = {"at": info.pop("at"), "durationMs": round((time.time() - info.pop("t0")) * 1000), **info}
+    if "hook" in event:
+        event.update(type="host-error", status=response.status_code)
+    elif event.get("reason") or REASONS.get(kind):
+        event.update(type="refused", reason=event.get("reason") or REASONS[kind], status=response.status_code)
+    elif FAILURES.get(kind):
+        event.update(type="failed", failure=FAILURES[kind], status=response.status_code)
+    elif outcome:
+        event.update(outcome)
+    else:
+        return response
+    sys.stderr.write(json.dumps(event, ensure_ascii=False) + "\n")
+    return response
+
+
 def error(status, kind, message, **extra):
+    if "esign" in g:
+        g.esign["proxy_error"] = kind
     body = json.dumps({"status": "error", "message": message, "proxy_error": kind, **extra})
     return Response(body, status, {"content-type": "application/json", "cache-control": "no-store"})
 
@@ -249,10 +312,18 @@ def esign():
     if not raw.startswith("/esign/"):
         return None  # not for the proxy: the host's own routes
     path = raw[len("/esign"):]
+    now = time.time()
+    g.esign = {"at": datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"), "t0": now}
+    if request.headers.get("User-Agent"):
+        g.esign["userAgent"] = request.headers["User-Agent"][:256]
     found = None if re.search(r"[?#%\\]", path) else match(request.method, path)
     if not found:
         return error(404, "operation-not-allowed", "Not an operation of the service")
     name, fields, role, token = found
+    channel, part = name.split("-")[:2]
+    g.esign.update(operation=NODE_NAMES[name], channel=channel)
+    if part in ("login", "sign", "hash"):
+        g.esign["kind"] = part
     sweep()
     body_limit = BODY_LIMIT if name in FILE_STARTS else SESSION_BODY_LIMIT  # only signing carries files
     if (request.content_length or 0) > body_limit:
@@ -285,6 +356,12 @@ def esign():
     new_cookie = None
     if not re.fullmatch(r"[A-Za-z0-9_-]{16,64}", visitor):
         visitor = new_cookie = secrets.token_urlsafe(18)
+    g.esign["visitor"] = visitor
+    person = event_person(sent) if role[0] == "start" else None
+    if person:
+        g.esign["person"] = person
+    if role[0] == "start" and LIMIT_BY_ADDRESS and request.remote_addr:
+        g.esign["address"] = request.remote_addr
 
     def answer(response):
         if new_cookie:
@@ -297,6 +374,7 @@ def esign():
         ok = bound and bound[0] == visitor and bound[3] > time.time() and (
             bound[2] == name if role[0] == "status" else bound[1] == role[1])
         if not ok:
+            g.esign["reason"] = "not-your-session"
             refusal = {"status": "error", "message": "Session for given token was not found"}
             if role[0] == "status":
                 refusal["error_code"] = 40402
@@ -347,16 +425,24 @@ def esign():
                 give_back(scope, key)
     if value.get("status") == "ok" and role[0] == "start" and isinstance(value.get("token"), str):
         with lock:
-            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL)
+            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL, person)
+        g.esign["outcome"] = {"type": "started"}
+    if role[0] == "status":
+        if bound[4]:
+            g.esign["person"] = bound[4]
+        if value.get("status") == "error":
+            g.esign["outcome"] = {"type": "finished", "outcome": str(value.get("error_code", "error"))}
     if value.get("status") == "ok" and role[0] == "status":
         # the browser sees the result only after on_result succeeded for it (at least once)
         try:
             delivered = hand_over(token, lambda: on_result(name, token, visitor, value))
         except Exception:
             app.logger.error("on_result failed for %s", name)
+            g.esign["hook"] = "onResult"
             return answer(error(500, "host-error", "The host could not process this request"))
         if not delivered:
             return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
+        g.esign["outcome"] = {"type": "finished", "outcome": "ok"}
     if not EXPOSE_SCREENING:
         value = without_screening(value)
     return answer(Response(json.dumps(value), upstream.status_code,

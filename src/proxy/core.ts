@@ -29,6 +29,7 @@ import { isAllowedOrigin, isJsonContentType, pageSchemes } from './origin.js';
 import { FILE_STARTS, checkStartFields, storeKey } from './start-rules.js';
 import { MemoryStore, type ProxyStore } from './store.js';
 import { StoreUnavailable, guardStore } from './guarded-store.js';
+import { createTelemetry, type RequestTelemetry } from './telemetry.js';
 import { FAILURES, REFUSALS, eventPerson, type EventPerson, type HostHook, type ProxyEvent, type ProxyEventBase, type RefusalReason } from './events.js';
 import { UpstreamFailure, createUpstream, type Upstream } from './upstream.js';
 import { newVisitorId, readCookie, visitorCookie, visitorCookieName } from './visitor.js';
@@ -199,6 +200,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   // a host's error message could quote anything: the token never reaches a log line
   const log = (message: string) => write(message.split(token).join('[redacted]'));
   const allowedOrigins = options.allowedOrigins ?? [];
+  const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl);
 
   /**
    * Counts a start under `key` (kept as a fixed-size digest: no personal code in clear, whatever
@@ -378,15 +380,20 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     const t0 = Date.now();
     const userAgent = request.header('user-agent');
     const ev: EventState = { t0, base: { at: new Date(t0).toISOString(), ...(userAgent ? { userAgent: userAgent.slice(0, 256) } : {}) } };
-    const answer = await decide(request, ev);
-    if (answer) {
-      const event = eventOf(answer, ev);
+    const telemetry = await beginTelemetry();
+    let answer: ProxyAnswer | null = null;
+    let event: ProxyEvent | null = null;
+    try {
+      answer = await decide(request, ev, telemetry);
+      event = answer && eventOf(answer, ev);
       if (event) emit(event);
+      return answer;
+    } finally {
+      telemetry?.end(answer, ev.base.operation, event);
     }
-    return answer;
   };
 
-  async function decide(request: IncomingProxyRequest, ev: EventState): Promise<ProxyAnswer | null> {
+  async function decide(request: IncomingProxyRequest, ev: EventState, telemetry: RequestTelemetry | null): Promise<ProxyAnswer | null> {
     const route = routeOf(request.url, options.prefix);
     if (!route) return null;
     const { path } = route;
@@ -458,9 +465,9 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       }
 
       // the GETs carry the token in their query: added here, on the server, never in a URL the browser sees
-      const answer = get
-        ? await upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined)
-        : await upstream(request.method, path, JSON.stringify({ ...fields, access_token: token }));
+      const call = () =>
+        get ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined) : upstream(request.method, path, JSON.stringify({ ...fields, access_token: token }));
+      const answer = telemetry ? await telemetry.service(request.method, operation.id, call) : await call();
       if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
         return withCookie(fileAnswer(answer, operation.params['documentId'] ?? 'document', token), cookie);
       }

@@ -3,6 +3,7 @@ export { createFetchProxyHandler, fetchHandlerToNode, type FetchProxyHandler } f
 export { createProxyCore, SESSION_OPERATIONS, DOCUMENT_OPERATIONS, type IncomingProxyRequest, type ProxyCore, type ProxyHealth } from './core.js';
 export type { ProxyAnswer } from './errors.js';
 export type { EventPerson, FailureKind, HostHook, ProxyEvent, ProxyEventBase, RefusalReason } from './events.js';
+export { eventLogger, type EventLogger } from './event-log.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export {
   DEFAULT_ANSWER_LIMIT,

@@ -153,6 +153,11 @@ export interface ProxyOptions {
    * digests the host can compute for its own records; without it, masked as the widget shows them.
    */
   eventSecret?: string;
+  /**
+   * OpenTelemetry through `@opentelemetry/api` when the host has it (an optional peer): a span per
+   * request with a child span for the service, and metrics. Default true; false turns it off.
+   */
+  openTelemetry?: boolean;
 }
 
 export const DEFAULT_BODY_LIMIT = 80 * 1024 * 1024;

@@ -14,10 +14,13 @@ const TOKEN = 'host-example-token';
 let sandbox: RunningSandbox;
 let host: RunningHost;
 let browser: Browser;
+/** The host's log: the proxy's events as pino's JSON lines. */
+const logLines: Record<string, unknown>[] = [];
 
 before(async () => {
   sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 600, widgetDir: fileURLToPath(new URL('../../dist/cdn/', import.meta.url)) });
-  host = await startHost({ baseUrl: sandbox.url, accessToken: TOKEN, port: 0 });
+  const { pino } = await import('pino');
+  host = await startHost({ baseUrl: sandbox.url, accessToken: TOKEN, port: 0, logger: pino({ base: null }, { write: (line: string) => void logLines.push(JSON.parse(line)) }) });
   browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 after(async () => {
@@ -58,6 +61,11 @@ describe('host example (Express), end to end in Chromium', () => {
     await page.keyboard.press('Enter');
     const text = await serverState(page, 'logged-in');
     assert.match(text, /Logged in on the server as .+ \(LT\)/);
+    // the host's log has the start and the end of the session, the person masked, nothing secret
+    const session = logLines.filter((line) => line['operation'] === 'smartIdLogin' || line['operation'] === 'smartIdLoginStatus');
+    assert.deepEqual(session.map((line) => [line['msg'], line['level']]), [['esign-proxy started', 30], ['esign-proxy finished', 30]]);
+    assert.deepEqual(session[1]!['person'], { code: '3030••••914' });
+    assert.ok(!JSON.stringify(logLines).includes('30303039914') && !JSON.stringify(logLines).includes(TOKEN));
     const me = await page.evaluate(async () => (await fetch('/me')).json());
     assert.equal(me.account.code, '30303039914');
     const hostSessions = [...host.sessions.values()].filter((s) => s.account?.code === '30303039914');

@@ -45,6 +45,9 @@ async function nodeProxy(sandboxPort: number, token: string, options: Partial<Pr
 }
 
 /** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
+/** What the Python proxies wrote on stderr after they started: their events, one JSON line each. */
+const pythonLines: string[] = [];
+
 async function pythonProxy(env: Record<string, string>): Promise<string> {
   const flaskPort = await freePort();
   const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
@@ -59,6 +62,13 @@ async function pythonProxy(env: Record<string, string>): Promise<string> {
     const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
     output += chunk;
   }
+  // read on, or a full pipe would stop Flask at its next event line
+  let rest = '';
+  child.stderr!.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop()!;
+    pythonLines.push(...lines.filter((line) => line.startsWith('{')));
+  });
   return `http://127.0.0.1:${flaskPort}/esign`;
 }
 
@@ -104,6 +114,7 @@ describe('check-proxy against working proxies', () => {
     });
     servers.push(service);
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    pythonLines.length = 0;
     const proxy = await pythonProxy({
       ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
       ESIGN_ACCESS_TOKEN: 'python-address-secret',
@@ -122,6 +133,17 @@ describe('check-proxy against working proxies', () => {
     assert.deepEqual(statuses, [200, 200, 429]);
     assert.equal(retryAfter, '600');
     assert.equal(forwarded, 2, 'the refused start did not reach the service');
+    // the same events as the Node proxy's, as JSON lines: two starts, then the refusal
+    for (let i = 0; i < 100 && pythonLines.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const events = pythonLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(events.map((e) => [e['type'], e['operation'], e['kind'], e['channel'], e['reason'] ?? null]), [
+      ['started', 'smartIdLogin', 'login', 'smartid', null],
+      ['started', 'smartIdLogin', 'login', 'smartid', null],
+      ['refused', 'smartIdLogin', 'login', 'smartid', 'rate-limited'],
+    ]);
+    assert.deepEqual(events.map((e) => e['person']), [{ code: '3030••••910' }, { code: '3030••••911' }, { code: '3030••••912' }]);
+    assert.ok(events.every((e) => e['address'] === '127.0.0.1' && typeof e['durationMs'] === 'number' && Number.isFinite(Date.parse(e['at'] as string))));
+    assert.ok(!pythonLines.join('\n').includes('30303039910') && !pythonLines.join('\n').includes('python-address-secret'));
   });
 
   it('checks the exposed-screening flag both ways', async () => {

@@ -184,3 +184,29 @@ describe('proxy events', () => {
     assert.ok(logged.some((line) => line.includes('onEvent() failed: ') && line.includes('sink down')), logged.join('\n'));
   });
 });
+
+describe('proxy events as JSON lines through pino', () => {
+  it('writes one line per event at the level its kind deserves, with the event\'s fields', async () => {
+    const { pino } = await import('pino');
+    const { eventLogger } = await import('../../src/proxy/index.js');
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ base: null, timestamp: false }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const { url } = await proxy({ onEvent: eventLogger(logger), authorize: () => { throw new Error('down'); }, operations: 'all', log: () => undefined });
+    const jar = new CookieJar();
+    await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar, headers: { origin: 'https://evil.example' } });
+    await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
+    for (let i = 0; i < 100 && lines.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(
+      lines.map((line) => [line['level'], line['msg'], line['type'], line['reason'] ?? line['hook']]),
+      [
+        [40, 'esign-proxy refused: cross-site', 'refused', 'cross-site'],
+        [50, 'esign-proxy host-error', 'host-error', 'authorize'],
+      ],
+    );
+    assert.equal(lines[0]!['operation'], 'smartIdLogin');
+    // a cross-site request is refused before its body is read: no person; the second one names them masked
+    assert.equal(lines[0]!['person'], undefined);
+    assert.deepEqual(lines[1]!['person'], { code: '4050••••001' });
+    assertNothingSecret(lines as unknown as ProxyEvent[]);
+  });
+});

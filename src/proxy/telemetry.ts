@@ -1,0 +1,137 @@
+import type { Attributes, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
+import { OPERATIONS, type OperationId } from '../client/operations.js';
+import type { ProxyAnswer } from './errors.js';
+import type { ProxyEvent } from './events.js';
+
+/*
+ * OpenTelemetry, when the host has `@opentelemetry/api` (an optional peer): one server span per
+ * request, named by its operation, with a client span for the call to the service; counters of
+ * starts, ends, refusals and failures, and the service's response time. Nothing happens without
+ * the package or with `openTelemetry: false`. The same privacy rule as the events: no token, no
+ * body, no person; a path is named by its template (`/smartid/status/{token}.json`), never as sent.
+ */
+
+type Api = typeof import('@opentelemetry/api');
+
+/** The package's name in a variable: a host's bundler does not go looking for a peer it does not have. */
+const PACKAGE = '@opentelemetry/api';
+const SCOPE = 'esign-elements/proxy';
+
+/** What a request tells telemetry while it runs. */
+export interface RequestTelemetry {
+  /** Runs the call to the service inside a client span and times it. */
+  service<T extends { status: number }>(method: string, operation: OperationId, call: () => Promise<T>): Promise<T>;
+  /** Ends the request's span with what came of it, and counts the event. */
+  end(answer: ProxyAnswer | null, operation: OperationId | undefined, event: ProxyEvent | null): void;
+}
+
+interface Instruments {
+  api: Api;
+  tracer: Tracer;
+  starts: Counter;
+  finishes: Counter;
+  refusals: Counter;
+  failures: Counter;
+  storeErrors: Counter;
+  serviceDuration: Histogram;
+}
+
+/** The instruments, made once the package is found (null when it is not, or turned off). */
+export function createTelemetry(enabled: boolean, serviceUrl: string): () => Promise<RequestTelemetry | null> {
+  let loading: Promise<Instruments | null> | undefined;
+  const server = new URL(serviceUrl);
+  const load = async (): Promise<Instruments | null> => {
+    const api = (await import(/* @vite-ignore */ PACKAGE).catch(() => null)) as Api | null;
+    if (!api?.trace) return null;
+    const meter = api.metrics.getMeter(SCOPE);
+    return {
+      api,
+      tracer: api.trace.getTracer(SCOPE),
+      starts: meter.createCounter('esign.proxy.session.starts', { description: 'Sessions started at the service' }),
+      finishes: meter.createCounter('esign.proxy.session.finishes', { description: 'Sessions ended, by outcome (ok or the service\'s error code)' }),
+      refusals: meter.createCounter('esign.proxy.refusals', { description: 'Requests the proxy refused, by reason' }),
+      failures: meter.createCounter('esign.proxy.failures', { description: 'Requests that failed: the service or the store, or a host hook' }),
+      storeErrors: meter.createCounter('esign.proxy.store.errors', { description: 'Store calls that failed or were late' }),
+      serviceDuration: meter.createHistogram('esign.proxy.service.duration', { unit: 's', description: 'Time the service took to answer' }),
+    };
+  };
+  return async () => {
+    if (!enabled) return null;
+    const found = await (loading ??= load());
+    return found ? begin(found, server) : null;
+  };
+}
+
+function begin(found: Instruments, server: URL): RequestTelemetry {
+  const { api, tracer } = found;
+  const span: Span = tracer.startSpan('esign-proxy', { kind: api.SpanKind.SERVER });
+  const parent = api.trace.setSpan(api.context.active(), span);
+  return {
+    async service(method, operation, call) {
+      const template = OPERATIONS[operation].path;
+      const attributes: Attributes = {
+        'http.request.method': method,
+        'server.address': server.hostname,
+        'url.template': template,
+        'esign.operation': operation,
+      };
+      if (server.port) attributes['server.port'] = Number(server.port);
+      const child = tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes }, parent);
+      const started = performance.now();
+      try {
+        const answer = await call();
+        child.setAttribute('http.response.status_code', answer.status);
+        found.serviceDuration.record((performance.now() - started) / 1000, { 'esign.operation': operation, 'http.response.status_code': answer.status });
+        return answer;
+      } catch (error) {
+        child.setStatus({ code: api.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'failure' });
+        found.serviceDuration.record((performance.now() - started) / 1000, { 'esign.operation': operation, 'error.type': error instanceof Error ? error.name : 'failure' });
+        throw error;
+      } finally {
+        child.end();
+      }
+    },
+    end(answer, operation, event) {
+      if (operation) {
+        span.updateName(`esign-proxy ${operation}`);
+        span.setAttribute('esign.operation', operation);
+      }
+      if (answer) span.setAttribute('http.response.status_code', answer.status);
+      if (event) count(found, event, span);
+      span.end();
+    },
+  };
+}
+
+/** The event on the span and in the counters: its kind, channel and outcome or reason, nothing of a person. */
+function count(found: Instruments, event: ProxyEvent, span: Span): void {
+  const attributes: Attributes = {};
+  if (event.operation) attributes['esign.operation'] = event.operation;
+  if (event.kind) attributes['esign.kind'] = event.kind;
+  if (event.channel) attributes['esign.channel'] = event.channel;
+  switch (event.type) {
+    case 'started':
+      found.starts.add(1, attributes);
+      break;
+    case 'finished':
+      attributes['esign.outcome'] = event.outcome;
+      found.finishes.add(1, attributes);
+      break;
+    case 'refused':
+      attributes['esign.refusal'] = event.reason;
+      found.refusals.add(1, attributes);
+      break;
+    case 'failed':
+      attributes['esign.failure'] = event.failure;
+      found.failures.add(1, attributes);
+      if (event.failure === 'store') found.storeErrors.add(1);
+      span.setStatus({ code: found.api.SpanStatusCode.ERROR, message: event.failure });
+      break;
+    case 'host-error':
+      attributes['esign.failure'] = `host-${event.hook}`;
+      found.failures.add(1, attributes);
+      span.setStatus({ code: found.api.SpanStatusCode.ERROR, message: `host ${event.hook}` });
+      break;
+  }
+  span.setAttributes(attributes);
+}

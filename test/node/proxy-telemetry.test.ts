@@ -1,0 +1,123 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { metrics, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
+import { createProxyHandler, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
+import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
+
+// OpenTelemetry through the optional @opentelemetry/api, seen with the SDK's in-memory span
+// exporter and a metric reader: a span per request named by its operation, a client span for the
+// service, counters and the service's response time; every span ended, nothing secret in them.
+
+class TestReader extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const serve = serverPool();
+const spans = new InMemorySpanExporter();
+const reader = new TestReader();
+let stack: Stack;
+const CODE = '40504040001';
+
+before(async () => {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  stack = await startStack({ answerAfterMs: 1_000 });
+});
+after(async () => {
+  await stack.close();
+  trace.disable();
+  metrics.disable();
+});
+
+function proxy(options: Partial<ProxyOptions> = {}): Promise<string> {
+  return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options }) as RequestListener);
+}
+
+/** Every counter and histogram point as `name {attributes}` → value (a histogram's count). */
+async function collected(): Promise<Map<string, number>> {
+  const { resourceMetrics } = await reader.collect();
+  const out = new Map<string, number>();
+  for (const scope of resourceMetrics.scopeMetrics) {
+    for (const metric of scope.metrics) {
+      for (const point of metric.dataPoints as DataPoint<number | Histogram>[]) {
+        const value = typeof point.value === 'number' ? point.value : point.value.count;
+        out.set(`${metric.descriptor.name} ${JSON.stringify(point.attributes)}`, value);
+      }
+    }
+  }
+  return out;
+}
+
+describe('proxy: OpenTelemetry', () => {
+  it('a login: a server span per request named by its operation, a client span for the service under it, counters and response times; nothing secret', async () => {
+    spans.reset();
+    const url = await proxy();
+    const jar = new CookieJar();
+    const start = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar });
+    stack.clock.advance(5_000);
+    const end = await send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(end.json.status, 'ok');
+    await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar, headers: { origin: 'https://evil.example' } });
+
+    const finished = spans.getFinishedSpans();
+    const servers = finished.filter((span) => span.kind === 1);
+    const clients = finished.filter((span) => span.kind === 2);
+    assert.deepEqual(servers.map((span) => span.name), ['esign-proxy smartIdLogin', 'esign-proxy smartIdLoginStatus', 'esign-proxy smartIdLogin']);
+    assert.equal(clients.length, 2, 'the refused request never reached the service');
+    for (const [i, child] of clients.entries()) {
+      assert.equal(child.name, 'POST');
+      assert.equal(child.parentSpanContext?.spanId, servers[i]!.spanContext().spanId, 'the service call sits under its request');
+      assert.equal(child.spanContext().traceId, servers[i]!.spanContext().traceId);
+      assert.equal(child.attributes['http.response.status_code'], 200);
+      assert.equal(child.attributes['server.address'], '127.0.0.1');
+    }
+    assert.equal(clients[1]!.attributes['url.template'], '/smartid/status/{token}.json', 'the path by its template, the token not in it');
+    assert.deepEqual(servers.map((span) => [span.attributes['esign.channel'], span.attributes['esign.outcome'] ?? span.attributes['esign.refusal'] ?? null]), [
+      ['smartid', null],
+      ['smartid', 'ok'],
+      ['smartid', 'cross-site'],
+    ]);
+    assert.deepEqual(servers.map((span) => span.attributes['http.response.status_code']), [200, 200, 403]);
+    // every span ended: the exporter holds exactly the spans the requests began, each with an end
+    assert.ok(finished.every((span: ReadableSpan) => span.ended && span.duration[0] >= 0));
+    const everything = JSON.stringify(finished.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })));
+    for (const secret of [ACCESS_TOKEN, CODE, start.json.token as string]) assert.ok(!everything.includes(secret), `a span holds ${secret}`);
+
+    const points = await collected();
+    const scope = { 'esign.operation': 'smartIdLogin', 'esign.kind': 'login', 'esign.channel': 'smartid' };
+    assert.equal(points.get(`esign.proxy.session.starts ${JSON.stringify(scope)}`), 1);
+    assert.equal(points.get(`esign.proxy.session.finishes ${JSON.stringify({ ...scope, 'esign.operation': 'smartIdLoginStatus', 'esign.outcome': 'ok' })}`), 1);
+    assert.equal(points.get(`esign.proxy.refusals ${JSON.stringify({ ...scope, 'esign.refusal': 'cross-site' })}`), 1);
+    const durations = [...points].filter(([name]) => name.startsWith('esign.proxy.service.duration '));
+    assert.deepEqual(durations.map(([, count]) => count), [1, 1], 'one timing for each of the two calls to the service');
+    assert.ok(![...points.keys()].join('\n').includes(CODE));
+  });
+
+  it('a store that fails marks its span as an error and counts a store error; openTelemetry: false records nothing', async () => {
+    spans.reset();
+    const hanging: ProxyStore = new Proxy(new MemoryStore(), { get: (target, name) => (name === 'get' ? () => new Promise(() => undefined) : Reflect.get(target, name)) });
+    const url = await proxy({ store: hanging, storeTimeoutMs: 100, log: () => undefined });
+    const jar = new CookieJar();
+    const answer = await send(`${url}/smartid/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01.json`, 'POST', {}, false, { jar });
+    assert.equal(answer.status, 503);
+    const [span] = spans.getFinishedSpans();
+    assert.equal(span!.name, 'esign-proxy smartIdLoginStatus');
+    assert.equal(span!.status.code, 2);
+    assert.equal(span!.attributes['esign.failure'], 'store');
+    const points = await collected();
+    assert.equal(points.get('esign.proxy.store.errors {}'), 1);
+
+    spans.reset();
+    const quiet = await proxy({ openTelemetry: false });
+    await send(`${quiet}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
+    assert.deepEqual(spans.getFinishedSpans(), []);
+  });
+});
