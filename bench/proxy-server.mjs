@@ -1,15 +1,48 @@
 import { createServer } from 'node:http';
 import { createProxyHandler } from '../dist/proxy/index.js';
+import { createUpstream } from '../dist/proxy/upstream.js';
 
-// The built proxy in a process of its own for the throughput bench: `node bench/proxy-server.mjs <service-url> <token>`.
-const [baseUrl, accessToken] = process.argv.slice(2);
-const proxy = createProxyHandler({ baseUrl, accessToken, rateLimit: false });
+/*
+ * A server of the throughput bench, in a process of its own:
+ *   node bench/proxy-server.mjs <service-url> <token> proxy|proxy-otel|pass-through
+ * `proxy`: the built proxy, its telemetry off. `proxy-otel`: the same with OpenTelemetry's SDK
+ * registered (spans batched to an exporter that drops them, metrics kept in memory). `pass-through`:
+ * no rules at all, the same HTTP client to the service: the floor the proxy is measured against.
+ */
+const [baseUrl, accessToken, mode = 'proxy'] = process.argv.slice(2);
+
+if (mode === 'proxy-otel') {
+  const { trace, metrics } = await import('@opentelemetry/api');
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { MeterProvider } = await import('@opentelemetry/sdk-metrics');
+  const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => undefined };
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider());
+}
+
+let handle;
+if (mode === 'pass-through') {
+  const upstream = createUpstream({ baseUrl, timeoutMs: 60_000, answerLimit: 1024 * 1024 });
+  handle = (req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', async () => {
+      const body = JSON.stringify({ ...JSON.parse(Buffer.concat(chunks).toString() || '{}'), access_token: accessToken });
+      const answer = await upstream(req.method, req.url, body);
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.bytes);
+    });
+  };
+} else {
+  // every poll forwarded (no poll floor), as the pass-through forwards every one
+  handle = createProxyHandler({ baseUrl, accessToken, rateLimit: false, minPollIntervalMs: 0, openTelemetry: mode === 'proxy-otel' });
+}
+
 const server = createServer((req, res) => {
   if (req.url === '/__rss') {
     res.end(String(process.memoryUsage().rss));
     return;
   }
-  proxy(req, res);
+  handle(req, res);
 });
 server.listen(0, '127.0.0.1', () => console.log(`proxy on http://127.0.0.1:${server.address().port}`));
 process.on('SIGINT', () => process.exit(0));

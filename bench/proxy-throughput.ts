@@ -59,43 +59,68 @@ async function load(url: string, body: string, cookie?: string): Promise<{ rps: 
   return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
 }
 
+type Load = { rps: number; p50: number; p99: number; errors: number };
+
 export interface ProxyThroughput {
-  direct: { rps: number; p50: number; p99: number; errors: number };
-  proxy: { rps: number; p50: number; p99: number; errors: number };
+  direct: Load;
+  passThrough: Load;
+  proxy: Load;
+  proxyOtel: Load;
+  /** The proxy against the bare pass-through, telemetry off and on: the goal is 0.9 or more. */
   ratio: number;
+  ratioOtel: number;
   proxyRssMb: number;
 }
 
 export async function measureProxyThroughput(): Promise<ProxyThroughput> {
   const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/);
-  const proxy = await startProcess(['bench/proxy-server.mjs', sandbox.url, TOKEN], /proxy on (\S+)/);
+  const servers = await Promise.all(
+    (['pass-through', 'proxy', 'proxy-otel'] as const).map((mode) => startProcess(['bench/proxy-server.mjs', sandbox.url, TOKEN, mode], /proxy on (\S+)/)),
+  );
+  const [passThrough, proxy, proxyOtel] = servers as [typeof servers[0], typeof servers[0], typeof servers[0]];
   try {
-    const agent = new Agent({ keepAlive: true });
-    const start = await post(agent, `${proxy.url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));
-    const { token } = JSON.parse(start.text) as { token: string };
-    const cookie = start.setCookie!;
-    agent.destroy();
-    // warm both paths, then measure one after the other
-    await load(`${sandbox.url}/smartid/status/${token}.json`, JSON.stringify({ access_token: TOKEN }));
-    const direct = await load(`${sandbox.url}/smartid/status/${token}.json`, JSON.stringify({ access_token: TOKEN }));
-    const through = await load(`${proxy.url}/smartid/status/${token}.json`, '{}', cookie);
+    // a session started through each proxy, so that each polls one it bound to its visitor
+    const session = async (url: string) => {
+      const agent = new Agent({ keepAlive: true });
+      const start = await post(agent, `${url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));
+      agent.destroy();
+      return { token: (JSON.parse(start.text) as { token: string }).token, cookie: start.setCookie! };
+    };
+    const plain = await session(proxy.url);
+    const traced = await session(proxyOtel.url);
+    const direct = `${sandbox.url}/smartid/status/${plain.token}.json`;
+    // warm every path, then measure one after the other
+    await load(direct, JSON.stringify({ access_token: TOKEN }));
+    await load(`${passThrough.url}/smartid/status/${plain.token}.json`, '{}');
+    await load(`${proxy.url}/smartid/status/${plain.token}.json`, '{}', plain.cookie);
+    await load(`${proxyOtel.url}/smartid/status/${traced.token}.json`, '{}', traced.cookie);
+    const result = {
+      direct: await load(direct, JSON.stringify({ access_token: TOKEN })),
+      passThrough: await load(`${passThrough.url}/smartid/status/${plain.token}.json`, '{}'),
+      proxy: await load(`${proxy.url}/smartid/status/${plain.token}.json`, '{}', plain.cookie),
+      proxyOtel: await load(`${proxyOtel.url}/smartid/status/${traced.token}.json`, '{}', traced.cookie),
+    };
     const rss = await post(new Agent(), `${proxy.url}/__rss`, '{}');
-    return { direct, proxy: through, ratio: through.rps / direct.rps, proxyRssMb: Number(rss.text) / 1024 / 1024 };
+    return { ...result, ratio: result.proxy.rps / result.passThrough.rps, ratioOtel: result.proxyOtel.rps / result.passThrough.rps, proxyRssMb: Number(rss.text) / 1024 / 1024 };
   } finally {
     sandbox.child.kill();
-    proxy.child.kill('SIGINT');
-    await once(proxy.child, 'exit');
+    for (const server of servers) {
+      server.child.kill('SIGINT');
+      await once(server.child, 'exit');
+    }
   }
 }
 
 export function throughputTable(result: ProxyThroughput): string {
-  const row = (name: string, r: ProxyThroughput['direct']) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`;
+  const row = (name: string, r: Load) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`;
   return [
     `| status poll, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s | requests/s | p50 | p99 | errors |`,
     '|---|---:|---:|---:|---:|',
     row('sandbox directly', result.direct),
+    row('a bare pass-through (no rules, the same HTTP client)', result.passThrough),
     row('through the proxy', result.proxy),
+    row('through the proxy, OpenTelemetry on', result.proxyOtel),
     '',
-    `Proxy throughput: ${result.ratio.toFixed(2)}× direct (goal ≥ 0.5×); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
+    `The proxy against the pass-through: ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (goal ≥ 0.9× either way); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
   ].join('\n');
 }

@@ -2,6 +2,7 @@ import { html, type ReactiveController, type ReactiveControllerHost } from 'lit'
 import type { StringKey } from '../i18n/index.js';
 
 interface WaitHost extends ReactiveControllerHost {
+  readonly renderRoot: HTMLElement | DocumentFragment;
   t(key: StringKey, params?: Record<string, string | number>): string;
 }
 
@@ -22,6 +23,8 @@ export class RetryWait implements ReactiveController {
     this.#timer = setInterval(() => host.requestUpdate(), 1000);
     host.addController(this);
     host.requestUpdate();
+    // the focus on the time left, where Try again would have had it
+    void host.updateComplete.then(() => host.renderRoot.querySelector<HTMLElement>('[part="retry-wait"]')?.focus());
   }
 
   /** The time left as a status the host can focus; undefined once a new attempt can work. */

@@ -9,9 +9,9 @@ import { EsignElement } from './base-element.js';
 import { proxyClient } from './proxy-client.js';
 import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart } from './session-flow.js';
-import { dropRecord, isKept, recordKey, writeRecord } from './session-record.js';
 import type { KeptSession, ResumeTarget } from './session-resume.js';
 import type { RetryWait } from './retry-wait.js';
+import { loadOnce } from './load-once.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
 import { maskCode, maskPhone } from './mask.js';
@@ -19,8 +19,8 @@ import { maskCode, maskPhone } from './mask.js';
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
 /** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
-/** What the focus goes to after a failure without another channel: Try again, or the time left before it can work. */
-const RETRY = '[part="retry"],[part="retry-wait"]';
+/** Loaded once the form is on screen (or when first needed): see session-later.ts. */
+const later = loadOnce(() => import('./session-later.js'));
 
 const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
   [document, 'visibilitychange'],
@@ -195,10 +195,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** A session this element was waiting for when its page went away: followed on, never started again. */
   async #resumeIfKept(): Promise<void> {
     if (this.noResume || this.flow.state !== 'idle' || typeof location === 'undefined') return;
+    const { isKept, recordKey, resumeKept } = await later();
     const key = recordKey(this);
-    if (!isKept(key)) return;
-    const { resumeKept } = await import('./session-resume.js');
-    await resumeKept(this as unknown as ResumeTarget, key);
+    if (isKept(key) && this.flow.state === 'idle') await resumeKept(this as unknown as ResumeTarget, key);
   }
 
   protected get personForm(): PersonForm | null {
@@ -317,12 +316,16 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** Keeps the waiting session in the tab's storage, so that a reloaded page follows it on. */
   #keep(started: FlowStart, channel: Channel, timeLimit: number): void {
     if (this.noResume || typeof location === 'undefined') return;
-    const key = recordKey(this);
-    this.kept.at = key;
     const { who, subject } = this.#waitingParts();
     const extra = this.recordExtra();
     const since = this.flow.since || Date.now();
-    writeRecord(key, { v: 1, kind: this.kind, channel, token: started.token, controlCode: started.control_code, since, until: since + timeLimit, who, subject, ...(extra ? { extra } : {}) });
+    void later().then(({ recordKey, writeRecord }) => {
+      // not kept once it ended (the module may arrive after a quick answer)
+      if (this.flow.state !== 'waiting' || this.flow.token !== started.token) return;
+      const key = recordKey(this);
+      this.kept.at = key;
+      writeRecord(key, { v: 1, kind: this.kind, channel, token: started.token, controlCode: started.control_code, since, until: since + timeLimit, who, subject, ...(extra ? { extra } : {}) });
+    });
   }
 
   /**
@@ -343,7 +346,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       throw error;
     } finally {
       // ended one way or the other: nothing left to follow after a reload
-      if (this.kept.at) dropRecord(this.kept.at);
+      const kept = this.kept.at;
+      if (kept) void later().then(({ dropRecord }) => dropRecord(kept));
       this.kept.at = null;
       this.#cameBack = false;
     }
@@ -373,20 +377,15 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     }
     const detail = this.errorDetail(error);
     this.emit('esign-error', detail);
-    if (error.code === 'rate-limited') {
-      void import('./retry-wait.js').then(({ RetryWait }) => {
-        this.#wait?.stop();
-        this.#wait = new RetryWait(this, error.retryAfter ?? 60);
-        void this.focusLater(RETRY);
-      });
-    }
+    // the time left in place of Try again, and the focus on it once shown (retry-wait.ts)
+    if (error.code === 'rate-limited') void later().then(({ RetryWait }) => (this.#wait = new RetryWait(this, error.retryAfter ?? 60)));
     const field = this.#formField(error);
     if (field) {
       // a field the person can fix: back to the form, the message on the field
       this.flow.reset();
       void this.updateComplete.then(() => this.personForm?.setFieldError(field, this.#fieldMessage(field)));
     } else {
-      void this.focusLater(this.#otherChannel() ? '[part="other-channel"]' : RETRY);
+      void this.focusLater(this.#otherChannel() ? '[part="other-channel"]' : '[part="retry"]');
     }
   }
 
@@ -428,7 +427,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const other = this.#otherChannel();
     const error = this.flow.error;
     const retryable = this.flow.state === 'cancelled' || !(error instanceof EsignError) || error.retryable;
-    const wait = error instanceof EsignError && error.code === 'rate-limited' ? (this.#wait ? this.#wait.render() : nothing) : undefined;
+    // rate-limited: nothing until the time left is shown, then that until a new attempt can work
+    const wait = (error as EsignError | undefined)?.code === 'rate-limited' ? (this.#wait?.render() ?? (this.#wait ? undefined : nothing)) : undefined;
     return html`<div class="actions">
       ${other
         ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>

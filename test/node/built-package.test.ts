@@ -85,7 +85,7 @@ describe('the packed packages installed into an empty app', () => {
       // kept session and the time left after a rate limit; a validation's signatures
       const expected = [
         ...(previews.includes(file) ? ['viewer'] : []),
-        ...(sessions.includes(file) ? ['phone-message', 'session-resume', 'retry-wait'] : []),
+        ...(sessions.includes(file) ? ['phone-message', 'session-later'] : []),
         ...(reports.includes(file) ? ['report-view'] : []),
       ];
       const onDemand = loaded.filter((f) => !languages.includes(f));
