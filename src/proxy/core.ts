@@ -100,7 +100,7 @@ interface Binding {
 /** What one request's event will say, filled in as the request is read and decided. */
 interface EventState {
   t0: number;
-  base: Omit<ProxyEventBase, 'durationMs'>;
+  base: Omit<ProxyEventBase, 'durationMs' | 'at'>;
   /** A session started, or a polled one ended (`ok` or the service's error code). */
   outcome?: { type: 'started' } | { type: 'finished'; outcome: string };
   why?: { reason?: RefusalReason; hook?: HostHook };
@@ -173,8 +173,9 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   checkOptions(options);
   const enabled = enabledOperations(options);
   const token = options.accessToken;
-  // every call bounded: a store that fails or is late refuses the request (fails closed)
-  const store: ProxyStore = guardStore(options.store ?? new MemoryStore(options.now ? { now: options.now } : {}), options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT);
+  // every call of a host's store bounded: one that fails or is late refuses the request (fails
+  // closed); the process's own memory cannot be away
+  const store: ProxyStore = options.store ? guardStore(options.store, options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT) : new MemoryStore(options.now ? { now: options.now } : {});
   const upstream: Upstream = createUpstream({
     baseUrl: options.baseUrl,
     timeoutMs: options.upstreamTimeout ?? DEFAULT_UPSTREAM_TIMEOUT,
@@ -367,7 +368,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
 
   /** The one event a request's answer makes, if any: a refusal, a failure, a host's failure, a start or an end. */
   function eventOf(answer: ProxyAnswer, ev: EventState): ProxyEvent | null {
-    const base = { ...ev.base, durationMs: Date.now() - ev.t0 };
+    const base = { at: new Date(ev.t0).toISOString(), ...ev.base, durationMs: Date.now() - ev.t0 };
     if (ev.why?.hook) return { ...base, type: 'host-error', hook: ev.why.hook, status: answer.status };
     const reason = ev.why?.reason ?? (answer.kind && REFUSALS[answer.kind]);
     if (reason) return { ...base, type: 'refused', reason, status: answer.status };
@@ -379,7 +380,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   const handle = async (request: IncomingProxyRequest): Promise<ProxyAnswer | null> => {
     const t0 = Date.now();
     const userAgent = request.header('user-agent');
-    const ev: EventState = { t0, base: { at: new Date(t0).toISOString(), ...(userAgent ? { userAgent: userAgent.slice(0, 256) } : {}) } };
+    const ev: EventState = { t0, base: userAgent ? { userAgent: userAgent.slice(0, 256) } : {} };
     const telemetry = await beginTelemetry();
     let answer: ProxyAnswer | null = null;
     let event: ProxyEvent | null = null;

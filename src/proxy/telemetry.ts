@@ -55,9 +55,11 @@ export function createTelemetry(enabled: boolean, serviceUrl: string): () => Pro
       serviceDuration: meter.createHistogram('esign.proxy.service.duration', { unit: 's', description: 'Time the service took to answer' }),
     };
   };
+  let found: Instruments | null | undefined;
   return async () => {
     if (!enabled) return null;
-    const found = await (loading ??= load());
+    // known after the first request: no waiting on a settled promise for every request after it
+    if (found === undefined) found = await (loading ??= load());
     return found ? begin(found, server) : null;
   };
 }
