@@ -10,7 +10,8 @@
  * What every worker process must agree on (which visitor started which session, the rate-limit
  * counters, who is handing a result over, when a session was last polled) lives in one SQLite file
  * (ESIGN_STATE_FILE), written in IMMEDIATE transactions so that concurrent workers take turns.
- * Every refusal and every forwarded operation is written to stderr as one JSON line.
+ * What it did is written to stderr as one JSON line per request that was refused, failed, met a
+ * failing on_result, started or ended a session: the Node proxy's events, by the same names.
  */
 declare(strict_types=1);
 
@@ -24,6 +25,19 @@ const RESULT_WAIT = 2.0; // seconds a poll waits for another request's on_result
 const MIN_POLL_INTERVAL = 0.5; // a poll sooner than this after the last one is answered "waiting" unforwarded
 const START_TEXT_LIMIT = 200;
 const ID = '[A-Za-z0-9_-]{1,128}';
+// the events' reasons and failures by the proxy's error kinds, and the Node proxy's operation ids
+const REASONS = ['operation-not-allowed' => 'not-allowed', 'cross-site' => 'cross-site', 'unsupported-media-type' => 'content-type',
+    'malformed-json' => 'invalid-field', 'invalid-field' => 'invalid-field', 'request-too-large' => 'too-large', 'rate-limited' => 'rate-limited'];
+const FAILURES = ['upstream-unreachable' => 'service-unreachable', 'upstream-timeout' => 'service-timeout', 'upstream-invalid' => 'service-invalid',
+    'upstream-redirect' => 'service-invalid', 'upstream-too-large' => 'service-invalid'];
+const NODE_NAMES = ['mobile-login' => 'mobileLogin', 'smartid-login' => 'smartIdLogin', 'mobile-sign' => 'mobileSign', 'smartid-sign' => 'smartIdSign',
+    'mobile-hash' => 'mobileHashSign', 'smartid-hash' => 'smartIdHashSign', 'mobile-login-status' => 'mobileLoginStatus',
+    'smartid-login-status' => 'smartIdLoginStatus', 'mobile-sign-status' => 'mobileSignStatus', 'smartid-sign-status' => 'smartIdSignStatus',
+    'mobile-hash-status' => 'mobileHashSignStatus', 'smartid-hash-status' => 'smartIdHashSignStatus',
+    'mobile-remove' => 'removeMobileSession', 'smartid-remove' => 'removeSmartIdSession'];
+
+/** What the request's event will say, filled in as it is read: never a token, a body or a person in clear. */
+$GLOBALS['event'] = ['t0' => microtime(true)] + (isset($_SERVER['HTTP_USER_AGENT']) ? ['userAgent' => substr((string) $_SERVER['HTTP_USER_AGENT'], 0, 256)] : []);
 
 $raw = (string) ($_SERVER['REQUEST_URI'] ?? '');
 if (!str_starts_with($raw, PREFIX . '/')) {
@@ -84,14 +98,43 @@ const SCREENING_FIELDS = ['peps_data', 'sanctions_data'];
 /** The verified result, before the browser sees it: log the person in, store the file, ... (idempotent by $token). */
 function on_result(string $operation, string $token, string $visitor, stdClass $answer): void
 {
-    event('result', ['operation' => $operation]);
+    // the verified result, before the browser sees it: log the person in, store the file, ...
 }
 
-/** One JSON line on stderr: what the proxy did, never a personal code, phone or the access token. */
-function event(string $name, array $fields = []): void
+/** One JSON line on stderr, the request's event: `type` and its own fields besides what is known of the request. */
+function event(string $type, array $fields = []): void
 {
-    $line = json_encode(['time' => gmdate('Y-m-d\TH:i:s\Z'), 'event' => $name] + $fields, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+    $known = $GLOBALS['event'];
+    $t0 = $known['t0'];
+    unset($known['t0']);
+    $at = DateTimeImmutable::createFromFormat('U.u', sprintf('%.6F', $t0))->format('Y-m-d\TH:i:s.v\Z');
+    $line = json_encode(['at' => $at, 'durationMs' => (int) round((microtime(true) - $t0) * 1000)] + $known + ['type' => $type] + $fields, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
     file_put_contents('php://stderr', $line . "\n");
+}
+
+function mask_code(string $code): string
+{
+    $compact = preg_replace('/\s/', '', $code);
+    return strlen($compact) >= 8 ? substr($compact, 0, 4) . '••••' . substr($compact, -3) : '•••';
+}
+
+function mask_phone(string $phone): string
+{
+    return preg_match('/^(\+\d{3})(\d)\d*(\d{3})$/D', preg_replace('/[\s-]/', '', $phone), $m) ? "{$m[1]}\u{00a0}{$m[2]}••\u{00a0}••{$m[3]}" : '•••';
+}
+
+/** A person as events show them: keyed digests with ESIGN_EVENT_SECRET (the host computes the same), else masked. */
+function event_person(stdClass $sent): ?array
+{
+    $secret = (string) getenv('ESIGN_EVENT_SECRET');
+    $person = [];
+    if (isset($sent->code) && is_string($sent->code) && $sent->code !== '') {
+        $person['code'] = $secret !== '' ? hash_hmac('sha256', 'code:' . str_replace('-', '', $sent->code), $secret) : mask_code($sent->code);
+    }
+    if (isset($sent->phone) && is_string($sent->phone) && $sent->phone !== '') {
+        $person['phone'] = $secret !== '' ? hash_hmac('sha256', 'phone:' . preg_replace('/\D/', '', $sent->phone), $secret) : mask_phone($sent->phone);
+    }
+    return $person ?: null;
 }
 
 /** Answers and ends the request. */
@@ -110,7 +153,13 @@ function respond(int $status, string $json, array $headers = []): never
 /** A refusal of the proxy's own: `{"status":"error","proxy_error":kind}`, written as an event too. */
 function fail(int $status, string $kind, string $message, array $extra = [], array $headers = []): never
 {
-    event('refused', ['reason' => $kind, 'status' => $status] + (isset($GLOBALS['operation']) ? ['operation' => $GLOBALS['operation']] : []));
+    if (isset(REASONS[$kind])) {
+        event('refused', ['reason' => REASONS[$kind], 'status' => $status]);
+    } elseif (isset(FAILURES[$kind])) {
+        event('failed', ['failure' => FAILURES[$kind], 'status' => $status]);
+    } elseif ($kind === 'host-error') {
+        event('host-error', ['hook' => 'onResult', 'status' => $status]);
+    }
     respond($status, json_encode(['status' => 'error', 'message' => $message, 'proxy_error' => $kind] + $extra, JSON_UNESCAPED_SLASHES), $headers);
 }
 
@@ -222,7 +271,7 @@ function state(string $file): PDO
     $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
     $db->exec('PRAGMA busy_timeout = 10000');
     $db->exec('PRAGMA journal_mode = WAL');
-    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL)');
+    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT)');
     $db->exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER, resets REAL)');
     $db->exec('CREATE TABLE IF NOT EXISTS claims (token TEXT PRIMARY KEY, lease TEXT, expires REAL)');
     $db->exec('CREATE TABLE IF NOT EXISTS polls (token TEXT PRIMARY KEY, at REAL)');
@@ -344,6 +393,8 @@ if ($found === null) {
     fail(404, 'operation-not-allowed', 'Not an operation of the service');
 }
 [$operation, $fields, $role, $token] = $found;
+[$channel, $part] = explode('-', $operation);
+$GLOBALS['event'] += ['operation' => NODE_NAMES[$operation]] + (in_array($part, ['login', 'sign', 'hash'], true) ? ['kind' => $part] : []) + ['channel' => $channel];
 $db = state($config['state']);
 $now = microtime(true);
 sweep($db, $now);
@@ -396,16 +447,24 @@ if (!preg_match('/^[A-Za-z0-9_-]{16,64}$/D', $visitor)) {
     $visitor = rtrim(strtr(base64_encode(random_bytes(18)), '+/', '-_'), '=');
     setcookie('esign-visitor', $visitor, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $https]);
 }
+$GLOBALS['event']['visitor'] = $visitor;
+$person = $role[0] === 'start' ? event_person($sent) : null;
+if ($person !== null) {
+    $GLOBALS['event']['person'] = $person;
+}
+if ($role[0] === 'start' && $config['by_address'] && isset($_SERVER['REMOTE_ADDR'])) {
+    $GLOBALS['event']['address'] = (string) $_SERVER['REMOTE_ADDR'];
+}
 
 $notFound = fn () => respond(404, json_encode(['status' => 'error', 'message' => 'Session for given token was not found'] + ($role[0] === 'status' ? ['error_code' => 40402] : [])));
 if ($role[0] === 'status' || $role[0] === 'remove') {
-    $row = $db->prepare('SELECT visitor, channel, status, expires FROM bindings WHERE token = ?');
+    $row = $db->prepare('SELECT visitor, channel, status, expires, person FROM bindings WHERE token = ?');
     $row->execute([$token]);
     $bound = $row->fetch(PDO::FETCH_ASSOC);
     $ok = $bound && hash_equals($bound['visitor'], $visitor) && (float) $bound['expires'] > $now
         && ($role[0] === 'status' ? $bound['status'] === $operation : $bound['channel'] === $role[1]);
     if (!$ok) {
-        event('refused', ['reason' => 'not-bound', 'status' => 404, 'operation' => $operation]);
+        event('refused', ['reason' => 'not-your-session', 'status' => 404]);
         $notFound();
     }
 }
@@ -496,7 +555,6 @@ if (!$value instanceof stdClass) {
 }
 $value = redact($value, $config['token']);
 $answerStatus = $value->status ?? null;
-event('forwarded', ['operation' => $operation, 'status' => $status, 'answer' => is_string($answerStatus) ? $answerStatus : null]);
 if ($role[0] === 'start' && $answerStatus === 'error') {
     // the service refused the start: no session; the person is not charged for it
     foreach ($counted as $key) {
@@ -504,8 +562,15 @@ if ($role[0] === 'start' && $answerStatus === 'error') {
     }
 }
 if ($answerStatus === 'ok' && $role[0] === 'start' && isset($value->token) && is_string($value->token)) {
-    $db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires) VALUES (?, ?, ?, ?, ?)')
-        ->execute([$value->token, $visitor, $role[1], $role[2], microtime(true) + SESSION_TTL]);
+    $db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person) VALUES (?, ?, ?, ?, ?, ?)')
+        ->execute([$value->token, $visitor, $role[1], $role[2], microtime(true) + SESSION_TTL, $person === null ? null : json_encode($person, JSON_UNESCAPED_UNICODE)]);
+    event('started');
+}
+if ($role[0] === 'status' && !empty($bound['person'])) {
+    $GLOBALS['event']['person'] = json_decode($bound['person'], true);
+}
+if ($role[0] === 'status' && $answerStatus === 'error') {
+    event('finished', ['outcome' => (string) ($value->error_code ?? 'error')]);
 }
 if ($answerStatus === 'ok' && $role[0] === 'status') {
     // the browser sees the result only after on_result succeeded for it (at least once)
@@ -517,6 +582,7 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
     if (!$delivered) {
         respond(200, '{"status":"waiting"}');
     }
+    event('finished', ['outcome' => 'ok']);
 }
 if (!$config['screening']) {
     $value = without_screening($value);
