@@ -90,6 +90,8 @@ document.querySelector('esign-document-upload')!.addEventListener('esign-documen
   const doc = document.createElement('esign-document');
   doc.setAttribute('endpoint', '/esign');
   doc.setAttribute('document-id', event.detail.uuid);
+  // the file's name as the document's title at once (else it is learned with the first validation)
+  doc.setAttribute('file-name', event.detail.fileName);
   doc.setAttribute('callback-url', `${location.origin}/callback`);
   doc.style.marginBlockStart = '1rem';
   slot.replaceChildren(doc);
