@@ -24,7 +24,7 @@ import {
   type RateLimit,
 } from './options.js';
 import { addressKey } from './address.js';
-import { HandOverTimeout, handOver, within } from './hand-over.js';
+import { HandOverTimeout, handOver, within, type HandOverOutcome } from './hand-over.js';
 import { isAllowedOrigin, isJsonContentType, pageSchemes } from './origin.js';
 import { FILE_STARTS, checkStartFields, storeKey } from './start-rules.js';
 import { MemoryStore, type ProxyStore } from './store.js';
@@ -154,10 +154,6 @@ function enabledOperations(options: ProxyOptions): Set<OperationId> {
   return new Set(ids);
 }
 
-/**
- * The proxy, framework-free: the rules of design.md in one pipeline. Returns the answer, or
- * null for a request outside its prefix.
- */
 /** What `health()` of a handler says: for a load balancer's health check (no secrets, nothing of a visitor). */
 export interface ProxyHealth {
   /** The proxy can check and forward requests. */
@@ -169,6 +165,10 @@ export interface ProxyHealth {
 /** The proxy's rules, from a request to its answer (null: not a path of the proxy), and its health. */
 export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer | null>) & { health(): Promise<ProxyHealth> };
 
+/**
+ * The proxy, framework-free: the rules of design.md in one pipeline. Returns the answer, or
+ * null for a request outside its prefix.
+ */
 export function createProxyCore(options: ProxyOptions): ProxyCore {
   checkOptions(options);
   const enabled = enabledOperations(options);
@@ -325,12 +325,13 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
 
   /**
    * A session's result: handed to the host before the browser may see it, and only once it
-   * succeeded (a lease in the store, see hand-over.ts). False when another request is handing it
-   * over right now and did not finish within the wait: the browser is then told to keep waiting.
+   * succeeded (a lease in the store, see hand-over.ts). `still-running` when another request is
+   * handing it over right now and did not finish within the wait: the browser is then told to keep
+   * waiting; `already-delivered` when an earlier poll handed it over (its session ended then).
    */
-  async function deliverSession(result: Omit<ProxyResult, 'signal'>): Promise<boolean> {
-    if (!options.onResult) return true;
-    return (await handOver(`result:${result.token}`, handOverOptions, () => runOnResult(result))) !== 'still-running';
+  async function deliverSession(result: Omit<ProxyResult, 'signal'>): Promise<HandOverOutcome> {
+    if (!options.onResult) return 'delivered';
+    return handOver(`result:${result.token}`, handOverOptions, () => runOnResult(result));
   }
 
   /** A polled session the same visitor asked about a moment ago is answered "waiting" without asking the service. */
@@ -512,8 +513,9 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
           raw: value,
           request: info,
         });
-        if (!delivered) return withCookie(jsonAnswer(200, WAITING), cookie);
-        ev.outcome = { type: 'finished', outcome: 'ok' };
+        if (delivered === 'still-running') return withCookie(jsonAnswer(200, WAITING), cookie);
+        // one end per session: a poll after the one that handed the result over ends nothing
+        if (delivered === 'delivered') ev.outcome = { type: 'finished', outcome: 'ok' };
       }
       if (ok && DOCUMENT_RESULTS.has(operation.id)) {
         const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
