@@ -164,8 +164,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     for (const [target, type] of PAGE_STATE_EVENTS()) target.removeEventListener(type, this.#onPageState);
   }
 
-  /** After `rate-limited`: the time left, in place of an action that cannot work yet. */
-  #wait: RetryWait | undefined;
+  /** After `rate-limited`: the time left, in place of an action that cannot work yet (null: it could not be loaded). */
+  #wait: RetryWait | null | undefined;
 
   /**
    * The person went to the Smart-ID app or their phone's prompt and came back: poll at once
@@ -378,7 +378,16 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const detail = this.errorDetail(error);
     this.emit('esign-error', detail);
     // the time left in place of Try again, and the focus on it once shown (retry-wait.ts)
-    if (error.code === 'rate-limited') void later().then(({ RetryWait }) => (this.#wait = new RetryWait(this, error.retryAfter ?? 60)));
+    if (error.code === 'rate-limited') {
+      void later().then(
+        ({ RetryWait }) => (this.#wait = new RetryWait(this, error.retryAfter ?? 60)),
+        // the countdown could not be loaded: Try again rather than no action at all
+        () => {
+          this.#wait = null;
+          this.requestUpdate();
+        },
+      );
+    }
     const field = this.#formField(error);
     if (field) {
       // a field the person can fix: back to the form, the message on the field
@@ -428,7 +437,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const error = this.flow.error;
     const retryable = this.flow.state === 'cancelled' || !(error instanceof EsignError) || error.retryable;
     // rate-limited: nothing until the time left is shown, then that until a new attempt can work
-    const wait = (error as EsignError | undefined)?.code === 'rate-limited' ? (this.#wait?.render() ?? (this.#wait ? undefined : nothing)) : undefined;
+    const wait = (error as EsignError | undefined)?.code === 'rate-limited' ? (this.#wait === undefined ? nothing : this.#wait?.render()) : undefined;
     return html`<div class="actions">
       ${other
         ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
