@@ -1,5 +1,6 @@
 import { EsignError, cancelledError, errorFromResponse, type EsignErrorCode } from './errors.js';
-import { pathOf, type Operation, type ServiceLocale } from './operations.js';
+import type { Operation } from './operations.js';
+import { pathOf, type ServiceLocale } from './paths.js';
 import { serializeJson } from './json.js';
 import type { ErrorResponse } from './types.js';
 
@@ -22,6 +23,7 @@ export type SessionKind = 'login' | 'sign' | 'hash';
 
 /** Default time limits: the providers end sessions after about 2 (mobile) and 3 (smart) minutes. */
 export const DEFAULT_TIME_LIMIT: Record<Channel, number> = { mobile: 150_000, smartid: 210_000 };
+
 
 export function serviceLocale(lang: string | undefined): ServiceLocale {
   return lang?.toLowerCase().startsWith('lt') ? 'lt' : 'en';

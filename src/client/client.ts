@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_LIMIT, ProxyCaller, type Channel, type RequestOptions, type SessionKind } from './caller.js';
-import { OPERATIONS, type NoBody, type Operation, type OperationId } from './operations.js';
+import { OPERATIONS, OPERATION_IDS, type NoBody, type Operation, type OperationId } from './operations.js';
 import { poll, type PollOptions } from './poll.js';
 import type {
   HashSignStatusResponse,
@@ -111,14 +111,14 @@ export interface EsignClient {
 }
 
 /** Operations that take a URL parameter and a body (all others take one or the other). */
-const PARAM_AND_BODY: ReadonlySet<OperationId> = new Set(['inviteSigner', 'removeTemporarySigner']);
+const PARAM_AND_BODY: readonly OperationId[] = ['inviteSigner', 'removeTemporarySigner'];
 
 // every operation as a method: `(param?, body?, options?)`, as the path and the table say
-for (const id of Object.keys(OPERATIONS) as OperationId[]) {
+for (const id of OPERATION_IDS) {
   const param = /\{(\w+)\}/.exec(OPERATIONS[id].path)?.[1];
   (EsignClient.prototype as unknown as Record<string, unknown>)[id] = function (this: EsignClient, ...args: unknown[]) {
     const params = param ? { [param]: args.shift() as string } : {};
-    const body = !param || PARAM_AND_BODY.has(id) ? args.shift() : {};
+    const body = !param || PARAM_AND_BODY.includes(id) ? args.shift() : {};
     return this.call(OPERATIONS[id] as Operation<unknown>, body ?? {}, params, args[0] as RequestOptions | undefined);
   };
 }

@@ -149,7 +149,7 @@ export class EsignError extends Error {
 const FIELD_IN_MESSAGE = /\[([A-Za-z_.\d]+)\]/;
 /** The field a service code names (40001 names its own in the message). */
 const SERVICE_FIELDS: Record<number, string> = { 40004: 'phone', 40005: 'code', 0: 'file' };
-const NOT_FOUND_MESSAGE = /not found|nerastas|nerasta/i;
+const NOT_FOUND_MESSAGE = /not found|nerasta/i;
 
 /** Reads a `{status: "error"}` body (of the service or of the proxy) into an EsignError. */
 export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retryAfterHeader?: string | null): EsignError {

@@ -1,18 +1,16 @@
-export * from './client.js';
 export * from './errors.js';
+export { PARAM_PATTERN, isSafePathParam, type ServiceLocale } from './paths.js';
 // the operations one by one stay internal: `OPERATIONS.listSigners` is the same object
 export {
   OPERATIONS,
   OPERATION_IDS,
-  PARAM_PATTERN,
   buildPath,
-  isSafePathParam,
   type NoBody,
   type Operation,
   type OperationId,
   type OperationSpec,
-  type ServiceLocale,
 } from './operations.js';
+export * from './client.js';
 export * from './poll.js';
 export type * from './types.js';
 export * from './camel.js';

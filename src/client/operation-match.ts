@@ -1,4 +1,5 @@
-import { OPERATIONS, OPERATION_IDS, PARAM_PATTERN, type OperationId, type OperationSpec, type ServiceLocale } from './operations.js';
+import { OPERATIONS, OPERATION_IDS, type OperationId, type OperationSpec } from './operations.js';
+import { PARAM_PATTERN, type ServiceLocale } from './paths.js';
 
 /*
  * Matching raw request paths to operations: for the proxy and the sandbox. Kept apart from

@@ -26,6 +26,7 @@ import type {
   ValidationResponse,
   WaitingResponse,
 } from './types.js';
+import { pathOf, type ServiceLocale } from './paths.js';
 
 export interface OperationSpec {
   method: 'POST' | 'DELETE' | 'GET';
@@ -113,32 +114,11 @@ export const OPERATIONS = {
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;
-export type ServiceLocale = 'lt' | 'en';
+export type { ServiceLocale } from './paths.js';
 
-export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];
-
-/** Characters a URL parameter (token, uuid, session id) may hold: no dots, slashes or escapes. */
-export const PARAM_PATTERN = '[A-Za-z0-9_-]{1,128}';
-const PARAM_TEST = new RegExp(`^${PARAM_PATTERN}$`);
-
-export function isSafePathParam(value: string): boolean {
-  return PARAM_TEST.test(value);
-}
+export const OPERATION_IDS = /* @__PURE__ */ Object.keys(OPERATIONS) as OperationId[];
 
 /** {@link pathOf} for an operation named by its id. */
 export function buildPath(id: OperationId, params: Record<string, string> = {}, locale: ServiceLocale = 'lt'): string {
   return pathOf(OPERATIONS[id], params, locale);
 }
-
-/** Builds the service path of an operation; throws on a parameter that is not a safe id. */
-export function pathOf(operation: Operation, params: Record<string, string>, locale: ServiceLocale): string {
-  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined || !isSafePathParam(value)) {
-      throw new TypeError(`Invalid ${name} for ${operation.path}: ${String(value)}`);
-    }
-    return value;
-  });
-  return operation.localized && locale === 'en' ? `/en${path}` : path;
-}
-

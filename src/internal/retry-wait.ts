@@ -1,7 +1,7 @@
-import { html, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { StringKey } from '../i18n/index.js';
 
-interface WaitHost extends ReactiveControllerHost {
+export interface WaitHost extends ReactiveControllerHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
   t(key: StringKey, params?: Record<string, string | number>): string;
 }
@@ -9,7 +9,7 @@ interface WaitHost extends ReactiveControllerHost {
 /**
  * After `rate-limited`: the time left until a new attempt can work, in whole minutes. The host
  * renders each second; the words change (and a screen reader says them) once a minute, and
- * once the time is over the host offers its action again. Loaded with the first such answer.
+ * once the time is over the host offers its action again. Loaded with a session's code (session-later.ts).
  */
 export class RetryWait implements ReactiveController {
   readonly #until: number;
@@ -27,14 +27,14 @@ export class RetryWait implements ReactiveController {
     void host.updateComplete.then(() => host.renderRoot.querySelector<HTMLElement>('[part="retry-wait"]')?.focus());
   }
 
-  /** The time left as a status the host can focus; undefined once a new attempt can work. */
-  render() {
+  /** The words of the time left, for a status the host can focus; undefined once a new attempt can work. */
+  words(): string | undefined {
     const left = this.#until - Date.now();
     if (left <= 0) {
       this.stop();
       return undefined;
     }
-    return html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${this.host.t('action.wait', { minutes: Math.ceil(left / 60_000) })}</p>`;
+    return this.host.t('action.wait', { minutes: Math.ceil(left / 60_000) });
   }
 
   stop(): void {

@@ -1,17 +1,17 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { DEFAULT_TIME_LIMIT, type Channel, type ProxyCaller, type SessionKind } from '../client/caller.js';
+import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
 import type { NoBody, Operation } from '../client/operations.js';
 import { EsignError } from '../client/errors.js';
 import type { Country, MessageFormat, WaitingResponse } from '../client/types.js';
-import type { PersonField, PersonForm, PersonValue } from './person.js';
-import type { CancelledDetail, StartedDetail } from './session-events.js';
+import type { PersonForm, PersonValue } from './person.js';
+import type { StartedDetail } from './session-events.js';
 import { EsignElement } from './base-element.js';
-import { proxyClient } from './proxy-client.js';
 import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart } from './session-flow.js';
 import type { KeptSession, ResumeTarget } from './session-resume.js';
 import type { RetryWait } from './retry-wait.js';
-import { loadOnce } from './load-once.js';
+import type { EndTarget } from './session-end.js';
+import { later, laterLoaded } from './session-later-load.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
 import { maskCode, maskPhone } from './mask.js';
@@ -19,9 +19,6 @@ import { maskCode, maskPhone } from './mask.js';
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
 /** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
-/** Loaded once the form is on screen (or when first needed): see session-later.ts. */
-const later = loadOnce(() => import('./session-later.js'));
-
 const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
   [document, 'visibilitychange'],
   [document, 'freeze'],
@@ -101,8 +98,13 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   #client: ProxyCaller | undefined;
 
-  /** What sends operations to the proxy at the current endpoint, in the current language. */
-  get client(): ProxyCaller {
+  /**
+   * What sends operations to the proxy at the current endpoint, in the current language (its code
+   * is loaded after the form is on screen).
+   * @internal
+   */
+  async caller(): Promise<ProxyCaller> {
+    const { proxyClient } = await later();
     return (this.#client = proxyClient(this.#client, this.endpoint, this.language));
   }
   protected result: Raw | undefined;
@@ -154,9 +156,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   override connectedCallback(): void {
     super.connectedCallback();
     for (const [target, type] of PAGE_STATE_EVENTS()) target.addEventListener(type, this.#onPageState);
-    // in a task of its own after the first render: the tab's first sessionStorage read is slow on a
-    // phone, and the form should be on screen before it
-    if (!this.noResume && this.flow.state === 'idle') void this.updateComplete.then(() => setTimeout(() => void this.#resumeIfKept()));
+    // in a task of its own after the first render: the rest of a session's code, and the tab's first
+    // sessionStorage read (slow on a phone), come once the form is on screen, never before it
+    void this.updateComplete.then(() => setTimeout(() => void this.#resumeIfKept().catch(() => undefined)));
   }
 
   override disconnectedCallback(): void {
@@ -164,8 +166,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     for (const [target, type] of PAGE_STATE_EVENTS()) target.removeEventListener(type, this.#onPageState);
   }
 
-  /** After `rate-limited`: the time left, in place of an action that cannot work yet (null: it could not be loaded). */
-  #wait: RetryWait | null | undefined;
+  /**
+   * After `rate-limited`: the time left, in place of an action that cannot work yet.
+   * @internal
+   */
+  wait: RetryWait | undefined;
 
   /**
    * The person went to the Smart-ID app or their phone's prompt and came back: poll at once
@@ -194,8 +199,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   /** A session this element was waiting for when its page went away: followed on, never started again. */
   async #resumeIfKept(): Promise<void> {
-    if (this.noResume || this.flow.state !== 'idle' || typeof location === 'undefined') return;
+    if (typeof location === 'undefined') return;
     const { isKept, recordKey, resumeKept } = await later();
+    if (this.noResume || this.flow.state !== 'idle') return;
     const key = recordKey(this);
     if (isKept(key) && this.flow.state === 'idle') await resumeKept(this as unknown as ResumeTarget, key);
   }
@@ -204,13 +210,16 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return this.renderRoot.querySelector('esign-person-form');
   }
 
-  /** The channels the person may choose from (all when the host named none). */
-  get #offered(): Channel[] {
+  /**
+   * The channels the person may choose from (all when the host named none).
+   * @internal
+   */
+  get offeredChannels(): Channel[] {
     return this.channels.length ? this.channels : CHANNELS;
   }
 
   protected get activeChannel(): Channel {
-    const offered = this.#offered;
+    const offered = this.offeredChannels;
     return offered.includes(this.channel) ? this.channel : (offered[0] as Channel);
   }
 
@@ -295,17 +304,15 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.#cameBack = false;
     this.code = person.code;
     if (person.phone) this.phone = person.phone;
-    const client = this.client;
-    const timeLimit = this.timeLimit || DEFAULT_TIME_LIMIT[channel];
     const running = this.flow.run({
-      client,
+      client: () => this.caller(),
       channel,
       status: this.statusOperation(channel),
       interval: this.pollInterval,
-      timeLimit,
-      start: (signal) => this.startSession(client, channel, person, signal),
+      timeLimit: this.timeLimit,
+      start: (signal, client) => this.startSession(client, channel, person, signal),
       onStarted: (started) => {
-        this.#keep(started, channel, timeLimit);
+        this.#keep(started, channel);
         this.emit<StartedDetail>('esign-started', { token: started.token, channel, controlCode: started.control_code, kind: this.kind });
         void this.focusLater('esign-status');
       },
@@ -314,17 +321,17 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   /** Keeps the waiting session in the tab's storage, so that a reloaded page follows it on. */
-  #keep(started: FlowStart, channel: Channel, timeLimit: number): void {
+  #keep(started: FlowStart, channel: Channel): void {
     if (this.noResume || typeof location === 'undefined') return;
     const { who, subject } = this.#waitingParts();
     const extra = this.recordExtra();
     const since = this.flow.since || Date.now();
-    void later().then(({ recordKey, writeRecord }) => {
+    void later().then(({ DEFAULT_TIME_LIMIT, recordKey, writeRecord }) => {
       // not kept once it ended (the module may arrive after a quick answer)
       if (this.flow.state !== 'waiting' || this.flow.token !== started.token) return;
       const key = recordKey(this);
       this.kept.at = key;
-      writeRecord(key, { v: 1, kind: this.kind, channel, token: started.token, controlCode: started.control_code, since, until: since + timeLimit, who, subject, ...(extra ? { extra } : {}) });
+      writeRecord(key, { v: 1, kind: this.kind, channel, token: started.token, controlCode: started.control_code, since, until: since + (this.timeLimit || DEFAULT_TIME_LIMIT[channel]), who, subject, ...(extra ? { extra } : {}) });
     });
   }
 
@@ -342,7 +349,13 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       void this.focusLater(this.#hostSuccess ? 'esign-status' : '.done');
       return detail;
     } catch (error) {
-      this.#handleFailure(error, channel);
+      // every end state comes after the session's code loaded; if it could not be, the failure is said plainly
+      const end = await later().catch(() => undefined);
+      if (end) end.sessionFailed(this as unknown as EndTarget, error, channel);
+      else if (error instanceof EsignError && error.code !== 'cancelled') {
+        this.emit('esign-error', this.errorDetail(error));
+        void this.focusLater('[part="retry"]');
+      }
       throw error;
     } finally {
       // ended one way or the other: nothing left to follow after a reload
@@ -368,48 +381,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** The words of an input problem of the element's own inputs, shown beside them. */
   protected inputError = '';
 
-  #handleFailure(error: unknown, channel: Channel): void {
-    if (!(error instanceof EsignError)) return;
-    if (error.code === 'cancelled') {
-      if (this.isConnected) this.emit<CancelledDetail>('esign-cancelled', { token: this.flow.token, channel });
-      void this.focusLater('[part="retry"]');
-      return;
-    }
-    const detail = this.errorDetail(error);
-    this.emit('esign-error', detail);
-    // the time left in place of Try again, and the focus on it once shown (retry-wait.ts)
-    if (error.code === 'rate-limited') {
-      void later().then(
-        ({ RetryWait }) => (this.#wait = new RetryWait(this, error.retryAfter ?? 60)),
-        // the countdown could not be loaded: Try again rather than no action at all
-        () => {
-          this.#wait = null;
-          this.requestUpdate();
-        },
-      );
-    }
-    const field = this.#formField(error);
-    if (field) {
-      // a field the person can fix: back to the form, the message on the field
-      this.flow.reset();
-      void this.updateComplete.then(() => this.personForm?.setFieldError(field, this.#fieldMessage(field)));
-    } else {
-      void this.focusLater(this.#otherChannel() ? '[part="other-channel"]' : '[part="retry"]');
-    }
-  }
-
-  #formField(error: EsignError): PersonField | null {
-    if (error.code !== 'invalid-input') return null;
-    if (error.field === 'phone' || error.serviceCode === 40004) return 'phone';
-    if (error.field === 'code' || error.serviceCode === 40005) return 'code';
-    if (error.field === 'country') return 'country';
-    return null;
-  }
-
-  #fieldMessage(field: PersonField): string {
-    return this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service');
-  }
-
   protected async focusLater(selector: string): Promise<void> {
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
@@ -420,43 +391,22 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.start().catch(() => undefined);
   }
 
-  /** The channel that may help after this failure: the other one, for a person it does not know or qualify. */
-  #otherChannel(): Channel | null {
-    const error = this.flow.error;
-    if (this.flow.state !== 'error' || !(error instanceof EsignError) || (error.code !== 'not-a-user' && error.code !== 'not-qualified')) return null;
-    const other: Channel = this.activeChannel === 'mobile' ? 'smartid' : 'mobile';
-    return this.#offered.includes(other) ? other : null;
+  /**
+   * Back to the form on the other channel (after a failure that channel may not meet).
+   * @internal
+   */
+  switchTo(channel: Channel): void {
+    this.channel = channel;
+    this.retry();
   }
 
   /**
-   * What can help after a failure: the other channel, trying again (when it can help), or changing
-   * the details. Never an action that cannot work: while a rate limit lasts, when it ends instead.
+   * Back to the form after an end state, the focus on the field to check first.
+   * @internal
    */
-  #renderActions() {
-    const other = this.#otherChannel();
-    const error = this.flow.error;
-    const retryable = this.flow.state === 'cancelled' || !(error instanceof EsignError) || error.retryable;
-    // rate-limited: nothing until the time left is shown, then that until a new attempt can work
-    const wait = (error as EsignError | undefined)?.code === 'rate-limited' ? (this.#wait === undefined ? nothing : this.#wait?.render()) : undefined;
-    return html`<div class="actions">
-      ${other
-        ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
-            ${this.t('action.use-channel', { channel: this.t(`channel.${other}`) })}
-          </button>`
-        : nothing}
-      ${wait ??
-        html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${this.#retry}>${this.t(retryable ? 'action.retry' : 'action.edit')}</button>`}
-    </div>`;
-  }
-
-  #switchTo(channel: Channel): void {
-    this.channel = channel;
-    this.#retry();
-  }
-
-  #retry(): void {
-    this.#wait?.stop();
-    this.#wait = undefined;
+  retry(): void {
+    this.wait?.stop();
+    this.wait = undefined;
     this.kept.expired = false;
     this.flow.reset();
     this.personForm?.reset();
@@ -484,7 +434,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   #renderChannels(channel: Channel) {
-    const offered = this.#offered;
+    const offered = this.offeredChannels;
     if (offered.length < 2) return nothing;
     return html`<fieldset>
       <legend>${this.t(this.kind === 'login' ? 'identify.channel' : 'sign.channel')}</legend>
@@ -541,6 +491,27 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       default:
         return '';
     }
+  }
+
+  /**
+   * What can help after a failure or a cancel, as session-end.ts chooses (Try again when that
+   * could not be loaded): the other channel, trying again or changing the details, or while a
+   * rate limit lasts the time left instead.
+   */
+  #renderActions() {
+    const { other, retryable, wait } = laterLoaded?.endChoices(this as unknown as EndTarget) ?? { other: null, retryable: true, wait: undefined };
+    return html`<div class="actions">
+      ${other
+        ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.switchTo(other)}>
+            ${this.t('action.use-channel', { channel: this.t(`channel.${other}`) })}
+          </button>`
+        : nothing}
+      ${wait
+        ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
+        : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.retry()}>
+            ${this.t(retryable ? 'action.retry' : 'action.edit')}
+          </button>`}
+    </div>`;
   }
 
   override render() {

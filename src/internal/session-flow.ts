@@ -1,9 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Channel, ProxyCaller } from '../client/caller.js';
 import { EsignError, cancelledError } from '../client/errors.js';
-import { removeMobileSession, removeSmartIdSession, type NoBody, type Operation } from '../client/operations.js';
-import { poll } from '../client/poll.js';
+import type { NoBody, Operation } from '../client/operations.js';
 import type { WaitingResponse } from '../client/types.js';
+import { later } from './session-later-load.js';
 
 export type FlowState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
 
@@ -13,16 +13,18 @@ export interface FlowStart {
 }
 
 export interface FlowFollow<Result> {
-  client: ProxyCaller;
+  /** What sends the session's requests, or where it comes from once loaded (an element's caller is loaded after its form). */
+  client: ProxyCaller | (() => Promise<ProxyCaller>);
   channel: Channel;
   /** The status operation of the session's channel and kind. */
   status: Operation<NoBody, Result | WaitingResponse>;
   interval: number;
+  /** Give up after this many ms; 0: the channel's default. */
   timeLimit: number;
 }
 
 export interface FlowRun<Result> extends FlowFollow<Result> {
-  start: (signal: AbortSignal) => Promise<FlowStart>;
+  start: (signal: AbortSignal, client: ProxyCaller) => Promise<FlowStart>;
   /** Called once the control code is known. */
   onStarted?: (start: FlowStart) => void;
 }
@@ -69,8 +71,8 @@ export class SessionFlow implements ReactiveController {
 
   /** Runs a session; while one runs, returns the running one. */
   run<Result extends { status: string }>(options: FlowRun<Result>): Promise<Result> {
-    return this.#drive(options, async (signal) => {
-      const started = await options.start(signal);
+    return this.#drive(options, async (client, signal) => {
+      const started = await options.start(signal, client);
       if (signal.aborted) throw cancelledError();
       return { started, since: Date.now(), onStarted: options.onStarted };
     });
@@ -92,12 +94,12 @@ export class SessionFlow implements ReactiveController {
 
   #drive<Result extends { status: string }>(
     options: FlowFollow<Result>,
-    begin: (signal: AbortSignal) => Promise<{ started: FlowStart; since: number; onStarted?: ((start: FlowStart) => void) | undefined }>,
+    begin: (client: ProxyCaller, signal: AbortSignal) => Promise<{ started: FlowStart; since: number; onStarted?: ((start: FlowStart) => void) | undefined }>,
   ): Promise<Result> {
     if (this.#running) return this.#running as Promise<Result>;
     const controller = new AbortController();
     this.#controller = controller;
-    this.#client = options.client;
+    this.#client = undefined;
     this.channel = options.channel;
     this.error = undefined;
     this.token = '';
@@ -105,15 +107,18 @@ export class SessionFlow implements ReactiveController {
     this.#set('starting');
     const running = (async () => {
       try {
-        const { started, since, onStarted } = await begin(controller.signal);
+        const [client, { DEFAULT_TIME_LIMIT, poll }] = await Promise.all([typeof options.client === 'function' ? options.client() : options.client, later()]);
+        if (controller.signal.aborted) throw cancelledError();
+        this.#client = client;
+        const { started, since, onStarted } = await begin(client, controller.signal);
         this.token = started.token;
         this.controlCode = started.control_code;
         this.since = since;
         this.#set('waiting');
         onStarted?.(started);
-        const result = await poll<Result>((signal) => options.client.call(options.status, {}, { token: started.token }, signal ? { signal } : {}), {
+        const result = await poll<Result>((signal) => client.call(options.status, {}, { token: started.token }, signal ? { signal } : {}), {
           interval: options.interval,
-          timeLimit: options.timeLimit,
+          timeLimit: options.timeLimit || DEFAULT_TIME_LIMIT[options.channel],
           signal: controller.signal,
           wake: this.#nextWake,
         });
@@ -145,7 +150,10 @@ export class SessionFlow implements ReactiveController {
     this.#controller.abort();
     await this.#running?.catch(() => undefined);
     if (token && this.#client) {
-      const remove = this.#client.call(this.channel === 'mobile' ? removeMobileSession : removeSmartIdSession, {}, { sessionId: token });
+      const client = this.#client;
+      const remove = later().then(({ removeMobileSession, removeSmartIdSession }) =>
+        client.call(this.channel === 'mobile' ? removeMobileSession : removeSmartIdSession, {}, { sessionId: token }),
+      );
       // the session ends at the provider anyway; a failed removal must not hide the cancel
       await remove.catch(() => undefined);
     }

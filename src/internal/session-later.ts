@@ -1,8 +1,14 @@
 /**
  * What a session element needs only after its form is on screen, in one module loaded on demand:
- * the tab's record of a waiting session (kept, followed after a reload, dropped at the end) and
- * the time left after a rate limit. The form's first paint waits for none of it.
+ * the caller that talks to the proxy and the polling of a session, the tab's record of a waiting
+ * session (kept, followed after a reload, dropped at the end), and the end states: what a failure
+ * says and offers, with the time left after a rate limit. The form's first paint waits for none
+ * of it; the element asks for it right after.
  */
+export { proxyClient } from './proxy-client.js';
+export { DEFAULT_TIME_LIMIT } from '../client/caller.js';
+export { poll } from '../client/poll.js';
+export { removeMobileSession, removeSmartIdSession } from '../client/operations.js';
 export { dropRecord, isKept, recordKey, writeRecord } from './session-record.js';
 export { resumeKept } from './session-resume.js';
-export { RetryWait } from './retry-wait.js';
+export { endChoices, sessionFailed } from './session-end.js';

@@ -21,7 +21,7 @@ export interface ResumeTarget {
   readonly kind: SessionKind;
   readonly flow: SessionFlow;
   readonly kept: KeptSession;
-  readonly client: ProxyCaller;
+  caller(): Promise<ProxyCaller>;
   readonly pollInterval: number;
   channel: Channel;
   t(key: StringKey): string;
@@ -58,7 +58,7 @@ export async function resumeKept(element: ResumeTarget, key: string): Promise<vo
   }
   const channel = record.channel;
   const running = element.flow.resume({
-    client: element.client,
+    client: () => element.caller(),
     channel,
     status: element.statusOperation(channel),
     interval: element.pollInterval,

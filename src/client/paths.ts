@@ -1,0 +1,24 @@
+import type { OperationSpec } from './operations.js';
+
+export type ServiceLocale = 'lt' | 'en';
+
+/** Characters a URL parameter (token, uuid, session id) may hold: no dots, slashes or escapes. */
+export const PARAM_PATTERN = '[A-Za-z0-9_-]{1,128}';
+const PARAM_TEST = new RegExp(`^${PARAM_PATTERN}$`);
+
+export function isSafePathParam(value: string): boolean {
+  return PARAM_TEST.test(value);
+}
+
+/** Builds the service path of an operation; throws on a parameter that is not a safe id. */
+export function pathOf(operation: OperationSpec, params: Record<string, string>, locale: ServiceLocale): string {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || !isSafePathParam(value)) {
+      throw new TypeError(`Invalid ${name} for ${operation.path}: ${String(value)}`);
+    }
+    return value;
+  });
+  return operation.localized && locale === 'en' ? `/en${path}` : path;
+}
+
