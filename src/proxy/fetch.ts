@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTimeout, BodyTooLarge, createProxyCore, type ProxyHealth } from './core.js';
+import { createProxyCore, type ProxyHealth } from './core.js';
+import { BodyTimeout, BodyTooLarge } from './incoming.js';
 import { JSON_HEADERS } from './errors.js';
 import type { ProxyOptions } from './options.js';
 

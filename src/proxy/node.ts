@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { BodyTimeout, BodyTooLarge, createProxyCore, type ProxyHealth } from './core.js';
+import { createProxyCore, type ProxyHealth } from './core.js';
+import { BodyTimeout, BodyTooLarge } from './incoming.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
 import type { ProxyOptions } from './options.js';
 

@@ -1,0 +1,30 @@
+import { proxyError } from '../errors.js';
+import { fileAnswer } from '../file-answer.js';
+import { isJsonContentType } from '../origin.js';
+import type { Step } from './exchange.js';
+
+/**
+ * Forward: the operation to the service with the checked fields and the access token (a GET's in
+ * its query, added here, never in a URL the browser sees), in its telemetry span. A downloaded
+ * file goes back as a file; any other answer must be a JSON object.
+ */
+export const forward: Step = async (x, { upstream, token }) => {
+  const { request, operation, path } = x;
+  const call = () =>
+    request.method === 'GET'
+      ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined)
+      : upstream(request.method, path, JSON.stringify({ ...x.fields, access_token: token }));
+  const answer = x.telemetry ? await x.telemetry.service(request.method, operation.id, call) : await call();
+  if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
+    return fileAnswer(answer, operation.params['documentId'] ?? 'document', token);
+  }
+  const text = answer.bytes.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return proxyError('upstream-invalid');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return proxyError('upstream-invalid');
+  x.service = { status: answer.status, text, value: parsed as Record<string, unknown>, body: text };
+};

@@ -1,0 +1,47 @@
+import { camelCased } from '../../client/camel.js';
+import { ProxyRefusal, jsonAnswer, proxyError } from '../errors.js';
+import { HandOverTimeout, handOver as handOverOnce, within } from '../hand-over.js';
+import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';
+import type { ProxyResult } from '../options.js';
+import type { Step } from './exchange.js';
+import type { ProxySetup } from './setup.js';
+import { WAITING } from './poll-floor.js';
+
+/** Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged). */
+async function runOnResult(setup: ProxySetup, result: Omit<ProxyResult, 'signal'>): Promise<void> {
+  const onResult = setup.options.onResult;
+  if (!onResult) return;
+  const context = ` for ${result.operation}`;
+  try {
+    await within(setup.handOver.timeoutMs, (signal) => setup.askHost('onResult', () => onResult({ ...result, signal }), context));
+  } catch (error) {
+    if (!(error instanceof HandOverTimeout)) throw error;
+    setup.log(`[esign-proxy] onResult() failed${context}: ${error.message}`);
+    throw new ProxyRefusal(proxyError('host-error'), { hook: 'onResult' });
+  }
+}
+
+/**
+ * Hand over: a result goes to the host (`onResult`) before the browser may see it. A session's
+ * only once, when it succeeded (a lease in the store, see hand-over.ts): while another request is
+ * handing it over the browser is told to keep waiting, and a poll after the one that handed it
+ * over ends nothing again. A document operation's success each time.
+ */
+export const handOver: Step = async (x, setup) => {
+  const { operation, service, binding, visitor, info } = x;
+  if (service.value['status'] !== 'ok') return;
+  const value = service.value;
+  if (binding && STATUS_OF[operation.id]) {
+    const token = operation.params['token'] as string;
+    const result = { operation: operation.id, kind: binding.kind, channel: binding.channel, token, visitor: visitor.id, raw: value, request: info };
+    const delivered = setup.options.onResult
+      ? await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, { ...result, result: camelCased(value) }))
+      : 'delivered';
+    if (delivered === 'still-running') return jsonAnswer(200, WAITING);
+    if (delivered === 'delivered') x.event.outcome = { type: 'finished', outcome: 'ok' };
+  }
+  if (DOCUMENT_RESULTS.has(operation.id) && setup.options.onResult) {
+    const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
+    await runOnResult(setup, { operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info });
+  }
+};

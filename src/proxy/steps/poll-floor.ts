@@ -1,0 +1,15 @@
+import { jsonAnswer } from '../errors.js';
+import { STATUS_OF } from '../operation-kinds.js';
+import type { Step } from './exchange.js';
+
+/** The service's own answer for a session the person has not answered yet. */
+export const WAITING = JSON.stringify({ status: 'waiting' });
+
+/**
+ * Poll floor: a session polled again sooner than `minPollIntervalMs` after its last poll is
+ * answered "waiting" without asking the service.
+ */
+export const pollFloor: Step = async ({ binding, operation }, { store, minPollInterval }) => {
+  if (minPollInterval <= 0 || !binding || !STATUS_OF[operation.id]) return;
+  if (!(await store.setIfAbsent(`poll:${operation.params['token'] as string}`, '1', minPollInterval))) return jsonAnswer(200, WAITING);
+};

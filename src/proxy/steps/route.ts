@@ -1,0 +1,23 @@
+import { matchOperation } from '../../client/operation-match.js';
+import { proxyError } from '../errors.js';
+import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
+import type { Step } from './exchange.js';
+
+/**
+ * Route: the operation the path names, matched as sent (a query, an escape or a dot segment
+ * matches none), and whether this proxy forwards it. Names the event's operation, kind and channel.
+ */
+export const route: Step = (x, setup) => {
+  const operation = /[?#%\\]/.test(x.path) ? null : matchOperation(x.request.method, x.path);
+  if (!operation) return proxyError('operation-not-allowed');
+  x.operation = operation;
+  const base = x.event.base;
+  base.operation = operation.id;
+  const session = STARTS[operation.id] ?? STATUS_OF[operation.id];
+  if (session) {
+    base.kind = session.kind;
+    base.channel = session.channel;
+  } else if (REMOVALS[operation.id]) base.channel = REMOVALS[operation.id]!;
+  else base.kind = 'document';
+  if (!setup.enabled.has(operation.id)) return proxyError('operation-disabled');
+};

@@ -1,0 +1,27 @@
+import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
+import type { Binding, Step } from './exchange.js';
+
+/**
+ * Sessions: what the service's answer changes here. A start it accepted is bound to its visitor
+ * (and starts the event's session); a start it refused is given back to the person's limit (no
+ * push was sent, so nobody can lock a person out with starts the service turns away); a session
+ * it removed is unbound; a poll it answered with an error ends the session.
+ */
+export const sessions: Step = async (x, { store, sessionTtl }) => {
+  const { operation, service, binding } = x;
+  const status = service.value['status'];
+  const start = STARTS[operation.id];
+  if (start && status === 'error') for (const counter of x.personCounters) await store.decrement(counter);
+  if (start && status === 'ok' && typeof service.value['token'] === 'string') {
+    const bound: Binding = { visitor: x.visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(x.person ? { person: x.person } : {}) };
+    await store.set(`bind:${service.value['token']}`, JSON.stringify(bound), sessionTtl);
+    x.event.outcome = { type: 'started' };
+  }
+  if (binding && STATUS_OF[operation.id]) {
+    if (binding.person) x.event.base.person = binding.person;
+    // a session ends with the service's final answer: ok (see hand-over), or its error code
+    if (status === 'error') x.event.outcome = { type: 'finished', outcome: String(service.value['error_code'] ?? 'error') };
+  }
+  // a session removed at the service is gone here too: its polls get 40402 from the binding step
+  if (status === 'ok' && binding && REMOVALS[operation.id]) await store.delete(`bind:${operation.params['sessionId'] ?? ''}`);
+};

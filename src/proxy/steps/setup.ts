@@ -1,0 +1,127 @@
+import { OPERATION_IDS, type OperationId } from '../../client/operations.js';
+import { ProxyRefusal, proxyError } from '../errors.js';
+import type { HostHook } from '../events.js';
+import { guardStore } from '../guarded-store.js';
+import type { HandOverOptions } from '../hand-over.js';
+import { DOCUMENT_OPERATIONS, SESSION_OPERATIONS } from '../operation-kinds.js';
+import {
+  DEFAULT_ANSWER_LIMIT,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_BODY_TIMEOUT,
+  DEFAULT_BODY_TIMEOUT_PER_MB,
+  DEFAULT_MIN_POLL_INTERVAL,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_RESULT_TIMEOUT,
+  DEFAULT_RESULT_WAIT,
+  DEFAULT_SESSION_BODY_LIMIT,
+  DEFAULT_SESSION_TTL,
+  DEFAULT_STORE_TIMEOUT,
+  DEFAULT_UPSTREAM_TIMEOUT,
+  type ProxyOptions,
+  type RateLimit,
+} from '../options.js';
+import { MemoryStore, type ProxyStore } from '../store.js';
+import { createUpstream, type Upstream } from '../upstream.js';
+
+export const MIN_TOKEN_LENGTH = 8;
+
+/** What every step of one proxy shares: its options read once, its store, the way to the service. */
+export interface ProxySetup {
+  options: ProxyOptions;
+  enabled: ReadonlySet<OperationId>;
+  token: string;
+  store: ProxyStore;
+  upstream: Upstream;
+  bodyLimit: number;
+  sessionBodyLimit: number;
+  /** How long a body of this many bytes may take to arrive, ms. */
+  timeoutFor: (bytes: number) => number;
+  minPollInterval: number;
+  handOver: HandOverOptions;
+  sessionTtl: number;
+  limits: { perVisitor?: RateLimit | false; perPerson?: RateLimit | false; perAddress?: RateLimit | false };
+  /** Writes a line for the host's operators, the token taken out. */
+  log: (message: string) => void;
+  /** Runs a host hook: a throw is the host's failure, logged without secrets and answered 500 (no denial). */
+  askHost: <T>(hook: HostHook, call: () => T | Promise<T>, context?: string) => Promise<T>;
+}
+
+function checkOptions(options: ProxyOptions): void {
+  if (!options || typeof options !== 'object') throw new TypeError('esign-elements proxy: options are required ({ baseUrl, accessToken })');
+  if (typeof options.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(options.baseUrl) || !URL.canParse(options.baseUrl)) {
+    throw new TypeError('esign-elements proxy: baseUrl must be the service\'s http(s) URL, e.g. https://service.example');
+  }
+  if (typeof options.accessToken !== 'string' || options.accessToken.trim() === '') {
+    throw new TypeError('esign-elements proxy: accessToken is required (the service\'s secret token, from your server\'s configuration)');
+  }
+  // every occurrence of the token is taken out of answers; a token this short is also ordinary
+  // text of answers, and is no secret anyway
+  if (options.accessToken.length < MIN_TOKEN_LENGTH) {
+    throw new TypeError(`esign-elements proxy: accessToken must have at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+}
+
+/** The operations this configuration forwards. */
+function enabledOperations(options: ProxyOptions): Set<OperationId> {
+  const choice = options.operations ?? 'sessions';
+  const ids = choice === 'sessions' ? SESSION_OPERATIONS : choice === 'all' ? OPERATION_IDS : choice;
+  for (const id of ids) if (!OPERATION_IDS.includes(id)) throw new TypeError(`esign-elements proxy: unknown operation ${String(id)}`);
+  if (ids.some((id) => DOCUMENT_OPERATIONS.includes(id)) && !options.authorize) {
+    throw new TypeError('esign-elements proxy: document operations need authorize(request, operation) to decide who may use which document');
+  }
+  return new Set(ids);
+}
+
+/** A host hook's failure for the log: its kind and message, never a request's body or token. */
+export function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 300);
+  return typeof error;
+}
+
+/** Reads and checks the options once; throws a TypeError that says what is wrong. */
+export function createSetup(options: ProxyOptions): ProxySetup {
+  checkOptions(options);
+  const token = options.accessToken;
+  // every call of a host's store bounded: one that fails or is late refuses the request (fails
+  // closed); the process's own memory cannot be away
+  const store: ProxyStore = options.store ? guardStore(options.store, options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT) : new MemoryStore(options.now ? { now: options.now } : {});
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const baseTimeout = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT;
+  const perMb = options.bodyTimeoutPerMbMs ?? DEFAULT_BODY_TIMEOUT_PER_MB;
+  const write = options.log ?? ((message: string) => console.error(message));
+  // a host's error message could quote anything: the token never reaches a log line
+  const log = (message: string) => write(message.split(token).join('[redacted]'));
+  return {
+    options,
+    enabled: enabledOperations(options),
+    token,
+    store,
+    upstream: createUpstream({
+      baseUrl: options.baseUrl,
+      timeoutMs: options.upstreamTimeout ?? DEFAULT_UPSTREAM_TIMEOUT,
+      answerLimit: options.answerLimit ?? DEFAULT_ANSWER_LIMIT,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
+    bodyLimit,
+    sessionBodyLimit: Math.min(bodyLimit, options.sessionBodyLimit ?? DEFAULT_SESSION_BODY_LIMIT),
+    timeoutFor: (bytes) => baseTimeout + (perMb * bytes) / (1024 * 1024),
+    minPollInterval: options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL,
+    handOver: {
+      store,
+      timeoutMs: options.resultTimeoutMs ?? DEFAULT_RESULT_TIMEOUT,
+      waitMs: options.resultWaitMs ?? DEFAULT_RESULT_WAIT,
+      doneTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
+    },
+    sessionTtl: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
+    limits: options.rateLimit === false ? {} : { ...DEFAULT_RATE_LIMITS, ...options.rateLimit },
+    log,
+    askHost: async (hook, call, context = '') => {
+      try {
+        return await call();
+      } catch (error) {
+        log(`[esign-proxy] ${hook}() failed${context}: ${describe(error)}`);
+        throw new ProxyRefusal(proxyError('host-error'), { hook });
+      }
+    },
+  };
+}
