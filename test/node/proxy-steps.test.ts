@@ -88,35 +88,35 @@ describe('proxy steps, each on its own', () => {
   it('route: names the operation and its event, refuses paths that are no operation and operations not enabled', async () => {
     const setup = setupOf();
     const x = newExchange(incoming({ url: START }), START, null);
-    assert.equal(route(x, setup), undefined);
+    assert.equal(await route(x, setup), undefined);
     assert.equal(x.operation.id, 'smartIdLogin');
     assert.deepEqual(x.event.base, { operation: 'smartIdLogin', kind: 'login', channel: 'smartid' });
     for (const path of ['/smartid/login.json?x=1', '/smartid/%6cogin.json', '/smartid/../login.json', '/nothing.json']) {
       const other = newExchange(incoming({ url: path }), path, null);
-      assert.deepEqual(kindOf(route(other, setup)), { status: 404, kind: 'operation-not-allowed' }, path);
+      assert.deepEqual(kindOf(await route(other, setup)), { status: 404, kind: 'operation-not-allowed' }, path);
       assert.deepEqual(other.event.base, {}, `${path}: no operation named`);
     }
     const upload = newExchange(incoming({ url: '/api/document/upload.json' }), '/api/document/upload.json', null);
-    assert.deepEqual(kindOf(route(upload, setup)), { status: 403, kind: 'operation-disabled' });
+    assert.deepEqual(kindOf(await route(upload, setup)), { status: 403, kind: 'operation-disabled' });
     assert.deepEqual(upload.event.base, { operation: 'uploadDocument', kind: 'document' });
   });
 
   it('origin: another site is refused, the same origin and no Origin go on', async () => {
     const setup = setupOf();
     const x = (headers: Record<string, string>) => newExchange(incoming({ url: START, headers }), START, null);
-    assert.deepEqual(kindOf(origin(x({ origin: 'https://elsewhere.example' }), setup)), { status: 403, kind: 'cross-site' });
-    assert.deepEqual(kindOf(origin(x({ 'sec-fetch-site': 'cross-site' }), setup)), { status: 403, kind: 'cross-site' });
-    assert.equal(origin(x({ origin: 'http://127.0.0.1:1' }), setup), undefined);
-    assert.equal(origin(x({}), setup), undefined);
+    assert.deepEqual(kindOf(await origin(x({ origin: 'https://elsewhere.example' }), setup)), { status: 403, kind: 'cross-site' });
+    assert.deepEqual(kindOf(await origin(x({ 'sec-fetch-site': 'cross-site' }), setup)), { status: 403, kind: 'cross-site' });
+    assert.equal(await origin(x({ origin: 'http://127.0.0.1:1' }), setup), undefined);
+    assert.equal(await origin(x({}), setup), undefined);
   });
 
   it('content type: a POST body that is not JSON is refused; a GET has none to check', async () => {
     const setup = setupOf();
     const post = newExchange(incoming({ url: START, headers: { 'content-type': 'text/plain' } }), START, null);
-    assert.deepEqual(kindOf(contentType(post, setup)), { status: 415, kind: 'unsupported-media-type' });
+    assert.deepEqual(kindOf(await contentType(post, setup)), { status: 415, kind: 'unsupported-media-type' });
     const get = newExchange(incoming({ method: 'GET', url: '/x', headers: { 'content-type': 'text/plain' } }), '/x', null);
-    assert.equal(contentType(get, setup), undefined);
-    assert.equal(contentType(newExchange(incoming({ url: START, headers: { 'content-type': 'application/json; charset=utf-8' } }), START, null), setup), undefined);
+    assert.equal(await contentType(get, setup), undefined);
+    assert.equal(await contentType(newExchange(incoming({ url: START, headers: { 'content-type': 'application/json; charset=utf-8' } }), START, null), setup), undefined);
   });
 
   it('fields: keeps the operation\'s fields only, refuses a wrong field, a body that is no object, and one over the session limit', async () => {
