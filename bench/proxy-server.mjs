@@ -37,11 +37,18 @@ if (mode === 'pass-through') {
   handle = createProxyHandler({ baseUrl, accessToken, rateLimit: false, minPollIntervalMs: 0, openTelemetry: mode === 'proxy-otel' });
 }
 
+let served = 0;
 const server = createServer((req, res) => {
   if (req.url === '/__rss') {
     res.end(String(process.memoryUsage().rss));
     return;
   }
+  if (req.url === '/__cpu') {
+    const { user, system } = process.cpuUsage();
+    res.end(JSON.stringify({ cpuUs: user + system, requests: served }));
+    return;
+  }
+  served++;
   handle(req, res);
 });
 server.listen(0, '127.0.0.1', () => console.log(`proxy on http://127.0.0.1:${server.address().port}`));

@@ -4,6 +4,8 @@
  * demo's stage page (demo/stage.ts) against the proxy and sandbox. WebKit is Debian's WebKitGTK
  * MiniBrowser through WebKitWebDriver (its screenshots are of the viewport). Written to
  * `screenshots/<browser>/<element>-<state>-<lang>-<scheme>-<width>.png` (not committed): look at them.
+ * `npm run screenshots -- --readme`: only the README's two pictures, a login and a document being
+ * signed, written to docs/images/ (committed: run it when the elements' look changes).
  */
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -27,22 +29,29 @@ const { values } = parseArgs({
     browser: { type: 'string', default: 'chromium' },
     lang: { type: 'string', default: 'lt,en' },
     only: { type: 'string' },
+    readme: { type: 'boolean', default: false },
   },
 });
+
+/** The README's pictures: the element, its state and the file, in English, light, at a phone's width. */
+const README_PICTURES = [
+  { element: 'identify', state: 'idle', width: 360, file: 'docs/images/login.png' },
+  { element: 'sign', state: 'waiting', width: 360, file: 'docs/images/signing.png' },
+];
 const languages = values.lang!.split(',');
 const elements = Object.keys(STATES).filter((name) => !values.only || values.only.split(',').includes(name));
 
 /** Opens a stage page at a width and saves what it shows. */
-type Shoot = (url: string, width: number, scheme: string, path: string) => Promise<void>;
+type Shoot = (url: string, width: number, scheme: string, path: string, height?: number) => Promise<void>;
 
 async function puppeteerShooter(): Promise<{ shoot: Shoot; close: () => Promise<void> }> {
   const browser: Browser =
     values.browser === 'firefox'
       ? await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true })
       : await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  const shoot: Shoot = async (url, width, scheme, path) => {
+  const shoot: Shoot = async (url, width, scheme, path, height = 800) => {
     const page = await browser.newPage();
-    await page.setViewport({ width, height: 800 });
+    await page.setViewport({ width, height });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
@@ -74,6 +83,15 @@ const demo = await startDemo({ port: 0, answerAfterMs: 800, rateLimit: false });
 let shooter: { shoot: Shoot; close: () => Promise<void> } | undefined;
 try {
   shooter = values.browser === 'webkit' ? await webkitShooter() : await puppeteerShooter();
+  if (values.readme) {
+    mkdirSync('docs/images', { recursive: true });
+    // a short viewport: the whole page is taken, as tall as what it shows
+    for (const { element, state, width, file } of README_PICTURES) {
+      await shooter.shoot(`${demo.url}stage.html?element=${element}&state=${state}&lang=en&scheme=light`, width, 'light', file, 100);
+    }
+    console.log(`${README_PICTURES.length} pictures in docs/images/`);
+    elements.length = 0;
+  }
   const out = `screenshots/${values.browser}`;
   mkdirSync(out, { recursive: true });
   let count = 0;
@@ -91,7 +109,7 @@ try {
       }
     }
   }
-  console.log(`${count} screenshots in ${out}/`);
+  if (count) console.log(`${count} screenshots in ${out}/`);
 } finally {
   await shooter?.close();
   await demo.close();

@@ -55,7 +55,9 @@ export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer 
 export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
   try {
     for (const step of steps) {
-      const early = await step(x, setup);
+      const done = step(x, setup);
+      // a step that decided at once is not waited for: a poll goes through a dozen steps
+      const early = done instanceof Promise ? await done : done;
       if (early) return withCookie(early, x.visitor?.cookie);
     }
     return withCookie({ status: x.service.status, headers: { ...JSON_HEADERS }, body: x.service.body }, x.visitor?.cookie);
@@ -125,7 +127,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     const t0 = Date.now();
     const where = routeOf(request.url, options.prefix);
     if (!where) return null;
-    const telemetry = await beginTelemetry();
+    const telemetry = options.openTelemetry === false ? null : await beginTelemetry();
     const x = newExchange(request, where.path, telemetry, t0);
     let answer: ProxyAnswer | null = null;
     let event: ProxyEvent | null = null;

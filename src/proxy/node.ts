@@ -32,10 +32,15 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
     let size = 0;
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
+    let deadline = -1;
+    // the deadline grows with what has come (or was declared); the timer is set again only when it moved
     const arm = () => {
-      clearTimeout(timer);
       const expected = Math.max(size, Number.isFinite(declared) ? declared : 0);
-      timer = setTimeout(() => finish(new BodyTimeout()), Math.max(0, started + timeoutFor(expected) - Date.now()));
+      const next = started + timeoutFor(expected);
+      if (next === deadline) return;
+      deadline = next;
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(new BodyTimeout()), Math.max(0, next - Date.now()));
     };
     const finish = (error: Error | null) => {
       clearTimeout(timer);

@@ -1,20 +1,20 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { referencePage } from '../../scripts/docs-reference.js';
 
-describe('README', () => {
-  it('shows the proxy example that examples/readme/proxy-example.ts type-checks', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const section = readme.slice(readme.indexOf("## The proxy: the host's trusted half"));
-    const block = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+describe('README and docs', () => {
+  it('docs/proxy.md shows the proxy example that examples/readme/proxy-example.ts type-checks', () => {
+    const page = readFileSync('docs/proxy.md', 'utf8');
+    const block = /```ts\n([\s\S]*?)```/.exec(page)![1]!;
     const file = readFileSync('examples/readme/proxy-example.ts', 'utf8');
     const checked = /\/\/ --- README ---\n([\s\S]*?)\/\/ --- end ---/.exec(file)![1]!;
     assert.equal(block, checked);
   });
 
-  it('shows the framework examples\' code as the examples have it', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const blocks = [...readme.matchAll(/```(?:ts|tsx|vue)\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  it('docs/frameworks.md shows the framework examples\' code as the examples have it', () => {
+    const page = readFileSync('docs/frameworks.md', 'utf8');
+    const blocks = [...page.matchAll(/```(?:ts|tsx|vue)\n([\s\S]*?)```/g)].map((m) => m[1]!);
     // the Next.js route handler, whole
     assert.ok(blocks.includes(readFileSync('examples/next-app/app/esign/[...path]/route.ts', 'utf8')), 'the route handler of examples/next-app');
     // the Vue and Angular snippets use the bindings the examples use
@@ -29,5 +29,49 @@ describe('README', () => {
     const python = readFileSync('examples/proxy-python/proxy.py', 'utf8');
     assert.match(python, /re\.fullmatch\(/);
     assert.doesNotMatch(python, /re\.(match|search)\(r?f?"[^"]*\$"/);
+  });
+});
+
+describe('the newcomer\'s map', () => {
+  it('the README is short, shows its two pictures, and every link of its map leads to a page that says who it is for', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    assert.ok(Buffer.byteLength(readme) <= 16 * 1024, `README.md is ${Buffer.byteLength(readme)} bytes`);
+    for (const picture of ['docs/images/login.png', 'docs/images/signing.png']) {
+      assert.ok(readme.includes(`src="${picture}"`), picture);
+      assert.ok(statSync(picture).size > 5_000, `${picture} is a picture`);
+    }
+    // the two commands of a fresh machine
+    assert.match(readme, /\n {4}npm ci && npm run demo\n/);
+    assert.match(readme, /\n {4}apt-get update && apt-get install -y [^\n]+ && npm test\n/);
+    const pages = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]!);
+    assert.deepEqual(
+      [...new Set(pages)].sort(),
+      readdirSync('docs')
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`)
+        .sort(),
+      'every page is on the map',
+    );
+    for (const page of pages) {
+      const text = readFileSync(page, 'utf8');
+      assert.match(text, /^# .+\n\n\*For [^*]+\*\n/, `${page} opens with its title and who it is for`);
+    }
+  });
+
+  it('links between the pages lead somewhere', () => {
+    for (const name of readdirSync('docs').filter((file) => file.endsWith('.md'))) {
+      const text = readFileSync(`docs/${name}`, 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([\w./-]+\.md)(?:#[\w-]*)?\)/g)) {
+        assert.ok(existsSync(`docs/${target}`), `docs/${name} links to ${target}`);
+      }
+    }
+  });
+
+  it('docs/reference.md is what `npm run docs` writes from the built manifest', () => {
+    const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as Parameters<typeof referencePage>[0];
+    assert.equal(readFileSync('docs/reference.md', 'utf8'), referencePage(manifest), 'run npm run docs and commit docs/reference.md');
+    // and it says what a reader looks for: every element, its events with their detail types
+    for (const tag of ['esign-identify', 'esign-sign', 'esign-document', 'esign-status']) assert.ok(readFileSync('docs/reference.md', 'utf8').includes(`## \`<${tag}>\``), tag);
+    assert.ok(readFileSync('docs/reference.md', 'utf8').includes('`CustomEvent<AuthenticatedDetail>`'));
   });
 });
