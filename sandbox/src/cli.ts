@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { runCheckProxy } from './check-proxy-cli.js';
+import { runCheckProxy } from './check-proxy/cli.js';
 import { DEFAULT_ACCESS_TOKEN, startSandbox } from './server.js';
 import { PERSONAS } from './personas.js';
 

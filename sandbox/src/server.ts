@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { findRoute, type Route as MatchedOperation } from './routes.js';
-import { DocumentStore } from './documents.js';
-import { Failure, Fields, type Body } from './fields.js';
-import { message } from './messages.js';
-import { SIGNING_PAGE_CSP, SIGNING_PAGE_SCRIPT, findWidgetDir, linkPage, widgetAsset } from './pages.js';
-import { Probe } from './probe.js';
-import { SandboxPki } from './pki.js';
-import { SessionStore, type SessionOrigin } from './sessions.js';
+import { findRoute, type Route as MatchedOperation } from './service/routes.js';
+import { DocumentStore } from './service/documents.js';
+import { Failure, Fields, type Body } from './service/fields.js';
+import { message } from './service/messages.js';
+import { SIGNING_PAGE_CSP, SIGNING_PAGE_SCRIPT, findWidgetDir, linkPage, widgetAsset } from './signing-pages/pages.js';
+import { Probe } from './check-proxy/probe.js';
+import { SandboxPki } from './signatures/pki.js';
+import { SessionStore, type SessionOrigin } from './service/sessions.js';
 
 export interface SandboxOptions {
   /** The access token the sandbox accepts. Default `sandbox-access-token`. */

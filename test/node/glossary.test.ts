@@ -6,7 +6,7 @@ import { lt } from '../../src/i18n/lt.js';
 import { lv } from '../../src/i18n/lv.js';
 import { et } from '../../src/i18n/et.js';
 import { ru } from '../../src/i18n/ru.js';
-import { PAGE_WORDS } from '../../sandbox/src/pages.js';
+import { PAGE_WORDS } from '../../sandbox/src/signing-pages/pages.js';
 
 // One voice in each language: the same thing is said with the same words in every element and on
 // the sandbox's signing pages. Each rule names a thing and holds every string that says it.

@@ -1,6 +1,6 @@
 import { KeyObject, constants, privateEncrypt, webcrypto } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
-import type { HashAlgorithm } from './types.js';
+import type { HashAlgorithm } from '../types.js';
 
 const DIGEST_INFO_PREFIX: Record<HashAlgorithm, string> = {
   SHA256: '3031300d060960864801650304020105000420',

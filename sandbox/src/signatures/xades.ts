@@ -3,7 +3,7 @@ import { X509Certificate, createHash, webcrypto } from 'node:crypto';
 import { DOMImplementation, DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import * as xmlCore from 'xml-core';
 import * as xadesjs from 'xadesjs';
-import type { ReportSignature as SimpleReportSignature } from './types.js';
+import type { ReportSignature as SimpleReportSignature } from '../types.js';
 import type { TrustAnchors } from './validate-pdf.js';
 
 xmlCore.setNodeDependencies({ DOMParser, XMLSerializer, DOMImplementation });

@@ -5,8 +5,8 @@ import { Fields, decodeBase64 } from './fields.js';
 import { MAX_FILE_NAME, signedNameOf } from './sessions.js';
 import { isEmailAddress, isWebUrl } from './rules.js';
 import { message } from './messages.js';
-import { validationReport } from './validation-report.js';
-import type { TrustAnchors } from './validate-pdf.js';
+import { validationReport } from '../signatures/validation-report.js';
+import type { TrustAnchors } from '../signatures/validate-pdf.js';
 
 const ALLOWED_TYPES = ['pdf', 'adoc', 'asice', 'bdoc'];
 

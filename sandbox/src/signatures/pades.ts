@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { SignaturePage, SignaturePosition } from './types.js';
+import type { SignaturePage, SignaturePosition } from '../types.js';
 import { PdfFile, dictionaryAt } from './pdf-update.js';
 import { engine } from './pki.js';
 

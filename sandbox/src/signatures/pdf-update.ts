@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { latin1Bytes } from './sample-pdf.js';
+import { latin1Bytes } from '../sample-pdf.js';
 
 /**
  * Just enough PDF reading to append an incremental update: the last trailer, object

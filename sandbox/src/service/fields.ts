@@ -1,6 +1,6 @@
 import { message, type MessageKey } from './messages.js';
 import { isMobileIdPhone, isPrintableAscii, isWebUrl, messageProblem, personalCodeFor } from './rules.js';
-import type { Country, Locale as ServiceLocale, MessageFormat } from './types.js';
+import type { Country, Locale as ServiceLocale, MessageFormat } from '../types.js';
 
 /** A failed request: HTTP status, message and (where the operation has one) error code. */
 export class Failure extends Error {

@@ -1,5 +1,5 @@
-import type { PepsRecord, SanctionsRecord } from './types.js';
-import type { Persona } from './personas.js';
+import type { PepsRecord, SanctionsRecord } from '../types.js';
+import type { Persona } from '../personas.js';
 
 /** Fictional screening records: invented names, places and lists; no real person. */
 export function pepsRecords(persona: Persona, asked: boolean): PepsRecord[] {

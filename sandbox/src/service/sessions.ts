@@ -1,15 +1,15 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Country, FileType, HashAlgorithm, SignaturePage, SignaturePosition } from './types.js';
+import type { Country, FileType, HashAlgorithm, SignaturePage, SignaturePosition } from '../types.js';
 import { HASH_HEX_DIGITS, isHashOf } from './rules.js';
 import { mobileIdControlCode, smartIdControlCode } from './control-code.js';
 import { Failure, Fields, decodeBase64 } from './fields.js';
 import { message } from './messages.js';
-import { PERSONAS, findMobilePersona, findSmartIdPersona, type Outcome, type Persona } from './personas.js';
-import { certificateObject, type SandboxPki } from './pki.js';
-import { signDigest } from './raw-signature.js';
+import { PERSONAS, findMobilePersona, findSmartIdPersona, type Outcome, type Persona } from '../personas.js';
+import { certificateObject, type SandboxPki } from '../signatures/pki.js';
+import { signDigest } from '../signatures/raw-signature.js';
 import { pepsRecords, sanctionsRecords } from './screening.js';
-import { padesSign, UnreadablePdfError } from './pades.js';
-import { UnreadableContainerError, signContainer, type NamedBytes } from './containers.js';
+import { padesSign, UnreadablePdfError } from '../signatures/pades.js';
+import { UnreadableContainerError, signContainer, type NamedBytes } from '../signatures/containers.js';
 
 export type Channel = 'mobile' | 'smartid';
 export type Kind = 'login' | 'sign' | 'hash';

@@ -1,5 +1,5 @@
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import type { FileType, ReportSignature as SimpleReportSignature } from './types.js';
+import type { FileType, ReportSignature as SimpleReportSignature } from '../types.js';
 import type { TrustAnchors } from './validate-pdf.js';
 import { xadesSign, xadesVerify, type XadesSigner } from './xades.js';
 

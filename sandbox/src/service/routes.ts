@@ -1,4 +1,4 @@
-import type { Locale } from './types.js';
+import type { Locale } from '../types.js';
 
 /*
  * The service's routes: method, path and whether an `/en` variant exists. Written from the

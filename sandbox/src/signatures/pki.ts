@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { CertificateObject, Country } from './types.js';
+import type { CertificateObject, Country } from '../types.js';
 
 export const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
 

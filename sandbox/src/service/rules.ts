@@ -1,4 +1,4 @@
-import type { Country, HashAlgorithm, MessageFormat } from './types.js';
+import type { Country, HashAlgorithm, MessageFormat } from '../types.js';
 
 /*
  * The service's input rules, written for the sandbox from service-facts.md. The widget checks

@@ -2,7 +2,7 @@ import { chainOf, type UsedCertificates } from './used-certificates.js';
 import { X509Certificate, createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { ReportSignature as SimpleReportSignature } from './types.js';
+import type { ReportSignature as SimpleReportSignature } from '../types.js';
 import { engine } from './pki.js';
 
 export interface TrustAnchors {

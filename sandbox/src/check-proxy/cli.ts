@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { checkProxy, checkTable } from './check-proxy.js';
+import { checkProxy, checkTable } from './check.js';
 
 export const CHECK_HELP = `esign-sandbox check-proxy <proxy-url>: checks a host's proxy against the proxy checklist
 

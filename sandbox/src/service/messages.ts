@@ -1,4 +1,4 @@
-import type { Locale as ServiceLocale } from './types.js';
+import type { Locale as ServiceLocale } from '../types.js';
 
 /** The sandbox's failure messages in the service's two locales. `{x}` marks a value. */
 const MESSAGES = {

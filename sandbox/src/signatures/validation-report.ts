@@ -1,4 +1,4 @@
-import type { ValidationReport } from './types.js';
+import type { ValidationReport } from '../types.js';
 import { containerSignatures, isZip } from './containers.js';
 import { pdfSignatures, type TrustAnchors } from './validate-pdf.js';
 import { usedCertificatesReport, type UsedCertificates } from './used-certificates.js';

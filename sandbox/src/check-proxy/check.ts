@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { Sandbox, type RunningSandbox } from '../server.js';
+import type { Probe } from './probe.js';
+import { createProber, type Check, type CheckOptions } from './prober.js';
+import { allowListPass, allowListRefuse } from './checks/allow-list.js';
+import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/bodies.js';
+import { crossSite, scheme } from './checks/origins.js';
+import { rateLimit, screening, visitorBinding } from './checks/sessions.js';
+import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
+
+/*
+ * `esign-sandbox check-proxy <proxy-url>`: probes a host's proxy, in any language, against the
+ * rules of the proxy checklist, with this sandbox behind it in probe mode (it sees what reaches the
+ * service side and can answer like a hostile service).
+ */
+
+export type { CheckOptions } from './prober.js';
+
+export interface CheckRow {
+  id: string;
+  rule: string;
+  ok: boolean;
+  /** For a failure: the request that showed it and what came back. */
+  evidence?: string;
+  note?: string;
+}
+
+/**
+ * The checklist, in the order it runs: each check reads alone in checks/. The rate limit comes
+ * late (it leaves the person limited), and the token in no answer last (it looks over them all).
+ */
+export const CHECKS: readonly Check[] = [
+  allowListPass,
+  allowListRefuse,
+  fields,
+  jsonOnly,
+  formBodies,
+  fieldShapes,
+  crossSite,
+  scheme,
+  visitorBinding,
+  screening,
+  tokenEchoPlain,
+  tokenEchoEscaped,
+  tokenHeader,
+  tokenRedirect,
+  bodyLimit,
+  rateLimit,
+  tokenNever,
+];
+
+export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRow[]; sandbox: string; accessToken: string }> {
+  const accessToken = options.accessToken ?? `probe-${randomBytes(12).toString('hex')}`;
+  const sandbox = new Sandbox({ accessToken, answerAfterMs: 200, slowAnswerAfterMs: 60_000, probe: true });
+  const running: RunningSandbox = await sandbox.listen(options.port ?? 0);
+  const prober = createProber(options, accessToken, sandbox.probe as Probe);
+  try {
+    await options.onReady?.({ url: running.url, accessToken });
+    // the proxy answers at all
+    const deadline = Date.now() + (options.waitMs ?? 60_000);
+    for (;;) {
+      try {
+        await prober.send({ method: 'GET', path: '/' });
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`the proxy at ${prober.base.href} did not answer`);
+        await prober.wait(250);
+      }
+    }
+    const rows: CheckRow[] = [];
+    for (const check of CHECKS) {
+      const found = await check.run(prober);
+      const { failure, note } = typeof found === 'object' && found !== null ? found : { failure: found, note: undefined };
+      const rule = typeof check.rule === 'string' ? check.rule : check.rule(prober);
+      rows.push({ id: check.id, rule, ok: failure === null, ...(failure === null ? {} : { evidence: failure }), ...(note ? { note } : {}) });
+    }
+    return { rows, sandbox: running.url, accessToken };
+  } finally {
+    await running.close();
+  }
+}
+
+export function checkTable(rows: CheckRow[]): string {
+  const lines = ['| rule | result |', '|---|---|'];
+  for (const row of rows) lines.push(`| ${row.rule} | ${row.ok ? 'pass' : `FAIL: ${row.evidence?.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`} |`);
+  const failed = rows.filter((row) => !row.ok).length;
+  lines.push('', `${rows.length - failed} passed, ${failed} failed`);
+  return lines.join('\n');
+}

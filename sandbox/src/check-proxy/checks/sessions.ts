@@ -1,0 +1,63 @@
+import { Jar, type Answer, type Check } from '../prober.js';
+
+const LIMIT_ATTEMPTS = 40;
+
+/** One visitor's session token is worthless to another: the service's unknown-token answer, nothing forwarded. */
+export const visitorBinding: Check = {
+  id: 'visitor-binding',
+  rule: 'one visitor\'s session token is refused for another (40402), and not forwarded',
+  async run({ post, send, mark, reachedSince, show }) {
+    const owner = new Jar();
+    const start = await post('/mobile/login.json', { phone: '+37060000666', code: '50001018865' }, owner);
+    const token = String(start.json?.['token'] ?? '');
+    if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
+    let failure: string | null = null;
+    let before = mark();
+    const foreign = await post(`/mobile/status/${token}.json`, {}, new Jar());
+    if (reachedSince(before).length || foreign.json?.['error_code'] !== 40402) failure ??= show('another visitor: POST /mobile/status/<token>.json', foreign);
+    before = mark();
+    const foreignRemoval = await send({ method: 'DELETE', path: `/api/mobile/session/${token}`, body: '{}', jar: new Jar() });
+    if (reachedSince(before).length) failure ??= show('another visitor: DELETE /api/mobile/session/<token>', foreignRemoval);
+    before = mark();
+    const own = await post(`/mobile/status/${token}.json`, {}, owner);
+    if (!reachedSince(before).length) failure ??= show('the same visitor: POST /mobile/status/<token>.json', own);
+    return failure;
+  },
+};
+
+/** PEP and sanctions data stay on the server, unless the host says its proxy passes them on purpose. */
+export const screening: Check = {
+  id: 'screening',
+  rule: ({ options }) => (options.exposesScreening ? 'screening data reaches the browser (the proxy exposes it)' : 'PEP and sanctions data stay on the server'),
+  async run({ post, show, wait, options }) {
+    const jar = new Jar();
+    const start = await post('/mobile/login.json', { phone: '+37060000708', code: '39001010708', peps: true }, jar);
+    let done: Answer | null = null;
+    for (let i = 0; i < 40 && start.json?.['status'] === 'ok'; i++) {
+      await wait(100);
+      done = await post(`/mobile/status/${String(start.json['token'])}.json`, {}, jar);
+      if (done.json?.['status'] !== 'waiting') break;
+    }
+    if (!done || done.json?.['status'] !== 'ok') return show('a PEP person\'s login', done ?? start);
+    if (options.exposesScreening && !Array.isArray(done.json['peps_data'])) return `${show('POST /mobile/status/<token>.json', done)} (the proxy says it exposes screening)`;
+    if (!options.exposesScreening && ('peps_data' in done.json || 'sanctions_data' in done.json)) return show('POST /mobile/status/<token>.json', done);
+    return null;
+  },
+};
+
+/** Session starts for one person are limited (last: it leaves the person limited). */
+export const rateLimit: Check = {
+  id: 'rate-limit',
+  rule: `session starts for one person are limited: 429 with Retry-After within ${LIMIT_ATTEMPTS} starts`,
+  async run({ post, show }) {
+    for (let i = 0; i < LIMIT_ATTEMPTS; i++) {
+      const answer = await post('/smartid/login.json', { code: '40504040001', country: 'EE' });
+      if (answer.status === 429) {
+        const retry = Number(answer.headers['retry-after']);
+        return Number.isFinite(retry) && retry > 0 ? null : show('POST /smartid/login.json (429 without Retry-After)', answer);
+      }
+      if (answer.json?.['status'] !== 'ok') return show('POST /smartid/login.json', answer);
+    }
+    return 'no 429 came';
+  },
+};

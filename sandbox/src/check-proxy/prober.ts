@@ -1,0 +1,132 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Probe, ReachedRequest } from './probe.js';
+
+export interface CheckOptions {
+  proxyUrl: string;
+  /** The sandbox's port (the proxy must point at it). Default: a free one. */
+  port?: number;
+  /** The access token the proxy must use. Default: a random one. */
+  accessToken?: string;
+  /** The proxy passes PEP and sanctions data to the browser on purpose. */
+  exposesScreening?: boolean;
+  /** How long to wait for the proxy to answer at all, ms. Default 60 000. */
+  waitMs?: number;
+  /** Called once the sandbox runs, with what the proxy must point at. */
+  onReady?: (sandbox: { url: string; accessToken: string }) => void | Promise<void>;
+}
+
+/** What the proxy answered. */
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  json: Record<string, unknown> | null;
+}
+
+/** A browser's cookies: what one visitor sends back. */
+export class Jar {
+  cookies = new Map<string, string>();
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  keep(headers: IncomingHttpHeaders): void {
+    for (const line of headers['set-cookie'] ?? []) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      if (eq > 0) this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+}
+
+export interface Send {
+  method: string;
+  path: string;
+  body?: string | undefined;
+  /** Default application/json when there is a body; null sends none. */
+  contentType?: string | null;
+  headers?: Record<string, string>;
+  jar?: Jar;
+}
+
+/** What every check uses: requests to the proxy as a browser sends them, and what reached the service side. */
+export interface Prober {
+  options: CheckOptions;
+  accessToken: string;
+  /** The proxy's base URL. */
+  base: URL;
+  probe: Probe;
+  /** Every answer of the run, for the last check (the token in none of them). */
+  answers: { where: string; answer: Answer }[];
+  send(spec: Send): Promise<Answer>;
+  post(path: string, body: object, jar?: Jar, extra?: Partial<Send>): Promise<Answer>;
+  /** Where the service side's record stands now: pass it to `reachedSince` after a request. */
+  mark(): number;
+  reachedSince(mark: number): ReachedRequest[];
+  /** A request and its answer, for a failure's evidence. */
+  show(spec: string, answer: Answer): string;
+  wait(ms: number): Promise<void>;
+}
+
+export function createProber(options: CheckOptions, accessToken: string, probe: Probe): Prober {
+  const base = new URL(options.proxyUrl.replace(/\/+$/, ''));
+  const answers: Prober['answers'] = [];
+
+  function send(spec: Send): Promise<Answer> {
+    const path = `${base.pathname.replace(/\/+$/, '')}${spec.path}`;
+    const headers: Record<string, string | number> = { ...spec.headers };
+    if (spec.body !== undefined) {
+      headers['content-length'] = Buffer.byteLength(spec.body);
+      if (spec.contentType !== null) headers['content-type'] = spec.contentType ?? 'application/json';
+    }
+    const cookie = spec.jar?.header();
+    if (cookie) headers['cookie'] = cookie;
+    const request = base.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = request({ hostname: base.hostname, port: base.port, method: spec.method, path, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          spec.jar?.keep(res.headers);
+          let json: Record<string, unknown> | null = null;
+          try {
+            const parsed: unknown = JSON.parse(text);
+            if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+          } catch {
+            json = null;
+          }
+          const answer = { status: res.statusCode ?? 0, headers: res.headers, text, json };
+          answers.push({ where: `${spec.method} ${spec.path}`, answer });
+          resolve(answer);
+        });
+      });
+      req.setTimeout(30_000, () => req.destroy(new Error('no answer in 30 s')));
+      req.on('error', reject);
+      req.end(spec.body);
+    });
+  }
+
+  return {
+    options,
+    accessToken,
+    base,
+    probe,
+    answers,
+    send,
+    post: (path, body, jar = new Jar(), extra = {}) => send({ method: 'POST', path, body: JSON.stringify(body), jar, ...extra }),
+    mark: () => probe.reached.length,
+    reachedSince: (mark) => probe.reached.slice(mark),
+    show: (spec, answer) => `${spec} → ${answer.status} ${answer.text.slice(0, 160)}`,
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
+/** One rule of the checklist: its id, what it says, and the probe that shows whether a proxy keeps it. */
+export interface Check {
+  id: string;
+  /** What the rule says (some say how much they tried, known once they ran). */
+  rule: string | ((prober: Prober) => string);
+  /** Null when the proxy keeps the rule; else the request that showed it does not, and what came back. */
+  run(prober: Prober): Promise<string | null | { failure: string | null; note?: string }>;
+}
