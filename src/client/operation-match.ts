@@ -35,8 +35,9 @@ const MATCHERS = OPERATION_IDS.map((id) => {
  * an escape, a dot segment or a doubled slash matches nothing.
  */
 export function matchOperation(method: string, rawPath: string): MatchedOperation | null {
+  const upper = method.toUpperCase();
   for (const matcher of MATCHERS) {
-    if (matcher.method !== method.toUpperCase()) continue;
+    if (matcher.method !== upper) continue;
     const found = matcher.regex.exec(rawPath);
     if (!found) continue;
     const params: Record<string, string> = {};

@@ -33,9 +33,8 @@ export { MIN_TOKEN_LENGTH } from './steps/setup.js';
  */
 export const STEPS: readonly Step[] = [route, origin, contentType, fields, visitor, binding, limits, authorize, pollFloor, forward, filter, sessions, handOver];
 
-/** Where a request goes, or null when it is not for the proxy (outside its prefix). */
-export function routeOf(rawUrl: string, prefix = ''): { path: string } | null {
-  const cleanPrefix = prefix.replace(/\/+$/, '');
+/** Where a request goes, or null when it is not for the proxy (outside its prefix, given without its trailing slashes). */
+export function routeOf(rawUrl: string, cleanPrefix = ''): { path: string } | null {
   if (cleanPrefix && rawUrl !== cleanPrefix && !rawUrl.startsWith(`${cleanPrefix}/`)) return null;
   return { path: rawUrl.slice(cleanPrefix.length) };
 }
@@ -94,6 +93,7 @@ export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): 
  */
 export function createProxyCore(options: ProxyOptions): ProxyCore {
   const setup = createSetup(options);
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl);
 
   /** Whether the store answers: one bounded read of a key nobody writes. */
@@ -125,7 +125,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
 
   const handle = async (request: IncomingProxyRequest): Promise<ProxyAnswer | null> => {
     const t0 = Date.now();
-    const where = routeOf(request.url, options.prefix);
+    const where = routeOf(request.url, prefix);
     if (!where) return null;
     const telemetry = options.openTelemetry === false ? null : await beginTelemetry();
     const x = newExchange(request, where.path, telemetry, t0);

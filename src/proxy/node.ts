@@ -72,9 +72,10 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
 
 /** Writes an answer; a request whose body was not read to the end gets its connection closed. */
 export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer): void {
-  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  const { body } = answer;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   const unread = !req.complete;
-  res.writeHead(answer.status, { ...answer.headers, 'content-length': body.length, ...(unread ? { connection: 'close' } : {}) });
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': length, ...(unread ? { connection: 'close' } : {}) });
   res.end(body, () => {
     if (unread) req.socket.destroy();
   });

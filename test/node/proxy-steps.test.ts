@@ -268,6 +268,12 @@ describe('proxy steps, each on its own', () => {
     plain.service = { status: 200, text, value: { status: 'waiting' }, body: text };
     filter(plain, setup);
     assert.equal(plain.service.body, text, 'the service\'s own text when nothing was taken out');
+    // a screening field whose name the service spelled with an escape is found all the same
+    const escaped = newExchange(incoming({ url: START }), START, null);
+    const sneaky = '{"status":"ok","person":{"sanctions\\u005fdata":[1]}}';
+    escaped.service = { status: 200, text: sneaky, value: JSON.parse(sneaky) as Record<string, unknown>, body: sneaky };
+    filter(escaped, setup);
+    assert.equal(escaped.service.body, '{"status":"ok","person":{}}');
   });
 
   it('sessions: a start the service took is bound and starts the event; one it refused gives the person\'s count back; a removal unbinds', async () => {

@@ -9,6 +9,8 @@ import type { Step } from './exchange.js';
 export const filter: Step = ({ service }, { token, options }) => {
   const redacted = mayHoldToken(service.text, token) ? redactToken(service.value, token) : { value: service.value, changed: false };
   service.value = redacted.value as Record<string, unknown>;
-  const shown = options.exposeScreening ? { value: service.value, changed: false } : withoutScreening(service.value);
+  // the screening fields can be in the value only if their names (or an escape) are in the text
+  const mayScreen = !options.exposeScreening && (service.text.includes('_data') || service.text.includes('\\'));
+  const shown = mayScreen ? withoutScreening(service.value) : { value: service.value, changed: false };
   if (redacted.changed || shown.changed) service.body = JSON.stringify(shown.value);
 };
