@@ -182,10 +182,11 @@ describe('proxy steps, each on its own', () => {
   it('limits: a start counts against its visitor and person; over a limit it is refused with the seconds to wait', async () => {
     const setup = setupOf({ rateLimit: { perVisitor: { limit: 5, windowMs: 60_000 }, perPerson: { limit: 1, windowMs: 60_000 } } });
     const start = async () => {
-      const x = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: 'esign_visitor=same-visitor-1' } }), setup);
+      const x = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: 'esign-visitor=same-visitor-000001' } }), setup);
       return x;
     };
     const first = await start();
+    assert.equal(first.visitor.id, 'same-visitor-000001', 'one visitor, by its cookie');
     assert.equal(await limits(first, setup), undefined);
     assert.equal(first.personCounters.length, 1, 'the person\'s counter kept, to give back if the service refuses');
     assert.doesNotMatch(first.personCounters[0]!, /40504040001/, 'no personal code in a store key');

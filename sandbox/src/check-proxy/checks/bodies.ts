@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { madeUpPersonalCode } from '../../service/rules.js';
-import { Jar, type Check } from '../prober.js';
+import { Jar, type Check, type Prober } from '../prober.js';
 
 const ID = '0b0e0000-0000-4000-8000-000000000001';
 
@@ -32,18 +32,24 @@ export const fields: Check = {
   },
 };
 
+/** Each body sent as its content type must get 415 and reach nothing; the first that does not is the evidence. */
+async function refusedAsNotJson({ send, mark, reachedSince, show }: Prober, bodies: [type: string | null, body: string, label: string][]): Promise<string | null> {
+  let failure: string | null = null;
+  for (const [type, body, label] of bodies) {
+    const before = mark();
+    const answer = await send({ method: 'POST', path: '/smartid/login.json', body, contentType: type, jar: new Jar() });
+    if (answer.status !== 415 || reachedSince(before).length) failure ??= show(`POST /smartid/login.json as ${label}`, answer);
+  }
+  return failure;
+}
+
 /** A body sent as anything but JSON is refused. */
 export const jsonOnly: Check = {
   id: 'json-only',
   rule: 'a body that is not application/json gets 415 and is not forwarded',
-  async run({ send, mark, reachedSince, show }) {
-    let failure: string | null = null;
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', null]) {
-      const before = mark();
-      const answer = await send({ method: 'POST', path: '/smartid/login.json', body: JSON.stringify({ code: '30303039914', country: 'LT' }), contentType: type, jar: new Jar() });
-      if (answer.status !== 415 || reachedSince(before).length) failure ??= show(`POST /smartid/login.json as ${type ?? 'no content type'}`, answer);
-    }
-    return failure;
+  run: (prober) => {
+    const json = JSON.stringify({ code: '30303039914', country: 'LT' });
+    return refusedAsNotJson(prober, ['text/plain', 'application/x-www-form-urlencoded', null].map((type) => [type, json, type ?? 'no content type']));
   },
 };
 
@@ -51,20 +57,14 @@ export const jsonOnly: Check = {
 export const formBodies: Check = {
   id: 'form-bodies',
   rule: 'form-encoded, nested-form, multipart and text bodies get 415 and are not forwarded',
-  async run({ send, mark, reachedSince, show }) {
-    let failure: string | null = null;
+  run: (prober) => {
     const forms: [string, string][] = [
       ['application/x-www-form-urlencoded', 'code=30303039914&country=LT'],
       ['application/x-www-form-urlencoded', 'person[code]=30303039914&person[country]=LT&code=30303039914&country=LT'],
       ['multipart/form-data; boundary=probe', '--probe\r\nContent-Disposition: form-data; name="code"\r\n\r\n30303039914\r\n--probe\r\nContent-Disposition: form-data; name="country"\r\n\r\nLT\r\n--probe--\r\n'],
       ['text/plain', 'code=30303039914'],
     ];
-    for (const [type, body] of forms) {
-      const before = mark();
-      const answer = await send({ method: 'POST', path: '/smartid/login.json', body, contentType: type, jar: new Jar() });
-      if (answer.status !== 415 || reachedSince(before).length) failure ??= show(`POST /smartid/login.json as ${type}: ${body.slice(0, 40)}`, answer);
-    }
-    return failure;
+    return refusedAsNotJson(prober, forms.map(([type, body]) => [type, body, `${type}: ${body.slice(0, 40)}`]));
   },
 };
 
