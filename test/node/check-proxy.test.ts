@@ -46,7 +46,8 @@ async function nodeProxy(sandboxPort: number, token: string, options: Partial<Pr
 
 /** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
 /** What the Python proxies wrote on stderr after they started: their events, one JSON line each. */
-const pythonLines: string[] = [];
+/** The event lines of the Python proxy started last (each process writes into its own list: a late line of an earlier one cannot land here). */
+let pythonLines: string[] = [];
 
 async function pythonProxy(env: Record<string, string>): Promise<string> {
   const flaskPort = await freePort();
@@ -63,11 +64,13 @@ async function pythonProxy(env: Record<string, string>): Promise<string> {
     output += chunk;
   }
   // read on, or a full pipe would stop Flask at its next event line
+  const lines: string[] = [];
+  pythonLines = lines;
   let rest = '';
   child.stderr!.on('data', (chunk: string) => {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop()!;
-    pythonLines.push(...lines.filter((line) => line.startsWith('{')));
+    const got = (rest + chunk).split('\n');
+    rest = got.pop()!;
+    lines.push(...got.filter((line) => line.startsWith('{')));
   });
   return `http://127.0.0.1:${flaskPort}/esign`;
 }
@@ -114,7 +117,6 @@ describe('check-proxy against working proxies', () => {
     });
     servers.push(service);
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-    pythonLines.length = 0;
     const proxy = await pythonProxy({
       ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
       ESIGN_ACCESS_TOKEN: 'python-address-secret',
