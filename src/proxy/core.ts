@@ -78,13 +78,21 @@ export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly S
 
 /** The one event a request's answer makes, if any: a refusal, a failure, a host's failure, a start or an end. */
 export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): ProxyEvent | null {
-  const base = { at: new Date(ev.t0).toISOString(), ...ev.base, durationMs: now - ev.t0 };
-  if (ev.why?.hook) return { ...base, type: 'host-error', hook: ev.why.hook, status: answer.status };
+  // made only when there is an event: most polls have none
+  // the person is the session's binding's, shared by its polls: each event gets a copy of its own
+  const event = <T extends object>(what: T) => ({
+    at: new Date(ev.t0).toISOString(),
+    ...ev.base,
+    ...(ev.base.person ? { person: { ...ev.base.person } } : {}),
+    durationMs: now - ev.t0,
+    ...what,
+  });
+  if (ev.why?.hook) return event({ type: 'host-error' as const, hook: ev.why.hook, status: answer.status });
   const reason = ev.why?.reason ?? (answer.kind && REFUSALS[answer.kind]);
-  if (reason) return { ...base, type: 'refused', reason, status: answer.status };
+  if (reason) return event({ type: 'refused' as const, reason, status: answer.status });
   const failure = answer.kind && FAILURES[answer.kind];
-  if (failure) return { ...base, type: 'failed', failure, status: answer.status };
-  return ev.outcome ? { ...base, ...ev.outcome } : null;
+  if (failure) return event({ type: 'failed' as const, failure, status: answer.status });
+  return ev.outcome ? event(ev.outcome) : null;
 }
 
 /**
@@ -127,7 +135,8 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     const t0 = Date.now();
     const where = routeOf(request.url, prefix);
     if (!where) return null;
-    const telemetry = options.openTelemetry === false ? null : await beginTelemetry();
+    const begun = options.openTelemetry === false ? null : beginTelemetry();
+    const telemetry = begun instanceof Promise ? await begun : begun;
     const x = newExchange(request, where.path, telemetry, t0);
     let answer: ProxyAnswer | null = null;
     let event: ProxyEvent | null = null;

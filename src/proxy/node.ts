@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { createProxyCore, type ProxyHealth } from './core.js';
+import { watchDeadline, unwatchDeadline, type BodyDeadline } from './body-deadlines.js';
 import { BodyTimeout, BodyTooLarge } from './incoming.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
 import type { ProxyOptions } from './options.js';
@@ -31,19 +32,13 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
     const chunks: Buffer[] = [];
     let size = 0;
     const started = Date.now();
-    let timer: NodeJS.Timeout | undefined;
-    let deadline = -1;
-    // the deadline grows with what has come (or was declared); the timer is set again only when it moved
+    // the deadline grows with what has come (or was declared)
+    const deadline: BodyDeadline = { at: 0, expire: () => finish(new BodyTimeout()) };
     const arm = () => {
-      const expected = Math.max(size, Number.isFinite(declared) ? declared : 0);
-      const next = started + timeoutFor(expected);
-      if (next === deadline) return;
-      deadline = next;
-      clearTimeout(timer);
-      timer = setTimeout(() => finish(new BodyTimeout()), Math.max(0, next - Date.now()));
+      deadline.at = started + timeoutFor(Math.max(size, Number.isFinite(declared) ? declared : 0));
     };
     const finish = (error: Error | null) => {
-      clearTimeout(timer);
+      unwatchDeadline(deadline);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -67,6 +62,7 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
     req.on('end', onEnd);
     req.on('error', onError);
     arm();
+    watchDeadline(deadline);
   });
 }
 

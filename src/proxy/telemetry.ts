@@ -1,4 +1,4 @@
-import type { Attributes, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
 import { OPERATIONS, type OperationId } from '../client/operations.js';
 import type { ProxyAnswer } from './errors.js';
 import type { ProxyEvent } from './events.js';
@@ -37,7 +37,7 @@ interface Instruments {
 }
 
 /** The instruments, made once the package is found (null when it is not, or turned off). */
-export function createTelemetry(enabled: boolean, serviceUrl: string): () => Promise<RequestTelemetry | null> {
+export function createTelemetry(enabled: boolean, serviceUrl: string): () => RequestTelemetry | null | Promise<RequestTelemetry | null> {
   let loading: Promise<Instruments | null> | undefined;
   const server = new URL(serviceUrl);
   const load = async (): Promise<Instruments | null> => {
@@ -56,34 +56,45 @@ export function createTelemetry(enabled: boolean, serviceUrl: string): () => Pro
     };
   };
   let found: Instruments | null | undefined;
-  return async () => {
-    if (!enabled) return null;
-    // known after the first request: no waiting on a settled promise for every request after it
-    if (found === undefined) found = await (loading ??= load());
+  const loaded = async () => {
+    found = await (loading ??= load());
     return found ? begin(found, server) : null;
+  };
+  // known after the first request: no promise for every request after it
+  return () => (!enabled || found === null ? null : found ? begin(found, server) : loaded());
+}
+
+/** The same attributes object for the same call: the SDK copies them, nothing changes them. */
+function memo<K, V>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(key)));
+    return value;
   };
 }
 
 function begin(found: Instruments, server: URL): RequestTelemetry {
   const { api, tracer } = found;
-  const span: Span = tracer.startSpan('esign-proxy', { kind: api.SpanKind.SERVER });
-  const parent = api.trace.setSpan(api.context.active(), span);
+  const startTime = performance.now();
+  // the request's span is made once its operation is known (its name), backdated to its start
+  let span: Span | undefined;
+  let parent: Context | undefined;
+  const requestSpan = (operation: OperationId | undefined): Span =>
+    (span ??= tracer.startSpan(operation ? `esign-proxy ${operation}` : 'esign-proxy', {
+      kind: api.SpanKind.SERVER,
+      startTime,
+      ...(operation ? { attributes: { 'esign.operation': operation } } : {}),
+    }));
   return {
     async service(method, operation, call) {
-      const template = OPERATIONS[operation].path;
-      const attributes: Attributes = {
-        'http.request.method': method,
-        'server.address': server.hostname,
-        'url.template': template,
-        'esign.operation': operation,
-      };
-      if (server.port) attributes['server.port'] = Number(server.port);
-      const child = tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes }, parent);
+      parent ??= api.trace.setSpan(api.context.active(), requestSpan(operation));
+      const child = tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes: serviceAttributes(server, method, operation) }, parent);
       const started = performance.now();
       try {
         const answer = await call();
         child.setAttribute('http.response.status_code', answer.status);
-        found.serviceDuration.record((performance.now() - started) / 1000, { 'esign.operation': operation, 'http.response.status_code': answer.status });
+        found.serviceDuration.record((performance.now() - started) / 1000, durationAttributes(operation, answer.status));
         return answer;
       } catch (error) {
         child.setStatus({ code: api.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'failure' });
@@ -94,15 +105,37 @@ function begin(found: Instruments, server: URL): RequestTelemetry {
       }
     },
     end(answer, operation, event) {
-      if (operation) {
-        span.updateName(`esign-proxy ${operation}`);
-        span.setAttribute('esign.operation', operation);
-      }
-      if (answer) span.setAttribute('http.response.status_code', answer.status);
-      if (event) count(found, event, span);
-      span.end();
+      const ended = requestSpan(operation);
+      if (answer) ended.setAttribute('http.response.status_code', answer.status);
+      if (event) count(found, event, ended);
+      ended.end(performance.now());
     },
   };
+}
+
+const serviceAttributesBy = memo((key: string): Attributes => {
+  const [method, operation, hostname, port] = key.split(' ') as [string, OperationId, string, string];
+  const attributes: Attributes = {
+    'http.request.method': method,
+    'server.address': hostname,
+    'url.template': OPERATIONS[operation].path,
+    'esign.operation': operation,
+  };
+  if (port) attributes['server.port'] = Number(port);
+  return attributes;
+});
+
+function serviceAttributes(server: URL, method: string, operation: OperationId): Attributes {
+  return serviceAttributesBy(`${method} ${operation} ${server.hostname} ${server.port}`);
+}
+
+const durationAttributesBy = memo((key: string): Attributes => {
+  const [operation, status] = key.split(' ') as [string, string];
+  return { 'esign.operation': operation, 'http.response.status_code': Number(status) };
+});
+
+function durationAttributes(operation: OperationId, status: number): Attributes {
+  return durationAttributesBy(`${operation} ${status}`);
 }
 
 /** The event on the span and in the counters: its kind, channel and outcome or reason, nothing of a person. */

@@ -120,6 +120,44 @@ describe('proxy events', () => {
     assertNothingSecret(seen, login.json.token, sign.json.token, '60001017869', '37268000769');
   });
 
+  it('an event is the host\'s to change: what one onEvent changes is not in the session\'s next event', async () => {
+    let runs = 0;
+    let changed = 0;
+    const seen: ProxyEvent[] = [];
+    const url = await serve(
+      createProxyHandler({
+        baseUrl: stack.sandboxUrl,
+        accessToken: ACCESS_TOKEN,
+        minPollIntervalMs: 0,
+        onResult: () => {
+          if (++runs === 1) throw new Error('the host\'s database is away');
+        },
+        onEvent: (event) => {
+          seen.push(structuredClone(event));
+          if (event.person) {
+            event.person.code = 'changed by the host';
+            delete event.person.phone;
+            changed++;
+          }
+        },
+      }) as RequestListener,
+    );
+    const jar = new CookieJar();
+    const start = await send(`${url}/mobile/login.json`, 'POST', { code: '60001017869', phone: '+37268000769' }, false, { jar });
+    stack.clock.advance(5_000);
+    const failed = await send(`${url}/mobile/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(failed.status, 500);
+    await eventsOf(seen, 2);
+    const done = await send(`${url}/mobile/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    assert.equal(done.json.status, 'ok');
+    await eventsOf(seen, 3);
+    assert.deepEqual(seen.map((e) => e.type), ['started', 'host-error', 'finished']);
+    const masked = { code: '6000••••869', phone: '+372\u00a06••\u00a0••769' };
+    for (const event of seen) assert.deepEqual(event.person, masked, `${event.type} names the person as the start did`);
+    assert.equal(changed, 3, 'every event could be changed');
+    assert.equal(runs, 2);
+  });
+
   it('with eventSecret the person is a keyed digest the host can compute; a refused signing ends with the service\'s code', async () => {
     const secret = 'host-event-secret';
     const { url, events } = await proxy({ eventSecret: secret });

@@ -2,6 +2,25 @@ import { ProxyRefusal, jsonAnswer } from '../errors.js';
 import { REMOVALS, STATUS_OF } from '../operation-kinds.js';
 import type { Binding, Step } from './exchange.js';
 
+/** Bindings as parsed, by their stored text: a session is polled every second or so, its binding never changes. */
+const parsed = new Map<string, Binding>();
+const PARSED_KEPT = 1024;
+
+function parseBinding(stored: string): Binding | null {
+  let bound = parsed.get(stored);
+  if (!bound) {
+    const value: unknown = JSON.parse(stored);
+    if (typeof value !== 'object' || value === null) return null;
+    bound = value as Binding;
+    // shared by every poll of the session (and its person by their events): nobody changes it
+    if (bound.person) Object.freeze(bound.person);
+    Object.freeze(bound);
+    if (parsed.size >= PARSED_KEPT) parsed.clear();
+    parsed.set(stored, bound);
+  }
+  return bound;
+}
+
 export const SESSION_NOT_FOUND = 'Session for given token was not found';
 
 /**
@@ -15,7 +34,7 @@ export const binding: Step = async (x, { store }) => {
   if (!removalChannel && !STATUS_OF[operation.id]) return;
   const sessionToken = operation.params['token'] ?? operation.params['sessionId'] ?? '';
   const stored = await store.get(`bind:${sessionToken}`);
-  const bound = stored ? (JSON.parse(stored) as Binding) : null;
+  const bound = stored ? parseBinding(stored) : null;
   const fits = bound !== null && bound.visitor === x.visitor.key && (removalChannel ? bound.channel === removalChannel : bound.status === operation.id);
   if (fits) {
     x.binding = bound;

@@ -8,12 +8,17 @@ import type { Step } from './exchange.js';
  * its query, added here, never in a URL the browser sees), in its telemetry span. A downloaded
  * file goes back as a file; any other answer must be a JSON object.
  */
-export const forward: Step = async (x, { upstream, token }) => {
+function hasFields(fields: Record<string, unknown>): boolean {
+  for (const _ in fields) return true;
+  return false;
+}
+
+export const forward: Step = async (x, { upstream, token, tokenOnlyBody }) => {
   const { request, operation, path } = x;
   const call = () =>
     request.method === 'GET'
       ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined)
-      : upstream(request.method, path, JSON.stringify({ ...x.fields, access_token: token }));
+      : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody);
   const answer = x.telemetry ? await x.telemetry.service(request.method, operation.id, call) : await call();
   if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
     return fileAnswer(answer, operation.params['documentId'] ?? 'document', token);

@@ -1,9 +1,9 @@
 import { camelCased } from '../../client/camel.js';
-import { ProxyRefusal, jsonAnswer, proxyError } from '../errors.js';
+import { ProxyRefusal, jsonAnswer, proxyError, type ProxyAnswer } from '../errors.js';
 import { HandOverTimeout, handOver as handOverOnce, within } from '../hand-over.js';
 import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';
 import type { ProxyResult } from '../options.js';
-import type { Step } from './exchange.js';
+import type { Exchange, Step } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
 
@@ -27,9 +27,10 @@ async function runOnResult(setup: ProxySetup, result: Omit<ProxyResult, 'signal'
  * handing it over the browser is told to keep waiting, and a poll after the one that handed it
  * over ends nothing again. A document operation's success each time.
  */
-export const handOver: Step = async (x, setup) => {
+export const handOver: Step = (x, setup) => (x.service.value['status'] === 'ok' ? handOverResult(x, setup) : undefined);
+
+async function handOverResult(x: Exchange, setup: ProxySetup): Promise<ProxyAnswer | void> {
   const { operation, service, binding, visitor, info } = x;
-  if (service.value['status'] !== 'ok') return;
   const value = service.value;
   if (binding && STATUS_OF[operation.id]) {
     const token = operation.params['token'] as string;
@@ -44,4 +45,4 @@ export const handOver: Step = async (x, setup) => {
     const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
     await runOnResult(setup, { operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info });
   }
-};
+}

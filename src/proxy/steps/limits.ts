@@ -44,8 +44,9 @@ async function addressOf(x: Exchange, { options, limits, askHost }: ProxySetup):
  * Limits: a session start counts against its visitor, its network address (when the host gives
  * it) and its person; over any of them it is refused with the seconds to wait.
  */
-export const limits: Step = async (x, setup) => {
-  if (!STARTS[x.operation.id]) return;
+export const limits: Step = (x, setup) => (STARTS[x.operation.id] ? countStart(x, setup) : undefined);
+
+async function countStart(x: Exchange, setup: ProxySetup): Promise<void> {
   await count(setup, 'visitor', setup.limits.perVisitor, x.visitor.key);
   const address = await addressOf(x, setup);
   if (address) {

@@ -1,5 +1,6 @@
 import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
-import type { Binding, Step } from './exchange.js';
+import type { Binding, Exchange, Step } from './exchange.js';
+import type { ProxySetup } from './setup.js';
 
 /**
  * Sessions: what the service's answer changes here. A start it accepted is bound to its visitor
@@ -7,7 +8,18 @@ import type { Binding, Step } from './exchange.js';
  * push was sent, so nobody can lock a person out with starts the service turns away); a session
  * it removed is unbound; a poll it answered with an error ends the session.
  */
-export const sessions: Step = async (x, { store, sessionTtl }) => {
+export const sessions: Step = (x, setup) => {
+  const { operation, service, binding } = x;
+  if (binding && STATUS_OF[operation.id]) {
+    if (binding.person) x.event.base.person = binding.person;
+    // a session ends with the service's final answer: ok (see hand-over), or its error code
+    if (service.value['status'] === 'error') x.event.outcome = { type: 'finished', outcome: String(service.value['error_code'] ?? 'error') };
+    return;
+  }
+  if (STARTS[operation.id] || REMOVALS[operation.id]) return startedOrRemoved(x, setup);
+};
+
+async function startedOrRemoved(x: Exchange, { store, sessionTtl }: ProxySetup): Promise<void> {
   const { operation, service, binding } = x;
   const status = service.value['status'];
   const start = STARTS[operation.id];
@@ -17,11 +29,6 @@ export const sessions: Step = async (x, { store, sessionTtl }) => {
     await store.set(`bind:${service.value['token']}`, JSON.stringify(bound), sessionTtl);
     x.event.outcome = { type: 'started' };
   }
-  if (binding && STATUS_OF[operation.id]) {
-    if (binding.person) x.event.base.person = binding.person;
-    // a session ends with the service's final answer: ok (see hand-over), or its error code
-    if (status === 'error') x.event.outcome = { type: 'finished', outcome: String(service.value['error_code'] ?? 'error') };
-  }
   // a session removed at the service is gone here too: its polls get 40402 from the binding step
   if (status === 'ok' && binding && REMOVALS[operation.id]) await store.delete(`bind:${operation.params['sessionId'] ?? ''}`);
-};
+}

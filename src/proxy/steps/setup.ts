@@ -30,6 +30,8 @@ export interface ProxySetup {
   options: ProxyOptions;
   enabled: ReadonlySet<OperationId>;
   token: string;
+  /** What goes to the service for an operation without fields (a status poll): the token alone. */
+  tokenOnlyBody: string;
   store: ProxyStore;
   upstream: Upstream;
   bodyLimit: number;
@@ -95,6 +97,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     options,
     enabled: enabledOperations(options),
     token,
+    tokenOnlyBody: JSON.stringify({ access_token: token }),
     store,
     upstream: createUpstream({
       baseUrl: options.baseUrl,
