@@ -6,11 +6,20 @@ import { Agent, request } from 'node:http';
  * Status polls per second and p99 latency, straight to the sandbox and through the proxy, in one
  * run on this machine: the sandbox and the proxy each in a process of their own, the load from
  * this one, all on loopback. The RSS of the proxy process is read after the run.
+ *
+ * Each server is loaded for WARM_MS right before each measurement: a Node process that sat idle
+ * has had its young generation shrunk, and for its first seconds under load again it collects
+ * garbage far more often (most with OpenTelemetry's batched spans, which outlive a collection or
+ * two). That is warm-up, not throughput. ROUNDS rounds, each server in turn; each figure is the
+ * median round's, each ratio the median of the rounds' ratios (both servers of a ratio measured
+ * in the same round).
  */
 
 const TOKEN = 'bench-access-token';
 const CONNECTIONS = 32;
 const DURATION_MS = 5_000;
+const WARM_MS = 3_000;
+const ROUNDS = 3;
 
 async function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -36,11 +45,11 @@ function post(agent: Agent, url: string, body: string, cookie?: string): Promise
   });
 }
 
-async function load(url: string, body: string, cookie?: string): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+async function load(url: string, body: string, cookie?: string, durationMs = DURATION_MS): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const latencies: number[] = [];
   let errors = 0;
-  const end = Date.now() + DURATION_MS;
+  const end = Date.now() + durationMs;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -88,20 +97,35 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
     };
     const plain = await session(proxy.url);
     const traced = await session(proxyOtel.url);
-    const direct = `${sandbox.url}/smartid/status/${plain.token}.json`;
-    // warm every path, then measure one after the other
-    await load(direct, JSON.stringify({ access_token: TOKEN }));
-    await load(`${passThrough.url}/smartid/status/${plain.token}.json`, '{}');
-    await load(`${proxy.url}/smartid/status/${plain.token}.json`, '{}', plain.cookie);
-    await load(`${proxyOtel.url}/smartid/status/${traced.token}.json`, '{}', traced.cookie);
-    const result = {
-      direct: await load(direct, JSON.stringify({ access_token: TOKEN })),
-      passThrough: await load(`${passThrough.url}/smartid/status/${plain.token}.json`, '{}'),
-      proxy: await load(`${proxy.url}/smartid/status/${plain.token}.json`, '{}', plain.cookie),
-      proxyOtel: await load(`${proxyOtel.url}/smartid/status/${traced.token}.json`, '{}', traced.cookie),
+    const targets = {
+      direct: [`${sandbox.url}/smartid/status/${plain.token}.json`, JSON.stringify({ access_token: TOKEN })],
+      passThrough: [`${passThrough.url}/smartid/status/${plain.token}.json`, '{}'],
+      proxy: [`${proxy.url}/smartid/status/${plain.token}.json`, '{}', plain.cookie],
+      proxyOtel: [`${proxyOtel.url}/smartid/status/${traced.token}.json`, '{}', traced.cookie],
+    } as const satisfies Record<string, readonly [string, string, string?]>;
+    type Target = keyof typeof targets;
+    const rounds: Record<Target, Load>[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const measured = {} as Record<Target, Load>;
+      for (const [name, [url, body, cookie]] of Object.entries(targets) as [Target, readonly [string, string, string?]][]) {
+        await load(url, body, cookie, WARM_MS);
+        measured[name] = await load(url, body, cookie);
+      }
+      rounds.push(measured);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const medianRound = (name: Target) => {
+      const rps = median(rounds.map((r) => r[name].rps));
+      return rounds.find((r) => r[name].rps === rps)![name];
     };
+    const result = { direct: medianRound('direct'), passThrough: medianRound('passThrough'), proxy: medianRound('proxy'), proxyOtel: medianRound('proxyOtel') };
     const rss = await post(new Agent(), `${proxy.url}/__rss`, '{}');
-    return { ...result, ratio: result.proxy.rps / result.passThrough.rps, ratioOtel: result.proxyOtel.rps / result.passThrough.rps, proxyRssMb: Number(rss.text) / 1024 / 1024 };
+    return {
+      ...result,
+      ratio: median(rounds.map((r) => r.proxy.rps / r.passThrough.rps)),
+      ratioOtel: median(rounds.map((r) => r.proxyOtel.rps / r.passThrough.rps)),
+      proxyRssMb: Number(rss.text) / 1024 / 1024,
+    };
   } finally {
     sandbox.child.kill();
     for (const server of servers) {
@@ -114,13 +138,13 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
 export function throughputTable(result: ProxyThroughput): string {
   const row = (name: string, r: Load) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`;
   return [
-    `| status poll, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s | requests/s | p50 | p99 | errors |`,
+    `| status poll, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s after ${WARM_MS / 1000} s of warm-up, median of ${ROUNDS} rounds | requests/s | p50 | p99 | errors |`,
     '|---|---:|---:|---:|---:|',
     row('sandbox directly', result.direct),
     row('a bare pass-through (no rules, the same HTTP client)', result.passThrough),
     row('through the proxy', result.proxy),
     row('through the proxy, OpenTelemetry on', result.proxyOtel),
     '',
-    `The proxy against the pass-through: ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (goal ≥ 0.9× either way); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
+    `The proxy against the pass-through (median of the rounds' ratios): ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (goal ≥ 0.9× either way); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
   ].join('\n');
 }
