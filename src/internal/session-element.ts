@@ -34,6 +34,11 @@ const listOf = (value: string | null): Channel[] =>
  * details, the control code, waiting, cancel, the end states, focus and events. Subclasses
  * add their own inputs, start their kind of session and build their result.
  */
+function afterPaint(run: () => void): void {
+  if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(run));
+  else setTimeout(run);
+}
+
 export abstract class EsignSessionElement<Detail, Raw extends { status: string }> extends EsignElement {
   static override styles = [theme, controls, sessionStyles];
 
@@ -156,9 +161,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   override connectedCallback(): void {
     super.connectedCallback();
     for (const [target, type] of PAGE_STATE_EVENTS()) target.addEventListener(type, this.#onPageState);
-    // in a task of its own after the first render: the rest of a session's code, and the tab's first
-    // sessionStorage read (slow on a phone), come once the form is on screen, never before it
-    void this.updateComplete.then(() => setTimeout(() => void this.#resumeIfKept().catch(() => undefined)));
+    // after the frame that shows the form: the rest of a session's code, and the tab's first
+    // sessionStorage read (slow on a phone), come once the form is on screen, never before it (a
+    // task queued from an animation frame runs after that frame is painted; a hidden tab paints no
+    // frames, so there it is just the next task)
+    void this.updateComplete.then(() => afterPaint(() => void this.#resumeIfKept().catch(() => undefined)));
   }
 
   override disconnectedCallback(): void {
