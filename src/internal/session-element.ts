@@ -30,15 +30,27 @@ const listOf = (value: string | null): Channel[] =>
   (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as string[]).includes(c));
 
 /**
+ * Runs after the next frame is painted: a task queued from an animation frame runs after that
+ * frame. A page that paints no frames (a hidden tab, an iframe the browser throttles off screen, a
+ * busy headless browser) still gets there: at most AFTER_PAINT_AT_MOST_MS later.
+ */
+const AFTER_PAINT_AT_MOST_MS = 300;
+function afterPaint(run: () => void): void {
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    run();
+  };
+  requestAnimationFrame(() => setTimeout(once));
+  setTimeout(once, AFTER_PAINT_AT_MOST_MS);
+}
+
+/**
  * What authentication, file signing and hash signing share: the channel choice, the person's
  * details, the control code, waiting, cancel, the end states, focus and events. Subclasses
  * add their own inputs, start their kind of session and build their result.
  */
-function afterPaint(run: () => void): void {
-  if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(run));
-  else setTimeout(run);
-}
-
 export abstract class EsignSessionElement<Detail, Raw extends { status: string }> extends EsignElement {
   static override styles = [theme, controls, sessionStyles];
 
@@ -162,9 +174,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     super.connectedCallback();
     for (const [target, type] of PAGE_STATE_EVENTS()) target.addEventListener(type, this.#onPageState);
     // after the frame that shows the form: the rest of a session's code, and the tab's first
-    // sessionStorage read (slow on a phone), come once the form is on screen, never before it (a
-    // task queued from an animation frame runs after that frame is painted; a hidden tab paints no
-    // frames, so there it is just the next task)
+    // sessionStorage read (slow on a phone), come once the form is on screen, never before it
     void this.updateComplete.then(() => afterPaint(() => void this.#resumeIfKept().catch(() => undefined)));
   }
 
