@@ -78,8 +78,8 @@ export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly S
 
 /** The one event a request's answer makes, if any: a refusal, a failure, a host's failure, a start or an end. */
 export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): ProxyEvent | null {
-  // made only when there is an event: most polls have none
-  // the person is the session's binding's, shared by its polls: each event gets a copy of its own
+  // made only when there is an event (most polls have none); the person is the session's
+  // binding's, shared by all its polls, so each event gets a copy of its own
   const event = <T extends object>(what: T) => ({
     at: new Date(ev.t0).toISOString(),
     ...ev.base,

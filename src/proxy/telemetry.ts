@@ -64,12 +64,12 @@ export function createTelemetry(enabled: boolean, serviceUrl: string): () => Req
   return () => (!enabled || found === null ? null : found ? begin(found, server) : loaded());
 }
 
-/** The same attributes object for the same call: the SDK copies them, nothing changes them. */
-function memo<K, V>(make: (key: K) => V): (key: K) => V {
-  const made = new Map<K, V>();
+/** The same attributes for the same call, made once and frozen: the SDK copies or only reads them. */
+function memo(make: (key: string) => Attributes): (key: string) => Attributes {
+  const made = new Map<string, Attributes>();
   return (key) => {
     let value = made.get(key);
-    if (value === undefined) made.set(key, (value = make(key)));
+    if (value === undefined) made.set(key, (value = Object.freeze(make(key))));
     return value;
   };
 }

@@ -11,4 +11,4 @@ export const authorize: Step = ({ info, operation }, { options, askHost }) => {
 async function ask(call: () => boolean | Promise<boolean>, id: string, askHost: ProxySetup['askHost']): Promise<void> {
   const allowed = await askHost('authorize', call, ` for ${id}`);
   if (allowed !== true) throw new ProxyRefusal(proxyError('forbidden'));
-};
+}

@@ -3,16 +3,16 @@ import { fileAnswer } from '../file-answer.js';
 import { isJsonContentType } from '../origin.js';
 import type { Step } from './exchange.js';
 
-/**
- * Forward: the operation to the service with the checked fields and the access token (a GET's in
- * its query, added here, never in a URL the browser sees), in its telemetry span. A downloaded
- * file goes back as a file; any other answer must be a JSON object.
- */
 function hasFields(fields: Record<string, unknown>): boolean {
   for (const _ in fields) return true;
   return false;
 }
 
+/**
+ * Forward: the operation to the service with the checked fields and the access token (a GET's in
+ * its query, added here, never in a URL the browser sees), in its telemetry span. A downloaded
+ * file goes back as a file; any other answer must be a JSON object.
+ */
 export const forward: Step = async (x, { upstream, token, tokenOnlyBody }) => {
   const { request, operation, path } = x;
   const call = () =>
