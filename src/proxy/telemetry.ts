@@ -39,7 +39,7 @@ interface Instruments {
 /** The instruments, made once the package is found (null when it is not, or turned off). */
 export function createTelemetry(enabled: boolean, serviceUrl: string): () => RequestTelemetry | null | Promise<RequestTelemetry | null> {
   let loading: Promise<Instruments | null> | undefined;
-  const server = new URL(serviceUrl);
+  const attributes = callAttributes(new URL(serviceUrl));
   const load = async (): Promise<Instruments | null> => {
     const api = (await import(/* @vite-ignore */ PACKAGE).catch(() => null)) as Api | null;
     if (!api?.trace) return null;
@@ -58,23 +58,39 @@ export function createTelemetry(enabled: boolean, serviceUrl: string): () => Req
   let found: Instruments | null | undefined;
   const loaded = async () => {
     found = await (loading ??= load());
-    return found ? begin(found, server) : null;
+    return found ? begin(found, attributes) : null;
   };
   // known after the first request: no promise for every request after it
-  return () => (!enabled || found === null ? null : found ? begin(found, server) : loaded());
+  return () => (!enabled || found === null ? null : found ? begin(found, attributes) : loaded());
 }
 
-/** The same attributes for the same call, made once and frozen: the SDK copies or only reads them. */
-function memo(make: (key: string) => Attributes): (key: string) => Attributes {
+/** The attributes of a proxy's service calls and durations, each made once and frozen: the SDK copies or only reads them. */
+interface CallAttributes {
+  service(method: string, operation: OperationId): Attributes;
+  duration(operation: OperationId, status: number): Attributes;
+}
+
+function callAttributes(server: URL): CallAttributes {
   const made = new Map<string, Attributes>();
-  return (key) => {
+  const remembered = (key: string, make: () => Attributes): Attributes => {
     let value = made.get(key);
-    if (value === undefined) made.set(key, (value = Object.freeze(make(key))));
+    if (!value) made.set(key, (value = Object.freeze(make())));
     return value;
+  };
+  return {
+    service: (method, operation) =>
+      remembered(`call ${method} ${operation}`, () => ({
+        'http.request.method': method,
+        'server.address': server.hostname,
+        'url.template': OPERATIONS[operation].path,
+        'esign.operation': operation,
+        ...(server.port ? { 'server.port': Number(server.port) } : {}),
+      })),
+    duration: (operation, status) => remembered(`duration ${operation} ${status}`, () => ({ 'esign.operation': operation, 'http.response.status_code': status })),
   };
 }
 
-function begin(found: Instruments, server: URL): RequestTelemetry {
+function begin(found: Instruments, attributes: CallAttributes): RequestTelemetry {
   const { api, tracer } = found;
   const startTime = performance.now();
   // the request's span is made once its operation is known (its name), backdated to its start
@@ -89,12 +105,12 @@ function begin(found: Instruments, server: URL): RequestTelemetry {
   return {
     async service(method, operation, call) {
       parent ??= api.trace.setSpan(api.context.active(), requestSpan(operation));
-      const child = tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes: serviceAttributes(server, method, operation) }, parent);
+      const child = tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes: attributes.service(method, operation) }, parent);
       const started = performance.now();
       try {
         const answer = await call();
         child.setAttribute('http.response.status_code', answer.status);
-        found.serviceDuration.record((performance.now() - started) / 1000, durationAttributes(operation, answer.status));
+        found.serviceDuration.record((performance.now() - started) / 1000, attributes.duration(operation, answer.status));
         return answer;
       } catch (error) {
         child.setStatus({ code: api.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'failure' });
@@ -111,31 +127,6 @@ function begin(found: Instruments, server: URL): RequestTelemetry {
       ended.end(performance.now());
     },
   };
-}
-
-const serviceAttributesBy = memo((key: string): Attributes => {
-  const [method, operation, hostname, port] = key.split(' ') as [string, OperationId, string, string];
-  const attributes: Attributes = {
-    'http.request.method': method,
-    'server.address': hostname,
-    'url.template': OPERATIONS[operation].path,
-    'esign.operation': operation,
-  };
-  if (port) attributes['server.port'] = Number(port);
-  return attributes;
-});
-
-function serviceAttributes(server: URL, method: string, operation: OperationId): Attributes {
-  return serviceAttributesBy(`${method} ${operation} ${server.hostname} ${server.port}`);
-}
-
-const durationAttributesBy = memo((key: string): Attributes => {
-  const [operation, status] = key.split(' ') as [string, string];
-  return { 'esign.operation': operation, 'http.response.status_code': Number(status) };
-});
-
-function durationAttributes(operation: OperationId, status: number): Attributes {
-  return durationAttributesBy(`${operation} ${status}`);
 }
 
 /** The event on the span and in the counters: its kind, channel and outcome or reason, nothing of a person. */

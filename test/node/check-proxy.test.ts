@@ -44,11 +44,10 @@ async function nodeProxy(sandboxPort: number, token: string, options: Partial<Pr
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign`;
 }
 
-/** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
-/** What the Python proxies wrote on stderr after they started: their events, one JSON line each. */
 /** The event lines of the Python proxy started last (each process writes into its own list: a late line of an earlier one cannot land here). */
 let pythonLines: string[] = [];
 
+/** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
 async function pythonProxy(env: Record<string, string>): Promise<string> {
   const flaskPort = await freePort();
   const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
