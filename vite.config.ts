@@ -20,7 +20,7 @@ const ELEMENT_ENTRIES = readdirSync(new URL('./src/define/', import.meta.url))
  * name it in a `<link rel="modulepreload">` beside the entry file and get both in one round trip;
  * the CDN's versioned path keeps caches apart. Every other chunk is named by its content.
  */
-const LANGUAGE_PART = /^(lt|en|lv|et|ru)-(session|documents)$/;
+const LANGUAGE_PART = /^(lt|en|lv|et|ru)-(form|session|documents)$/;
 const chunkFileNames = (chunk: { name: string }): string =>
   LANGUAGE_PART.test(chunk.name) ? 'esign-elements-[name].js' : 'esign-elements-[name]-[hash].js';
 const SCRIPT_OUTPUT = { minify: true, comments: false, chunkFileNames } as const;

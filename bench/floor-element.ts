@@ -1,5 +1,9 @@
 import { LitElement, css, html } from 'lit';
-import { strings } from '../src/i18n/lt-session.js';
+import { strings as form } from '../src/i18n/lt-form.js';
+import { strings as session } from '../src/i18n/lt-session.js';
+
+/** Every Lithuanian word of the session elements, in the file as the floor has always had them (not the form's alone). */
+const strings = { ...form, ...session };
 
 /**
  * The floor of the slow-phone measurement: Lit alone, bundled by Vite, one element that shows the

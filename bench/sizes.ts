@@ -66,7 +66,7 @@ export async function measureSizes(): Promise<SizeRow[]> {
     rows.push({ name: `${file.slice(0, -3)} alone: dist/cdn/${file}`, file, ...scriptTagClosure(file), ...ceiling(file) });
   }
   rows.push({ name: 'the client alone: esign-elements/client', file: 'client', ...(await bundled('src/client/index.ts')), ...ceiling('client') });
-  const languageParts = readdirSync(CDN).filter((f) => /^esign-elements-(lt|en|lv|et|ru)-(session|documents)\.js$/.test(f)).sort();
+  const languageParts = readdirSync(CDN).filter((f) => /^esign-elements-(lt|en|lv|et|ru)-(form|session|documents)\.js$/.test(f)).sort();
   for (const file of languageParts) {
     const code = readFileSync(CDN + file);
     const [, lang, part] = /^esign-elements-(\w\w)-(\w+)\.js$/.exec(file)!;

@@ -1,4 +1,5 @@
-import { EsignError, cancelledError, errorFromResponse, type EsignErrorCode } from './errors.js';
+import { EsignError, cancelledError, type EsignErrorCode } from './errors.js';
+import { errorFromResponse } from './error-from-response.js';
 import type { Operation } from './operations.js';
 import { pathOf, type ServiceLocale } from './paths.js';
 import { serializeJson } from './json.js';

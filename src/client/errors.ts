@@ -1,5 +1,3 @@
-import type { ErrorResponse } from './types.js';
-
 /**
  * The closed set of error codes, grouped by cause:
  * - person: what the person did or is (refused, expired, not a user, not qualified, certificate timeout)
@@ -55,45 +53,6 @@ const RETRYABLE: ReadonlySet<EsignErrorCode> = new Set<EsignErrorCode>([
   'unknown',
 ]);
 
-const SERVICE_CODES: Record<number, EsignErrorCode> = {
-  0: 'invalid-input',
-  40001: 'invalid-input',
-  40003: 'unauthorized',
-  40004: 'invalid-input',
-  40005: 'invalid-input',
-  40020: 'refused',
-  40021: 'expired',
-  40022: 'document-corrupted',
-  40401: 'not-a-user',
-  40402: 'session-not-found',
-  40403: 'not-qualified',
-  40801: 'certificate-timeout',
-  50000: 'service-error',
-  50001: 'provider-error',
-  50002: 'service-unreachable',
-  50003: 'not-permitted',
-  50004: 'misconfigured',
-};
-
-/**
- * The proxy's own refusals (`proxy_error`), by their HTTP status: the statuses are the proxy's
- * contract (README), and a map by number is smaller in the browser than one by kind.
- */
-const PROXY_CODES: Record<number, EsignErrorCode> = {
-  400: 'invalid-input',
-  403: 'not-permitted',
-  404: 'operation-not-allowed',
-  408: 'network',
-  413: 'request-too-large',
-  415: 'misconfigured',
-  429: 'rate-limited',
-  500: 'service-error',
-  502: 'service-unreachable',
-  // the proxy's store is away for a moment: a poll goes on, a start may be tried again
-  503: 'service-unreachable',
-  504: 'timeout',
-};
-
 export interface EsignErrorDetail {
   code: EsignErrorCode;
   message: string;
@@ -144,42 +103,6 @@ export class EsignError extends Error {
     }
     return detail;
   }
-}
-
-const FIELD_IN_MESSAGE = /\[([A-Za-z_.\d]+)\]/;
-/** The field a service code names (40001 names its own in the message). */
-const SERVICE_FIELDS: Record<number, string> = { 40004: 'phone', 40005: 'code', 0: 'file' };
-const NOT_FOUND_MESSAGE = /not found|nerasta/i;
-
-/** Reads a `{status: "error"}` body (of the service or of the proxy) into an EsignError. */
-export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retryAfterHeader?: string | null): EsignError {
-  const message = typeof body.message === 'string' && body.message ? body.message : 'Unknown error';
-  const init: EsignErrorInit = {};
-  if (httpStatus !== undefined) init.httpStatus = httpStatus;
-  // a 429 of any proxy (a host's own may say only Retry-After) is the rate limit
-  const proxyCode = httpStatus === 429 || (body.proxy_error && httpStatus !== undefined) ? PROXY_CODES[httpStatus as number] : undefined;
-  if (proxyCode) {
-    if (typeof body.field === 'string') init.field = body.field;
-    const wait = Number(body.retry_after ?? retryAfterHeader ?? NaN);
-    if (wait >= 0) init.retryAfter = Math.ceil(wait);
-    return new EsignError(proxyCode, message, init);
-  }
-  const serviceCode = typeof body.error_code === 'number' ? body.error_code : undefined;
-  if (serviceCode !== undefined) {
-    init.serviceCode = serviceCode;
-    const code = SERVICE_CODES[serviceCode] ?? (serviceCode >= 50000 ? 'service-error' : 'unknown');
-    const field = SERVICE_FIELDS[serviceCode] ?? (serviceCode === 40001 ? FIELD_IN_MESSAGE.exec(message)?.[1] : undefined);
-    if (field) init.field = field;
-    return new EsignError(code, message, init);
-  }
-  if (NOT_FOUND_MESSAGE.test(message) || httpStatus === 404) {
-    return new EsignError('document-not-found', message, init);
-  }
-  if (httpStatus === 401) return new EsignError('unauthorized', message, init);
-  const status = httpStatus ?? 0;
-  if (status >= 500) return new EsignError('service-error', message, init);
-  if (status >= 400) return new EsignError('invalid-input', message, init);
-  return new EsignError('unknown', message, init);
 }
 
 export function cancelledError(cause?: unknown): EsignError {

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export { errorFromResponse } from './error-from-response.js';
 export { PARAM_PATTERN, isSafePathParam, type ServiceLocale } from './paths.js';
 // the operations one by one stay internal: `OPERATIONS.listSigners` is the same object
 export {

@@ -1,9 +1,11 @@
 /** Registers <esign-hash-sign> and the elements it is made of; safe to import twice. */
 import { EsignHashSign } from '../elements/hash-sign/hash-sign.js';
 import { defineElement } from '../internal/define.js';
-import './control-code.js';
+import { definedLater } from '../internal/session-later-load.js';
 import './person-form.js';
-import './status.js';
+
+// nothing to show before a session starts: defined once the form is on screen
+definedLater.push(() => import('./control-code.js'), () => import('./status.js'));
 
 defineElement('esign-hash-sign', EsignHashSign);
 

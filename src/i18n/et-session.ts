@@ -1,6 +1,6 @@
 import type { SessionStrings } from './en-session.js';
 
-/** Estonian, the strings of every element: errors, actions, the person form and the Mobile-ID and Smart-ID sessions. */
+/** Estonian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Keeldusite telefonis. Võite uuesti proovida.',
   'error.expired': 'Kinnitust ei tulnud õigel ajal. Proovige uuesti ja kinnitage telefonis.',
@@ -30,30 +30,17 @@ export const strings: SessionStrings = {
   'action.edit': "Muuda andmeid",
   'action.cancel': 'Tühista',
   'state.loading': 'Laadimine…',
-  'channel.smartid': "Smart-ID",
-  'channel.mobile': "Mobiil-ID",
-  'identify.channel': "Sisselogimise viis",
-  'identify.submit': "Jätka",
   'identify.starting': "Alustan…",
   'identify.success': "Sisse logitud: {name}.",
   'identify.done': "Võite sellel saidil jätkata.",
   'identify.cancelled': "Sisselogimine tühistati.",
   'identify.failed': "Sisselogimine ebaõnnestus",
-  'form.country': "Riik",
-  'country.LT': "Leedu",
-  'country.LV': "Läti",
-  'country.EE': "Eesti",
-  'form.code': "Isikukood",
-  'form.code.hint': "11 numbrit",
-  'form.code.hint-lv': "Näiteks 010190-12345",
   'form.code.empty': "Sisestage isikukood.",
   'form.code.format': "Isikukoodis on 11 numbrit.",
   'form.code.format-lv': "Läti isikukoodis on 6 numbrit, sidekriips ja 5 numbrit.",
   'form.code.birth-date': "Selle koodi sünnikuupäeva ei ole olemas. Kontrollige numbreid.",
   'form.code.check-digit': "Koodis on viga: viimane number ei sobi. Kontrollige numbreid.",
   'form.code.service': "Teenus ei aktsepteerinud seda isikukoodi. Kontrollige seda.",
-  'form.phone': "Telefoninumber",
-  'form.phone.hint': "Leedu (+370) või Eesti (+372) number",
   'form.phone.empty': "Sisestage telefoninumber.",
   'form.phone.format': "Seda numbrit ei saa lugeda. Kirjutage nii: +372 5123 4567.",
   'form.phone.country': "Mobiil-ID töötab ainult Leedu (+370) ja Eesti (+372) numbritega.",

@@ -6,32 +6,70 @@ export const LANGUAGES = ['lt', 'en', 'lv', 'et', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /**
- * The strings come in parts, each loaded on first use: `session` (errors, actions, the person
- * form, Mobile-ID and Smart-ID sessions: every element says some of these) and `documents` (the
- * document elements). A page that only logs people in never loads the document words.
+ * The strings come in parts, each loaded on first use: `form` (the channel choice and the person
+ * form of the session elements: its words in every language ride in the file of each session
+ * element, see form-words.ts, so a login form is drawn without waiting for a language file),
+ * `session` (errors, actions, messages, Mobile-ID and Smart-ID sessions: every element says some
+ * of these) and `documents` (the document elements). A page that only logs people in never loads
+ * the document words.
  */
-export const STRING_PARTS = ['session', 'documents'] as const;
+export const STRING_PARTS = ['form', 'session', 'documents'] as const;
 export type StringPart = (typeof STRING_PARTS)[number];
 
 type PartLoader = () => Promise<Partial<Strings>>;
 const LOADERS: Record<Language, Record<StringPart, PartLoader>> = {
-  en: { session: () => import('./en-session.js').then((m) => m.strings), documents: () => import('./en-documents.js').then((m) => m.strings) },
-  lt: { session: () => import('./lt-session.js').then((m) => m.strings), documents: () => import('./lt-documents.js').then((m) => m.strings) },
-  lv: { session: () => import('./lv-session.js').then((m) => m.strings), documents: () => import('./lv-documents.js').then((m) => m.strings) },
-  et: { session: () => import('./et-session.js').then((m) => m.strings), documents: () => import('./et-documents.js').then((m) => m.strings) },
-  ru: { session: () => import('./ru-session.js').then((m) => m.strings), documents: () => import('./ru-documents.js').then((m) => m.strings) },
+  en: {
+    form: () => import('./en-form.js').then((m) => m.strings),
+    session: () => import('./en-session.js').then((m) => m.strings),
+    documents: () => import('./en-documents.js').then((m) => m.strings),
+  },
+  lt: {
+    form: () => import('./lt-form.js').then((m) => m.strings),
+    session: () => import('./lt-session.js').then((m) => m.strings),
+    documents: () => import('./lt-documents.js').then((m) => m.strings),
+  },
+  lv: {
+    form: () => import('./lv-form.js').then((m) => m.strings),
+    session: () => import('./lv-session.js').then((m) => m.strings),
+    documents: () => import('./lv-documents.js').then((m) => m.strings),
+  },
+  et: {
+    form: () => import('./et-form.js').then((m) => m.strings),
+    session: () => import('./et-session.js').then((m) => m.strings),
+    documents: () => import('./et-documents.js').then((m) => m.strings),
+  },
+  ru: {
+    form: () => import('./ru-form.js').then((m) => m.strings),
+    session: () => import('./ru-session.js').then((m) => m.strings),
+    documents: () => import('./ru-documents.js').then((m) => m.strings),
+  },
 };
 
 /** Per language, the words of every part loaded so far. */
 const loaded = new Map<Language, Partial<Strings>>();
 const loadedParts = new Set<string>();
+/** Parts that failed to load the last time they were asked for. */
+const failedParts = new Set<string>();
 const loading = new Map<string, Promise<void>>();
 const overrides = new Map<Language, Partial<Strings>>();
 
-/** `lt-LT` → `lt`; anything not among the five → null. */
+/** `lt-LT` → `lt`; anything not among the five → null. Asked on every word said: each tag read once. */
+const normalized = new Map<string, Language | null>();
 export function normalizeLanguage(tag: string | null | undefined): Language | null {
-  const base = tag?.trim().toLowerCase().split(/[-_]/)[0];
-  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : null;
+  if (!tag) return null;
+  let language = normalized.get(tag);
+  if (language === undefined) {
+    const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+    language = (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
+    // a page that sets odd tags without end keeps no endless list
+    if (normalized.size < 64) normalized.set(tag, language);
+  }
+  return language;
+}
+
+/** Whether one of these parts of a language failed to load the last time it was asked for. */
+export function stringsFailed(lang: Language, parts: readonly StringPart[] = STRING_PARTS): boolean {
+  return parts.some((part) => failedParts.has(`${lang}/${part}`));
 }
 
 /** Whether these parts of a language (all, by default) are loaded. */
@@ -48,12 +86,14 @@ function loadPart(lang: Language, part: StringPart): Promise<void> {
       (strings) => {
         loaded.set(lang, { ...loaded.get(lang), ...strings });
         loadedParts.add(id);
+        failedParts.delete(id);
         loading.delete(id);
       },
       (error: unknown) => {
         // not kept as failed here, so a later render asks again (browsers may still keep a failed
         // module import for the page's life); said once per language, not on every render
         loading.delete(id);
+        failedParts.add(id);
         if (!warned.has(lang)) {
           warned.add(lang);
           console.warn(`[esign-elements] the ${lang} strings could not be loaded; showing English words instead`, error);
@@ -64,6 +104,12 @@ function loadPart(lang: Language, part: StringPart): Promise<void> {
     loading.set(id, pending);
   }
   return pending;
+}
+
+/** Takes a part of a language's words that came in the script itself: no load, no wait. */
+export function provideStrings(lang: Language, part: StringPart, strings: Partial<Strings>): void {
+  loaded.set(lang, { ...loaded.get(lang), ...strings });
+  loadedParts.add(`${lang}/${part}`);
 }
 
 /** Loads these parts of a language (every part, by default) and resolves with its words loaded so far. */

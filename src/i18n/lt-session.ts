@@ -1,6 +1,6 @@
 import type { SessionStrings } from './en-session.js';
 
-/** Lithuanian, the strings of every element: errors, actions, the person form and the Mobile-ID and Smart-ID sessions. */
+/** Lithuanian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Atsisakėte telefone. Galite bandyti dar kartą.',
   'error.expired': 'Patvirtinimas negautas laiku. Bandykite dar kartą ir patvirtinkite telefone.',
@@ -30,30 +30,17 @@ export const strings: SessionStrings = {
   'action.edit': "Keisti duomenis",
   'action.cancel': 'Atšaukti',
   'state.loading': 'Įkeliama…',
-  'channel.smartid': "Smart-ID",
-  'channel.mobile': "Mobile-ID",
-  'identify.channel': "Prisijungti su",
-  'identify.submit': "Tęsti",
   'identify.starting': "Pradedama…",
   'identify.success': "Prisijungta kaip {name}.",
   'identify.done': "Galite tęsti šioje svetainėje.",
   'identify.cancelled': "Prisijungimas atšauktas.",
   'identify.failed': "Prisijungti nepavyko",
-  'form.country': "Šalis",
-  'country.LT': "Lietuva",
-  'country.LV': "Latvija",
-  'country.EE': "Estija",
-  'form.code': "Asmens kodas",
-  'form.code.hint': "11 skaitmenų",
-  'form.code.hint-lv': "Pvz., 010190-12345",
   'form.code.empty': "Įveskite asmens kodą.",
   'form.code.format': "Asmens kodą sudaro 11 skaitmenų.",
   'form.code.format-lv': "Latvijos asmens kodą sudaro 6 skaitmenys, brūkšnelis ir 5 skaitmenys.",
   'form.code.birth-date': "Šiame kode nurodyta gimimo data neegzistuoja. Patikrinkite skaitmenis.",
   'form.code.check-digit': "Kode yra klaida: paskutinis skaitmuo netinka. Patikrinkite skaitmenis.",
   'form.code.service': "Paslauga nepriėmė šio asmens kodo. Patikrinkite jį.",
-  'form.phone': "Telefono numeris",
-  'form.phone.hint': "Lietuvos (+370) arba Estijos (+372) numeris",
   'form.phone.empty': "Įveskite telefono numerį.",
   'form.phone.format': "Šio numerio nepavyksta perskaityti. Rašykite taip: +370 612 34567.",
   'form.phone.country': "Mobile-ID veikia tik su Lietuvos (+370) ir Estijos (+372) numeriais.",

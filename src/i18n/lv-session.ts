@@ -1,6 +1,6 @@
 import type { SessionStrings } from './en-session.js';
 
-/** Latvian, the strings of every element: errors, actions, the person form and the Mobile-ID and Smart-ID sessions. */
+/** Latvian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Jūs atteicāties tālrunī. Varat mēģināt vēlreiz.',
   'error.expired': 'Apstiprinājums nepienāca laikā. Mēģiniet vēlreiz un apstipriniet tālrunī.',
@@ -30,30 +30,17 @@ export const strings: SessionStrings = {
   'action.edit': "Mainīt datus",
   'action.cancel': 'Atcelt',
   'state.loading': 'Ielādē…',
-  'channel.smartid': "Smart-ID",
-  'channel.mobile': "Mobile-ID",
-  'identify.channel': "Pieteikties ar",
-  'identify.submit': "Turpināt",
   'identify.starting': "Sāk…",
   'identify.success': "Pieteicies kā {name}.",
   'identify.done': "Varat turpināt šajā vietnē.",
   'identify.cancelled': "Pieteikšanās atcelta.",
   'identify.failed': "Neizdevās pieteikties",
-  'form.country': "Valsts",
-  'country.LT': "Lietuva",
-  'country.LV': "Latvija",
-  'country.EE': "Igaunija",
-  'form.code': "Personas kods",
-  'form.code.hint': "11 cipari",
-  'form.code.hint-lv': "Piemēram, 010190-12345",
   'form.code.empty': "Ievadiet personas kodu.",
   'form.code.format': "Personas kodā ir 11 cipari.",
   'form.code.format-lv': "Latvijas personas kodā ir 6 cipari, defise un 5 cipari.",
   'form.code.birth-date': "Šajā kodā norādītais dzimšanas datums nav īsts. Pārbaudiet ciparus.",
   'form.code.check-digit': "Kodā ir kļūda: pēdējais cipars neatbilst. Pārbaudiet ciparus.",
   'form.code.service': "Pakalpojums nepieņēma šo personas kodu. Pārbaudiet to.",
-  'form.phone': "Tālruņa numurs",
-  'form.phone.hint': "Lietuvas (+370) vai Igaunijas (+372) numurs",
   'form.phone.empty': "Ievadiet tālruņa numuru.",
   'form.phone.format': "Šo numuru nevar nolasīt. Rakstiet šādi: +370 612 34567.",
   'form.phone.country': "Mobile-ID darbojas tikai ar Lietuvas (+370) un Igaunijas (+372) numuriem.",

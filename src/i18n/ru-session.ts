@@ -1,6 +1,6 @@
 import type { SessionStrings } from './en-session.js';
 
-/** Russian, the strings of every element: errors, actions, the person form and the Mobile-ID and Smart-ID sessions. */
+/** Russian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Вы отказались на телефоне. Можно попробовать снова.',
   'error.expired': 'Подтверждение не пришло вовремя. Попробуйте снова и подтвердите на телефоне.',
@@ -30,30 +30,17 @@ export const strings: SessionStrings = {
   'action.edit': "Изменить данные",
   'action.cancel': 'Отмена',
   'state.loading': 'Загрузка…',
-  'channel.smartid': "Smart-ID",
-  'channel.mobile': "Mobile-ID",
-  'identify.channel': "Войти через",
-  'identify.submit': "Продолжить",
   'identify.starting': "Запуск…",
   'identify.success': "Вы вошли как {name}.",
   'identify.done': "Можно продолжить работу на этом сайте.",
   'identify.cancelled': "Вход отменён.",
   'identify.failed': "Не удалось войти",
-  'form.country': "Страна",
-  'country.LT': "Литва",
-  'country.LV': "Латвия",
-  'country.EE': "Эстония",
-  'form.code': "Личный код",
-  'form.code.hint': "11 цифр",
-  'form.code.hint-lv': "Например, 010190-12345",
   'form.code.empty': "Введите личный код.",
   'form.code.format': "Личный код состоит из 11 цифр.",
   'form.code.format-lv': "Латвийский личный код: 6 цифр, дефис и 5 цифр.",
   'form.code.birth-date': "Дата рождения в этом коде не существует. Проверьте цифры.",
   'form.code.check-digit': "В коде опечатка: последняя цифра не совпадает. Проверьте цифры.",
   'form.code.service': "Сервис не принял этот личный код. Проверьте его.",
-  'form.phone': "Номер телефона",
-  'form.phone.hint': "Литовский (+370) или эстонский (+372) номер",
   'form.phone.empty': "Введите номер телефона.",
   'form.phone.format': "Не удаётся прочитать номер. Запишите так: +370 612 34567.",
   'form.phone.country': "Mobile-ID работает только с литовскими (+370) и эстонскими (+372) номерами.",

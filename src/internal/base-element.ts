@@ -1,6 +1,6 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import { loadStrings, normalizeLanguage, stringsLoaded, translate, type Language, type StringKey, type StringPart, type Strings } from '../i18n/index.js';
+import { loadStrings, normalizeLanguage, stringsFailed, stringsLoaded, translate, type Language, type StringKey, type StringPart, type Strings } from '../i18n/index.js';
 import { theme } from './theme.js';
 
 /** Rewrites the message of an error before it is shown and sent with `esign-error`. */
@@ -23,6 +23,21 @@ function inheritedLang(el: Element): string | null {
     node = node.parentNode ?? (node as ShadowRoot).host ?? null;
   }
   return null;
+}
+
+/**
+ * Loads these parts of a language unless they are here (undefined then); a language file that
+ * fails: English. One that failed before is asked for again without holding the element up (a
+ * browser may never settle a second import of a module it refused): English meanwhile, and the
+ * element renders again once its own words came.
+ */
+function loadWords(element: EsignElement, language: Language, parts: readonly StringPart[]): Promise<unknown> | undefined {
+  if (stringsLoaded(language, parts)) return undefined;
+  if (stringsFailed(language, parts)) {
+    void loadStrings(language, parts).then(() => element.requestUpdate(), () => undefined);
+    return stringsLoaded('en', parts) ? undefined : loadStrings('en', parts).catch(() => undefined);
+  }
+  return loadStrings(language, parts).catch(() => loadStrings('en', parts).catch(() => undefined));
 }
 
 /** A reflected text property whose empty value leaves no attribute (on the server too). */
@@ -61,7 +76,7 @@ export class EsignElement extends LitElement {
   };
 
   /** The parts of the strings the element says (the document elements add `documents`). */
-  static stringParts: readonly StringPart[] = ['session'];
+  static stringParts: readonly StringPart[] = ['form', 'session'];
 
   /** Base URL of the host's proxy. */
   declare endpoint: string;
@@ -141,13 +156,23 @@ export class EsignElement extends LitElement {
     }
   }
 
+  /** The parts of its language the element needs before it renders now (its state may need fewer than it ever says). */
+  protected wordsNeeded(): readonly StringPart[] {
+    return (this.constructor as typeof EsignElement).stringParts;
+  }
+
   /** Waits for the element's language before rendering, so no other language flashes. */
   protected override async scheduleUpdate(): Promise<void> {
     // only a language not loaded yet delays the update; otherwise children update with their parent
     // a language file that fails leaves English words meanwhile (translate falls back to them)
-    const parts = (this.constructor as typeof EsignElement).stringParts;
-    if (!stringsLoaded(this.language, parts)) await loadStrings(this.language, parts).catch(() => loadStrings('en', parts).catch(() => undefined));
+    const loading = loadWords(this, this.language, this.wordsNeeded());
+    if (loading) await loading;
     super.scheduleUpdate();
+  }
+
+  /** Every word the element may say, loaded: for what words a message outside a render (an event's message, say). */
+  protected async everyWord(): Promise<void> {
+    await loadWords(this, this.language, (this.constructor as typeof EsignElement).stringParts);
   }
 
   /** Dispatches a bubbling, composed event; returns false when a listener prevented it. */

@@ -18,7 +18,6 @@ export class EsignDocumentElement extends EsignElement {
   static override stringParts: readonly StringPart[] = STRING_PARTS;
 
   static override properties: PropertyDeclarations = {
-    ...EsignElement.properties,
     documentId: { type: String, attribute: 'document-id' },
     busy: { state: true },
     failure: { state: true },

@@ -3,18 +3,19 @@ import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
 import type { NoBody, Operation } from '../client/operations.js';
 import { EsignError } from '../client/errors.js';
 import type { Country, MessageFormat, WaitingResponse } from '../client/types.js';
+import type { StringPart } from '../i18n/index.js';
 import type { PersonForm, PersonValue } from './person.js';
-import type { StartedDetail } from './session-events.js';
 import { EsignElement } from './base-element.js';
 import { controls } from './controls.styles.js';
-import { SessionFlow, type FlowStart } from './session-flow.js';
+import { SessionFlow, type FlowStart, type FlowState } from './session-flow.js';
 import type { KeptSession, ResumeTarget } from './session-resume.js';
 import type { RetryWait } from './retry-wait.js';
 import type { EndTarget } from './session-end.js';
-import { later, laterLoaded } from './session-later-load.js';
+import { later, laterLoaded, type Later } from './session-later-load.js';
+import type { RunTarget } from './session-run.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
-import { maskCode, maskPhone } from './mask.js';
+import { afterPaint } from './after-paint.js';
 
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
@@ -30,23 +31,6 @@ const listOf = (value: string | null): Channel[] =>
   (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as string[]).includes(c));
 
 /**
- * Runs after the next frame is painted: a task queued from an animation frame runs after that
- * frame. A page that paints no frames (a hidden tab, an iframe the browser throttles off screen, a
- * busy headless browser) still gets there: at most AFTER_PAINT_AT_MOST_MS later.
- */
-const AFTER_PAINT_AT_MOST_MS = 300;
-function afterPaint(run: () => void): void {
-  let ran = false;
-  const once = () => {
-    if (ran) return;
-    ran = true;
-    run();
-  };
-  requestAnimationFrame(() => setTimeout(once));
-  setTimeout(once, AFTER_PAINT_AT_MOST_MS);
-}
-
-/**
  * What authentication, file signing and hash signing share: the channel choice, the person's
  * details, the control code, waiting, cancel, the end states, focus and events. Subclasses
  * add their own inputs, start their kind of session and build their result.
@@ -55,7 +39,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   static override styles = [theme, controls, sessionStyles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignElement.properties,
     channels: { converter: { fromAttribute: listOf, toAttribute: (value: Channel[]) => value.join(' ') } },
     channel: { type: String, reflect: true },
     country: { type: String },
@@ -109,8 +92,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * @internal
    */
   readonly kept: KeptSession = { at: null, record: undefined, expired: false };
-  /** The person left the page while waiting and came back: the waiting state says what to do. */
-  #cameBack = false;
+  /**
+   * The person left the page while waiting and came back: the waiting state says what to do.
+   * @internal
+   */
+  cameBack = false;
   #hidden = false;
 
   #client: ProxyCaller | undefined;
@@ -172,15 +158,29 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    for (const [target, type] of PAGE_STATE_EVENTS()) target.addEventListener(type, this.#onPageState);
-    // after the frame that shows the form: the rest of a session's code, and the tab's first
-    // sessionStorage read (slow on a phone), come once the form is on screen, never before it
-    void this.updateComplete.then(() => afterPaint(() => void this.#resumeIfKept().catch(() => undefined)));
+    // after the frame that shows the form: the page's comings and goings (they matter once a
+    // session waits), the rest of a session's code and words, and the tab's first sessionStorage
+    // read (slow on a phone) come once the form is on screen, never before it
+    void this.updateComplete.then(() =>
+      afterPaint(() => {
+        if (!this.isConnected) return;
+        this.#watchPage(true);
+        void this.#resumeIfKept().catch(() => undefined);
+      }),
+    );
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    for (const [target, type] of PAGE_STATE_EVENTS()) target.removeEventListener(type, this.#onPageState);
+    this.#watchPage(false);
+  }
+
+  /** Listens to the page going away and coming back, or stops (adding a listener twice adds it once). */
+  #watchPage(on: boolean): void {
+    for (const [target, type] of PAGE_STATE_EVENTS()) {
+      if (on) target.addEventListener(type, this.#onPageState);
+      else target.removeEventListener(type, this.#onPageState);
+    }
   }
 
   /**
@@ -200,11 +200,22 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     } else if (this.#hidden || event.type === 'resume' || (event as PageTransitionEvent).persisted) {
       this.#hidden = false;
       if (this.flow.state !== 'waiting') return;
-      this.#cameBack = true;
+      this.cameBack = true;
       this.requestUpdate();
       this.flow.wake();
     }
   };
+
+  /**
+   * What the form at rest says: the form part, which comes in the element's file. An element whose
+   * own inputs say more (a file to sign, a hash) adds the session part.
+   */
+  protected formWords: readonly StringPart[] = ['form'];
+
+  /** At rest the form alone, drawn at once; every other state (and a message on an input) waits for its words. */
+  protected override wordsNeeded(): readonly StringPart[] {
+    return this.flow.state === 'idle' && !this.inputError ? this.formWords : super.wordsNeeded();
+  }
 
   /** What this kind of element keeps beside the session to build its result after a reload. */
   protected recordExtra(): Record<string, string> | undefined {
@@ -217,7 +228,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** A session this element was waiting for when its page went away: followed on, never started again. */
   async #resumeIfKept(): Promise<void> {
     if (typeof location === 'undefined') return;
-    const { isKept, recordKey, resumeKept } = await later();
+    const [{ isKept, recordKey, resumeKept }] = await Promise.all([later(), this.everyWord()]);
     if (this.noResume || this.flow.state !== 'idle') return;
     const key = recordKey(this);
     if (isKept(key) && this.flow.state === 'idle') await resumeKept(this as unknown as ResumeTarget, key);
@@ -265,43 +276,20 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     await this.flow.cancel();
   }
 
-  /** Who the running session is for, shown masked while waiting. */
-  #person: PersonValue | undefined;
+  /**
+   * Who the running session is for, shown masked while waiting.
+   * @internal
+   */
+  runningFor: PersonValue | undefined;
 
   /** What is being signed, named while waiting (empty for a login). */
   protected waitingSubject(): string {
     return '';
   }
 
-  /** The masked person and what is signed, as the waiting state names them. */
-  #waitingParts(): { who: string; subject: string } {
-    const person = this.#person;
-    if (!person) return { who: this.kept.record?.who ?? '', subject: this.kept.record?.subject ?? '' };
-    const who = this.activeChannel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
-    return { who, subject: this.waitingSubject() };
-  }
-
-  /** The channel, the masked person and what is signed: `Smart-ID · 3030••••914 · contract.pdf`. */
-  #waitingDetail(): string {
-    const { who, subject } = this.#waitingParts();
-    if (!who) return '';
-    return [this.t(`channel.${this.activeChannel}`), who, subject].filter(Boolean).join(' · ');
-  }
-
-  #statusHeading(): string {
-    if (this.flow.state === 'waiting' && this.#cameBack) return this.t(`status.back.${this.activeChannel}`);
-    if (this.flow.state !== 'error') return this.#statusMessage();
-    return this.t(this.kind === 'login' ? 'identify.failed' : 'sign.failed');
-  }
-
-  #statusDetail(): string {
-    if (this.flow.state === 'waiting') return this.#waitingDetail();
-    if (this.flow.state === 'error') return this.#statusMessage();
-    return '';
-  }
-
   async #start(): Promise<Detail> {
-    await this.updateComplete;
+    // what a failure or an input problem says is worded outside a render: every word first
+    await Promise.all([this.updateComplete, this.everyWord()]);
     const form = this.personForm;
     const channel = this.activeChannel;
     try {
@@ -316,71 +304,24 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
     }
     const person = form.value!;
-    this.#person = person;
-    this.kept.record = undefined;
-    this.#cameBack = false;
-    this.code = person.code;
-    if (person.phone) this.phone = person.phone;
-    const running = this.flow.run({
-      client: () => this.caller(),
-      channel,
-      status: this.statusOperation(channel),
-      interval: this.pollInterval,
-      timeLimit: this.timeLimit,
-      start: (signal, client) => this.startSession(client, channel, person, signal),
-      onStarted: (started) => {
-        this.#keep(started, channel);
-        this.emit<StartedDetail>('esign-started', { token: started.token, channel, controlCode: started.control_code, kind: this.kind });
-        void this.focusLater('esign-status');
-      },
-    });
-    return this.follow(running, channel);
-  }
-
-  /** Keeps the waiting session in the tab's storage, so that a reloaded page follows it on. */
-  #keep(started: FlowStart, channel: Channel): void {
-    if (this.noResume || typeof location === 'undefined') return;
-    const { who, subject } = this.#waitingParts();
-    const extra = this.recordExtra();
-    const since = this.flow.since || Date.now();
-    void later().then(({ DEFAULT_TIME_LIMIT, recordKey, writeRecord }) => {
-      // not kept once it ended (the module may arrive after a quick answer)
-      if (this.flow.state !== 'waiting' || this.flow.token !== started.token) return;
-      const key = recordKey(this);
-      this.kept.at = key;
-      writeRecord(key, { v: 1, kind: this.kind, channel, token: started.token, controlCode: started.control_code, since, until: since + (this.timeLimit || DEFAULT_TIME_LIMIT[channel]), who, subject, ...(extra ? { extra } : {}) });
-    });
-  }
-
-  /**
-   * A running session to its end: the result built and announced, or the failure said.
-   * @internal
-   */
-  protected async follow(running: Promise<Raw>, channel: Channel): Promise<Detail> {
+    // a session started before the form's first frame (by script) hears the page too
+    this.#watchPage(true);
+    let session: Later;
     try {
-      const raw = await running;
-      this.result = raw;
-      this.requestUpdate();
-      const detail = await this.completed(raw, channel);
-      // with the host's own success content the element's is not shown: the status takes the focus
-      void this.focusLater(this.#hostSuccess ? 'esign-status' : '.done');
-      return detail;
-    } catch (error) {
-      // every end state comes after the session's code loaded; if it could not be, the failure is said plainly
-      const end = await later().catch(() => undefined);
-      if (end) end.sessionFailed(this as unknown as EndTarget, error, channel);
-      else if (error instanceof EsignError && error.code !== 'cancelled') {
-        this.emit('esign-error', this.errorDetail(error));
-        void this.focusLater('[part="retry"]');
-      }
-      throw error;
-    } finally {
-      // ended one way or the other: nothing left to follow after a reload
-      const kept = this.kept.at;
-      if (kept) void later().then(({ dropRecord }) => dropRecord(kept));
-      this.kept.at = null;
-      this.#cameBack = false;
+      session = await later();
+    } catch (cause) {
+      throw this.#couldNotLoad(cause);
     }
+    return session.runSession(this as unknown as RunTarget, person, channel) as Promise<Detail>;
+  }
+
+  /** The session's code could not be loaded: said plainly, with Try again; nothing was sent. */
+  #couldNotLoad(cause: unknown): EsignError {
+    const error = new EsignError('unknown', String(cause), { cause });
+    this.flow.fail(error);
+    this.emit('esign-error', this.errorDetail(error));
+    void this.focusLater('[part="retry"]');
+    return error;
   }
 
   /** The host shows its own success content (slot `success`): the status then takes the focus. */
@@ -494,20 +435,26 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     </form>`;
   }
 
-  #statusMessage(): string {
-    switch (this.flow.state) {
-      case 'waiting':
-        return this.t('status.waiting');
-      case 'success':
-        return this.result ? this.successMessage() : '';
-      case 'error':
-        if (this.kept.expired) return this.t('status.resume-expired');
-        return this.flow.error ? this.errorDetail(this.flow.error).message : '';
-      case 'cancelled':
-        return this.cancelledMessage();
-      default:
-        return '';
-    }
+  /**
+   * What the status says: nothing at rest; the words of the session's code once it runs (every
+   * other state comes after it loaded), or plainly the failure when that code could not be loaded.
+   */
+  #statusWords(state: FlowState): { heading: string; detail: string } {
+    if (state === 'idle' || state === 'starting') return { heading: '', detail: '' };
+    if (laterLoaded) return laterLoaded.statusWords(this as unknown as RunTarget);
+    return {
+      heading: this.t(this.kind === 'login' ? 'identify.failed' : 'sign.failed'),
+      detail: this.flow.error ? this.errorDetail(this.flow.error).message : '',
+    };
+  }
+
+  /**
+   * After a failure or a cancel: what can help, and the words themselves should the status element
+   * (defined with the session's code) be missing because that code could not be loaded.
+   */
+  #renderEnd(words: { heading: string; detail: string }) {
+    const said = customElements.get('esign-status') ? nothing : html`<p role="alert">${words.heading}. ${words.detail}</p>`;
+    return html`${said}${this.#renderActions()}`;
   }
 
   /**
@@ -535,6 +482,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const channel = this.activeChannel;
     const state = this.flow.state;
     if (state === 'success' && this.hideSuccess) return nothing;
+    const words = this.#statusWords(state);
     return html`<section class="base" part="base">
       ${state === 'idle' || state === 'starting' ? this.#renderForm(channel) : nothing}
       ${state === 'waiting'
@@ -554,9 +502,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         .strings=${this.strings}
         .state=${state === 'starting' ? 'idle' : state}
         .since=${this.flow.since}
-        .quiet=${(state === 'waiting' && !this.#cameBack) || (state === 'success' && this.#hostSuccess)}
-        .message=${this.#statusHeading()}
-        .detail=${this.#statusDetail()}
+        .quiet=${(state === 'waiting' && !this.cameBack) || (state === 'success' && this.#hostSuccess)}
+        .message=${words.heading}
+        .detail=${words.detail}
         exportparts="status, cancel"
         @esign-cancel-request=${(e: Event) => {
           e.stopPropagation();
@@ -566,7 +514,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       ${state === 'success'
         ? html`<slot name="success"><p class="done" tabindex="-1">${this.t(this.kind === 'login' ? 'identify.done' : `${this.kind}.done`)}</p>${this.renderSuccess()}</slot>`
         : nothing}
-      ${state === 'error' || state === 'cancelled' ? this.#renderActions() : nothing}
+      ${state === 'error' || state === 'cancelled' ? this.#renderEnd(words) : nothing}
     </section>`;
   }
 }

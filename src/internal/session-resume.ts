@@ -5,6 +5,7 @@ import type { StringKey } from '../i18n/index.js';
 import type { SessionFlow } from './session-flow.js';
 import { dropRecord, readRecord, type SessionRecord } from './session-record.js';
 import type { StartedDetail } from './session-events.js';
+import { followSession, type RunTarget } from './session-run.js';
 
 /** What a session element keeps of a session it may follow after a reload. */
 export interface KeptSession {
@@ -30,7 +31,6 @@ export interface ResumeTarget {
   focusLater(selector: string): Promise<void>;
   statusOperation(channel: Channel): Operation<NoBody, { status: string }>;
   restoreExtra(extra: Record<string, string>): void;
-  follow(running: Promise<{ status: string }>, channel: Channel): Promise<unknown>;
 }
 
 /**
@@ -68,5 +68,5 @@ export async function resumeKept(element: ResumeTarget, key: string): Promise<vo
   });
   element.emit<StartedDetail>('esign-started', { token: record.token, channel, controlCode: record.controlCode, kind: element.kind, resumed: true });
   void element.focusLater('esign-status');
-  await element.follow(running, channel).catch(() => undefined);
+  await followSession(element as unknown as RunTarget, running, channel).catch(() => undefined);
 }

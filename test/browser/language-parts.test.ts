@@ -3,18 +3,25 @@ import '../../src/define/identify.js';
 import '../../src/define/document-upload.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { EsignDocumentUpload } from '../../src/elements/document-upload/document-upload.js';
-import { deepText, ENDPOINT } from './helpers.js';
+import { stringsLoaded } from '../../src/i18n/index.js';
+import { deepText, ENDPOINT, until } from './helpers.js';
 
 // This page has loaded no Estonian words before these tests (every test file runs in a page of its own).
 const fetched = (part: string) => performance.getEntriesByType('resource').filter((entry) => entry.name.includes(`/src/i18n/et-${part}.`)).length;
 
 describe('the strings a page loads', () => {
-  it('loads only the session words for a login, and the document words with the first document element', async () => {
+  it('draws a login with the form words it came with, then loads the session words alone, and the document words with the first document element', async () => {
     expect(fetched('session')).to.equal(0);
     const login = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="et"></esign-identify>`);
-    // the words to expect, read from the module the element loaded (imported here only now, so not fetched for the test)
+    // the form at rest in Estonian at once, before any Estonian file was asked for: its words came with the element's modules
+    expect(stringsLoaded('et', ['session'])).to.equal(false);
+    const { strings: etForm } = await import('../../src/i18n/et-form.js');
+    expect(deepText(login)).to.contain(etForm['identify.submit']);
+    expect(deepText(login)).to.contain(etForm['form.code']);
+    // the rest of the Estonian words follow once the form is drawn, asked for once by the element and its person form
+    await until(() => stringsLoaded('et', ['session']), 'the session words');
     const { strings: etSession } = await import('../../src/i18n/et-session.js');
-    expect(deepText(login)).to.contain(etSession['identify.submit']);
+    expect(etSession['identify.failed']).to.be.a('string');
     expect(fetched('session')).to.equal(1);
     expect(fetched('documents')).to.equal(0);
 

@@ -6,6 +6,7 @@ import { lt } from '../../src/i18n/lt.js';
 import { lv } from '../../src/i18n/lv.js';
 import { et } from '../../src/i18n/et.js';
 import { ru } from '../../src/i18n/ru.js';
+import { strings as formWords } from '../../src/i18n/en-form.js';
 import { strings as sessionWords } from '../../src/i18n/en-session.js';
 import { strings as documentWords } from '../../src/i18n/en-documents.js';
 import { ERROR_CODES } from '../../src/client/errors.js';
@@ -44,12 +45,14 @@ describe('package', () => {
     for (const strings of [en, lt, lv, et, ru]) assert.ok(strings['link.copy-for'].startsWith(strings['link.copy']), strings['link.copy-for']);
   });
 
-  it('keeps each key in one part of the strings, and the elements that load the session part alone say none of the document words', () => {
-    const sessionKeys = Object.keys(sessionWords);
+  it('keeps each key in one part of the strings, and the elements that load the form and session parts alone say none of the document words', () => {
+    const formKeys = Object.keys(formWords);
+    const sessionKeys = [...formKeys, ...Object.keys(sessionWords)];
     const documentKeys = Object.keys(documentWords);
+    assert.deepEqual(Object.keys(sessionWords).filter((key) => formKeys.includes(key)), []);
     assert.deepEqual(sessionKeys.filter((key) => documentKeys.includes(key)), []);
     assert.equal(sessionKeys.length + documentKeys.length, Object.keys(en).length);
-    // the first word of a key names its area; no area is split between the parts
+    // the first word of a key names its area; no area is split between the session elements' parts and the documents'
     const area = (key: string) => key.slice(0, key.indexOf('.'));
     const documentAreas = new Set(documentKeys.map(area));
     assert.deepEqual(sessionKeys.filter((key) => documentAreas.has(area(key))), []);

@@ -19,7 +19,6 @@ export class EsignControlCode extends EsignElement {
   static override styles = [theme, controls, controlCodeStyles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignElement.properties,
     code: { type: String },
     channel: { type: String },
     kind: { type: String },

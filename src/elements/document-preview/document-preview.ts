@@ -45,7 +45,6 @@ export class EsignDocumentPreview extends EsignElement {
   static override stringParts: readonly StringPart[] = STRING_PARTS;
 
   static override properties: PropertyDeclarations = {
-    ...EsignElement.properties,
     file: { attribute: false },
     src: { type: String },
     page: { type: Number, reflect: true },

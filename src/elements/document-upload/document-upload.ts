@@ -32,7 +32,6 @@ export class EsignDocumentUpload extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, filePickerStyles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignDocumentElement.properties,
     file: { attribute: false },
     access: { type: String },
     callbackUrl: { type: String, attribute: 'callback-url' },

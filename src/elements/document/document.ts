@@ -115,7 +115,6 @@ export class EsignDocument extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, fileNameStyles, styles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignDocumentElement.properties,
     callbackUrl: { type: String, attribute: 'callback-url' },
     fileName: { type: String, attribute: 'file-name' },
     _learnedName: { state: true },

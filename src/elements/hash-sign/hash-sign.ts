@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
+import type { StringPart } from '../../i18n/index.js';
 import type { Channel, ProxyCaller } from '../../client/caller.js';
 import { mobileHashSign, mobileHashSignStatus, smartIdHashSign, smartIdHashSignStatus } from '../../client/operations.js';
 import { EsignError } from '../../client/errors.js';
@@ -44,7 +45,6 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   static override styles = [theme, controls, sessionStyles, hashSignStyles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignSessionElement.properties,
     hash: { attribute: 'hash' },
     hashAlgorithm: { type: String, attribute: 'hash-algorithm' },
   };
@@ -60,6 +60,8 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   declare hashAlgorithm: HashAlgorithm;
 
   protected readonly kind = 'hash' as const;
+  /** The form at rest says more than the person form: the hash, in the session part. */
+  protected override formWords: readonly StringPart[] = ['form', 'session'];
 
   constructor() {
     super();

@@ -36,7 +36,6 @@ const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', 
  */
 export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, IdentificationStatusResponse> {
   static override properties: PropertyDeclarations = {
-    ...EsignSessionElement.properties,
     phoneLanguage: { type: String, attribute: 'phone-language' },
     peps: { type: Boolean },
     sanctions: { type: Boolean },

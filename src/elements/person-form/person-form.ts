@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Country } from '../../client/types.js';
-import type { StringKey } from '../../i18n/index.js';
+import { stringsLoaded, type StringKey, type StringPart } from '../../i18n/index.js';
 import { EsignElement, OPTIONAL_TEXT } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';
@@ -9,6 +9,7 @@ import { normalizePhone } from '../../internal/validation/phone.js';
 import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../internal/person.js';
 import { personFormStyles } from './person-form.styles.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { afterPaint } from '../../internal/after-paint.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 
@@ -32,7 +33,6 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
   static override styles = [theme, controls, personFormStyles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignElement.properties,
     channel: { type: String, reflect: true },
     country: { type: String },
     countries: {
@@ -148,6 +148,17 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     if (!this._touched.has(field)) return undefined;
     const problem = this.#problems().find((p) => p.field === field);
     return problem ? this.t(problem.key) : undefined;
+  }
+
+  /** The fields at rest say only words of the form part (in the element's file); a message on a field waits for the session part. */
+  protected override wordsNeeded(): readonly StringPart[] {
+    return this._touched.size || Object.values(this._serviceErrors).some(Boolean) ? super.wordsNeeded() : ['form'];
+  }
+
+  protected override firstUpdated(changed: PropertyValues): void {
+    super.firstUpdated(changed);
+    // the fields' messages, the form's validity message among them, once the fields are on screen
+    if (!stringsLoaded(this.language, ['session'])) afterPaint(() => void this.everyWord().then(() => this.requestUpdate()));
   }
 
   protected override updated(changed: PropertyValues): void {

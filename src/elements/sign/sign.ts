@@ -1,4 +1,5 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { StringPart } from '../../i18n/index.js';
 import { camelCased } from '../../client/camel.js';
 import type { Channel, ProxyCaller } from '../../client/caller.js';
 import { mobileSign, mobileSignStatus, smartIdSign, smartIdSignStatus } from '../../client/operations.js';
@@ -71,7 +72,6 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   ];
 
   static override properties: PropertyDeclarations = {
-    ...EsignSessionElement.properties,
     files: { attribute: false },
     type: { type: String },
     signaturePosition: { type: String, attribute: 'signature-position' },
@@ -110,6 +110,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   declare _preview: File | null;
 
   protected readonly kind = 'sign' as const;
+  /** The form at rest says more than the person form: the files to sign, in the session part. */
+  protected override formWords: readonly StringPart[] = ['form', 'session'];
   #hostFiles: SignFile[] = [];
   #downloadUrl = '';
   #signed: SignedDetail | undefined;

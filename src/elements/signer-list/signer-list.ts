@@ -32,7 +32,6 @@ export class EsignSignerList extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, signerListStyles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignDocumentElement.properties,
     refreshInterval: { type: Number, attribute: 'refresh-interval' },
     noInvite: { type: Boolean, attribute: 'no-invite' },
     noRemove: { type: Boolean, attribute: 'no-remove' },

@@ -40,7 +40,6 @@ type Problems = Record<string, StringKey>;
  */
 export class EsignSigningLink extends EsignDocumentElement {
   static override properties: PropertyDeclarations = {
-    ...EsignDocumentElement.properties,
     expireAfter: { type: Number, attribute: 'expire-after' },
     deleteAfter: { type: Number, attribute: 'delete-document-after' },
     callbackUrl: { type: String, attribute: 'callback-url' },

@@ -27,7 +27,6 @@ export class EsignStatus extends EsignElement {
   static override styles = [theme, controls, statusStyles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignElement.properties,
     state: { type: String, reflect: true },
     message: { type: String },
     detail: { type: String },

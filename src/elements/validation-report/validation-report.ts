@@ -42,7 +42,6 @@ export class EsignValidationReport extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, filePickerStyles, styles];
 
   static override properties: PropertyDeclarations = {
-    ...EsignDocumentElement.properties,
     report: { attribute: false },
     manual: { type: Boolean },
     _file: { state: true },
