@@ -71,22 +71,26 @@ interface CallAttributes {
 }
 
 function callAttributes(server: URL): CallAttributes {
-  const made = new Map<string, Attributes>();
-  const remembered = (key: string, make: () => Attributes): Attributes => {
+  // by operation, then method or status: no key to build and hash on every request
+  const services = new Map<OperationId, Map<string, Attributes>>();
+  const durations = new Map<OperationId, Map<number, Attributes>>();
+  const remembered = <K>(byOperation: Map<OperationId, Map<K, Attributes>>, operation: OperationId, key: K, make: () => Attributes): Attributes => {
+    let made = byOperation.get(operation);
+    if (!made) byOperation.set(operation, (made = new Map()));
     let value = made.get(key);
     if (!value) made.set(key, (value = Object.freeze(make())));
     return value;
   };
   return {
     service: (method, operation) =>
-      remembered(`call ${method} ${operation}`, () => ({
+      remembered(services, operation, method, () => ({
         'http.request.method': method,
         'server.address': server.hostname,
         'url.template': OPERATIONS[operation].path,
         'esign.operation': operation,
         ...(server.port ? { 'server.port': Number(server.port) } : {}),
       })),
-    duration: (operation, status) => remembered(`duration ${operation} ${status}`, () => ({ 'esign.operation': operation, 'http.response.status_code': status })),
+    duration: (operation, status) => remembered(durations, operation, status, () => ({ 'esign.operation': operation, 'http.response.status_code': status })),
   };
 }
 
