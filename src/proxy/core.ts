@@ -99,10 +99,11 @@ export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): 
  * The proxy, framework-free: the rules of design.md as the steps above. Returns the answer, or
  * null for a request outside its prefix.
  */
-export function createProxyCore(options: ProxyOptions): ProxyCore {
+/** `spans`: `batched` on a long-running server (the Node handler), else made as each request ends (telemetry.ts). */
+export function createProxyCore(options: ProxyOptions, spans: 'batched' | 'at-once' = 'at-once'): ProxyCore {
   const setup = createSetup(options);
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
-  const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl);
+  const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl, spans === 'batched');
 
   /** Whether the store answers: one bounded read of a key nobody writes. */
   async function health(): Promise<ProxyHealth> {

@@ -84,7 +84,7 @@ export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: P
  * Behind a body parser (`express.json()`), the parsed `req.body` is used.
  */
 export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
-  const core = createProxyCore(options);
+  const core = createProxyCore(options, 'batched');
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     const request = req as MaybeParsed;
     const url = options.prefix ? (request.originalUrl ?? req.url ?? '/') : (req.url ?? '/');

@@ -4,7 +4,7 @@ import type { RequestListener } from 'node:http';
 import { metrics, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
-import { createProxyHandler, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
+import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
 
 // OpenTelemetry through the optional @opentelemetry/api, seen with the SDK's in-memory span
@@ -22,12 +22,22 @@ class TestReader extends MetricReader {
 
 const serve = serverPool();
 const spans = new InMemorySpanExporter();
+/** A host's span processor that fails while told to. */
+let processorFails = false;
+const failing = {
+  onStart: () => undefined,
+  onEnd: () => {
+    if (processorFails) throw new Error('span processor down');
+  },
+  forceFlush: async () => undefined,
+  shutdown: async () => undefined,
+};
 const reader = new TestReader();
 let stack: Stack;
 const CODE = '40504040001';
 
 before(async () => {
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans), failing] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   stack = await startStack({ answerAfterMs: 1_000 });
 });
@@ -40,6 +50,9 @@ after(async () => {
 function proxy(options: Partial<ProxyOptions> = {}): Promise<string> {
   return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options }) as RequestListener);
 }
+
+/** The Node handler makes a request's spans (and counts its event) on the next turn of the event loop. */
+const madeAfterTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Every counter and histogram point as `name {attributes}` → value (a histogram's count). */
 async function collected(): Promise<Map<string, number>> {
@@ -67,6 +80,7 @@ describe('proxy: OpenTelemetry', () => {
     assert.equal(end.json.status, 'ok');
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar, headers: { origin: 'https://evil.example' } });
 
+    await madeAfterTurn();
     const finished = spans.getFinishedSpans();
     const servers = finished.filter((span) => span.kind === 1);
     const clients = finished.filter((span) => span.kind === 2);
@@ -108,6 +122,7 @@ describe('proxy: OpenTelemetry', () => {
     const jar = new CookieJar();
     const answer = await send(`${url}/smartid/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01.json`, 'POST', {}, false, { jar });
     assert.equal(answer.status, 503);
+    await madeAfterTurn();
     const [span] = spans.getFinishedSpans();
     assert.equal(span!.name, 'esign-proxy smartIdLoginStatus');
     assert.equal(span!.status.code, 2);
@@ -118,6 +133,38 @@ describe('proxy: OpenTelemetry', () => {
     spans.reset();
     const quiet = await proxy({ openTelemetry: false });
     await send(`${quiet}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
+    await madeAfterTurn();
     assert.deepEqual(spans.getFinishedSpans(), []);
+  });
+
+  it("the fetch handler makes a request's spans before it hands its answer over", async () => {
+    spans.reset();
+    const handler = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false });
+    const response = await handler(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: CODE, country: 'EE' }) }));
+    assert.equal(response.status, 200);
+    // no turn of the event loop awaited: a serverless host may flush its SDK right now
+    const finished = spans.getFinishedSpans();
+    assert.deepEqual(finished.map((span) => [span.kind, span.name]), [[2, 'POST'], [1, 'esign-proxy smartIdLogin']]);
+    assert.equal(finished[0]!.parentSpanContext?.spanId, finished[1]!.spanContext().spanId);
+  });
+
+  it("a span processor that throws costs that request's spans, never its answer or the process", async () => {
+    spans.reset();
+    const url = await proxy();
+    processorFails = true;
+    let answer;
+    try {
+      answer = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
+      await madeAfterTurn();
+    } finally {
+      processorFails = false;
+    }
+    assert.equal(answer.status, 200);
+    assert.match(String(answer.json.token), /^[\w-]+$/);
+    // the next request's spans are whole again
+    spans.reset();
+    await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
+    await madeAfterTurn();
+    assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
   });
 });
