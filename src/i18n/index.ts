@@ -16,33 +16,14 @@ export type Language = (typeof LANGUAGES)[number];
 export const STRING_PARTS = ['form', 'session', 'documents'] as const;
 export type StringPart = (typeof STRING_PARTS)[number];
 
-type PartLoader = () => Promise<Partial<Strings>>;
+/** Each part's module, by language: the paths are written out, so that bundlers find every file. */
+type PartLoader = () => Promise<{ strings: Partial<Strings> }>;
 const LOADERS: Record<Language, Record<StringPart, PartLoader>> = {
-  en: {
-    form: () => import('./en-form.js').then((m) => m.strings),
-    session: () => import('./en-session.js').then((m) => m.strings),
-    documents: () => import('./en-documents.js').then((m) => m.strings),
-  },
-  lt: {
-    form: () => import('./lt-form.js').then((m) => m.strings),
-    session: () => import('./lt-session.js').then((m) => m.strings),
-    documents: () => import('./lt-documents.js').then((m) => m.strings),
-  },
-  lv: {
-    form: () => import('./lv-form.js').then((m) => m.strings),
-    session: () => import('./lv-session.js').then((m) => m.strings),
-    documents: () => import('./lv-documents.js').then((m) => m.strings),
-  },
-  et: {
-    form: () => import('./et-form.js').then((m) => m.strings),
-    session: () => import('./et-session.js').then((m) => m.strings),
-    documents: () => import('./et-documents.js').then((m) => m.strings),
-  },
-  ru: {
-    form: () => import('./ru-form.js').then((m) => m.strings),
-    session: () => import('./ru-session.js').then((m) => m.strings),
-    documents: () => import('./ru-documents.js').then((m) => m.strings),
-  },
+  en: { form: () => import('./en-form.js'), session: () => import('./en-session.js'), documents: () => import('./en-documents.js') },
+  lt: { form: () => import('./lt-form.js'), session: () => import('./lt-session.js'), documents: () => import('./lt-documents.js') },
+  lv: { form: () => import('./lv-form.js'), session: () => import('./lv-session.js'), documents: () => import('./lv-documents.js') },
+  et: { form: () => import('./et-form.js'), session: () => import('./et-session.js'), documents: () => import('./et-documents.js') },
+  ru: { form: () => import('./ru-form.js'), session: () => import('./ru-session.js'), documents: () => import('./ru-documents.js') },
 };
 
 /** Per language, the words of every part loaded so far. */
@@ -83,7 +64,7 @@ function loadPart(lang: Language, part: StringPart): Promise<void> {
   let pending = loading.get(id);
   if (!pending) {
     pending = LOADERS[lang][part]().then(
-      (strings) => {
+      ({ strings }) => {
         loaded.set(lang, { ...loaded.get(lang), ...strings });
         loadedParts.add(id);
         failedParts.delete(id);

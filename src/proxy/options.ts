@@ -157,7 +157,7 @@ export interface ProxyOptions {
    * OpenTelemetry through `@opentelemetry/api` when the host has it (an optional peer): a span per
    * request with a child span for the service, and metrics. Default true; false turns it off.
    * The Node handler makes a request's spans on the next turn of the event loop, together with
-   * the others that ended (a busy proxy keeps its throughput so): a host that flushes its SDK right
+   * the others that ended (it costs a busy proxy less so): a host that flushes its SDK right
    * after a request awaits `setImmediate` first. The fetch handler makes them before it answers.
    */
   openTelemetry?: boolean;
