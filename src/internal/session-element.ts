@@ -321,6 +321,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.flow.fail(error);
     this.emit('esign-error', this.errorDetail(error));
     void this.focusLater('[part="retry"]');
+    // the status may still come (a file of its own): then it says the failure, and the words in its place go
+    if (!customElements.get('esign-status')) void customElements.whenDefined('esign-status').then(() => this.requestUpdate());
     return error;
   }
 

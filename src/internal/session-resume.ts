@@ -1,8 +1,5 @@
-import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
-import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import type { NoBody, Operation } from '../client/operations.js';
-import type { StringKey } from '../i18n/index.js';
-import type { SessionFlow } from './session-flow.js';
+import type { Channel } from '../client/caller.js';
+import { EsignError } from '../client/errors.js';
 import { dropRecord, readRecord, type SessionRecord } from './session-record.js';
 import type { StartedDetail } from './session-events.js';
 import { followSession, type RunTarget } from './session-run.js';
@@ -17,19 +14,9 @@ export interface KeptSession {
   expired: boolean;
 }
 
-/** The parts of a session element that following a kept session uses (its own members, seen from here). */
-export interface ResumeTarget {
-  readonly kind: SessionKind;
-  readonly flow: SessionFlow;
-  readonly kept: KeptSession;
-  caller(): Promise<ProxyCaller>;
-  readonly pollInterval: number;
+/** What following a kept session uses beyond running one: the channel it takes back, and the kind's extra. */
+export interface ResumeTarget extends RunTarget {
   channel: Channel;
-  t(key: StringKey): string;
-  emit<T>(name: string, detail: T): boolean;
-  errorDetail(error: unknown): EsignErrorDetail;
-  focusLater(selector: string): Promise<void>;
-  statusOperation(channel: Channel): Operation<NoBody, { status: string }>;
   restoreExtra(extra: Record<string, string>): void;
 }
 
@@ -68,5 +55,5 @@ export async function resumeKept(element: ResumeTarget, key: string): Promise<vo
   });
   element.emit<StartedDetail>('esign-started', { token: record.token, channel, controlCode: record.controlCode, kind: element.kind, resumed: true });
   void element.focusLater('esign-status');
-  await followSession(element as unknown as RunTarget, running, channel).catch(() => undefined);
+  await followSession(element, running, channel).catch(() => undefined);
 }
