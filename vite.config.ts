@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { minifyLitTemplates } from './scripts/minify-lit-templates.js';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
@@ -24,6 +24,19 @@ const LANGUAGE_PART = /^(lt|en|lv|et|ru)-(form|session|documents)$/;
 const chunkFileNames = (chunk: { name: string }): string =>
   LANGUAGE_PART.test(chunk.name) ? 'esign-elements-[name].js' : 'esign-elements-[name]-[hash].js';
 const SCRIPT_OUTPUT = { minify: true, comments: false, chunkFileNames } as const;
+/**
+ * An element's own script-tag file runs whole as the page loads (Lit, then the element's first
+ * render): this comment lets Chromium (136 and later) compile its functions eagerly on the thread
+ * that streams the file in, instead of one by one on the main thread as each is first called.
+ * Measured on the slow-phone page: about 20 ms less from navigation to the form at 4× CPU.
+ * Not for the all-in-one file (a page draws few of its elements) or chunks loaded later.
+ */
+const compileHint: Plugin = {
+  name: 'esign-compile-hint',
+  generateBundle(_options, bundle) {
+    for (const file of Object.values(bundle)) if (file.type === 'chunk' && file.isEntry) file.code = `//# allFunctionsCalledOnLoad\n${file.code}`;
+  },
+};
 /**
  * PDF.js is never bundled with the elements: the preview's engine imports it from the file beside
  * it (`esign-elements-pdf.js`, copied with its worker by scripts/copy-pdfjs.mjs), loaded only when
@@ -56,12 +69,16 @@ export default defineConfig(({ mode }): UserConfig => {
     const name = process.env['ESIGN_ELEMENT'] ?? '';
     if (!ELEMENT_ENTRIES.includes(name)) throw new Error(`ESIGN_ELEMENT must be one of ${ELEMENT_ENTRIES.join(', ')}`);
     return {
-      plugins: [minifyLitTemplates()],
+      plugins: [minifyLitTemplates(), compileHint],
       build: {
         outDir: 'dist/cdn',
         emptyOutDir: false,
         lib: { entry: `src/define/${name}.ts`, formats: ['es'], fileName: () => `esign-${name}.js` },
-        rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths } },
+        rolldownOptions: {
+          external: [...PDFJS.external],
+          preserveEntrySignatures: 'allow-extension',
+          output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths },
+        },
       },
     };
   }

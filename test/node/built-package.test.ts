@@ -96,9 +96,14 @@ describe('the packed packages installed into an empty app', () => {
       const languagesLoaded = carriesFormWords ? languages.filter((f) => !f.endsWith('-form.js')) : languages;
       assert.deepEqual(onDemand.map((f) => /esign-elements-([a-z-]+)-[\w-]+\.js$/.exec(f)?.[1]).sort(), expected.sort(), `${file} loads the language parts and ${expected.join(', ') || 'nothing else'} on demand`);
       assert.deepEqual(loaded, [...languagesLoaded, ...onDemand].sort(), `${file} loads ${carriesFormWords ? 'the session and document parts, its form words inside' : 'every language part'}`);
+      // an element's own file runs whole as the page loads: Chromium may compile it while it streams in;
+      // the all-in-one file (few of its elements on a page) and what loads later are compiled as used
+      const hint = '//# allFunctionsCalledOnLoad\n';
+      assert.equal(code.startsWith(hint), file !== 'dist/cdn/esign-elements.js', `${file}: the compile hint on the first line of an element's own file alone`);
       for (const chunk of onDemand) {
         // each takes Lit and the rest from the file that loaded it
         const chunkCode = read(chunk);
+        assert.ok(!chunkCode.includes('allFunctionsCalledOnLoad'), `${chunk} loads later: no compile hint`);
         assert.deepEqual([...chunkCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => `dist/cdn/${m[1]}`), [file], `${chunk} imports from ${file} alone`);
         if (chunk.includes('-viewer-')) assert.deepEqual(loadedBy(chunkCode), engine, `${chunk} loads the engine on demand`);
       }
