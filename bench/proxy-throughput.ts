@@ -10,16 +10,17 @@ import { Agent, request } from 'node:http';
  * Each server is loaded for WARM_MS right before each measurement: a Node process that sat idle
  * has had its young generation shrunk, and for its first seconds under load again it collects
  * garbage far more often (most with OpenTelemetry's batched spans, which outlive a collection or
- * two). That is warm-up, not throughput. ROUNDS rounds, each server in turn; each figure is the
- * median round's, each ratio the median of the rounds' ratios (both servers of a ratio measured
- * in the same round).
+ * two). That is warm-up, not throughput. ROUNDS rounds, each server in turn, each round starting
+ * with the next server, so that none is always measured last, after the machine worked longest;
+ * each figure is the median round's, each ratio the median of the rounds' ratios (both servers of
+ * a ratio measured in the same round).
  */
 
 const TOKEN = 'bench-access-token';
 const CONNECTIONS = 32;
 const DURATION_MS = 5_000;
 const WARM_MS = 3_000;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 async function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -107,7 +108,9 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
     const rounds: Record<Target, Load>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const measured = {} as Record<Target, Load>;
-      for (const [name, [url, body, cookie]] of Object.entries(targets) as [Target, readonly [string, string, string?]][]) {
+      // each round starts one server later: none is always measured last, when the machine has worked longest
+      const order = Object.entries(targets) as [Target, readonly [string, string, string?]][];
+      for (const [name, [url, body, cookie]] of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
         await load(url, body, cookie, WARM_MS);
         measured[name] = await load(url, body, cookie);
       }
