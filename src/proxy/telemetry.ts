@@ -5,8 +5,8 @@ import type { ProxyEvent } from './events.js';
 
 /*
  * OpenTelemetry, when the host has `@opentelemetry/api` (an optional peer): one server span per
- * request, named by its operation, with a client span for the call to the service (both made right
- * after the request ended, with its times: see `record`); counters of starts, ends, refusals and
+ * request, named by its operation, with a client span for the call to the service (both made after
+ * the request ended, with its times: see `record`); counters of starts, ends, refusals and
  * failures, and the service's response time. Nothing happens without the package or with
  * `openTelemetry: false`. The same privacy rule as the events: no token, no body, no person; a
  * path is named by its template (`/smartid/status/{token}.json`), never as sent.
@@ -22,7 +22,7 @@ const SCOPE = 'esign-elements/proxy';
 export interface RequestTelemetry {
   /** Runs the call to the service and times it (its client span is made with the request's, see `record`). */
   service<T extends { status: number }>(method: string, operation: OperationId, call: () => Promise<T>): Promise<T>;
-  /** Notes what came of the request: its spans are made, and its event counted, a moment later. */
+  /** Notes what came of the request: its spans are made, and its event counted, with its batch (see `record`). */
   end(answer: ProxyAnswer | null, operation: OperationId | undefined, event: ProxyEvent | null): void;
 }
 
@@ -155,25 +155,33 @@ function begin(found: Instruments, attributes: CallAttributes, batched: boolean)
 }
 
 const pending: { found: Instruments; attributes: CallAttributes; done: RequestDone }[] = [];
-let flushing = false;
+let batch: ReturnType<typeof setTimeout> | undefined;
+/** How long an ended request waits to have its spans made with the others that ended meanwhile. */
+const BATCH_MS = 20;
+/** So many waiting are made at once (a proxy past 50,000 requests a second keeps no more). */
+const BATCH_MAX = 1024;
 
 /**
- * With the Node handler, the spans of the requests that ended are made together right after them
- * (next turn of the event loop), each with its own times, parent and attributes. Made one after
- * another, the SDK's code and data stay warm: made between requests they also pushed the proxy's
- * own code out of the caches (a profile of the proxy pinned to a core: about 75–110 µs more a poll
- * with spans made as a request ran, about 0–60 µs so; docs/testing.md). A span is never seen
- * before its request ended anyway: the SDK exports ended spans.
+ * With the Node handler, the spans of the requests that ended are made together every 20 ms, each
+ * with its own times, parent and attributes. Made one after another, the SDK's code and data stay
+ * warm, and a request's answer is never held up by another's spans: made as each request ended or
+ * on the next turn of the event loop, they cost a busy proxy clearly more (docs/testing.md). A span
+ * is exported only once ended anyway; a host that flushes its SDK calls `flushTelemetry()` first.
  */
 function record(found: Instruments, attributes: CallAttributes, done: RequestDone): void {
   pending.push({ found, attributes, done });
-  if (flushing) return;
-  flushing = true;
-  setImmediate(flush);
+  if (pending.length >= BATCH_MAX) flushTelemetry();
+  else batch ??= setTimeout(flushTelemetry, BATCH_MS);
 }
 
-function flush(): void {
-  flushing = false;
+/**
+ * Makes the spans of every request that ended, now, rather than with their batch (the Node
+ * handler's; the fetch handler makes them before it answers). Call it before flushing or shutting
+ * down the OpenTelemetry SDK, so that the last requests' spans go with it.
+ */
+export function flushTelemetry(): void {
+  if (batch !== undefined) clearTimeout(batch);
+  batch = undefined;
   for (const { found, attributes, done } of pending.splice(0)) madeSafely(found, attributes, done);
 }
 

@@ -4,7 +4,7 @@ import type { RequestListener } from 'node:http';
 import { metrics, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
-import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
+import { createFetchProxyHandler, createProxyHandler, flushTelemetry, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
 
 // OpenTelemetry through the optional @opentelemetry/api, seen with the SDK's in-memory span
@@ -51,8 +51,11 @@ function proxy(options: Partial<ProxyOptions> = {}): Promise<string> {
   return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options }) as RequestListener);
 }
 
-/** The Node handler makes a request's spans (and counts its event) on the next turn of the event loop. */
-const madeAfterTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Until `done` says so, for two seconds at most. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 /** Every counter and histogram point as `name {attributes}` → value (a histogram's count). */
 async function collected(): Promise<Map<string, number>> {
@@ -80,7 +83,8 @@ describe('proxy: OpenTelemetry', () => {
     assert.equal(end.json.status, 'ok');
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar, headers: { origin: 'https://evil.example' } });
 
-    await madeAfterTurn();
+    // the Node handler makes the spans of the requests that ended (and counts their events) in batches
+    flushTelemetry();
     const finished = spans.getFinishedSpans();
     const servers = finished.filter((span) => span.kind === 1);
     const clients = finished.filter((span) => span.kind === 2);
@@ -122,7 +126,7 @@ describe('proxy: OpenTelemetry', () => {
     const jar = new CookieJar();
     const answer = await send(`${url}/smartid/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01.json`, 'POST', {}, false, { jar });
     assert.equal(answer.status, 503);
-    await madeAfterTurn();
+    flushTelemetry();
     const [span] = spans.getFinishedSpans();
     assert.equal(span!.name, 'esign-proxy smartIdLoginStatus');
     assert.equal(span!.status.code, 2);
@@ -133,8 +137,34 @@ describe('proxy: OpenTelemetry', () => {
     spans.reset();
     const quiet = await proxy({ openTelemetry: false });
     await send(`${quiet}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-    await madeAfterTurn();
+    flushTelemetry();
     assert.deepEqual(spans.getFinishedSpans(), []);
+  });
+
+  it('the Node handler makes the spans of the requests that ended with their batch, or at once with flushTelemetry()', async () => {
+    spans.reset();
+    const handler = createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false });
+    let madeAsAnswered = -1;
+    const flushing = await serve(((req, res) => {
+      // as the answer goes out, its request's spans wait for their batch: flushed, they are made now
+      res.on('finish', () => {
+        flushTelemetry();
+        madeAsAnswered = spans.getFinishedSpans().length;
+      });
+      handler(req, res);
+    }) as RequestListener);
+    const first = await send(`${flushing}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
+    assert.equal(first.status, 200);
+    await until(() => madeAsAnswered >= 0);
+    assert.equal(madeAsAnswered, 2, 'the server span and the service call, made by the flush');
+
+    spans.reset();
+    const url = await proxy();
+    const second = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
+    assert.equal(second.status, 200);
+    // nobody flushes: the batch makes them on its own
+    await until(() => spans.getFinishedSpans().length >= 2);
+    assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
   });
 
   it("the fetch handler makes a request's spans before it hands its answer over", async () => {
@@ -155,7 +185,7 @@ describe('proxy: OpenTelemetry', () => {
     let answer;
     try {
       answer = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-      await madeAfterTurn();
+      flushTelemetry();
     } finally {
       processorFails = false;
     }
@@ -164,7 +194,7 @@ describe('proxy: OpenTelemetry', () => {
     // the next request's spans are whole again
     spans.reset();
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-    await madeAfterTurn();
+    flushTelemetry();
     assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
   });
 });
