@@ -154,7 +154,9 @@ describe('a session survives the page being reloaded while the person confirms',
   }
 
   it('drops a kept session that can no longer be alive, and says so', async () => {
-    const tab = await open('/identify');
+    // the record is written from another page of the tab: on /identify itself its element, still
+    // starting, could find the record before the page is loaded again
+    const tab = await open('/two');
     await tab.evaluate(() => {
       sessionStorage.setItem(
         `esign-elements:session:/identify:esign-identify:login`,
@@ -162,7 +164,7 @@ describe('a session survives the page being reloaded while the person confirms',
       );
     });
     const polls = () => reached.filter((line) => line.includes('/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01')).length;
-    await tab.reload({ waitUntil: 'load' });
+    await tab.goto(`${env.url}/identify`, { waitUntil: 'load' });
     await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'error');
     const said = await tab.evaluate(() => document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.textContent!.replace(/\s+/g, ' '));
     assert.ok(said.includes(en['status.resume-expired']), said);
