@@ -31,37 +31,36 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
     const started = Date.now();
+    const announced = Number.isFinite(declared) ? declared : 0;
     // the deadline grows with what has come (or was declared)
-    const deadline: BodyDeadline = { at: 0, expire: () => finish(new BodyTimeout()) };
-    const arm = () => {
-      deadline.at = started + timeoutFor(Math.max(size, Number.isFinite(declared) ? declared : 0));
-    };
-    const finish = (error: Error | null) => {
+    const deadline: BodyDeadline = { at: started + timeoutFor(announced), expire: () => fail(new BodyTimeout()) };
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
       unwatchDeadline(deadline);
       req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      if (error) {
-        req.pause();
-        reject(error);
-      } else resolve(Buffer.concat(chunks, size));
+      req.pause();
+      reject(error);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        finish(new BodyTooLarge());
+        fail(new BodyTooLarge());
         return;
       }
       chunks.push(chunk);
-      arm();
+      if (size > announced) deadline.at = started + timeoutFor(size);
     };
-    const onEnd = () => finish(null);
-    const onError = (error: Error) => finish(error);
     req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    arm();
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
+      unwatchDeadline(deadline);
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    req.on('error', fail);
     watchDeadline(deadline);
   });
 }
@@ -70,11 +69,13 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
 export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer): void {
   const { body } = answer;
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  const unread = !req.complete;
-  res.writeHead(answer.status, { ...answer.headers, 'content-length': length, ...(unread ? { connection: 'close' } : {}) });
-  res.end(body, () => {
-    if (unread) req.socket.destroy();
-  });
+  if (req.complete) {
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': length });
+    res.end(body);
+    return;
+  }
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': length, connection: 'close' });
+  res.end(body, () => req.socket.destroy());
 }
 
 /**

@@ -39,7 +39,7 @@ interface Instruments {
 
 /**
  * The instruments, made once the package is found (null when it is not, or turned off). `batched`:
- * a request's spans are made on the next turn of the event loop with the others that ended (the
+ * a request's spans are made with the batch of the others that ended (see `record`; the
  * Node handler, a long-running server); else at once, before its answer is handed over (the
  * fetch handler, which may run where the host flushes its SDK right after each request).
  */
@@ -122,43 +122,58 @@ interface RequestDone {
 }
 
 function begin(found: Instruments, attributes: CallAttributes, batched: boolean): RequestTelemetry {
-  const { api } = found;
-  const done: RequestDone = { context: api.context.active(), started: performance.now(), ended: 0, operation: undefined, status: undefined, event: null, calls: [] };
-  return {
-    async service(method, operation, call) {
-      const made: CallDone = { method, operation, started: performance.now(), ended: 0 };
-      done.calls.push(made);
-      try {
-        const answer = await call();
-        made.status = answer.status;
-        return answer;
-      } catch (error) {
+  return new RequestSpans(found, attributes, batched, { context: found.api.context.active(), started: performance.now(), ended: 0, operation: undefined, status: undefined, event: null, calls: [] });
+}
+
+/** One request's telemetry: its times noted as it runs, its spans and service duration made when it is recorded. */
+class RequestSpans implements RequestTelemetry {
+  constructor(
+    private readonly found: Instruments,
+    private readonly attributes: CallAttributes,
+    private readonly batched: boolean,
+    private readonly done: RequestDone,
+  ) {}
+
+  service<T extends { status: number }>(method: string, operation: OperationId, call: () => Promise<T>): Promise<T> {
+    const made: CallDone = { method, operation, started: performance.now(), ended: 0 };
+    this.done.calls.push(made);
+    let answer: Promise<T>;
+    try {
+      answer = call();
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    return answer.then(
+      (value) => {
+        made.ended = performance.now();
+        made.status = value.status;
+        return value;
+      },
+      (error: unknown) => {
+        made.ended = performance.now();
         made.failure = error instanceof Error ? error.name : 'failure';
         throw error;
-      } finally {
-        made.ended = performance.now();
-        found.serviceDuration.record(
-          (made.ended - made.started) / 1000,
-          made.status === undefined ? { 'esign.operation': operation, 'error.type': made.failure! } : attributes.duration(operation, made.status),
-        );
-      }
-    },
-    end(answer, operation, event) {
-      done.ended = performance.now();
-      done.operation = operation;
-      done.status = answer?.status;
-      done.event = event;
-      if (batched) record(found, attributes, done);
-      else madeSafely(found, attributes, done);
-    },
-  };
+      },
+    );
+  }
+
+  end(answer: ProxyAnswer | null, operation: OperationId | undefined, event: ProxyEvent | null): void {
+    const { done } = this;
+    done.ended = performance.now();
+    done.operation = operation;
+    done.status = answer?.status;
+    done.event = event;
+    if (this.batched) record(this.found, this.attributes, done);
+    else madeSafely(this.found, this.attributes, done);
+  }
 }
 
 const pending: { found: Instruments; attributes: CallAttributes; done: RequestDone }[] = [];
 let batch: ReturnType<typeof setTimeout> | undefined;
+let full: ReturnType<typeof setImmediate> | undefined;
 /** How long an ended request waits to have its spans made with the others that ended meanwhile. */
 const BATCH_MS = 20;
-/** So many waiting are made at once (a proxy past 50,000 requests a second keeps no more). */
+/** With so many waiting, they are made on the next turn (a proxy past 50,000 requests a second keeps no more). */
 const BATCH_MAX = 1024;
 
 /**
@@ -170,9 +185,24 @@ const BATCH_MAX = 1024;
  */
 function record(found: Instruments, attributes: CallAttributes, done: RequestDone): void {
   pending.push({ found, attributes, done });
-  if (pending.length >= BATCH_MAX) flushTelemetry();
-  else batch ??= setTimeout(flushTelemetry, BATCH_MS);
+  if (pending.length >= BATCH_MAX) full ??= setImmediate(flushOwn);
+  else batch ??= setTimeout(flushOwn, BATCH_MS);
 }
+
+function flushOwn(): void {
+  if (batch !== undefined) clearTimeout(batch);
+  if (full !== undefined) clearImmediate(full);
+  batch = full = undefined;
+  for (const { found, attributes, done } of pending.splice(0)) madeSafely(found, attributes, done);
+}
+
+/**
+ * Every copy of this module in the process (a host whose dependencies bring two versions of the
+ * package) adds its own queue here, so that one `flushTelemetry()` empties them all.
+ */
+const QUEUES = Symbol.for('esign-elements.proxy.telemetry-queues');
+const queues: Set<() => void> = ((globalThis as { [QUEUES]?: Set<() => void> })[QUEUES] ??= new Set());
+queues.add(flushOwn);
 
 /**
  * Makes the spans of every request that ended, now, rather than with their batch (the Node
@@ -180,9 +210,7 @@ function record(found: Instruments, attributes: CallAttributes, done: RequestDon
  * down the OpenTelemetry SDK, so that the last requests' spans go with it.
  */
 export function flushTelemetry(): void {
-  if (batch !== undefined) clearTimeout(batch);
-  batch = undefined;
-  for (const { found, attributes, done } of pending.splice(0)) madeSafely(found, attributes, done);
+  for (const flush of queues) flush();
 }
 
 /** A host's span processor that throws costs that request's spans, never its answer, the process or the others. */
@@ -205,6 +233,12 @@ function spansOf(found: Instruments, attributes: CallAttributes, done: RequestDo
   if (done.calls.length) {
     const parent = api.trace.setSpan(done.context, span);
     for (const call of done.calls) {
+      if (call.ended) {
+        found.serviceDuration.record(
+          (call.ended - call.started) / 1000,
+          call.status === undefined ? { 'esign.operation': call.operation, 'error.type': call.failure ?? 'failure' } : attributes.duration(call.operation, call.status),
+        );
+      }
       const child = tracer.startSpan(call.method, { kind: api.SpanKind.CLIENT, startTime: call.started, attributes: attributes.service(call.method, call.operation) }, parent);
       if (call.status !== undefined) child.setAttribute('http.response.status_code', call.status);
       else child.setStatus({ code: api.SpanStatusCode.ERROR, message: call.failure ?? 'unfinished' });

@@ -5,6 +5,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { createFetchProxyHandler, createProxyHandler, flushTelemetry, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
+import { createTelemetry, type RequestTelemetry } from '../../src/proxy/telemetry.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
 
 // OpenTelemetry through the optional @opentelemetry/api, seen with the SDK's in-memory span
@@ -165,6 +166,32 @@ describe('proxy: OpenTelemetry', () => {
     // nobody flushes: the batch makes them on its own
     await until(() => spans.getFinishedSpans().length >= 2);
     assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
+  });
+
+  it('a full batch is made on the next turn, never inside the request that filled it; flushTelemetry() empties every copy of the module', async () => {
+    spans.reset();
+    const begin = createTelemetry(true, stack.sandboxUrl, true);
+    const first = await begin();
+    const requests = [first!, ...Array.from({ length: 1_023 }, () => begin() as RequestTelemetry)];
+    const answer = { status: 200, headers: {}, body: '{}' };
+    for (const request of requests) request.end(answer, 'smartIdLoginStatus', null);
+    assert.equal(spans.getFinishedSpans().length, 0, 'the 1,024th request did not make the others\' spans');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(spans.getFinishedSpans().length, 1_024);
+    assert.ok(spans.getFinishedSpans().every((span) => span.name === 'esign-proxy smartIdLoginStatus' && span.ended));
+
+    // a host whose dependencies bring the package twice: one flush, both queues
+    spans.reset();
+    const specifier = '../../src/proxy/telemetry.ts?another-copy';
+    const copy = (await import(specifier)) as typeof import('../../src/proxy/telemetry.js');
+    assert.notEqual(copy.flushTelemetry, flushTelemetry);
+    const ours = begin() as RequestTelemetry;
+    const theirs = await copy.createTelemetry(true, stack.sandboxUrl, true)();
+    ours.end(answer, 'smartIdLoginStatus', null);
+    theirs!.end(answer, 'mobileLoginStatus', null);
+    assert.equal(spans.getFinishedSpans().length, 0);
+    flushTelemetry();
+    assert.deepEqual(spans.getFinishedSpans().map((span) => span.name).sort(), ['esign-proxy mobileLoginStatus', 'esign-proxy smartIdLoginStatus']);
   });
 
   it("the fetch handler makes a request's spans before it hands its answer over", async () => {
