@@ -206,8 +206,9 @@ queues.add(flushOwn);
 
 /**
  * Makes the spans of every request that ended, now, rather than with their batch (the Node
- * handler's; the fetch handler makes them before it answers). Call it before flushing or shutting
- * down the OpenTelemetry SDK, so that the last requests' spans go with it.
+ * handler's; the fetch handler makes them before it answers), in every copy of the package the
+ * process has loaded. Call it before flushing or shutting down the OpenTelemetry SDK, so that the
+ * last requests' spans go with it.
  */
 export function flushTelemetry(): void {
   for (const flush of queues) flush();
