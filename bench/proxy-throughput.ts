@@ -89,6 +89,8 @@ export interface ProxyThroughput {
   /** The proxy against the bare pass-through, telemetry off and on: the goal is 0.9 or more. */
   ratio: number;
   ratioOtel: number;
+  /** Each round's ratios, in the order measured. */
+  rounds: { ratio: number; ratioOtel: number }[];
   proxyRssMb: number;
 }
 
@@ -138,6 +140,7 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
       ...result,
       ratio: median(rounds.map((r) => r.proxy.rps / r.passThrough.rps)),
       ratioOtel: median(rounds.map((r) => r.proxyOtel.rps / r.passThrough.rps)),
+      rounds: rounds.map((r) => ({ ratio: r.proxy.rps / r.passThrough.rps, ratioOtel: r.proxyOtel.rps / r.passThrough.rps })),
       proxyRssMb: Number(rss.text) / 1024 / 1024,
     };
   } finally {
@@ -160,5 +163,7 @@ export function throughputTable(result: ProxyThroughput): string {
     row('through the proxy, OpenTelemetry on', result.proxyOtel),
     '',
     `The proxy against the pass-through (median of the rounds' ratios): ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (goal ≥ 0.9× either way); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
+    '',
+    `The rounds' ratios, in the order measured: ${result.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}; with OpenTelemetry ${result.rounds.map((r) => r.ratioOtel.toFixed(2)).join(', ')}`,
   ].join('\n');
 }

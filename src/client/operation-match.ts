@@ -27,7 +27,9 @@ const MATCHERS = OPERATION_IDS.map((id) => {
     })
     .join('');
   const prefix = spec.localized ? '(/en)?' : '()';
-  return { id, method: spec.method, names, regex: new RegExp(`^${prefix}${body}$`) };
+  // the path's text before its first parameter: most operations are told apart by it alone
+  const literal = spec.path.split('{')[0]!;
+  return { id, method: spec.method, names, literal, localized: Boolean(spec.localized), regex: new RegExp(`^${prefix}${body}$`) };
 });
 
 /**
@@ -38,6 +40,7 @@ export function matchOperation(method: string, rawPath: string): MatchedOperatio
   const upper = method.toUpperCase();
   for (const matcher of MATCHERS) {
     if (matcher.method !== upper) continue;
+    if (!rawPath.startsWith(matcher.literal) && !(matcher.localized && rawPath.startsWith(matcher.literal, 3) && rawPath.startsWith('/en'))) continue;
     const found = matcher.regex.exec(rawPath);
     if (!found) continue;
     const params: Record<string, string> = {};

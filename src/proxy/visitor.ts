@@ -5,15 +5,21 @@ export function visitorCookieName(secure: boolean): string {
   return secure ? '__Host-esign-visitor' : 'esign-visitor';
 }
 
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** The value of the first cookie called `name` in a Cookie header, when it has the form of a visitor id. */
 export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : null;
+  // each cookie in turn, without splitting the header (a poll reads it every second)
+  for (let start = 0; start < header.length; ) {
+    let end = header.indexOf(';', start);
+    if (end < 0) end = header.length;
+    const eq = header.indexOf('=', start);
+    if (eq >= 0 && eq < end && header.slice(start, eq).trim() === name) {
+      const value = header.slice(eq + 1, end).trim();
+      return COOKIE_VALUE.test(value) ? value : null;
     }
+    start = end + 1;
   }
   return null;
 }

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { matchOperation } from '../../src/client/operation-match.js';
+import { OPERATIONS, OPERATION_IDS } from '../../src/client/operations.js';
 import { BodyTooLarge, STEPS, runSteps, type IncomingProxyRequest } from '../../src/proxy/core.js';
 import type { ProxyAnswer } from '../../src/proxy/errors.js';
 import type { ProxyOptions } from '../../src/proxy/options.js';
@@ -96,6 +98,15 @@ describe('proxy steps, each on its own', () => {
       assert.deepEqual(kindOf(await route(other, setup)), { status: 404, kind: 'operation-not-allowed' }, path);
       assert.deepEqual(other.event.base, {}, `${path}: no operation named`);
     }
+    // every operation by its own path, a localized one also under /en, and by no other method
+    for (const id of OPERATION_IDS) {
+      const spec = OPERATIONS[id];
+      const path = spec.path.replace(/\{\w+\}/g, 'Abc_defgh-123');
+      assert.equal(matchOperation(spec.method, path)?.id, id, path);
+      assert.equal(matchOperation(spec.method, `/en${path}`)?.id, spec.localized ? id : undefined, `/en${path}`);
+      assert.equal(matchOperation(spec.method, `/lt${path}`), null, `/lt${path}`);
+      assert.notEqual(matchOperation(spec.method === 'GET' ? 'DELETE' : 'GET', path)?.id, id, `${path} by another method`);
+    }
     const upload = newExchange(incoming({ url: '/api/document/upload.json' }), '/api/document/upload.json', null);
     assert.deepEqual(kindOf(await route(upload, setup)), { status: 403, kind: 'operation-disabled' });
     assert.deepEqual(upload.event.base, { operation: 'uploadDocument', kind: 'document' });
@@ -147,6 +158,26 @@ describe('proxy steps, each on its own', () => {
     const known = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: `${name}=${fresh.visitor.id}` } }), setup);
     await visitor(known, setup);
     assert.deepEqual(known.visitor, { id: fresh.visitor.id, key: fresh.visitor.key });
+    // the visitor's cookie among others, however the header spells them; a look-alike name or value is nobody
+    const id = fresh.visitor.id;
+    for (const [header, expected] of [
+      [`a=1; ${name}=${id}; b=2`, id],
+      [`a=1;${name}=${id}`, id],
+      [`;; ${name} = ${id} ;`, id],
+      [`x${name}=${id}`, null],
+      [`${name}x=${id}`, null],
+      [`${name}=${id}x!`, null],
+      [`${name}=short`, null],
+      [`${name}`, null],
+      [`a=${name}=${id}`, null],
+      [`${name}=; ${name}=${id}`, null],
+    ] as const) {
+      const seen = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: header } }), setup);
+      await visitor(seen, setup);
+      if (expected) assert.equal(seen.visitor.id, expected, header);
+      else assert.notEqual(seen.visitor.id, id, header);
+      assert.equal(Boolean(seen.visitor.cookie), !expected, `${header}: a new visitor's cookie only when none was read`);
+    }
     const hooked = setupOf({ visitor: (request) => (request.path === START ? 'user-7' : '') });
     const byHost = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON) }), hooked);
     await visitor(byHost, hooked);
