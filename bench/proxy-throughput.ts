@@ -19,10 +19,10 @@ import { Agent, request } from 'node:http';
 
 const TOKEN = 'bench-access-token';
 const CONNECTIONS = 32;
-const SLICE_MS = 1_000;
-const SLICES = 5;
+const SLICE_MS = 500;
+const SLICES = 10;
 const WARM_MS = 1_000;
-const ROUNDS = 7;
+const ROUNDS = 9;
 
 async function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -48,9 +48,8 @@ function post(agent: Agent, url: string, body: string, cookie?: string): Promise
   });
 }
 
-/** Polls from CONNECTIONS connections at once for a while: every latency, the errors and the seconds it took. */
-async function load(url: string, body: string, cookie: string | undefined, durationMs: number): Promise<Slice> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+/** Polls from CONNECTIONS connections at once for a while (the server's own, kept across its slices): every latency, the errors and the seconds it took. */
+async function load(agent: Agent, url: string, body: string, cookie: string | undefined, durationMs: number): Promise<Slice> {
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + durationMs;
@@ -65,7 +64,6 @@ async function load(url: string, body: string, cookie: string | undefined, durat
       }
     }),
   );
-  agent.destroy();
   return { latencies, errors, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -117,18 +115,20 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
       proxyOtel: [`${proxyOtel.url}/smartid/status/${traced.token}.json`, '{}', traced.cookie],
     } as const satisfies Record<string, readonly [string, string, string?]>;
     type Target = keyof typeof targets;
+    const agents = Object.fromEntries(Object.keys(targets).map((name) => [name, new Agent({ keepAlive: true, maxSockets: CONNECTIONS })])) as Record<Target, Agent>;
     const rounds: Record<Target, Load>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const order = Object.entries(targets) as [Target, readonly [string, string, string?]][];
       const turn = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
-      for (const [, [url, body, cookie]] of turn) await load(url, body, cookie, WARM_MS);
+      for (const [name, [url, body, cookie]] of turn) await load(agents[name], url, body, cookie, WARM_MS);
       const slices = Object.fromEntries(order.map(([name]) => [name, [] as Slice[]])) as Record<Target, Slice[]>;
       for (let slice = 0; slice < SLICES; slice++) {
-        for (const [name, [url, body, cookie]] of slice % 2 ? [...turn].reverse() : turn) slices[name].push(await load(url, body, cookie, SLICE_MS));
+        for (const [name, [url, body, cookie]] of slice % 2 ? [...turn].reverse() : turn) slices[name].push(await load(agents[name], url, body, cookie, SLICE_MS));
       }
       const measured = Object.fromEntries(order.map(([name]) => [name, summed(slices[name])])) as Record<Target, Load>;
       rounds.push(measured);
     }
+    for (const agent of Object.values(agents)) agent.destroy();
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const medianRound = (name: Target) => {
       const rps = median(rounds.map((r) => r[name].rps));
