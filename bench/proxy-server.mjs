@@ -1,15 +1,18 @@
 import { createServer } from 'node:http';
-import { createProxyHandler } from '../dist/proxy/index.js';
-import { createUpstream } from '../dist/proxy/upstream.js';
+import { pathToFileURL } from 'node:url';
 
 /*
- * A server of the throughput bench, in a process of its own:
- *   node bench/proxy-server.mjs <service-url> <token> proxy|proxy-otel|pass-through
+ * A server of the throughput and CPU benches, in a process of its own:
+ *   node bench/proxy-server.mjs <service-url> <token> proxy|proxy-otel|pass-through [<built dir>]
+ * The proxy comes from dist/, or from another build of it (bench/proxy-cpu.ts compares two).
  * `proxy`: the built proxy, its telemetry off. `proxy-otel`: the same with OpenTelemetry's SDK
  * registered (spans batched to an exporter that drops them, metrics kept in memory). `pass-through`:
  * no rules at all, the same HTTP client to the service: the floor the proxy is measured against.
  */
-const [baseUrl, accessToken, mode = 'proxy'] = process.argv.slice(2);
+const [baseUrl, accessToken, mode = 'proxy', built] = process.argv.slice(2);
+const from = built ? pathToFileURL(`${built}/`).href : new URL('../dist/', import.meta.url).href;
+const { createProxyHandler } = await import(`${from}proxy/index.js`);
+const { createUpstream } = await import(`${from}proxy/upstream.js`);
 
 if (mode === 'proxy-otel') {
   const { trace, metrics } = await import('@opentelemetry/api');

@@ -24,8 +24,9 @@ const SLICES = 10;
 const WARM_MS = 1_000;
 const ROUNDS = 9;
 
-async function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts a process (Node unless `command` says another) and waits for the line that gives its URL. */
+export async function startProcess(args: string[], ready: RegExp, command = process.execPath): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout!.setEncoding('utf8');
   while (!ready.test(output)) {
@@ -35,7 +36,7 @@ async function startProcess(args: string[], ready: RegExp): Promise<{ child: Chi
   return { child, url: ready.exec(output)![1]! };
 }
 
-function post(agent: Agent, url: string, body: string, cookie?: string): Promise<{ status: number; text: string; setCookie?: string }> {
+export function post(agent: Agent, url: string, body: string, cookie?: string): Promise<{ status: number; text: string; setCookie?: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(cookie ? { cookie } : {}) } }, (res) => {
       let text = '';
