@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Agent } from 'node:http';
 import { resolve } from 'node:path';
-import { post, startProcess } from './proxy-throughput.js';
+import { CONNECTIONS, load, median, post, startProcess } from './proxy-throughput.js';
 
 /*
  * CPU time a status poll in each server: where the proxy stands against the pass-through, and what
@@ -21,7 +21,6 @@ import { post, startProcess } from './proxy-throughput.js';
  */
 
 const TOKEN = 'bench-access-token';
-const CONNECTIONS = 32;
 const SLICES = Number(process.env['SLICES'] ?? 20);
 const SLICE_MS = 1_000;
 
@@ -44,28 +43,14 @@ async function cpuOf(server: Server): Promise<{ cpuUs: number; requests: number 
 /** Loads one server for a slice; its CPU time a request in that slice, in µs. */
 async function slice(server: Server, durationMs: number): Promise<number> {
   const before = await cpuOf(server);
-  const end = Date.now() + durationMs;
-  let wrong = 0;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < end) {
-        const answer = await post(server.agent, server.poll, '{}', server.cookie);
-        if (answer.status !== 200 || !answer.text.includes('waiting')) wrong++;
-      }
-    }),
-  );
+  const { errors } = await load(server.agent, server.poll, '{}', server.cookie, durationMs);
   const after = await cpuOf(server);
-  if (wrong) throw new Error(`${server.label}: ${wrong} polls were not answered "waiting"`);
+  if (errors) throw new Error(`${server.label}: ${errors} polls were not answered "waiting"`);
   return (after.cpuUs - before.cpuUs) / (after.requests - before.requests);
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
-};
-
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ['pass-through=pass-through', 'proxy=proxy', 'proxy-otel=proxy-otel'];
-const sandbox = await startProcess(['-c', '0', process.execPath, 'sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/, 'taskset');
+const sandbox = await startProcess(pinned(0, ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000']), /listening on (\S+)/, 'taskset');
 const servers: Server[] = [];
 try {
   for (const spec of wanted) {

@@ -18,7 +18,7 @@ import { Agent, request } from 'node:http';
  */
 
 const TOKEN = 'bench-access-token';
-const CONNECTIONS = 32;
+export const CONNECTIONS = 32;
 const SLICE_MS = 500;
 const SLICES = 10;
 const WARM_MS = 1_000;
@@ -50,7 +50,7 @@ export function post(agent: Agent, url: string, body: string, cookie?: string): 
 }
 
 /** Polls from CONNECTIONS connections at once for a while (the server's own, kept across its slices): every latency, the errors and the seconds it took. */
-async function load(agent: Agent, url: string, body: string, cookie: string | undefined, durationMs: number): Promise<Slice> {
+export async function load(agent: Agent, url: string, body: string, cookie: string | undefined, durationMs: number): Promise<Slice> {
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + durationMs;
@@ -69,6 +69,9 @@ async function load(agent: Agent, url: string, body: string, cookie: string | un
 }
 
 type Slice = { latencies: number[]; errors: number; seconds: number };
+
+/** The middle value (the lower of the two middle ones of an even count): always one of the values. */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 /** A server's slices of a round as one measure. */
 function summed(slices: Slice[]): Load {
@@ -130,7 +133,6 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
       rounds.push(measured);
     }
     for (const agent of Object.values(agents)) agent.destroy();
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const medianRound = (name: Target) => {
       const rps = median(rounds.map((r) => r[name].rps));
       return rounds.find((r) => r[name].rps === rps)![name];

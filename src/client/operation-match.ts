@@ -12,6 +12,9 @@ export interface MatchedOperation {
   locale: ServiceLocale;
 }
 
+/** The path prefix of the service's English pages (a localized operation's path, otherwise Lithuanian). */
+const ENGLISH = '/en';
+
 const MATCHERS = OPERATION_IDS.map((id) => {
   const spec: OperationSpec = OPERATIONS[id];
   const names: string[] = [];
@@ -26,7 +29,7 @@ const MATCHERS = OPERATION_IDS.map((id) => {
       return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('');
-  const prefix = spec.localized ? '(/en)?' : '()';
+  const prefix = spec.localized ? `(${ENGLISH})?` : '()';
   // the path's text before its first parameter: most operations are told apart by it alone
   const literal = spec.path.split('{')[0]!;
   return { id, method: spec.method, names, literal, localized: Boolean(spec.localized), regex: new RegExp(`^${prefix}${body}$`) };
@@ -40,7 +43,7 @@ export function matchOperation(method: string, rawPath: string): MatchedOperatio
   const upper = method.toUpperCase();
   for (const matcher of MATCHERS) {
     if (matcher.method !== upper) continue;
-    if (!rawPath.startsWith(matcher.literal) && !(matcher.localized && rawPath.startsWith(matcher.literal, 3) && rawPath.startsWith('/en'))) continue;
+    if (!rawPath.startsWith(matcher.literal) && !(matcher.localized && rawPath.startsWith(ENGLISH) && rawPath.startsWith(matcher.literal, ENGLISH.length))) continue;
     const found = matcher.regex.exec(rawPath);
     if (!found) continue;
     const params: Record<string, string> = {};
