@@ -3,7 +3,7 @@ import { FAILURES, REFUSALS, type ProxyEvent } from './events.js';
 import { StoreUnavailable } from './guarded-store.js';
 import type { IncomingProxyRequest } from './incoming.js';
 import { STORE_RETRY_AFTER, type ProxyOptions } from './options.js';
-import { createTelemetry } from './telemetry.js';
+import { createTelemetry, type RequestTelemetry } from './telemetry.js';
 import { UpstreamFailure } from './upstream.js';
 import { authorize } from './steps/authorize.js';
 import { binding } from './steps/binding.js';
@@ -51,29 +51,52 @@ export interface ProxyHealth {
 export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer | null>) & { health(): Promise<ProxyHealth> };
 
 /** Runs the steps; a thrown refusal, an unreachable store or service, or an answer too deep to walk becomes the answer. */
-export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
+export function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
   try {
-    for (const step of steps) {
-      const done = step(x, setup);
-      // a step that decided at once is not waited for: a poll goes through a dozen steps
-      const early = done instanceof Promise ? await done : done;
-      if (early) return withCookie(early, x.visitor?.cookie);
+    return Promise.resolve(stepsFrom(0, x, setup, steps));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The steps from `first` on. A step that decided at once goes straight on to the next: a poll
+ * goes through a dozen steps, and only the ones that wait (its body, the service) make a promise.
+ * A step's thrown or rejected failure becomes the answer (`answerFor`) or, when it is none of the
+ * proxy's, is thrown or rejected as it came.
+ */
+function stepsFrom(first: number, x: Exchange, setup: ProxySetup, steps: readonly Step[]): ProxyAnswer | Promise<ProxyAnswer> {
+  try {
+    for (let i = first; i < steps.length; i++) {
+      const done = steps[i]!(x, setup);
+      if (done instanceof Promise) {
+        return done.then(
+          (early) => (early ? withCookie(early, x.visitor?.cookie) : stepsFrom(i + 1, x, setup, steps)),
+          (error: unknown) => answerFor(error, x, setup),
+        );
+      }
+      if (done) return withCookie(done, x.visitor?.cookie);
     }
     return withCookie({ status: x.service.status, headers: { ...JSON_HEADERS }, body: x.service.body }, x.visitor?.cookie);
   } catch (error) {
-    if (error instanceof ProxyRefusal) {
-      x.event.why = error.why;
-      return withCookie(error.answer, x.visitor?.cookie);
-    }
-    if (error instanceof StoreUnavailable) {
-      setup.log(`[esign-proxy] ${error.message}`);
-      return withCookie(proxyError('store-unavailable', { retry_after: STORE_RETRY_AFTER }, { 'retry-after': String(STORE_RETRY_AFTER) }), x.visitor?.cookie);
-    }
-    if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), x.visitor?.cookie);
-    // an answer nested too deep to walk
-    if (error instanceof RangeError) return withCookie(proxyError('upstream-invalid'), x.visitor?.cookie);
-    throw error;
+    return answerFor(error, x, setup);
   }
+}
+
+/** The answer a step's failure makes; a failure that is not the proxy's own is thrown on. */
+function answerFor(error: unknown, x: Exchange, setup: ProxySetup): ProxyAnswer {
+  if (error instanceof ProxyRefusal) {
+    x.event.why = error.why;
+    return withCookie(error.answer, x.visitor?.cookie);
+  }
+  if (error instanceof StoreUnavailable) {
+    setup.log(`[esign-proxy] ${error.message}`);
+    return withCookie(proxyError('store-unavailable', { retry_after: STORE_RETRY_AFTER }, { 'retry-after': String(STORE_RETRY_AFTER) }), x.visitor?.cookie);
+  }
+  if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), x.visitor?.cookie);
+  // an answer nested too deep to walk
+  if (error instanceof RangeError) return withCookie(proxyError('upstream-invalid'), x.visitor?.cookie);
+  throw error;
 }
 
 /** The one event a request's answer makes, if any: a refusal, a failure, a host's failure, a start or an end. */
@@ -132,23 +155,46 @@ export function createProxyCore(options: ProxyOptions, spans: 'batched' | 'at-on
     }, 0);
   }
 
-  const handle = async (request: IncomingProxyRequest): Promise<ProxyAnswer | null> => {
-    const t0 = Date.now();
-    const where = routeOf(request.url, prefix);
-    if (!where) return null;
-    const begun = options.openTelemetry === false ? null : beginTelemetry();
-    const telemetry = begun instanceof Promise ? await begun : begun;
-    const x = newExchange(request, where.path, telemetry, t0);
-    let answer: ProxyAnswer | null = null;
+  /** The request's event and telemetry, once its answer is known. */
+  function finish(x: Exchange, telemetry: RequestTelemetry | null, answer: ProxyAnswer): ProxyAnswer {
     let event: ProxyEvent | null = null;
     try {
-      answer = await runSteps(x, setup);
       event = options.onEvent || telemetry ? eventOf(answer, x.event) : null;
       if (event) emit(event);
       return answer;
     } finally {
       telemetry?.end(answer, x.event.base.operation, event);
     }
+  }
+
+  function answer(request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0: number): Promise<ProxyAnswer> {
+    const x = newExchange(request, path, telemetry, t0);
+    const failed = (error: unknown): Promise<never> => {
+      telemetry?.end(null, x.event.base.operation, null);
+      return Promise.reject(error);
+    };
+    let answered: ProxyAnswer | Promise<ProxyAnswer>;
+    try {
+      answered = stepsFrom(0, x, setup, STEPS);
+    } catch (error) {
+      return failed(error);
+    }
+    if (answered instanceof Promise) return answered.then((done) => finish(x, telemetry, done), failed);
+    try {
+      return Promise.resolve(finish(x, telemetry, answered));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  // not an async function: a poll's answer is one promise of the steps', not a chain of them
+  const handle = (request: IncomingProxyRequest): Promise<ProxyAnswer | null> => {
+    const t0 = Date.now();
+    const where = routeOf(request.url, prefix);
+    if (!where) return Promise.resolve(null);
+    if (options.openTelemetry === false) return answer(request, where.path, null, t0);
+    const begun = beginTelemetry();
+    return begun instanceof Promise ? begun.then((telemetry) => answer(request, where.path, telemetry, t0)) : answer(request, where.path, begun, t0);
   };
   return Object.assign(handle, { health });
 }

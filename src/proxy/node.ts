@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { createProxyCore, type ProxyHealth } from './core.js';
 import { watchDeadline, unwatchDeadline, type BodyDeadline } from './body-deadlines.js';
-import { BodyTimeout, BodyTooLarge } from './incoming.js';
+import { BodyTimeout, BodyTooLarge, type IncomingProxyRequest } from './incoming.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
 import type { ProxyOptions } from './options.js';
 
@@ -78,6 +78,39 @@ export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: P
   res.end(body, () => req.socket.destroy());
 }
 
+/** A node:http request as the core reads it: its methods on the prototype, not new closures for every request. */
+class NodeRequest implements IncomingProxyRequest {
+  readonly method: string;
+  readonly secure: boolean;
+  readonly host: string | null;
+  readonly parsedBody: unknown;
+  /** Handed around on its own (the origin check), so bound to this request. */
+  readonly header: (name: string) => string | null;
+
+  constructor(
+    readonly raw: IncomingMessage,
+    readonly url: string,
+    parsedBody: unknown,
+  ) {
+    this.method = raw.method ?? 'GET';
+    this.secure = Boolean((raw.socket as TLSSocket).encrypted);
+    this.host = raw.headers.host ?? null;
+    this.parsedBody = parsedBody;
+    this.header = (name) => {
+      const value = raw.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    };
+  }
+
+  headers(): Headers {
+    return headersOf(this.raw);
+  }
+
+  readBody(limit: number, timeoutFor: (bytes: number) => number): Promise<Uint8Array> {
+    return readBody(this.raw, limit, timeoutFor);
+  }
+}
+
 /**
  * The proxy as a `(req, res, next?)` handler for node:http, Express, Connect and Vite.
  * With `prefix`, requests are matched on the full URL (`originalUrl` under Express); without,
@@ -90,20 +123,7 @@ export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
     const request = req as MaybeParsed;
     const url = options.prefix ? (request.originalUrl ?? req.url ?? '/') : (req.url ?? '/');
     const parsed = request.body !== undefined && (req.complete || req.readableEnded) ? request.body : undefined;
-    core({
-      method: req.method ?? 'GET',
-      url,
-      header: (name) => {
-        const value = req.headers[name];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-      headers: () => headersOf(req),
-      secure: Boolean((req.socket as TLSSocket).encrypted),
-      host: req.headers.host ?? null,
-      raw: req,
-      ...(parsed !== undefined ? { parsedBody: parsed } : {}),
-      readBody: (limit, timeoutFor) => readBody(req, limit, timeoutFor),
-    }).then(
+    core(new NodeRequest(req, url, parsed)).then(
       (answer) => {
         if (answer) writeAnswer(req, res, answer);
         else if (next) next();

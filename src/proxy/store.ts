@@ -62,6 +62,11 @@ export class MemoryStore implements ProxyStore {
   }
 
   async get(key: string): Promise<string | null> {
+    return this.getNow(key);
+  }
+
+  /** What `get` gives, at once: the proxy reads a binding on every poll without a promise. */
+  getNow(key: string): string | null {
     return this.#live(key)?.value ?? null;
   }
 

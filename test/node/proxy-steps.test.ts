@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { matchOperation } from '../../src/client/operation-match.js';
 import { OPERATIONS, OPERATION_IDS } from '../../src/client/operations.js';
 import { BodyTooLarge, STEPS, runSteps, type IncomingProxyRequest } from '../../src/proxy/core.js';
-import type { ProxyAnswer } from '../../src/proxy/errors.js';
+import { ProxyRefusal, proxyError, type ProxyAnswer } from '../../src/proxy/errors.js';
 import type { ProxyOptions } from '../../src/proxy/options.js';
 import { authorize } from '../../src/proxy/steps/authorize.js';
 import { binding } from '../../src/proxy/steps/binding.js';
@@ -19,7 +19,9 @@ import { origin } from '../../src/proxy/steps/origin.js';
 import { pollFloor } from '../../src/proxy/steps/poll-floor.js';
 import { route } from '../../src/proxy/steps/route.js';
 import { sessions } from '../../src/proxy/steps/sessions.js';
+import { MemoryStore } from '../../src/proxy/store.js';
 import { createSetup, type ProxySetup } from '../../src/proxy/steps/setup.js';
+import { UpstreamFailure } from '../../src/proxy/upstream.js';
 import { visitor } from '../../src/proxy/steps/visitor.js';
 import { ACCESS_TOKEN, listen, startStack, type Stack } from './harness.js';
 
@@ -186,29 +188,35 @@ describe('proxy steps, each on its own', () => {
     assert.equal((await refusal(visitor, nobody, hooked)).status, 403);
   });
 
-  it('binding: a poll is for the visitor\'s own session of that kind, anything else gets the service\'s unknown-token answer', async () => {
-    const setup = setupOf();
-    const poll = '/smartid/status/token-1234.json';
-    await setup.store.set('bind:token-1234', JSON.stringify({ visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' }), 60_000);
-    const own = await through([route, fields], incoming({ url: poll, body: '{}' }), setup);
-    own.visitor = { id: 'v1', key: 'cookie:v1' };
-    assert.equal(await binding(own, setup), undefined);
-    assert.equal(own.binding?.kind, 'login');
-    for (const [url, key] of [
-      [poll, 'cookie:v2'],
-      ['/smartid/sign/status/token-1234.json', 'cookie:v1'],
-      ['/smartid/status/token-9999.json', 'cookie:v1'],
-    ] as const) {
-      const other = await through([route, fields], incoming({ url, body: '{}' }), setup);
-      other.visitor = { id: key.slice(7), key };
-      const refused = await refusal(binding, other, setup);
-      assert.deepEqual([refused.status, refused.body, refused.why], [404, { status: 'error', message: 'Session for given token was not found', error_code: 40402 }, { reason: 'not-your-session' }], url);
-    }
-    // a start has no binding to check
-    const start = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
-    assert.equal(await binding(start, setup), undefined);
-    assert.equal(start.binding, null);
-  });
+  for (const [where, store] of [
+    ['the process\'s memory, read at once', undefined],
+    ['a host\'s store, read through its promise', () => new MemoryStore()],
+  ] as const) {
+    it(`binding (${where}): a poll is for the visitor's own session of that kind, anything else gets the service's unknown-token answer`, async () => {
+      const setup = setupOf(store ? { store: store() } : {});
+      assert.equal(setup.store instanceof MemoryStore, !store);
+      const poll = '/smartid/status/token-1234.json';
+      await setup.store.set('bind:token-1234', JSON.stringify({ visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' }), 60_000);
+      const own = await through([route, fields], incoming({ url: poll, body: '{}' }), setup);
+      own.visitor = { id: 'v1', key: 'cookie:v1' };
+      assert.equal(await binding(own, setup), undefined);
+      assert.equal(own.binding?.kind, 'login');
+      for (const [url, key] of [
+        [poll, 'cookie:v2'],
+        ['/smartid/sign/status/token-1234.json', 'cookie:v1'],
+        ['/smartid/status/token-9999.json', 'cookie:v1'],
+      ] as const) {
+        const other = await through([route, fields], incoming({ url, body: '{}' }), setup);
+        other.visitor = { id: key.slice(7), key };
+        const refused = await refusal(binding, other, setup);
+        assert.deepEqual([refused.status, refused.body, refused.why], [404, { status: 'error', message: 'Session for given token was not found', error_code: 40402 }, { reason: 'not-your-session' }], url);
+      }
+      // a start has no binding to check
+      const start = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
+      assert.equal(await binding(start, setup), undefined);
+      assert.equal(start.binding, null);
+    });
+  }
 
   it('limits: a start counts against its visitor and person; over a limit it is refused with the seconds to wait', async () => {
     const setup = setupOf({ rateLimit: { perVisitor: { limit: 5, windowMs: 60_000 }, perPerson: { limit: 1, windowMs: 60_000 } } });
@@ -361,5 +369,53 @@ describe('proxy steps, each on its own', () => {
     assert.equal(answer.status, 404);
     assert.match(answer.headers['set-cookie'] ?? '', /HttpOnly/);
     assert.deepEqual(x.event.why, { reason: 'not-your-session' });
+  });
+});
+
+describe('running the steps', () => {
+  const poll = () => newExchange(incoming({ url: '/smartid/status/run-1.json', body: '{}' }), '/smartid/status/run-1.json', null);
+  const answered = (status: number): ProxyAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: '{}' });
+
+  it('goes on step by step, whether a step decides at once or later, and stops at the first answer', async () => {
+    const ran: string[] = [];
+    const at = (name: string, result?: ProxyAnswer, later = false): Step => () => {
+      ran.push(name);
+      return later ? new Promise((done) => setImmediate(() => done(result))) : result;
+    };
+    const x = poll();
+    const answer = await runSteps(x, setupOf(), [at('a'), at('b', undefined, true), at('c'), at('d', answered(202), true), at('e')]);
+    assert.equal(answer.status, 202);
+    assert.deepEqual(ran, ['a', 'b', 'c', 'd']);
+    const direct = await runSteps(poll(), setupOf(), [at('f', answered(201)), at('g')]);
+    assert.equal(direct.status, 201);
+    assert.deepEqual(ran, ['a', 'b', 'c', 'd', 'f']);
+  });
+
+  it('a refusal or a service failure thrown at once or later becomes the answer; any other failure is passed on as it came', async () => {
+    const refuse: Step = () => {
+      throw new ProxyRefusal(proxyError('forbidden'), { reason: 'not-allowed' });
+    };
+    const refuseLater: Step = async () => {
+      await new Promise((done) => setImmediate(done));
+      throw new ProxyRefusal(proxyError('forbidden'), { reason: 'not-allowed' });
+    };
+    for (const step of [refuse, refuseLater]) {
+      const x = poll();
+      const answer = await runSteps(x, setupOf(), [step]);
+      assert.equal(answer.status, 403);
+      assert.deepEqual(x.event.why, { reason: 'not-allowed' });
+    }
+    const unreachable: Step = () => Promise.reject(new UpstreamFailure('upstream-timeout'));
+    assert.equal((await runSteps(poll(), setupOf(), [unreachable])).kind, 'upstream-timeout');
+    const bug = new TypeError('a bug');
+    const throwsAtOnce: Step = () => {
+      throw bug;
+    };
+    const rejectsLater: Step = () => Promise.reject(bug);
+    for (const step of [throwsAtOnce, rejectsLater]) {
+      const running = runSteps(poll(), setupOf(), [step]);
+      assert.ok(running instanceof Promise, 'a failure at once is still a rejected promise, never a throw');
+      await assert.rejects(running, (error) => error === bug);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { ProxyRefusal, jsonAnswer } from '../errors.js';
 import { REMOVALS, STATUS_OF } from '../operation-kinds.js';
-import type { Binding, Step } from './exchange.js';
+import { MemoryStore } from '../store.js';
+import type { Binding, Exchange, Step } from './exchange.js';
 
 /** Bindings as parsed, by their stored text: a session is polled every second or so, its binding never changes. */
 const parsed = new Map<string, Binding>();
@@ -28,12 +29,18 @@ export const SESSION_NOT_FOUND = 'Session for given token was not found';
  * channel. Any other token gets the service's own answer for a token it does not know, whether
  * the session exists or not.
  */
-export const binding: Step = async (x, { store }) => {
+export const binding: Step = (x, { store }) => {
+  const { operation } = x;
+  if (!REMOVALS[operation.id] && !STATUS_OF[operation.id]) return;
+  const key = `bind:${operation.params['token'] ?? operation.params['sessionId'] ?? ''}`;
+  // the process's own memory answers at once: no promise for every poll
+  if (store instanceof MemoryStore) return bound(x, store.getNow(key));
+  return store.get(key).then((stored) => bound(x, stored));
+};
+
+function bound(x: Exchange, stored: string | null): void {
   const { operation } = x;
   const removalChannel = REMOVALS[operation.id];
-  if (!removalChannel && !STATUS_OF[operation.id]) return;
-  const sessionToken = operation.params['token'] ?? operation.params['sessionId'] ?? '';
-  const stored = await store.get(`bind:${sessionToken}`);
   const bound = stored ? parseBinding(stored) : null;
   const fits = bound !== null && bound.visitor === x.visitor.key && (removalChannel ? bound.channel === removalChannel : bound.status === operation.id);
   if (fits) {
@@ -42,4 +49,4 @@ export const binding: Step = async (x, { store }) => {
   }
   const answer = removalChannel ? { status: 'error', message: SESSION_NOT_FOUND } : { status: 'error', message: SESSION_NOT_FOUND, error_code: 40402 };
   throw new ProxyRefusal(jsonAnswer(404, answer), { reason: 'not-your-session' });
-};
+}

@@ -84,14 +84,20 @@ export type Step = (exchange: Exchange, setup: ProxySetup) => ProxyAnswer | void
 /** A new exchange for a request inside the prefix; the steps fill in the rest. */
 export function newExchange(request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0 = Date.now()): Exchange {
   const userAgent = request.header('user-agent');
+  // every field there from the start, the later steps' as undefined: one shape for every exchange
   return {
     request,
     path,
     event: { t0, base: userAgent ? { userAgent: userAgent.slice(0, 256) } : {} },
     telemetry,
+    operation: undefined,
     fields: {},
-    binding: null,
+    visitor: undefined,
+    asked: undefined,
+    info: undefined,
     person: undefined,
+    binding: null,
     personCounters: [],
+    service: undefined,
   } as unknown as Exchange;
 }

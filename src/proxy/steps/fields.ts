@@ -8,22 +8,7 @@ import type { ProxySetup } from './setup.js';
 
 const DECODER = new TextDecoder();
 
-/** The body as an object: read within its limits (a session's small, a file's large) and parsed once. */
-async function readBody({ request, operation }: Exchange, setup: ProxySetup): Promise<unknown> {
-  const body = request.parsedBody;
-  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
-  let text: string;
-  if (typeof body === 'string') text = body;
-  else if (body instanceof Uint8Array) text = DECODER.decode(body);
-  else {
-    try {
-      text = DECODER.decode(await request.readBody(SMALL_BODIES.has(operation.id) ? setup.sessionBodyLimit : setup.bodyLimit, setup.timeoutFor));
-    } catch (error) {
-      if (error instanceof BodyTooLarge) throw new ProxyRefusal(proxyError('request-too-large'));
-      if (error instanceof BodyTimeout) throw new ProxyRefusal(proxyError('body-timeout'));
-      throw error;
-    }
-  }
+function parsed(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -31,13 +16,23 @@ async function readBody({ request, operation }: Exchange, setup: ProxySetup): Pr
   }
 }
 
-/**
- * Fields: the operation's own fields and nothing else, each checked (a start's person and text by
- * the start rules too); anything else in the body is dropped. A GET has none.
- */
-export const fields: Step = async (x, setup) => {
-  if (x.request.method === 'GET') return;
-  const body = await readBody(x, setup);
+function refusedBody(error: unknown): never {
+  if (error instanceof BodyTooLarge) throw new ProxyRefusal(proxyError('request-too-large'));
+  if (error instanceof BodyTimeout) throw new ProxyRefusal(proxyError('body-timeout'));
+  throw error;
+}
+
+/** The body read within its limits (a session's small, a file's large). */
+function bodyBytes({ request, operation }: Exchange, setup: ProxySetup): Promise<Uint8Array> {
+  try {
+    return request.readBody(SMALL_BODIES.has(operation.id) ? setup.sessionBodyLimit : setup.bodyLimit, setup.timeoutFor);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The operation's fields of a body parsed once, each checked. */
+function checked(x: Exchange, body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProxyRefusal(proxyError('malformed-json'));
   const { operation } = x;
   try {
@@ -48,4 +43,18 @@ export const fields: Step = async (x, setup) => {
     throw error;
   }
   if (operation.id === 'generateTemporarySigningLink' && typeof x.fields['document_id'] === 'string') operation.params['documentId'] = x.fields['document_id'];
+}
+
+/**
+ * Fields: the operation's own fields and nothing else, each checked (a start's person and text by
+ * the start rules too); anything else in the body is dropped. A GET has none. A body a framework
+ * parsed already is used as it is.
+ */
+export const fields: Step = (x, setup) => {
+  if (x.request.method === 'GET') return;
+  const body = x.request.parsedBody;
+  if (typeof body === 'string') return checked(x, parsed(body));
+  if (body instanceof Uint8Array) return checked(x, parsed(DECODER.decode(body)));
+  if (body !== undefined) return checked(x, body);
+  return bodyBytes(x, setup).then((bytes) => checked(x, parsed(DECODER.decode(bytes))), refusedBody);
 };

@@ -7,10 +7,19 @@ import type { Step } from './exchange.js';
  * exposes it. The service's own text goes on unless something was taken out of it.
  */
 export const filter: Step = ({ service }, { token, options }) => {
-  const redacted = mayHoldToken(service.text, token) ? redactToken(service.value, token) : { value: service.value, changed: false };
-  service.value = redacted.value as Record<string, unknown>;
+  let changed = false;
+  if (mayHoldToken(service.text, token)) {
+    const redacted = redactToken(service.value, token);
+    service.value = redacted.value as Record<string, unknown>;
+    changed = redacted.changed;
+  }
   // the screening fields can be in the value only if their names (or an escape) are in the text
-  const mayScreen = !options.exposeScreening && (service.text.includes('_data') || service.text.includes('\\'));
-  const shown = mayScreen ? withoutScreening(service.value) : { value: service.value, changed: false };
-  if (redacted.changed || shown.changed) service.body = JSON.stringify(shown.value);
+  if (!options.exposeScreening && (service.text.includes('_data') || service.text.includes('\\'))) {
+    const shown = withoutScreening(service.value);
+    if (shown.changed) {
+      service.body = JSON.stringify(shown.value);
+      return;
+    }
+  }
+  if (changed) service.body = JSON.stringify(service.value);
 };

@@ -1,7 +1,8 @@
-import { proxyError } from '../errors.js';
+import { proxyError, type ProxyAnswer } from '../errors.js';
 import { fileAnswer } from '../file-answer.js';
 import { isJsonContentType } from '../origin.js';
-import type { Step } from './exchange.js';
+import type { UpstreamAnswer } from '../upstream.js';
+import type { Exchange, Step } from './exchange.js';
 
 function hasFields(fields: Record<string, unknown>): boolean {
   for (const _ in fields) return true;
@@ -13,13 +14,17 @@ function hasFields(fields: Record<string, unknown>): boolean {
  * its query, added here, never in a URL the browser sees), in its telemetry span. A downloaded
  * file goes back as a file; any other answer must be a JSON object.
  */
-export const forward: Step = async (x, { upstream, token, tokenOnlyBody }) => {
+export const forward: Step = (x, { upstream, token, tokenOnlyBody }) => {
   const { request, operation, path } = x;
   const call = () =>
     request.method === 'GET'
       ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined)
       : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody);
-  const answer = x.telemetry ? await x.telemetry.service(request.method, operation.id, call) : await call();
+  return (x.telemetry ? x.telemetry.service(request.method, operation.id, call) : call()).then((answer) => received(x, answer, token));
+};
+
+function received(x: Exchange, answer: UpstreamAnswer, token: string): ProxyAnswer | void {
+  const { operation } = x;
   if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
     return fileAnswer(answer, operation.params['documentId'] ?? 'document', token);
   }
@@ -32,4 +37,4 @@ export const forward: Step = async (x, { upstream, token, tokenOnlyBody }) => {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return proxyError('upstream-invalid');
   x.service = { status: answer.status, text, value: parsed as Record<string, unknown>, body: text };
-};
+}
