@@ -4,15 +4,21 @@ import { Agent, request } from 'node:http';
 
 /*
  * Status polls per second and p99 latency, straight to the sandbox and through the proxy, in one
- * run on this machine: the sandbox and the proxy each in a process of their own, the load from
- * this one, all on loopback. The RSS of the proxy process is read after the run.
+ * run on this machine: the sandbox and each server in processes of their own, the load from this
+ * one, all on loopback. The RSS of a proxy process is read after the run.
  *
  * This machine's speed moves by half within a minute (the sandbox alone from 10,000 to 20,000
  * polls a second), so the servers are measured in slices that take turns: in each of ROUNDS
  * rounds, SLICES slices of SLICE_MS per server, the order reversed every other slice and each
  * round starting with the next server, so that a slower moment falls on every server alike.
- * Each server is first loaded for WARM_MS, not counted: a Node process that sat idle has had its
- * young generation shrunk and for a moment under load again collects garbage far more often.
+ *
+ * One process of a server is not another: started alike, with the same code, one can spend 3–6%
+ * more CPU a poll than another for its whole life (bench/proxy-cpu.ts, three of each at once:
+ * pass-throughs 0.97–1.00, proxies 1.03–1.09), and with one process a server that moved a whole
+ * run. So each server runs in PROCESSES processes, and in every round each of them serves a
+ * block of SLICES / PROCESSES slices in turn: a round's figure is theirs together. A process is
+ * first loaded for WARM_MS before its block, not counted: a Node process that sat idle has had
+ * its young generation shrunk and for a moment under load again collects garbage far more often.
  * Each figure is the median round's, each ratio the median of the rounds' ratios (both servers of
  * a ratio measured in the same round).
  */
@@ -20,7 +26,8 @@ import { Agent, request } from 'node:http';
 const TOKEN = 'bench-access-token';
 export const CONNECTIONS = 32;
 const SLICE_MS = 500;
-const SLICES = 10;
+const PROCESSES = 3;
+const SLICES = 12;
 const WARM_MS = 1_000;
 const ROUNDS = 9;
 
@@ -93,62 +100,88 @@ export interface ProxyThroughput {
   ratioOtel: number;
   /** Each round's ratios, in the order measured. */
   rounds: { ratio: number; ratioOtel: number }[];
+  /** Each process's polls a second (the median of its slices), by server. */
+  processes: { passThrough: number[]; proxy: number[]; proxyOtel: number[] };
   proxyRssMb: number;
+}
+
+/** One process of a server: where its polls go, with what, over its own kept connections. */
+interface Poller {
+  url: string;
+  body: string;
+  cookie: string | undefined;
+  agent: Agent;
+  /** Polls a second in each of its slices. */
+  rps: number[];
+}
+
+function poller(url: string, body: string, cookie?: string): Poller {
+  return { url, body, cookie, agent: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }), rps: [] };
 }
 
 export async function measureProxyThroughput(): Promise<ProxyThroughput> {
   const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/);
-  const servers = await Promise.all(
-    (['pass-through', 'proxy', 'proxy-otel'] as const).map((mode) => startProcess(['bench/proxy-server.mjs', sandbox.url, TOKEN, mode], /proxy on (\S+)/)),
-  );
-  const [passThrough, proxy, proxyOtel] = servers as [typeof servers[0], typeof servers[0], typeof servers[0]];
+  const modes = ['pass-through', 'proxy', 'proxy-otel'] as const;
+  const started = await Promise.all(modes.flatMap((mode) => Array.from({ length: PROCESSES }, () => startProcess(['bench/proxy-server.mjs', sandbox.url, TOKEN, mode], /proxy on (\S+)/))));
+  const processesOf = (mode: (typeof modes)[number]) => started.slice(modes.indexOf(mode) * PROCESSES, (modes.indexOf(mode) + 1) * PROCESSES);
   try {
-    // a session started through each proxy, so that each polls one it bound to its visitor
+    // a session started through each proxy process, so that each polls one it bound to its visitor
     const session = async (url: string) => {
       const agent = new Agent({ keepAlive: true });
       const start = await post(agent, `${url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));
       agent.destroy();
       return { token: (JSON.parse(start.text) as { token: string }).token, cookie: start.setCookie! };
     };
-    const plain = await session(proxy.url);
-    const traced = await session(proxyOtel.url);
+    const proxied = async (url: string) => {
+      const { token, cookie } = await session(url);
+      return poller(`${url}/smartid/status/${token}.json`, '{}', cookie);
+    };
+    const proxies = await Promise.all(processesOf('proxy').map((server) => proxied(server.url)));
+    const traced = await Promise.all(processesOf('proxy-otel').map((server) => proxied(server.url)));
+    const { token } = await session(processesOf('proxy')[0]!.url);
     const targets = {
-      direct: [`${sandbox.url}/smartid/status/${plain.token}.json`, JSON.stringify({ access_token: TOKEN })],
-      passThrough: [`${passThrough.url}/smartid/status/${plain.token}.json`, '{}'],
-      proxy: [`${proxy.url}/smartid/status/${plain.token}.json`, '{}', plain.cookie],
-      proxyOtel: [`${proxyOtel.url}/smartid/status/${traced.token}.json`, '{}', traced.cookie],
-    } as const satisfies Record<string, readonly [string, string, string?]>;
+      direct: [poller(`${sandbox.url}/smartid/status/${token}.json`, JSON.stringify({ access_token: TOKEN }))],
+      passThrough: processesOf('pass-through').map((server) => poller(`${server.url}/smartid/status/${token}.json`, '{}')),
+      proxy: proxies,
+      proxyOtel: traced,
+    } satisfies Record<string, Poller[]>;
     type Target = keyof typeof targets;
-    const agents = Object.fromEntries(Object.keys(targets).map((name) => [name, new Agent({ keepAlive: true, maxSockets: CONNECTIONS })])) as Record<Target, Agent>;
     const rounds: Record<Target, Load>[] = [];
+    const names = Object.keys(targets) as Target[];
     for (let round = 0; round < ROUNDS; round++) {
-      const order = Object.entries(targets) as [Target, readonly [string, string, string?]][];
-      const turn = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
-      for (const [name, [url, body, cookie]] of turn) await load(agents[name], url, body, cookie, WARM_MS);
-      const slices = Object.fromEntries(order.map(([name]) => [name, [] as Slice[]])) as Record<Target, Slice[]>;
+      const turn = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+      const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<Target, Slice[]>;
       for (let slice = 0; slice < SLICES; slice++) {
-        for (const [name, [url, body, cookie]] of slice % 2 ? [...turn].reverse() : turn) slices[name].push(await load(agents[name], url, body, cookie, SLICE_MS));
+        for (const name of slice % 2 ? [...turn].reverse() : turn) {
+          const processes = targets[name];
+          const block = SLICES / processes.length;
+          const one = processes[Math.floor(slice / block)]!;
+          if (slice % block === 0) await load(one.agent, one.url, one.body, one.cookie, WARM_MS);
+          const measured = await load(one.agent, one.url, one.body, one.cookie, SLICE_MS);
+          one.rps.push(measured.latencies.length / measured.seconds);
+          slices[name].push(measured);
+        }
       }
-      const measured = Object.fromEntries(order.map(([name]) => [name, summed(slices[name])])) as Record<Target, Load>;
-      rounds.push(measured);
+      rounds.push(Object.fromEntries(names.map((name) => [name, summed(slices[name])])) as Record<Target, Load>);
     }
-    for (const agent of Object.values(agents)) agent.destroy();
+    for (const processes of Object.values(targets)) for (const one of processes) one.agent.destroy();
     const medianRound = (name: Target) => {
       const rps = median(rounds.map((r) => r[name].rps));
       return rounds.find((r) => r[name].rps === rps)![name];
     };
     const result = { direct: medianRound('direct'), passThrough: medianRound('passThrough'), proxy: medianRound('proxy'), proxyOtel: medianRound('proxyOtel') };
-    const rss = await post(new Agent(), `${proxy.url}/__rss`, '{}');
+    const rss = await post(new Agent(), `${processesOf('proxy')[0]!.url}/__rss`, '{}');
     return {
       ...result,
       ratio: median(rounds.map((r) => r.proxy.rps / r.passThrough.rps)),
       ratioOtel: median(rounds.map((r) => r.proxyOtel.rps / r.passThrough.rps)),
       rounds: rounds.map((r) => ({ ratio: r.proxy.rps / r.passThrough.rps, ratioOtel: r.proxyOtel.rps / r.passThrough.rps })),
+      processes: { passThrough: targets.passThrough.map((one) => median(one.rps)), proxy: proxies.map((one) => median(one.rps)), proxyOtel: traced.map((one) => median(one.rps)) },
       proxyRssMb: Number(rss.text) / 1024 / 1024,
     };
   } finally {
     sandbox.child.kill();
-    for (const server of servers) {
+    for (const server of started) {
       server.child.kill('SIGINT');
       await once(server.child, 'exit');
     }
@@ -158,7 +191,7 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
 export function throughputTable(result: ProxyThroughput): string {
   const row = (name: string, r: Load) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`;
   return [
-    `| status poll, ${CONNECTIONS} connections, ${(SLICES * SLICE_MS) / 1000} s a server a round in ${SLICES} slices taking turns, median of ${ROUNDS} rounds | requests/s | p50 | p99 | errors |`,
+    `| status poll, ${CONNECTIONS} connections, ${(SLICES * SLICE_MS) / 1000} s a server a round in ${SLICES} slices taking turns (${PROCESSES} processes a server, in blocks), median of ${ROUNDS} rounds | requests/s | p50 | p99 | errors |`,
     '|---|---:|---:|---:|---:|',
     row('sandbox directly', result.direct),
     row('a bare pass-through (no rules, the same HTTP client)', result.passThrough),
@@ -168,5 +201,7 @@ export function throughputTable(result: ProxyThroughput): string {
     `The proxy against the pass-through (median of the rounds' ratios): ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (goal ≥ 0.9× either way); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
     '',
     `The rounds' ratios, in the order measured: ${result.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}; with OpenTelemetry ${result.rounds.map((r) => r.ratioOtel.toFixed(2)).join(', ')}`,
+    '',
+    `Each process's requests/s (the median of its slices): pass-through ${result.processes.passThrough.map(Math.round).join(', ')}; proxy ${result.processes.proxy.map(Math.round).join(', ')}; with OpenTelemetry ${result.processes.proxyOtel.map(Math.round).join(', ')}`,
   ].join('\n');
 }
