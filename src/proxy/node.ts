@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { createProxyCore, type ProxyHealth } from './core.js';
-import { watchDeadline, unwatchDeadline, type BodyDeadline } from './body-deadlines.js';
+import { BodyDeadline, watchDeadline, unwatchDeadline } from './body-deadlines.js';
 import { BodyTimeout, BodyTooLarge, type IncomingProxyRequest } from './incoming.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
 import type { ProxyOptions } from './options.js';
@@ -35,7 +35,7 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
     const started = Date.now();
     const announced = Number.isFinite(declared) ? declared : 0;
     // the deadline grows with what has come (or was declared)
-    const deadline: BodyDeadline = { at: started + timeoutFor(announced), expire: () => fail(new BodyTimeout()) };
+    const deadline = new BodyDeadline(started + timeoutFor(announced), () => fail(new BodyTimeout()));
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
