@@ -1,4 +1,4 @@
-import type { Attributes, Context, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Counter, Histogram, HrTime, Span, Tracer } from '@opentelemetry/api';
 import { OPERATIONS, type OperationId } from '../client/operations.js';
 import type { ProxyAnswer } from './errors.js';
 import type { ProxyEvent } from './events.js';
@@ -20,8 +20,10 @@ const SCOPE = 'esign-elements/proxy';
 
 /** What a request tells telemetry while it runs. */
 export interface RequestTelemetry {
-  /** Runs the call to the service and times it (its client span is made with the request's, see `record`). */
-  service<T extends { status: number }>(method: string, operation: OperationId, call: () => Promise<T>): Promise<T>;
+  /** Notes that the call to the service begins (its client span is made with the request's, see `record`). */
+  callStarted(method: string, operation: OperationId): ServiceCall;
+  /** Notes how it ended: the service's status, or the failure that ended it. */
+  callEnded(call: ServiceCall, status: number | undefined, failure?: unknown): void;
   /** Notes what came of the request: its spans are made, and its event counted, with its batch (see `record`). */
   end(answer: ProxyAnswer | null, operation: OperationId | undefined, event: ProxyEvent | null): void;
 }
@@ -70,14 +72,16 @@ export function createTelemetry(enabled: boolean, serviceUrl: string, batched: b
   return () => (!enabled || found === null ? null : found ? begin(found, attributes, batched) : loaded());
 }
 
-/** The attributes of a proxy's service calls and durations, each made once and frozen: the SDK copies or only reads them. */
+/** The names and attributes of a proxy's spans and durations, each made once (attributes frozen: the SDK copies or only reads them). */
 interface CallAttributes {
+  request(operation: OperationId): { name: string; attributes: Attributes };
   service(method: string, operation: OperationId): Attributes;
   duration(operation: OperationId, status: number): Attributes;
 }
 
 function callAttributes(server: URL): CallAttributes {
   // by operation, then method or status: no key to build and hash on every request
+  const requests = new Map<OperationId, { name: string; attributes: Attributes }>();
   const services = new Map<OperationId, Map<string, Attributes>>();
   const durations = new Map<OperationId, Map<number, Attributes>>();
   const remembered = <K>(byOperation: Map<OperationId, Map<K, Attributes>>, operation: OperationId, key: K, make: () => Attributes): Attributes => {
@@ -88,6 +92,11 @@ function callAttributes(server: URL): CallAttributes {
     return value;
   };
   return {
+    request: (operation) => {
+      let made = requests.get(operation);
+      if (!made) requests.set(operation, (made = { name: `esign-proxy ${operation}`, attributes: Object.freeze({ 'esign.operation': operation }) }));
+      return made;
+    },
     service: (method, operation) =>
       remembered(services, operation, method, () => ({
         'http.request.method': method,
@@ -101,7 +110,7 @@ function callAttributes(server: URL): CallAttributes {
 }
 
 /** A service call as it happened, made into a span with its request's. */
-interface CallDone {
+export interface ServiceCall {
   method: string;
   operation: OperationId;
   started: number;
@@ -118,7 +127,7 @@ interface RequestDone {
   operation: OperationId | undefined;
   status: number | undefined;
   event: ProxyEvent | null;
-  calls: CallDone[];
+  calls: ServiceCall[];
 }
 
 function begin(found: Instruments, attributes: CallAttributes, batched: boolean): RequestTelemetry {
@@ -134,27 +143,16 @@ class RequestSpans implements RequestTelemetry {
     private readonly done: RequestDone,
   ) {}
 
-  service<T extends { status: number }>(method: string, operation: OperationId, call: () => Promise<T>): Promise<T> {
-    const made: CallDone = { method, operation, started: performance.now(), ended: 0 };
-    this.done.calls.push(made);
-    let answer: Promise<T>;
-    try {
-      answer = call();
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
-    return answer.then(
-      (value) => {
-        made.ended = performance.now();
-        made.status = value.status;
-        return value;
-      },
-      (error: unknown) => {
-        made.ended = performance.now();
-        made.failure = error instanceof Error ? error.name : 'failure';
-        throw error;
-      },
-    );
+  callStarted(method: string, operation: OperationId): ServiceCall {
+    const call: ServiceCall = { method, operation, started: performance.now(), ended: 0 };
+    this.done.calls.push(call);
+    return call;
+  }
+
+  callEnded(call: ServiceCall, status: number | undefined, failure?: unknown): void {
+    call.ended = performance.now();
+    if (status !== undefined) call.status = status;
+    else call.failure = failure instanceof Error ? failure.name : 'failure';
   }
 
   end(answer: ProxyAnswer | null, operation: OperationId | undefined, event: ProxyEvent | null): void {
@@ -164,7 +162,7 @@ class RequestSpans implements RequestTelemetry {
     done.status = answer?.status;
     done.event = event;
     if (this.batched) record(this.found, this.attributes, done);
-    else madeSafely(this.found, this.attributes, done);
+    else madeSafely(this.found, this.attributes, done, epochClock());
   }
 }
 
@@ -193,7 +191,8 @@ function flushOwn(): void {
   if (batch !== undefined) clearTimeout(batch);
   if (full !== undefined) clearImmediate(full);
   batch = full = undefined;
-  for (const { found, attributes, done } of pending.splice(0)) madeSafely(found, attributes, done);
+  const clock = epochClock();
+  for (const { found, attributes, done } of pending.splice(0)) madeSafely(found, attributes, done, clock);
 }
 
 /**
@@ -215,22 +214,41 @@ export function flushTelemetry(): void {
 }
 
 /** A host's span processor that throws costs that request's spans, never its answer, the process or the others. */
-function madeSafely(found: Instruments, attributes: CallAttributes, done: RequestDone): void {
+function madeSafely(found: Instruments, attributes: CallAttributes, done: RequestDone, clock: EpochClock): void {
   try {
-    spansOf(found, attributes, done);
+    spansOf(found, attributes, done, clock);
   } catch {
     // nothing to tell the browser: its answer does not depend on telemetry
   }
 }
 
-function spansOf(found: Instruments, attributes: CallAttributes, done: RequestDone): void {
+/** A `performance.now()` reading as the SDK keeps a time: [seconds, nanoseconds] since the epoch. */
+export type EpochClock = (at: number) => HrTime;
+
+/**
+ * Times given to the SDK as it keeps them. Given as `performance.now()` readings, it reads the
+ * clock again for each one to tell them from epoch milliseconds, and converts each with two more
+ * arrays. The clocks' difference is read once for the batch, as the SDK reads it once a span.
+ */
+export function epochClock(): EpochClock {
+  const origin = performance.timeOrigin;
+  const originSeconds = Math.floor(origin / 1000);
+  const originNanos = Math.round((origin - originSeconds * 1000) * 1e6);
+  // how far the wall clock has moved from the monotonic one since the process began
+  const drift = Date.now() - (origin + performance.now());
+  return (at) => {
+    const ms = at + drift;
+    const seconds = Math.floor(ms / 1000);
+    const nanos = originNanos + Math.round((ms - seconds * 1000) * 1e6);
+    return nanos >= 1e9 ? [originSeconds + seconds + 1, nanos - 1e9] : [originSeconds + seconds, nanos];
+  };
+}
+
+function spansOf(found: Instruments, attributes: CallAttributes, done: RequestDone, clock: EpochClock): void {
   const { api, tracer } = found;
   const operation = done.operation;
-  const span = tracer.startSpan(
-    operation ? `esign-proxy ${operation}` : 'esign-proxy',
-    { kind: api.SpanKind.SERVER, startTime: done.started, ...(operation ? { attributes: { 'esign.operation': operation } } : {}) },
-    done.context,
-  );
+  const named = operation ? attributes.request(operation) : UNROUTED;
+  const span = tracer.startSpan(named.name, { kind: api.SpanKind.SERVER, startTime: clock(done.started), attributes: named.attributes }, done.context);
   if (done.calls.length) {
     const parent = api.trace.setSpan(done.context, span);
     for (const call of done.calls) {
@@ -240,16 +258,19 @@ function spansOf(found: Instruments, attributes: CallAttributes, done: RequestDo
           call.status === undefined ? { 'esign.operation': call.operation, 'error.type': call.failure ?? 'failure' } : attributes.duration(call.operation, call.status),
         );
       }
-      const child = tracer.startSpan(call.method, { kind: api.SpanKind.CLIENT, startTime: call.started, attributes: attributes.service(call.method, call.operation) }, parent);
+      const child = tracer.startSpan(call.method, { kind: api.SpanKind.CLIENT, startTime: clock(call.started), attributes: attributes.service(call.method, call.operation) }, parent);
       if (call.status !== undefined) child.setAttribute('http.response.status_code', call.status);
       else child.setStatus({ code: api.SpanStatusCode.ERROR, message: call.failure ?? 'unfinished' });
-      child.end(call.ended || done.ended);
+      child.end(clock(call.ended || done.ended));
     }
   }
   if (done.status !== undefined) span.setAttribute('http.response.status_code', done.status);
   if (done.event) count(found, done.event, span);
-  span.end(done.ended);
+  span.end(clock(done.ended));
 }
+
+/** A request outside the service's operations (refused before it was routed). */
+const UNROUTED = { name: 'esign-proxy', attributes: undefined };
 
 /** The event on the span and in the counters: its kind, channel and outcome or reason, nothing of a person. */
 function count(found: Instruments, event: ProxyEvent, span: Span): void {

@@ -1,11 +1,11 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import { metrics, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { createFetchProxyHandler, createProxyHandler, flushTelemetry, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
-import { createTelemetry, type RequestTelemetry } from '../../src/proxy/telemetry.js';
+import { createTelemetry, epochClock, type RequestTelemetry } from '../../src/proxy/telemetry.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
 
 // OpenTelemetry through the optional @opentelemetry/api, seen with the SDK's in-memory span
@@ -78,11 +78,13 @@ describe('proxy: OpenTelemetry', () => {
     spans.reset();
     const url = await proxy();
     const jar = new CookieJar();
+    const before = Date.now();
     const start = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar });
     stack.clock.advance(5_000);
     const end = await send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar });
     assert.equal(end.json.status, 'ok');
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar, headers: { origin: 'https://evil.example' } });
+    const afterwards = Date.now();
 
     // the Node handler makes the spans of the requests that ended (and counts their events) in batches
     flushTelemetry();
@@ -107,6 +109,16 @@ describe('proxy: OpenTelemetry', () => {
     assert.deepEqual(servers.map((span) => span.attributes['http.response.status_code']), [200, 200, 403]);
     // every span ended: the exporter holds exactly the spans the requests began, each with an end
     assert.ok(finished.every((span: ReadableSpan) => span.ended && span.duration[0] >= 0));
+    // the times are the requests' own, on the wall clock, and a service call lies within its request
+    const ms = ([seconds, nanos]: [number, number]) => seconds * 1000 + nanos / 1e6;
+    for (const span of finished) {
+      assert.ok(ms(span.startTime) >= before - 2 && ms(span.endTime) <= afterwards + 2, `${span.name} in the time of the requests`);
+      assert.ok(ms(span.endTime) >= ms(span.startTime) && span.startTime[1] < 1e9 && span.endTime[1] < 1e9);
+    }
+    for (const [i, child] of clients.entries()) {
+      assert.ok(ms(child.startTime) >= ms(servers[i]!.startTime) && ms(child.endTime) <= ms(servers[i]!.endTime), 'the call within its request');
+    }
+    assert.ok(ms(servers[1]!.startTime) >= ms(servers[0]!.endTime) - 1, 'the poll after the login');
     const everything = JSON.stringify(finished.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })));
     for (const secret of [ACCESS_TOKEN, CODE, start.json.token as string]) assert.ok(!everything.includes(secret), `a span holds ${secret}`);
 
@@ -223,5 +235,26 @@ describe('proxy: OpenTelemetry', () => {
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
     flushTelemetry();
     assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
+  });
+
+  it('gives the SDK its times on the wall clock, following the wall clock where it has moved from the monotonic one', () => {
+    const ms = ([seconds, nanos]: [number, number]) => seconds * 1000 + nanos / 1e6;
+    const clock = epochClock();
+    const [wall, now] = [Date.now(), performance.now()];
+    assert.ok(Math.abs(ms(clock(now)) - wall) <= 2, 'a reading now is now');
+    // a moment's fraction at the edge of a second stays a fraction: never 1e9 nanoseconds
+    for (let i = 0; i < 2_000; i++) {
+      const [, nanos] = clock(now + i * 0.0999999 + 0.9999999);
+      assert.ok(Number.isInteger(nanos) && nanos >= 0 && nanos < 1e9);
+    }
+    assert.ok(Math.abs(ms(clock(now + 1_500.25)) - ms(clock(now)) - 1_500.25) < 0.001, 'durations kept to the microsecond');
+    // the wall clock set an hour ahead (NTP, a suspended machine): a batch made now follows it
+    const ahead = Date.now() + 3_600_000;
+    const set = mock.method(Date, 'now', () => ahead);
+    try {
+      assert.ok(Math.abs(ms(epochClock()(performance.now())) - ahead) <= 2);
+    } finally {
+      set.mock.restore();
+    }
   });
 });

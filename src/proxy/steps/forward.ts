@@ -15,12 +15,24 @@ function hasFields(fields: Record<string, unknown>): boolean {
  * file goes back as a file; any other answer must be a JSON object.
  */
 export const forward: Step = (x, { upstream, token, tokenOnlyBody }) => {
-  const { request, operation, path } = x;
-  const call = () =>
+  const { request, operation, path, telemetry } = x;
+  const call = telemetry?.callStarted(request.method, operation.id);
+  const answer =
     request.method === 'GET'
       ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined)
       : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody);
-  return (x.telemetry ? x.telemetry.service(request.method, operation.id, call) : call()).then((answer) => received(x, answer, token));
+  if (!call) return answer.then((answered) => received(x, answered, token));
+  // timed in the same reaction that reads the answer: no promise of its own for telemetry
+  return answer.then(
+    (answered) => {
+      telemetry!.callEnded(call, answered.status);
+      return received(x, answered, token);
+    },
+    (error: unknown) => {
+      telemetry!.callEnded(call, undefined, error);
+      throw error;
+    },
+  );
 };
 
 function received(x: Exchange, answer: UpstreamAnswer, token: string): ProxyAnswer | void {
