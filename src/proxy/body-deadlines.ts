@@ -5,8 +5,8 @@
  * process alive.
  *
  * The deadlines watched are a list linked through the deadlines themselves, so watching and
- * unwatching one allocates nothing. A Set, whose table is made anew as entries come and go, sent
- * about a kilobyte a request to the old generation under load (docs/testing.md).
+ * unwatching one allocates nothing. Kept in a Set instead, with many bodies read at once, they
+ * had about a kilobyte a request reach the old generation (docs/testing.md).
  */
 
 const SWEEP_EVERY_MS = 50;
