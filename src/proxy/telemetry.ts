@@ -231,10 +231,11 @@ export type EpochClock = (at: number) => HrTime;
  * arrays. The clocks' difference is read once for the batch, as the SDK reads it once a span.
  */
 export function epochClock(): EpochClock {
-  const origin = performance.timeOrigin;
+  // split off for precision; a runtime without it (or with 0) still gets epoch times through `drift`
+  const origin = (performance.timeOrigin as number | undefined) ?? 0;
   const originSeconds = Math.floor(origin / 1000);
   const originNanos = Math.round((origin - originSeconds * 1000) * 1e6);
-  // how far the wall clock has moved from the monotonic one since the process began
+  // where the wall clock stands against the monotonic one now (they drift apart: NTP, a suspended machine)
   const drift = Date.now() - (origin + performance.now());
   return (at) => {
     const ms = at + drift;
