@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { passThrough, registerOpenTelemetry } from './server-modes.mjs';
 
 /*
  * A server of the throughput and CPU benches, in a process of its own:
@@ -14,31 +15,13 @@ const from = built ? pathToFileURL(`${built}/`).href : new URL('../dist/', impor
 const { createProxyHandler } = await import(`${from}proxy/index.js`);
 const { createUpstream } = await import(`${from}proxy/upstream.js`);
 
-if (mode === 'proxy-otel') {
-  const { trace, metrics } = await import('@opentelemetry/api');
-  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-  const { MeterProvider } = await import('@opentelemetry/sdk-metrics');
-  const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => undefined };
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] }));
-  metrics.setGlobalMeterProvider(new MeterProvider());
-}
+if (mode === 'proxy-otel') await registerOpenTelemetry();
 
-let handle;
-if (mode === 'pass-through') {
-  const upstream = createUpstream({ baseUrl, timeoutMs: 60_000, answerLimit: 1024 * 1024 });
-  handle = (req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', async () => {
-      const body = JSON.stringify({ ...JSON.parse(Buffer.concat(chunks).toString() || '{}'), access_token: accessToken });
-      const answer = await upstream(req.method, req.url, body);
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.bytes);
-    });
-  };
-} else {
-  // every poll forwarded (no poll floor), as the pass-through forwards every one
-  handle = createProxyHandler({ baseUrl, accessToken, rateLimit: false, minPollIntervalMs: 0, openTelemetry: mode === 'proxy-otel' });
-}
+const handle =
+  mode === 'pass-through'
+    ? passThrough(createUpstream({ baseUrl, timeoutMs: 60_000, answerLimit: 1024 * 1024 }), accessToken)
+    : // every poll forwarded (no poll floor), as the pass-through forwards every one
+      createProxyHandler({ baseUrl, accessToken, rateLimit: false, minPollIntervalMs: 0, openTelemetry: mode === 'proxy-otel' });
 
 let served = 0;
 const server = createServer((req, res) => {

@@ -2,6 +2,7 @@ import { register } from 'node:module';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { passThrough, registerOpenTelemetry } from '../server-modes.mjs';
 
 /*
  * One server of bench/proxy-in-process.ts, in a process of its own:
@@ -15,33 +16,14 @@ const CONCURRENT = 32;
 register('./hooks.mjs', import.meta.url);
 const from = built ? pathToFileURL(`${built}/`).href : new URL('../../dist/', import.meta.url).href;
 
-if (mode === 'proxy-otel') {
-  const { trace, metrics } = await import('@opentelemetry/api');
-  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-  const { MeterProvider } = await import('@opentelemetry/sdk-metrics');
-  const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => undefined };
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] }));
-  metrics.setGlobalMeterProvider(new MeterProvider());
-}
+if (mode === 'proxy-otel') await registerOpenTelemetry();
 const { createProxyHandler } = await import(`${from}proxy/index.js`);
 const { createUpstream } = await import(`${from}proxy/upstream.js`);
 
-let handle;
-if (mode === 'pass-through') {
-  // as bench/proxy-server.mjs has it
-  const upstream = createUpstream({});
-  handle = (req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', async () => {
-      const body = JSON.stringify({ ...JSON.parse(Buffer.concat(chunks).toString() || '{}'), access_token: 'bench-access-token' });
-      const answer = await upstream(req.method, req.url, body);
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.bytes);
-    });
-  };
-} else {
-  handle = createProxyHandler({ baseUrl: 'http://127.0.0.1:9', accessToken: 'bench-access-token', rateLimit: false, minPollIntervalMs: 0, openTelemetry: mode === 'proxy-otel' });
-}
+const handle =
+  mode === 'pass-through'
+    ? passThrough(createUpstream({}), 'bench-access-token')
+    : createProxyHandler({ baseUrl: 'http://127.0.0.1:9', accessToken: 'bench-access-token', rateLimit: false, minPollIntervalMs: 0, openTelemetry: mode === 'proxy-otel' });
 
 class Socket extends Duplex {
   written = '';
@@ -52,7 +34,7 @@ class Socket extends Duplex {
   _read() {}
 }
 
-/** One request through the handler: its status, the answer's text as written, and its headers. */
+/** One request through the handler: its status and everything written for it (status line, headers, body). */
 function send(url, body, headers) {
   return new Promise((resolve) => {
     const socket = new Socket();
