@@ -1,4 +1,4 @@
-import type { Attributes, Context, Counter, Histogram, HrTime, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
 import { OPERATIONS, type OperationId } from '../client/operations.js';
 import type { ProxyAnswer } from './errors.js';
 import type { ProxyEvent } from './events.js';
@@ -222,8 +222,12 @@ function madeSafely(found: Instruments, attributes: CallAttributes, done: Reques
   }
 }
 
-/** A `performance.now()` reading as the SDK keeps a time: [seconds, nanoseconds] since the epoch. */
-export type EpochClock = (at: number) => HrTime;
+/**
+ * A `performance.now()` reading as the SDK keeps a time: [seconds, nanoseconds] since the epoch
+ * (its `HrTime`, spelled out: the package's types stay out of the proxy's declarations, as a
+ * host may not have it).
+ */
+export type EpochClock = (at: number) => [seconds: number, nanoseconds: number];
 
 /**
  * Times given to the SDK as it keeps them. Given as `performance.now()` readings, it reads the
