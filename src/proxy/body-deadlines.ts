@@ -34,13 +34,16 @@ let sweeper: ReturnType<typeof setInterval> | undefined;
 
 function sweep(): void {
   const now = Date.now();
-  for (let deadline = first.next!; deadline !== last; ) {
-    const next = deadline.next!;
-    if (deadline.at <= now) {
-      unwatchDeadline(deadline);
-      deadline.expire();
-    }
-    deadline = next;
+  // the overdue ones found first, then given up: what giving one up does never changes the walk
+  let overdue: BodyDeadline[] | undefined;
+  for (let deadline = first.next!; deadline !== last; deadline = deadline.next!) {
+    if (deadline.at <= now) (overdue ??= []).push(deadline);
+  }
+  for (const deadline of overdue ?? []) {
+    // still watched: giving up another may have ended this one's reading
+    if (!deadline.previous) continue;
+    unwatchDeadline(deadline);
+    deadline.expire();
   }
   if (watching === 0 && sweeper) {
     clearInterval(sweeper);

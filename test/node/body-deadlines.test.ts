@@ -57,4 +57,21 @@ describe('body deadlines', () => {
     await sleep(SWEPT);
     assert.equal(expired.length, overdueLeft.length + 1);
   });
+
+  it("keeps its walk when giving a body up ends another body's reading or starts a new one", async () => {
+    const past = Date.now() - 1;
+    const expired: string[] = [];
+    const later = new BodyDeadline(past, () => expired.push('later'));
+    const second = new BodyDeadline(past, () => expired.push('second'));
+    const first = new BodyDeadline(past, () => {
+      expired.push('first');
+      unwatchDeadline(second); // its body arrived meanwhile
+      watchDeadline(later); // a new body, already overdue
+    });
+    watchDeadline(first);
+    watchDeadline(second);
+    await sleep(SWEPT);
+    assert.deepEqual(expired, ['first', 'later']);
+  });
 });
+
