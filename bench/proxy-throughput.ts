@@ -13,14 +13,16 @@ import { Agent, request } from 'node:http';
  * round starting with the next server, so that a slower moment falls on every server alike.
  *
  * One process of a server is not another: started alike, with the same code, one can spend 3–6%
- * more CPU a poll than another for its whole life (bench/proxy-cpu.ts, three of each at once:
- * pass-throughs 0.97–1.00, proxies 1.03–1.09), and with one process a server that moved a whole
- * run. So each server runs in PROCESSES processes, and in every round each of them serves a
- * block of SLICES / PROCESSES slices in turn: a round's figure is theirs together. A process is
- * first loaded for WARM_MS before its block, not counted: a Node process that sat idle has had
- * its young generation shrunk and for a moment under load again collects garbage far more often.
- * Each figure is the median round's, each ratio the median of the rounds' ratios (both servers of
- * a ratio measured in the same round).
+ * more CPU a poll than another for its whole life (bench/proxy-cpu.ts), and in the throughput
+ * runs one process served up to 9% more polls a second than another of the same server. Kept for
+ * a whole run, a server's processes were its figure's one fixed draw, which no number of rounds
+ * averaged out. So every round starts PROCESSES fresh processes of each server (and ends them):
+ * a run's figure is that of ROUNDS × PROCESSES processes a server. In a round each serves a block
+ * of SLICES / PROCESSES slices in turn, after WARM_MS of load of its own that is not counted: a new
+ * proxy takes its first 12,000 polls or so to reach its speed (its code compiled as it runs; the
+ * pass-through, with far less code, about 4,000), and one that sat idle has had its young
+ * generation shrunk. Each figure is the median round's, each ratio the median of the rounds' ratios (both
+ * servers of a ratio measured in the same round).
  */
 
 const TOKEN = 'bench-access-token';
@@ -28,7 +30,7 @@ export const CONNECTIONS = 32;
 const SLICE_MS = 500;
 const PROCESSES = 3;
 const SLICES = 12;
-const WARM_MS = 1_000;
+const WARM_MS = 2_500;
 const ROUNDS = 9;
 
 /** Starts a process (Node unless `command` says another) and waits for the line that gives its URL. */
@@ -100,7 +102,7 @@ export interface ProxyThroughput {
   ratioOtel: number;
   /** Each round's ratios, in the order measured. */
   rounds: { ratio: number; ratioOtel: number }[];
-  /** Each process's polls a second (the median of its slices), by server. */
+  /** Each process's polls a second (the median of its slices), by server, round after round. */
   processes: { passThrough: number[]; proxy: number[]; proxyOtel: number[] };
   proxyRssMb: number;
 }
@@ -119,79 +121,116 @@ function poller(url: string, body: string, cookie?: string): Poller {
   return { url, body, cookie, agent: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }), rps: [] };
 }
 
+const MODES = { passThrough: 'pass-through', proxy: 'proxy', proxyOtel: 'proxy-otel' } as const;
+type Mode = keyof typeof MODES;
+
+/** A server's processes for one round: started, each with a session it started (the proxies') or the run's (the pass-through's). */
+async function startServers(sandboxUrl: string, token: string): Promise<{ pollers: Record<Mode, Poller[]>; children: ChildProcess[] }> {
+  const modes = Object.keys(MODES) as Mode[];
+  const started = await Promise.all(modes.flatMap((mode) => Array.from({ length: PROCESSES }, () => startProcess(['bench/proxy-server.mjs', sandboxUrl, TOKEN, MODES[mode]], /proxy on (\S+)/))));
+  const children = started.map((server) => server.child);
+  try {
+    const pollers = Object.fromEntries(
+      await Promise.all(
+        modes.map(async (mode, m) => {
+          const servers = started.slice(m * PROCESSES, (m + 1) * PROCESSES);
+          // each proxy polls a session it started, bound to its visitor
+          const made = await Promise.all(servers.map(async ({ url }) => (mode === 'passThrough' ? poller(`${url}/smartid/status/${token}.json`, '{}') : proxied(url))));
+          return [mode, made] as const;
+        }),
+      ),
+    ) as Record<Mode, Poller[]>;
+    return { pollers, children };
+  } catch (error) {
+    await stopAll(children);
+    throw error;
+  }
+}
+
+async function proxied(url: string): Promise<Poller> {
+  const agent = new Agent({ keepAlive: true });
+  const start = await post(agent, `${url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));
+  agent.destroy();
+  const { token } = JSON.parse(start.text) as { token: string };
+  return poller(`${url}/smartid/status/${token}.json`, '{}', start.setCookie);
+}
+
+async function stopAll(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGINT');
+      await exited;
+    }),
+  );
+}
+
 export async function measureProxyThroughput(): Promise<ProxyThroughput> {
   const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/);
-  const modes = ['pass-through', 'proxy', 'proxy-otel'] as const;
-  const started = await Promise.all(modes.flatMap((mode) => Array.from({ length: PROCESSES }, () => startProcess(['bench/proxy-server.mjs', sandbox.url, TOKEN, mode], /proxy on (\S+)/))));
-  const processesOf = (mode: (typeof modes)[number]) => started.slice(modes.indexOf(mode) * PROCESSES, (modes.indexOf(mode) + 1) * PROCESSES);
   try {
-    // a session started through each proxy process, so that each polls one it bound to its visitor
-    const session = async (url: string) => {
-      const agent = new Agent({ keepAlive: true });
-      const start = await post(agent, `${url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));
-      agent.destroy();
-      return { token: (JSON.parse(start.text) as { token: string }).token, cookie: start.setCookie! };
-    };
-    const proxied = async (url: string) => {
-      const { token, cookie } = await session(url);
-      return poller(`${url}/smartid/status/${token}.json`, '{}', cookie);
-    };
-    const proxies = await Promise.all(processesOf('proxy').map((server) => proxied(server.url)));
-    const traced = await Promise.all(processesOf('proxy-otel').map((server) => proxied(server.url)));
-    const { token } = await session(processesOf('proxy')[0]!.url);
-    const targets = {
-      direct: [poller(`${sandbox.url}/smartid/status/${token}.json`, JSON.stringify({ access_token: TOKEN }))],
-      passThrough: processesOf('pass-through').map((server) => poller(`${server.url}/smartid/status/${token}.json`, '{}')),
-      proxy: proxies,
-      proxyOtel: traced,
-    } satisfies Record<string, Poller[]>;
-    type Target = keyof typeof targets;
+    // one session at the sandbox, polled directly and through every pass-through
+    const direct = poller('', JSON.stringify({ access_token: TOKEN }));
+    const login = await post(direct.agent, `${sandbox.url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE', access_token: TOKEN }));
+    const { token } = JSON.parse(login.text) as { token: string };
+    direct.url = `${sandbox.url}/smartid/status/${token}.json`;
+    type Target = 'direct' | Mode;
+    const names: Target[] = ['direct', 'passThrough', 'proxy', 'proxyOtel'];
     const rounds: Record<Target, Load>[] = [];
-    const names = Object.keys(targets) as Target[];
+    const processes: Record<Mode, number[]> = { passThrough: [], proxy: [], proxyOtel: [] };
+    let proxyRssMb = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const turn = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-      const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<Target, Slice[]>;
-      for (let slice = 0; slice < SLICES; slice++) {
-        for (const name of slice % 2 ? [...turn].reverse() : turn) {
-          const processes = targets[name];
-          const block = SLICES / processes.length;
-          const one = processes[Math.floor(slice / block)]!;
-          if (slice % block === 0) await load(one.agent, one.url, one.body, one.cookie, WARM_MS);
-          const measured = await load(one.agent, one.url, one.body, one.cookie, SLICE_MS);
-          one.rps.push(measured.latencies.length / measured.seconds);
-          slices[name].push(measured);
+      const { pollers, children } = await startServers(sandbox.url, token);
+      try {
+        const targets: Record<Target, Poller[]> = { direct: [direct], ...pollers };
+        const turn = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+        const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<Target, Slice[]>;
+        for (let slice = 0; slice < SLICES; slice++) {
+          for (const name of slice % 2 ? [...turn].reverse() : turn) {
+            const ones = targets[name];
+            const block = SLICES / ones.length;
+            const one = ones[Math.floor(slice / block)]!;
+            if (slice % block === 0) await load(one.agent, one.url, one.body, one.cookie, WARM_MS);
+            const measured = await load(one.agent, one.url, one.body, one.cookie, SLICE_MS);
+            one.rps.push(measured.latencies.length / measured.seconds);
+            slices[name].push(measured);
+          }
         }
+        rounds.push(Object.fromEntries(names.map((name) => [name, summed(slices[name])])) as Record<Target, Load>);
+        for (const mode of Object.keys(processes) as Mode[]) processes[mode].push(...pollers[mode].map((one) => median(one.rps)));
+        if (round === ROUNDS - 1) proxyRssMb = Number((await post(new Agent(), pollers.proxy[0]!.url.replace(/\/smartid\/.*/, '/__rss'), '{}')).text) / 1024 / 1024;
+        for (const one of Object.values(pollers).flat()) one.agent.destroy();
+      } finally {
+        await stopAll(children);
       }
-      rounds.push(Object.fromEntries(names.map((name) => [name, summed(slices[name])])) as Record<Target, Load>);
     }
-    for (const processes of Object.values(targets)) for (const one of processes) one.agent.destroy();
+    direct.agent.destroy();
     const medianRound = (name: Target) => {
       const rps = median(rounds.map((r) => r[name].rps));
       return rounds.find((r) => r[name].rps === rps)![name];
     };
-    const result = { direct: medianRound('direct'), passThrough: medianRound('passThrough'), proxy: medianRound('proxy'), proxyOtel: medianRound('proxyOtel') };
-    const rss = await post(new Agent(), `${processesOf('proxy')[0]!.url}/__rss`, '{}');
     return {
-      ...result,
+      direct: medianRound('direct'),
+      passThrough: medianRound('passThrough'),
+      proxy: medianRound('proxy'),
+      proxyOtel: medianRound('proxyOtel'),
       ratio: median(rounds.map((r) => r.proxy.rps / r.passThrough.rps)),
       ratioOtel: median(rounds.map((r) => r.proxyOtel.rps / r.passThrough.rps)),
       rounds: rounds.map((r) => ({ ratio: r.proxy.rps / r.passThrough.rps, ratioOtel: r.proxyOtel.rps / r.passThrough.rps })),
-      processes: { passThrough: targets.passThrough.map((one) => median(one.rps)), proxy: proxies.map((one) => median(one.rps)), proxyOtel: traced.map((one) => median(one.rps)) },
-      proxyRssMb: Number(rss.text) / 1024 / 1024,
+      processes,
+      proxyRssMb,
     };
   } finally {
     sandbox.child.kill();
-    for (const server of started) {
-      server.child.kill('SIGINT');
-      await once(server.child, 'exit');
-    }
   }
 }
+
+const spread = (values: number[]): string => [Math.min(...values), median(values), Math.max(...values)].map(Math.round).join(', ');
 
 export function throughputTable(result: ProxyThroughput): string {
   const row = (name: string, r: Load) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`;
   return [
-    `| status poll, ${CONNECTIONS} connections, ${(SLICES * SLICE_MS) / 1000} s a server a round in ${SLICES} slices taking turns (${PROCESSES} processes a server, in blocks), median of ${ROUNDS} rounds | requests/s | p50 | p99 | errors |`,
+    `| status poll, ${CONNECTIONS} connections, ${(SLICES * SLICE_MS) / 1000} s a server a round in ${SLICES} slices taking turns (${PROCESSES} new processes a server every round, in blocks), median of ${ROUNDS} rounds | requests/s | p50 | p99 | errors |`,
     '|---|---:|---:|---:|---:|',
     row('sandbox directly', result.direct),
     row('a bare pass-through (no rules, the same HTTP client)', result.passThrough),
@@ -202,6 +241,6 @@ export function throughputTable(result: ProxyThroughput): string {
     '',
     `The rounds' ratios, in the order measured: ${result.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}; with OpenTelemetry ${result.rounds.map((r) => r.ratioOtel.toFixed(2)).join(', ')}`,
     '',
-    `Each process's requests/s (the median of its slices): pass-through ${result.processes.passThrough.map(Math.round).join(', ')}; proxy ${result.processes.proxy.map(Math.round).join(', ')}; with OpenTelemetry ${result.processes.proxyOtel.map(Math.round).join(', ')}`,
+    `Each process's requests/s (the median of its slices), lowest, median and highest of ${ROUNDS * PROCESSES}: ${(['passThrough', 'proxy', 'proxyOtel'] as const).map((mode) => `${{ passThrough: 'pass-through', proxy: 'proxy', proxyOtel: 'with OpenTelemetry' }[mode]} ${spread(result.processes[mode])}`).join('; ')}`,
   ].join('\n');
 }
