@@ -21,8 +21,8 @@ import { Agent, request } from 'node:http';
  * of SLICES / PROCESSES slices in turn, after WARM_MS of load of its own that is not counted: a new
  * proxy takes its first 12,000 polls or so to reach its speed (its code compiled as it runs; the
  * pass-through, with far less code, about 4,000), and one that sat idle has had its young
- * generation shrunk. Each figure is the median round's, each ratio the median of the rounds' ratios (both
- * servers of a ratio measured in the same round).
+ * generation shrunk. Each figure is the median round's, each ratio the median of the rounds'
+ * ratios (both servers of a ratio measured in the same round).
  */
 
 const TOKEN = 'bench-access-token';
@@ -109,6 +109,8 @@ export interface ProxyThroughput {
 
 /** One process of a server: where its polls go, with what, over its own kept connections. */
 interface Poller {
+  /** The process's own address. */
+  server: string;
   url: string;
   body: string;
   cookie: string | undefined;
@@ -117,25 +119,33 @@ interface Poller {
   rps: number[];
 }
 
-function poller(url: string, body: string, cookie?: string): Poller {
-  return { url, body, cookie, agent: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }), rps: [] };
+function poller(server: string, path: string, body: string, cookie?: string): Poller {
+  return { server, url: `${server}${path}`, body, cookie, agent: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }), rps: [] };
 }
 
-const MODES = { passThrough: 'pass-through', proxy: 'proxy', proxyOtel: 'proxy-otel' } as const;
+/** Each server's mode of bench/proxy-server.mjs and its name in the table. */
+const MODES = {
+  passThrough: { mode: 'pass-through', label: 'pass-through' },
+  proxy: { mode: 'proxy', label: 'proxy' },
+  proxyOtel: { mode: 'proxy-otel', label: 'with OpenTelemetry' },
+} as const;
 type Mode = keyof typeof MODES;
 
-/** A server's processes for one round: started, each with a session it started (the proxies') or the run's (the pass-through's). */
+/** Every server's processes for one round, each polling a session it started (the proxies') or the run's (the pass-through's). */
 async function startServers(sandboxUrl: string, token: string): Promise<{ pollers: Record<Mode, Poller[]>; children: ChildProcess[] }> {
   const modes = Object.keys(MODES) as Mode[];
-  const started = await Promise.all(modes.flatMap((mode) => Array.from({ length: PROCESSES }, () => startProcess(['bench/proxy-server.mjs', sandboxUrl, TOKEN, MODES[mode]], /proxy on (\S+)/))));
+  const starts = await Promise.allSettled(modes.flatMap((mode) => Array.from({ length: PROCESSES }, () => startProcess(['bench/proxy-server.mjs', sandboxUrl, TOKEN, MODES[mode].mode], /proxy on (\S+)/))));
+  const started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
   const children = started.map((server) => server.child);
   try {
+    const failed = starts.find((start) => start.status === 'rejected');
+    if (failed) throw failed.reason;
     const pollers = Object.fromEntries(
       await Promise.all(
         modes.map(async (mode, m) => {
           const servers = started.slice(m * PROCESSES, (m + 1) * PROCESSES);
           // each proxy polls a session it started, bound to its visitor
-          const made = await Promise.all(servers.map(async ({ url }) => (mode === 'passThrough' ? poller(`${url}/smartid/status/${token}.json`, '{}') : proxied(url))));
+          const made = await Promise.all(servers.map(async ({ url }) => (mode === 'passThrough' ? poller(url, `/smartid/status/${token}.json`, '{}') : proxied(url))));
           return [mode, made] as const;
         }),
       ),
@@ -152,7 +162,7 @@ async function proxied(url: string): Promise<Poller> {
   const start = await post(agent, `${url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE' }));
   agent.destroy();
   const { token } = JSON.parse(start.text) as { token: string };
-  return poller(`${url}/smartid/status/${token}.json`, '{}', start.setCookie);
+  return poller(url, `/smartid/status/${token}.json`, '{}', start.setCookie);
 }
 
 async function stopAll(children: ChildProcess[]): Promise<void> {
@@ -170,10 +180,11 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
   const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/);
   try {
     // one session at the sandbox, polled directly and through every pass-through
-    const direct = poller('', JSON.stringify({ access_token: TOKEN }));
-    const login = await post(direct.agent, `${sandbox.url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE', access_token: TOKEN }));
+    const loginAgent = new Agent();
+    const login = await post(loginAgent, `${sandbox.url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE', access_token: TOKEN }));
+    loginAgent.destroy();
     const { token } = JSON.parse(login.text) as { token: string };
-    direct.url = `${sandbox.url}/smartid/status/${token}.json`;
+    const direct = poller(sandbox.url, `/smartid/status/${token}.json`, JSON.stringify({ access_token: TOKEN }));
     type Target = 'direct' | Mode;
     const names: Target[] = ['direct', 'passThrough', 'proxy', 'proxyOtel'];
     const rounds: Record<Target, Load>[] = [];
@@ -198,7 +209,7 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
         }
         rounds.push(Object.fromEntries(names.map((name) => [name, summed(slices[name])])) as Record<Target, Load>);
         for (const mode of Object.keys(processes) as Mode[]) processes[mode].push(...pollers[mode].map((one) => median(one.rps)));
-        if (round === ROUNDS - 1) proxyRssMb = Number((await post(new Agent(), pollers.proxy[0]!.url.replace(/\/smartid\/.*/, '/__rss'), '{}')).text) / 1024 / 1024;
+        if (round === ROUNDS - 1) proxyRssMb = Number((await post(pollers.proxy[0]!.agent, `${pollers.proxy[0]!.server}/__rss`, '{}')).text) / 1024 / 1024;
         for (const one of Object.values(pollers).flat()) one.agent.destroy();
       } finally {
         await stopAll(children);
@@ -241,6 +252,6 @@ export function throughputTable(result: ProxyThroughput): string {
     '',
     `The rounds' ratios, in the order measured: ${result.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}; with OpenTelemetry ${result.rounds.map((r) => r.ratioOtel.toFixed(2)).join(', ')}; the sandbox alone ${result.rounds.map((r) => Math.round(r.directRps)).join(', ')} requests/s`,
     '',
-    `Each process's requests/s (the median of its slices), lowest, median and highest of ${ROUNDS * PROCESSES}: ${(['passThrough', 'proxy', 'proxyOtel'] as const).map((mode) => `${{ passThrough: 'pass-through', proxy: 'proxy', proxyOtel: 'with OpenTelemetry' }[mode]} ${spread(result.processes[mode])}`).join('; ')}`,
+    `Each process's requests/s (the median of its slices), lowest, median and highest of ${ROUNDS * PROCESSES}: ${(Object.keys(MODES) as Mode[]).map((mode) => `${MODES[mode].label} ${spread(result.processes[mode])}`).join('; ')}`,
   ].join('\n');
 }

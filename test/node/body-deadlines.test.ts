@@ -74,4 +74,3 @@ describe('body deadlines', () => {
     assert.deepEqual(expired, ['first', 'later']);
   });
 });
-
