@@ -50,37 +50,62 @@ export interface ProxyHealth {
 /** The proxy's rules, from a request to its answer (null: not a path of the proxy), and its health. */
 export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer | null>) & { health(): Promise<ProxyHealth> };
 
-/** Runs the steps; a thrown refusal, an unreachable store or service, or an answer too deep to walk becomes the answer. */
-export function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
-  try {
-    return Promise.resolve(stepsFrom(0, x, setup, steps));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+/** Where a request's steps end: with its answer, or with a failure that is none of the proxy's. */
+export interface StepsEnd {
+  answered(answer: ProxyAnswer): void;
+  failed(error: unknown): void;
 }
 
 /**
- * The steps from `first` on. A step that decided at once goes straight on to the next: a poll
- * goes through a dozen steps, and only the ones that wait (its body, the service) make a promise.
- * A step's thrown or rejected failure becomes the answer (`answerFor`) or, when it is none of the
- * proxy's, is thrown or rejected as it came.
+ * How a request goes on once a step's wait (its body, the service) is over: at once, or, on a
+ * long-running server, with the others whose waits ended (node.ts).
  */
-function stepsFrom(first: number, x: Exchange, setup: ProxySetup, steps: readonly Step[]): ProxyAnswer | Promise<ProxyAnswer> {
+export type Resume = (next: () => void) => void;
+
+export const resumeAtOnce: Resume = (next) => next();
+
+/** Runs the steps; a thrown refusal, an unreachable store or service, or an answer too deep to walk becomes the answer. */
+export function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
+  return new Promise((answered, failed) => stepsFrom(0, x, setup, steps, { answered, failed }, resumeAtOnce));
+}
+
+/**
+ * The steps from `first` on, to `end`. A step that decided at once goes straight on to the next:
+ * a poll goes through a dozen steps, and only the ones that wait (its body, the service) make a
+ * promise. A step's thrown or rejected failure becomes the answer (`answerFor`) or, when it is
+ * none of the proxy's, goes to `end.failed` as it came.
+ */
+function stepsFrom(first: number, x: Exchange, setup: ProxySetup, steps: readonly Step[], end: StepsEnd, resume: Resume): void {
+  let answer: ProxyAnswer | undefined;
   try {
-    for (let i = first; i < steps.length; i++) {
+    for (let i = first; i < steps.length && !answer; i++) {
       const done = steps[i]!(x, setup);
       if (done instanceof Promise) {
-        return done.then(
-          (early) => (early ? withCookie(early, x.visitor?.cookie) : stepsFrom(i + 1, x, setup, steps)),
-          (error: unknown) => answerFor(error, x, setup),
+        done.then(
+          (early) => resume(() => (early ? end.answered(withCookie(early, x.visitor?.cookie)) : stepsFrom(i + 1, x, setup, steps, end, resume))),
+          (error: unknown) => resume(() => failedWith(error, x, setup, end)),
         );
+        return;
       }
-      if (done) return withCookie(done, x.visitor?.cookie);
+      if (done) answer = done;
     }
-    return withCookie({ status: x.service.status, headers: { ...JSON_HEADERS }, body: x.service.body }, x.visitor?.cookie);
+    answer ??= { status: x.service.status, headers: { ...JSON_HEADERS }, body: x.service.body };
   } catch (error) {
-    return answerFor(error, x, setup);
+    failedWith(error, x, setup, end);
+    return;
   }
+  end.answered(withCookie(answer, x.visitor?.cookie));
+}
+
+function failedWith(error: unknown, x: Exchange, setup: ProxySetup, end: StepsEnd): void {
+  let answer: ProxyAnswer;
+  try {
+    answer = answerFor(error, x, setup);
+  } catch (other) {
+    end.failed(other);
+    return;
+  }
+  end.answered(answer);
 }
 
 /** The answer a step's failure makes; a failure that is not the proxy's own is thrown on. */
@@ -118,12 +143,21 @@ export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): 
   return ev.outcome ? event(ev.outcome) : null;
 }
 
+/** What a request's answer goes to: null for a request outside the proxy's prefix. */
+export type ProxyAnswered = (answer: ProxyAnswer | null) => void;
+
 /**
- * The proxy, framework-free: the rules of design.md as the steps above. Returns the answer, or
- * null for a request outside its prefix.
+ * A request through the proxy's rules to `answered`, or to `failed` with a failure that is none of
+ * the proxy's (its Node handler's way in; `createProxyCore` makes a promise of it).
  */
-/** `spans`: `batched` on a long-running server (the Node handler), else made as each request ends (telemetry.ts). */
-export function createProxyCore(options: ProxyOptions, spans: 'batched' | 'at-once' = 'at-once'): ProxyCore {
+export type ProxyRun = (request: IncomingProxyRequest, answered: ProxyAnswered, failed: (error: unknown) => void) => void;
+
+/**
+ * The proxy's rules as callbacks, and its health. `spans`: `batched` on a long-running server (the
+ * Node handler), else made as each request ends (telemetry.ts); `resume`: how a request goes on
+ * after a wait.
+ */
+export function createProxyRunner(options: ProxyOptions, spans: 'batched' | 'at-once', resume: Resume = resumeAtOnce): { run: ProxyRun; health(): Promise<ProxyHealth> } {
   const setup = createSetup(options);
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl, spans === 'batched');
@@ -167,36 +201,63 @@ export function createProxyCore(options: ProxyOptions, spans: 'batched' | 'at-on
     }
   }
 
-  function answer(request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0: number): Promise<ProxyAnswer> {
-    const x = newExchange(request, path, telemetry, t0);
-    const failed = (error: unknown): Promise<never> => {
-      telemetry?.end(null, x.event.base.operation, null);
-      return Promise.reject(error);
-    };
-    let answered: ProxyAnswer | Promise<ProxyAnswer>;
-    try {
-      answered = stepsFrom(0, x, setup, STEPS);
-    } catch (error) {
-      return failed(error);
+  /** One request through the steps, its answer or failure handed to the runner's callbacks. */
+  class Run implements StepsEnd {
+    readonly x: Exchange;
+
+    constructor(
+      request: IncomingProxyRequest,
+      path: string,
+      private readonly telemetry: RequestTelemetry | null,
+      t0: number,
+      private readonly onAnswer: ProxyAnswered,
+      private readonly onFailure: (error: unknown) => void,
+    ) {
+      this.x = newExchange(request, path, telemetry, t0);
     }
-    if (answered instanceof Promise) return answered.then((done) => finish(x, telemetry, done), failed);
-    try {
-      return Promise.resolve(finish(x, telemetry, answered));
-    } catch (error) {
-      return Promise.reject(error);
+
+    answered(answer: ProxyAnswer): void {
+      let finished: ProxyAnswer;
+      try {
+        finished = finish(this.x, this.telemetry, answer);
+      } catch (error) {
+        this.onFailure(error);
+        return;
+      }
+      this.onAnswer(finished);
+    }
+
+    failed(error: unknown): void {
+      this.telemetry?.end(null, this.x.event.base.operation, null);
+      this.onFailure(error);
     }
   }
 
-  // not an async function: a poll's answer is one promise of the steps', not a chain of them
-  const handle = (request: IncomingProxyRequest): Promise<ProxyAnswer | null> => {
+  const go = (request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0: number, answered: ProxyAnswered, failed: (error: unknown) => void): void => {
+    const run = new Run(request, path, telemetry, t0, answered, failed);
+    stepsFrom(0, run.x, setup, STEPS, run, resume);
+  };
+
+  const run: ProxyRun = (request, answered, failed) => {
     const t0 = Date.now();
     const where = routeOf(request.url, prefix);
-    if (!where) return Promise.resolve(null);
-    if (options.openTelemetry === false) return answer(request, where.path, null, t0);
+    if (!where) return answered(null);
+    if (options.openTelemetry === false) return go(request, where.path, null, t0, answered, failed);
     const begun = beginTelemetry();
-    return begun instanceof Promise ? begun.then((telemetry) => answer(request, where.path, telemetry, t0)) : answer(request, where.path, begun, t0);
+    if (begun instanceof Promise) begun.then((telemetry) => go(request, where.path, telemetry, t0, answered, failed), failed);
+    else go(request, where.path, begun, t0, answered, failed);
   };
-  return Object.assign(handle, { health });
+  return { run, health };
+}
+
+/**
+ * The proxy, framework-free: the rules of design.md as the steps above. Returns the answer, or
+ * null for a request outside its prefix. `spans`: `batched` on a long-running server, else made
+ * as each request ends (telemetry.ts).
+ */
+export function createProxyCore(options: ProxyOptions, spans: 'batched' | 'at-once' = 'at-once'): ProxyCore {
+  const { run, health } = createProxyRunner(options, spans);
+  return Object.assign((request: IncomingProxyRequest) => new Promise<ProxyAnswer | null>((answered, failed) => run(request, answered, failed)), { health });
 }
 
 function withCookie(answer: ProxyAnswer, cookie: string | undefined): ProxyAnswer {

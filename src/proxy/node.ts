@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { createProxyCore, type ProxyHealth } from './core.js';
+import { createProxyRunner, type ProxyHealth } from './core.js';
+import { resumeTogether } from './resume-together.js';
 import { BodyDeadline, watchDeadline, unwatchDeadline } from './body-deadlines.js';
 import { BodyTimeout, BodyTooLarge, type IncomingProxyRequest } from './incoming.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
@@ -118,12 +119,13 @@ class NodeRequest implements IncomingProxyRequest {
  * Behind a body parser (`express.json()`), the parsed `req.body` is used.
  */
 export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
-  const core = createProxyCore(options, 'batched');
+  const { run, health } = createProxyRunner(options, 'batched', resumeTogether);
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     const request = req as MaybeParsed;
     const url = options.prefix ? (request.originalUrl ?? req.url ?? '/') : (req.url ?? '/');
     const parsed = request.body !== undefined && (req.complete || req.readableEnded) ? request.body : undefined;
-    core(new NodeRequest(req, url, parsed)).then(
+    run(
+      new NodeRequest(req, url, parsed),
       (answer) => {
         if (answer) writeAnswer(req, res, answer);
         else if (next) next();
@@ -135,5 +137,5 @@ export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
       },
     );
   };
-  return Object.assign(handler, { health: core.health });
+  return Object.assign(handler, { health });
 }

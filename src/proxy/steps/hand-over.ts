@@ -27,22 +27,28 @@ async function runOnResult(setup: ProxySetup, result: Omit<ProxyResult, 'signal'
  * handing it over the browser is told to keep waiting, and a poll after the one that handed it
  * over ends nothing again. A document operation's success each time.
  */
-export const handOver: Step = (x, setup) => (x.service.value['status'] === 'ok' ? handOverResult(x, setup) : undefined);
+export const handOver: Step = (x, setup) => {
+  if (x.service.value['status'] !== 'ok') return;
+  const session = Boolean(x.binding && STATUS_OF[x.operation.id]);
+  if (!setup.options.onResult) {
+    // nothing to hand over, nothing to wait for: a session's success ends it
+    if (session) x.event.outcome = { type: 'finished', outcome: 'ok' };
+    return;
+  }
+  if (session || DOCUMENT_RESULTS.has(x.operation.id)) return handOverResult(x, setup, session);
+};
 
-async function handOverResult(x: Exchange, setup: ProxySetup): Promise<ProxyAnswer | void> {
+async function handOverResult(x: Exchange, setup: ProxySetup, session: boolean): Promise<ProxyAnswer | void> {
   const { operation, service, binding, visitor, info } = x;
   const value = service.value;
-  if (binding && STATUS_OF[operation.id]) {
+  if (session) {
     const token = operation.params['token'] as string;
-    const result = { operation: operation.id, kind: binding.kind, channel: binding.channel, token, visitor: visitor.id, raw: value, request: info };
-    const delivered = setup.options.onResult
-      ? await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, { ...result, result: camelCased(value) }))
-      : 'delivered';
+    const result = { operation: operation.id, kind: binding!.kind, channel: binding!.channel, token, visitor: visitor.id, raw: value, request: info };
+    const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, { ...result, result: camelCased(value) }));
     if (delivered === 'still-running') return jsonAnswer(200, WAITING);
     if (delivered === 'delivered') x.event.outcome = { type: 'finished', outcome: 'ok' };
+    return;
   }
-  if (DOCUMENT_RESULTS.has(operation.id) && setup.options.onResult) {
-    const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
-    await runOnResult(setup, { operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info });
-  }
+  const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
+  await runOnResult(setup, { operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info });
 }
