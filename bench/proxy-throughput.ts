@@ -23,6 +23,12 @@ import { Agent, request } from 'node:http';
  * pass-through, with far less code, about 4,000), and one that sat idle has had its young
  * generation shrunk. Each figure is the median round's, each ratio the median of the rounds'
  * ratios (both servers of a ratio measured in the same round).
+ *
+ * Each server's own CPU time is read around each of its slices (`/__cpu`), giving its CPU time a
+ * poll and the share of a core it used. The three processes of a turn (load, server, sandbox)
+ * share this machine's two cores, and a server used 0.8–0.97 of one: where it is near 1, it is
+ * what limits the polls a second, and the throughput ratio comes close to the inverse of the CPU
+ * ratio printed beside it.
  */
 
 const TOKEN = 'bench-access-token';
@@ -79,18 +85,37 @@ export async function load(agent: Agent, url: string, body: string, cookie: stri
 
 type Slice = { latencies: number[]; errors: number; seconds: number };
 
+/** A server's own CPU time over a slice and the polls it served in it (bench/proxy-server.mjs, `/__cpu`). */
+type ServerCpu = { cpuUs: number; requests: number };
+
+async function cpuOf(one: Poller): Promise<ServerCpu> {
+  return JSON.parse((await post(one.agent, `${one.server}/__cpu`, '{}')).text) as ServerCpu;
+}
+
 /** The middle value (the lower of the two middle ones of an even count): always one of the values. */
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
-/** A server's slices of a round as one measure. */
-function summed(slices: Slice[]): Load {
+/** A server's slices of a round as one measure, with its own CPU time over them (none for the sandbox). */
+function summed(slices: Slice[], cpu: ServerCpu[]): Load {
   const latencies = slices.flatMap((slice) => slice.latencies).sort((a, b) => a - b);
   const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors: slices.reduce((sum, slice) => sum + slice.errors, 0) };
+  const cpuUs = cpu.reduce((sum, one) => sum + one.cpuUs, 0);
+  const served = cpu.reduce((sum, one) => sum + one.requests, 0);
+  return {
+    rps: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors: slices.reduce((sum, slice) => sum + slice.errors, 0),
+    ...(served ? { cpuPerPollUs: cpuUs / served, busy: cpuUs / 1e6 / seconds } : {}),
+  };
 }
 
-type Load = { rps: number; p50: number; p99: number; errors: number };
+/**
+ * `cpuPerPollUs`: the server process's CPU time a poll; `busy`: the share of one core it used. A
+ * server busy near 1 was what limited its polls a second, which then follow its CPU time a poll.
+ */
+type Load = { rps: number; p50: number; p99: number; errors: number; cpuPerPollUs?: number; busy?: number };
 
 export interface ProxyThroughput {
   direct: Load;
@@ -100,8 +125,11 @@ export interface ProxyThroughput {
   /** The proxy against the bare pass-through, telemetry off and on: the goal is 0.9 or more. */
   ratio: number;
   ratioOtel: number;
+  /** The proxy's CPU time a poll against the pass-through's, telemetry off and on (median of the rounds' ratios). */
+  cpuRatio: number;
+  cpuRatioOtel: number;
   /** Each round's ratios and the sandbox's own polls a second (how fast the machine was), in the order measured. */
-  rounds: { ratio: number; ratioOtel: number; directRps: number }[];
+  rounds: { ratio: number; ratioOtel: number; directRps: number; cpuRatio: number; cpuRatioOtel: number }[];
   /** Each process's polls a second (the median of its slices), by server, round after round. */
   processes: { passThrough: number[]; proxy: number[]; proxyOtel: number[] };
   proxyRssMb: number;
@@ -196,18 +224,24 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
         const targets: Record<Target, Poller[]> = { direct: [direct], ...pollers };
         const turn = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
         const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<Target, Slice[]>;
+        const cpu = Object.fromEntries(names.map((name) => [name, [] as ServerCpu[]])) as Record<Target, ServerCpu[]>;
         for (let slice = 0; slice < SLICES; slice++) {
           for (const name of slice % 2 ? [...turn].reverse() : turn) {
             const ones = targets[name];
             const block = SLICES / ones.length;
             const one = ones[Math.floor(slice / block)]!;
             if (slice % block === 0) await load(one.agent, one.url, one.body, one.cookie, WARM_MS);
+            const before = name === 'direct' ? null : await cpuOf(one);
             const measured = await load(one.agent, one.url, one.body, one.cookie, SLICE_MS);
+            if (before) {
+              const after = await cpuOf(one);
+              cpu[name].push({ cpuUs: after.cpuUs - before.cpuUs, requests: after.requests - before.requests });
+            }
             one.rps.push(measured.latencies.length / measured.seconds);
             slices[name].push(measured);
           }
         }
-        rounds.push(Object.fromEntries(names.map((name) => [name, summed(slices[name])])) as Record<Target, Load>);
+        rounds.push(Object.fromEntries(names.map((name) => [name, summed(slices[name], cpu[name])])) as Record<Target, Load>);
         for (const mode of Object.keys(processes) as Mode[]) processes[mode].push(...pollers[mode].map((one) => median(one.rps)));
         if (round === ROUNDS - 1) proxyRssMb = Number((await post(pollers.proxy[0]!.agent, `${pollers.proxy[0]!.server}/__rss`, '{}')).text) / 1024 / 1024;
         for (const one of Object.values(pollers).flat()) one.agent.destroy();
@@ -227,7 +261,15 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
       proxyOtel: medianRound('proxyOtel'),
       ratio: median(rounds.map((r) => r.proxy.rps / r.passThrough.rps)),
       ratioOtel: median(rounds.map((r) => r.proxyOtel.rps / r.passThrough.rps)),
-      rounds: rounds.map((r) => ({ ratio: r.proxy.rps / r.passThrough.rps, ratioOtel: r.proxyOtel.rps / r.passThrough.rps, directRps: r.direct.rps })),
+      cpuRatio: median(rounds.map((r) => cpuRatioOf(r.proxy, r.passThrough))),
+      cpuRatioOtel: median(rounds.map((r) => cpuRatioOf(r.proxyOtel, r.passThrough))),
+      rounds: rounds.map((r) => ({
+        ratio: r.proxy.rps / r.passThrough.rps,
+        ratioOtel: r.proxyOtel.rps / r.passThrough.rps,
+        directRps: r.direct.rps,
+        cpuRatio: cpuRatioOf(r.proxy, r.passThrough),
+        cpuRatioOtel: cpuRatioOf(r.proxyOtel, r.passThrough),
+      })),
       processes,
       proxyRssMb,
     };
@@ -236,13 +278,16 @@ export async function measureProxyThroughput(): Promise<ProxyThroughput> {
   }
 }
 
+const cpuRatioOf = (server: Load, floor: Load): number => server.cpuPerPollUs! / floor.cpuPerPollUs!;
+
 const spread = (values: number[]): string => [Math.min(...values), median(values), Math.max(...values)].map(Math.round).join(', ');
 
 export function throughputTable(result: ProxyThroughput): string {
-  const row = (name: string, r: Load) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`;
+  const server = (r: Load) => (r.cpuPerPollUs === undefined ? '– | –' : `${r.cpuPerPollUs.toFixed(1)} µs | ${r.busy!.toFixed(2)}`);
+  const row = (name: string, r: Load) => `| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} | ${server(r)} |`;
   return [
-    `| status poll, ${CONNECTIONS} connections, ${(SLICES * SLICE_MS) / 1000} s a server a round in ${SLICES} slices taking turns (${PROCESSES} new processes a server every round, in blocks), median of ${ROUNDS} rounds | requests/s | p50 | p99 | errors |`,
-    '|---|---:|---:|---:|---:|',
+    `| status poll, ${CONNECTIONS} connections, ${(SLICES * SLICE_MS) / 1000} s a server a round in ${SLICES} slices taking turns (${PROCESSES} new processes a server every round, in blocks), median of ${ROUNDS} rounds | requests/s | p50 | p99 | errors | server's CPU a poll | server's share of a core |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
     row('sandbox directly', result.direct),
     row('a bare pass-through (no rules, the same HTTP client)', result.passThrough),
     row('through the proxy', result.proxy),
@@ -250,7 +295,9 @@ export function throughputTable(result: ProxyThroughput): string {
     '',
     `The proxy against the pass-through (median of the rounds' ratios): ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (goal ≥ 0.9× either way); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
     '',
-    `The rounds' ratios, in the order measured: ${result.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}; with OpenTelemetry ${result.rounds.map((r) => r.ratioOtel.toFixed(2)).join(', ')}; the sandbox alone ${result.rounds.map((r) => Math.round(r.directRps)).join(', ')} requests/s`,
+    `Its CPU time a poll against the pass-through's, in the same slices (median of the rounds' ratios): ${result.cpuRatio.toFixed(3)}×, with OpenTelemetry ${result.cpuRatioOtel.toFixed(3)}×`,
+    '',
+    `The rounds' ratios, in the order measured: ${result.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}; with OpenTelemetry ${result.rounds.map((r) => r.ratioOtel.toFixed(2)).join(', ')}; the sandbox alone ${result.rounds.map((r) => Math.round(r.directRps)).join(', ')} requests/s; CPU a poll against the pass-through ${result.rounds.map((r) => r.cpuRatio.toFixed(2)).join(', ')}, with OpenTelemetry ${result.rounds.map((r) => r.cpuRatioOtel.toFixed(2)).join(', ')}`,
     '',
     `Each process's requests/s (the median of its slices), lowest, median and highest of ${ROUNDS * PROCESSES}: ${(Object.keys(MODES) as Mode[]).map((mode) => `${MODES[mode].label} ${spread(result.processes[mode])}`).join('; ')}`,
   ].join('\n');
