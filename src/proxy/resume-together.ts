@@ -9,8 +9,7 @@ let resuming = false;
  * order their waits ended, rather than each as its wait ends. The steps' code and Node's code that
  * writes the answers then run warm, request after request, as a batch's spans do (telemetry.ts):
  * that took a busy proxy from about 1.10× a bare pass-through's CPU time a poll to about 0.97×
- * (docs/testing.md). A request that goes on only waits again (or ends): one that waits again joins
- * the next turn's batch.
+ * (docs/testing.md). A request that waits again joins a later batch.
  */
 export const resumeTogether: Resume = (next) => {
   waiting.push(next);
