@@ -51,7 +51,7 @@ export interface ProxyHealth {
 export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer | null>) & { health(): Promise<ProxyHealth> };
 
 /** Where a request's steps end: with its answer, or with a failure that is none of the proxy's. */
-export interface StepsEnd {
+interface StepsEnd {
   answered(answer: ProxyAnswer): void;
   failed(error: unknown): void;
 }
@@ -62,7 +62,7 @@ export interface StepsEnd {
  */
 export type Resume = (next: () => void) => void;
 
-export const resumeAtOnce: Resume = (next) => next();
+const resumeAtOnce: Resume = (next) => next();
 
 /** Runs the steps; a thrown refusal, an unreachable store or service, or an answer too deep to walk becomes the answer. */
 export function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {

@@ -3,7 +3,7 @@ import { ProxyRefusal, jsonAnswer, proxyError, type ProxyAnswer } from '../error
 import { HandOverTimeout, handOver as handOverOnce, within } from '../hand-over.js';
 import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';
 import type { ProxyResult } from '../options.js';
-import type { Exchange, Step } from './exchange.js';
+import type { Binding, Exchange, Step } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
 
@@ -29,7 +29,7 @@ async function runOnResult(setup: ProxySetup, result: Omit<ProxyResult, 'signal'
  */
 export const handOver: Step = (x, setup) => {
   if (x.service.value['status'] !== 'ok') return;
-  const session = Boolean(x.binding && STATUS_OF[x.operation.id]);
+  const session = x.binding && STATUS_OF[x.operation.id] ? x.binding : null;
   if (!setup.options.onResult) {
     // nothing to hand over, nothing to wait for: a session's success ends it
     if (session) x.event.outcome = { type: 'finished', outcome: 'ok' };
@@ -38,12 +38,13 @@ export const handOver: Step = (x, setup) => {
   if (session || DOCUMENT_RESULTS.has(x.operation.id)) return handOverResult(x, setup, session);
 };
 
-async function handOverResult(x: Exchange, setup: ProxySetup, session: boolean): Promise<ProxyAnswer | void> {
-  const { operation, service, binding, visitor, info } = x;
+/** `session`: the binding of the session a status poll finished, or null for a document operation. */
+async function handOverResult(x: Exchange, setup: ProxySetup, session: Binding | null): Promise<ProxyAnswer | void> {
+  const { operation, service, visitor, info } = x;
   const value = service.value;
   if (session) {
     const token = operation.params['token'] as string;
-    const result = { operation: operation.id, kind: binding!.kind, channel: binding!.channel, token, visitor: visitor.id, raw: value, request: info };
+    const result = { operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: visitor.id, raw: value, request: info };
     const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, { ...result, result: camelCased(value) }));
     if (delivered === 'still-running') return jsonAnswer(200, WAITING);
     if (delivered === 'delivered') x.event.outcome = { type: 'finished', outcome: 'ok' };
