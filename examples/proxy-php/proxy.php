@@ -246,6 +246,21 @@ function bad_start_field(stdClass $sent): ?string
     return null;
 }
 
+/**
+ * Whom a start's push reaches. Smart-ID pushes to the code's account. Mobile-ID pushes only when
+ * phone and code belong together (a wrong pair is turned away at the poll, after an accepted start),
+ * so it counts the pair: a person's code with phones not theirs never uses up their starts, and one
+ * phone still gets at most the limit.
+ */
+function person_key(string $channel, stdClass $sent): string
+{
+    $code = str_replace('-', '', (string) $sent->code);
+    if ($channel !== 'mobile') {
+        return 'smartid:' . $code;
+    }
+    return 'mobile:' . $code . ':' . preg_replace('/\D/', '', is_string($sent->phone ?? null) ? $sent->phone : '');
+}
+
 /** A fixed-size key, whatever was sent, and no personal code in clear in the state file. */
 function digest(string $text): string
 {
@@ -472,10 +487,7 @@ $counted = [];
 if ($role[0] === 'start') {
     $keys = ['visitor:' . digest($visitor) => 'visitor'];
     if (isset($sent->code) && is_string($sent->code)) {
-        $keys['person:' . digest('code:' . str_replace('-', '', $sent->code))] = 'person';
-    }
-    if ($role[1] === 'mobile' && isset($sent->phone) && is_string($sent->phone)) {
-        $keys['person:' . digest('phone:' . $sent->phone)] = 'person';
+        $keys['person:' . digest(person_key($role[1], $sent))] = 'person';
     }
     if ($config['by_address'] && isset($_SERVER['REMOTE_ADDR'])) {
         $keys['address:' . digest(address_key((string) $_SERVER['REMOTE_ADDR']))] = 'address';

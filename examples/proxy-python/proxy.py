@@ -226,6 +226,17 @@ def bad_start_field(sent):
     return None
 
 
+def person_key(channel, sent):
+    """Whom a start's push reaches. Smart-ID pushes to the code's account. Mobile-ID pushes only when
+    phone and code belong together (a wrong pair is turned away at the poll, after an accepted
+    start), so it counts the pair: a person's code with phones not theirs never uses up their
+    starts, and one phone still gets at most the limit."""
+    code = sent["code"].replace("-", "")
+    if channel != "mobile":
+        return "smartid:" + code
+    return "mobile:" + code + ":" + re.sub(r"\D", "", sent.get("phone") or "")
+
+
 def digest(text):
     """A fixed-size key, whatever was sent, and no personal code in clear in memory."""
     return hashlib.sha256(text.encode()).hexdigest()[:32]
@@ -382,9 +393,7 @@ def esign():
     if role[0] == "start":
         keys = [("visitor", visitor)]
         if isinstance(sent.get("code"), str):
-            keys.append(("person", digest("code:" + sent["code"].replace("-", ""))))
-        if role[1] == "mobile" and isinstance(sent.get("phone"), str):
-            keys.append(("person", digest("phone:" + sent["phone"])))
+            keys.append(("person", digest(person_key(role[1], sent))))
         if LIMIT_BY_ADDRESS and request.remote_addr:
             keys.append(("address", address_key(request.remote_addr)))
         for scope, key in keys:

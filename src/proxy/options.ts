@@ -100,9 +100,12 @@ export interface ProxyOptions {
   /** Origins of other sites allowed to call the proxy (exact `https://app.example` strings). Default none. */
   allowedOrigins?: readonly string[];
   /**
-   * Limits on session starts, per visitor, per person (personal code, and phone for Mobile-ID)
-   * and, with `clientAddress`, per network address. Default: 12 per visitor, 6 per person and 60
-   * per address in 10 minutes. `false` turns them off.
+   * Limits on session starts. Per person (default 6 in 10 minutes) stops a flood of pushes: it
+   * counts whom a push reaches, the personal code's account for Smart-ID and the phone and code
+   * together for Mobile-ID (the service pushes only to a matching pair), so nobody locks a
+   * stranger out with their code alone. Per visitor (12) stops one browser going through people;
+   * per network address (60, with `clientAddress`) stops a script that drops its cookie. `false`
+   * turns them off.
    */
   rateLimit?: false | { perVisitor?: RateLimit | false; perPerson?: RateLimit | false; perAddress?: RateLimit | false };
   /** Pass `peps_data` and `sanctions_data` to the browser. Default false: only `onResult` gets them. */

@@ -27,6 +27,7 @@ const ALL_ROWS = [
   'token-header',
   'token-redirect',
   'body-limit',
+  'no-lockout',
   'rate-limit',
   'token-never',
 ];
@@ -285,6 +286,28 @@ describe('check-proxy against proxies with one rule broken', () => {
         } else proxy(req, res);
       })],
     ['no rate limits', ['rate-limit'], (port, token) => nodeProxy(port, token, { rateLimit: false })],
+    ['Mobile-ID starts counted by the personal code alone', ['no-lockout'], (port, token) => {
+      const byCode = new Map<string, number>();
+      return nodeProxy(port, token, {}, (req, res, proxy) => {
+        if (!/\/mobile\/(?:login|sign)/.test(req.url ?? '')) return proxy(req, res);
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let code = '';
+          try {
+            code = String((JSON.parse(text) as Record<string, unknown>)['code'] ?? '');
+          } catch {
+            // not JSON: the proxy's own answer
+          }
+          const count = (byCode.get(code) ?? 0) + 1;
+          byCode.set(code, count);
+          if (code && count > 6) return res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '600' }).end('{"status":"error","proxy_error":"rate-limited"}');
+          (req as IncomingMessage & { body?: unknown }).body = text;
+          proxy(req, res);
+        });
+      });
+    }],
   ];
   for (const [broken, rows, start] of cases) {
     it(`${broken}: fails ${rows.join(', ')} and nothing else`, async () => {

@@ -131,7 +131,7 @@ describe('the PHP proxy', () => {
     const { rows, log } = await check((port, token) =>
       nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
     );
-    assert.equal(rows.length, 17);
+    assert.equal(rows.length, 18);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     const said = events(log);
     // the Node proxy's events, by the same names
@@ -149,7 +149,7 @@ describe('the PHP proxy', () => {
 
   it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
     const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
-    assert.equal(rows.length, 17);
+    assert.equal(rows.length, 18);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });

@@ -3,7 +3,7 @@ import { addressKey } from '../address.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
 import { STARTS } from '../operation-kinds.js';
 import type { RateLimit } from '../options.js';
-import { storeKey } from '../start-rules.js';
+import { canonicalCode, storeKey } from '../start-rules.js';
 import type { Exchange, Step } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 
@@ -22,14 +22,20 @@ async function count({ store }: ProxySetup, scope: string, rule: RateLimit | fal
   return counter;
 }
 
-/** The keys of the person a start is for: their personal code, and their phone for Mobile-ID. */
-function personKeys(id: OperationId, fields: Record<string, unknown>): string[] {
-  const keys: string[] = [];
+/**
+ * The key of whom a start's push reaches, counted by the per-person limit. Smart-ID pushes to the
+ * account of the personal code. Mobile-ID pushes only when the phone and the code belong together
+ * (the service turns a wrong pair away at the status poll, after the start was accepted), so it
+ * counts the pair: starts with a person's code and phones that are not theirs, or their phone and
+ * other codes, never use up that person's starts, and one phone still gets at most the limit.
+ */
+export function personKey(id: OperationId, fields: Record<string, unknown>): string | null {
   const code = fields['code'];
-  if (typeof code === 'string') keys.push(`code:${code.replace(/-/g, '')}`);
+  if (typeof code !== 'string') return null;
+  const person = canonicalCode(code);
+  if (!id.startsWith('mobile')) return `smartid:${person}`;
   const phone = fields['phone'];
-  if (typeof phone === 'string' && id.startsWith('mobile')) keys.push(`phone:${phone.replace(/\D/g, '')}`);
-  return keys;
+  return typeof phone === 'string' ? `mobile:${person}:${phone.replace(/\D/g, '')}` : `mobile:${person}`;
 }
 
 /** The browser's network address for the per-address limit, when the host says it. */
@@ -42,7 +48,7 @@ async function addressOf(x: Exchange, { options, limits, askHost }: ProxySetup):
 
 /**
  * Limits: a session start counts against its visitor, its network address (when the host gives
- * it) and its person; over any of them it is refused with the seconds to wait.
+ * it) and the person its push would reach; over any of them it is refused with the seconds to wait.
  */
 export const limits: Step = (x, setup) => (STARTS[x.operation.id] ? countStart(x, setup) : undefined);
 
@@ -53,8 +59,7 @@ async function countStart(x: Exchange, setup: ProxySetup): Promise<void> {
     x.event.base.address = address.address;
     await count(setup, 'address', setup.limits.perAddress, address.key);
   }
-  for (const key of personKeys(x.operation.id, x.fields)) {
-    const counter = await count(setup, 'person', setup.limits.perPerson, key);
-    if (counter) x.personCounters.push(counter);
-  }
-};
+  const person = personKey(x.operation.id, x.fields);
+  const counter = person === null ? null : await count(setup, 'person', setup.limits.perPerson, person);
+  if (counter) x.personCounters.push(counter);
+}

@@ -1,6 +1,8 @@
 import { Jar, type Answer, type Check } from '../prober.js';
 
 const LIMIT_ATTEMPTS = 40;
+/** More than any per-person limit a proxy should have (the checklist's default is 6). */
+const STRANGER_STARTS = 12;
 
 /** One visitor's session token is worthless to another: the service's unknown-token answer, nothing forwarded. */
 export const visitorBinding: Check = {
@@ -59,5 +61,27 @@ export const rateLimit: Check = {
       if (answer.json?.['status'] !== 'ok') return show('POST /smartid/login.json', answer);
     }
     return 'no 429 came';
+  },
+};
+
+/**
+ * Nobody locks a stranger out of Mobile-ID with their personal code alone: the service accepts a
+ * start whose phone is not the person's (the mismatch shows only at the poll), no push reaches
+ * them, and an attacker never polls. Such starts must not use up the person's limit.
+ */
+export const noLockout: Check = {
+  id: 'no-lockout',
+  rule: `Mobile-ID starts with a person's code and ${STRANGER_STARTS} phones not theirs (each a new visitor) do not lock that person out`,
+  async run({ post, show }) {
+    const code = '60001017869';
+    for (let i = 0; i < STRANGER_STARTS; i++) {
+      // well-formed Estonian numbers that belong to nobody in the sandbox
+      const phone = `+3725${String(4_100_000 + i * 7919).padStart(7, '0')}`;
+      const answer = await post('/mobile/login.json', { phone, code });
+      if (answer.status === 429) return show(`POST /mobile/login.json (the person's code, a phone not theirs, start ${i + 1})`, answer);
+    }
+    const own = await post('/mobile/login.json', { phone: '+37268000769', code });
+    if (own.status === 429 || own.json?.['status'] !== 'ok') return show('POST /mobile/login.json (the person, with their own phone, afterwards)', own);
+    return null;
   },
 };
