@@ -57,6 +57,8 @@ export type ProxyErrorKind =
   | 'request-too-large'
   | 'body-timeout'
   | 'forbidden'
+  | 'signer-mismatch'
+  | 'signer-unknown'
   | 'rate-limited'
   | 'host-error'
   | 'store-unavailable'

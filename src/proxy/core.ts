@@ -18,6 +18,8 @@ import { origin } from './steps/origin.js';
 import { pollFloor } from './steps/poll-floor.js';
 import { route } from './steps/route.js';
 import { sessions } from './steps/sessions.js';
+import { signedBy } from './steps/signed-by.js';
+import { signer } from './steps/signer.js';
 import { createSetup, describe, type ProxySetup } from './steps/setup.js';
 import { visitor } from './steps/visitor.js';
 
@@ -31,7 +33,7 @@ export { MIN_TOKEN_LENGTH } from './steps/setup.js';
  * refuses (a ProxyRefusal with its reason), answers early, or lets the request go on. The event
  * a request makes is recorded by the step that decides it and handed to the host after the answer.
  */
-export const STEPS: readonly Step[] = [route, origin, contentType, fields, visitor, binding, limits, authorize, pollFloor, forward, filter, sessions, handOver];
+export const STEPS: readonly Step[] = [route, origin, contentType, fields, visitor, signer, binding, limits, authorize, pollFloor, forward, filter, sessions, signedBy, handOver];
 
 /** Where a request goes, or null when it is not for the proxy (outside its prefix, given without its trailing slashes). */
 export function routeOf(rawUrl: string, cleanPrefix = ''): { path: string } | null {

@@ -26,6 +26,8 @@ const KINDS: Record<ProxyErrorKind, [status: number, message: string]> = {
   'request-too-large': [413, 'Request body is too large'],
   'body-timeout': [408, 'The request body did not arrive in time'],
   forbidden: [403, 'Not allowed for this request'],
+  'signer-mismatch': [403, 'Signing is allowed only as the person signed in to this site'],
+  'signer-unknown': [403, 'Nobody is signed in to this site to sign as'],
   'rate-limited': [429, 'Too many sessions started; try again later'],
   'host-error': [500, 'The host could not process this request'],
   'store-unavailable': [503, 'The proxy cannot check this request right now; try again in a moment'],

@@ -13,13 +13,15 @@ export type RefusalReason =
   | 'timeout'
   | 'rate-limited'
   | 'not-your-session'
-  | 'unauthorized';
+  | 'unauthorized'
+  | 'signer-mismatch'
+  | 'signer-unknown';
 
 /** What could not be reached or answered wrongly: the service (by how) or the proxy's store. */
 export type FailureKind = 'service-unreachable' | 'service-timeout' | 'service-invalid' | 'store';
 
 /** The host hooks whose failure is a `host-error`. */
-export type HostHook = 'visitor' | 'clientAddress' | 'authorize' | 'onResult';
+export type HostHook = 'visitor' | 'clientAddress' | 'authorize' | 'signer' | 'onResult';
 
 /**
  * A person as events show them: with `eventSecret`, keyed digests (HMAC-SHA256, hex) the host can
@@ -68,6 +70,8 @@ export const REFUSALS: Partial<Record<ProxyErrorKind, RefusalReason>> = {
   'request-too-large': 'too-large',
   'body-timeout': 'timeout',
   forbidden: 'unauthorized',
+  'signer-mismatch': 'signer-mismatch',
+  'signer-unknown': 'signer-unknown',
   'rate-limited': 'rate-limited',
 };
 export const FAILURES: Partial<Record<ProxyErrorKind, FailureKind>> = {

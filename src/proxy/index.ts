@@ -23,6 +23,7 @@ export {
   type ProxyOptions,
   type ProxyRequestInfo,
   type ProxyResult,
+  type ProxySigner,
   type RateLimit,
 } from './options.js';
 export { OPERATION_FIELDS } from './fields.js';

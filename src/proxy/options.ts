@@ -37,6 +37,16 @@ export interface ProxyResult {
   signal: AbortSignal;
 }
 
+/** The person signed in to the host's site, as `signer` names them. */
+export interface ProxySigner {
+  /** Their personal code (a Latvian one with or without its hyphen). */
+  code: string;
+  /** Their country, when the host knows it: a start for another country is refused. */
+  country?: 'LT' | 'LV' | 'EE';
+  /** Their Mobile-ID phone in international form (`+370…`), when the host knows it. */
+  phone?: string;
+}
+
 export interface RateLimit {
   /** Session starts allowed in one window. */
   limit: number;
@@ -63,6 +73,17 @@ export interface ProxyOptions {
    * uuid in `operation.params.documentId`. False answers 403; a throw answers 500 and is logged.
    */
   authorize?: (request: ProxyRequestInfo, operation: MatchedOperation) => boolean | Promise<boolean>;
+  /**
+   * Sign only as the person signed in to your site: return them from your session, or null when
+   * nobody is signed in (may be async). Every signing start (file and hash, Smart-ID and
+   * Mobile-ID, both locales) for another person is refused 403 `signer-mismatch`, and with null
+   * 403 `signer-unknown`, before anything is counted, stored or forwarded. Codes compare in their
+   * canonical form; a country or phone you give must match too. Then, in depth: a finished file
+   * signing whose newest signature's certificate names another person (or nobody that can be
+   * read) is handed neither to `onResult` nor to the browser (403 `signer-mismatch`, logged). A
+   * hash signing's answer names no one, so the start's check is what holds there.
+   */
+  signer?: (request: ProxyRequestInfo) => ProxySigner | null | undefined | Promise<ProxySigner | null | undefined>;
   /**
    * Called for every finished session (status `ok`) and every successful document operation,
    * before the answer goes to the browser. No browser sees a session's result before a run of

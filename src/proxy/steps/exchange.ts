@@ -18,6 +18,8 @@ export interface Binding {
   status: MatchedOperation['id'];
   /** The person as events show them (digests or masked): never in clear. */
   person?: EventPerson;
+  /** With `signer`: the digest of the signed-in person's code the finished signature must name. */
+  signer?: string;
 }
 
 /** What one request's event will say, filled in by the steps as the request is read and decided. */
@@ -72,6 +74,8 @@ export interface Exchange {
   person: EventPerson | undefined;
   /** binding: the session a status poll or a removal is about */
   binding: Binding | null;
+  /** signer: the signed-in person's code digest a signing start was checked against */
+  signer: string | undefined;
   /** limits: the person's counters a start was counted under, given back if the service refuses it */
   personCounters: string[];
   /** forward, filter */
@@ -97,6 +101,7 @@ export function newExchange(request: IncomingProxyRequest, path: string, telemet
     info: undefined,
     person: undefined,
     binding: null,
+    signer: undefined,
     personCounters: [],
     service: undefined,
   } as unknown as Exchange;

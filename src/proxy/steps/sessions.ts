@@ -25,7 +25,7 @@ async function startedOrRemoved(x: Exchange, { store, sessionTtl }: ProxySetup):
   const start = STARTS[operation.id];
   if (start && status === 'error') for (const counter of x.personCounters) await store.decrement(counter);
   if (start && status === 'ok' && typeof service.value['token'] === 'string') {
-    const bound: Binding = { visitor: x.visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(x.person ? { person: x.person } : {}) };
+    const bound: Binding = { visitor: x.visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(x.person ? { person: x.person } : {}), ...(x.signer ? { signer: x.signer } : {}) };
     await store.set(`bind:${service.value['token']}`, JSON.stringify(bound), sessionTtl);
     x.event.outcome = { type: 'started' };
   }
