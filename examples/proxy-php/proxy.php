@@ -27,7 +27,8 @@ const START_TEXT_LIMIT = 200;
 const ID = '[A-Za-z0-9_-]{1,128}';
 // the events' reasons and failures by the proxy's error kinds, and the Node proxy's operation ids
 const REASONS = ['operation-not-allowed' => 'not-allowed', 'cross-site' => 'cross-site', 'unsupported-media-type' => 'content-type',
-    'malformed-json' => 'invalid-field', 'invalid-field' => 'invalid-field', 'request-too-large' => 'too-large', 'rate-limited' => 'rate-limited'];
+    'malformed-json' => 'invalid-field', 'invalid-field' => 'invalid-field', 'request-too-large' => 'too-large', 'rate-limited' => 'rate-limited',
+    'signer-mismatch' => 'signer-mismatch', 'signer-unknown' => 'signer-unknown'];
 const FAILURES = ['upstream-unreachable' => 'service-unreachable', 'upstream-timeout' => 'service-timeout', 'upstream-invalid' => 'service-invalid',
     'upstream-redirect' => 'service-invalid', 'upstream-too-large' => 'service-invalid'];
 const NODE_NAMES = ['mobile-login' => 'mobileLogin', 'smartid-login' => 'smartIdLogin', 'mobile-sign' => 'mobileSign', 'smartid-sign' => 'smartIdSign',
@@ -99,6 +100,110 @@ const SCREENING_FIELDS = ['peps_data', 'sanctions_data'];
 function on_result(string $operation, string $token, string $visitor, stdClass $answer): void
 {
     // the verified result, before the browser sees it: log the person in, store the file, ...
+}
+
+/**
+ * Sign only as the person signed in to your site: with ESIGN_SIGNER set (or GATE_SIGNING made true),
+ * every signing start is for signer() alone. Return the person from your session, e.g.
+ * $_SESSION['person'] after your on_result stored it: ['code' => ..., 'country' => ?, 'phone' => ?],
+ * or null when nobody is signed in. ESIGN_SIGNER sets one for tests: "code[,country[,phone]]", or "-".
+ */
+define('GATE_SIGNING', (string) getenv('ESIGN_SIGNER') !== '');
+
+function signer(): ?array
+{
+    $given = (string) getenv('ESIGN_SIGNER');
+    if ($given === '' || $given === '-') {
+        return null;
+    }
+    [$code, $country, $phone] = array_pad(explode(',', $given), 3, '');
+    return ['code' => $code, 'country' => $country ?: null, 'phone' => $phone ?: null];
+}
+
+/** The start is for the signer: the same code (canonical), and country and phone where both say one. */
+function same_signer(stdClass $sent, array $who): bool
+{
+    if (!is_string($sent->code ?? null) || str_replace('-', '', $sent->code) !== preg_replace('/[\s-]/', '', (string) $who['code'])) {
+        return false;
+    }
+    if (!empty($who['country']) && is_string($sent->country ?? null) && strtoupper($sent->country) !== strtoupper($who['country'])) {
+        return false;
+    }
+    if (!empty($who['phone']) && is_string($sent->phone ?? null) && preg_replace('/\D/', '', $sent->phone) !== preg_replace('/\D/', '', $who['phone'])) {
+        return false;
+    }
+    return true;
+}
+
+/** Personal codes of subject serial numbers (OID 2.5.4.5, "PNOLT-<code>") in DER bytes. */
+function codes_in_der(string $der): array
+{
+    $codes = [];
+    preg_match_all('/\x06\x03\x55\x04\x05[\x13\x0c]([\x00-\x40])/s', $der, $found, PREG_OFFSET_CAPTURE);
+    foreach ($found[1] as [$length, $at]) {
+        $value = substr($der, $at + 1, ord($length));
+        if (preg_match('/^PNO[A-Z]{2}-([0-9A-Z-]{6,20})$/D', $value, $number)) {
+            $codes[] = str_replace('-', '', $number[1]);
+        }
+    }
+    return $codes;
+}
+
+/** The named entry of a ZIP (stored or deflated), by its central directory. */
+function zip_entries(string $zip): array
+{
+    $end = strrpos($zip, "PK\x05\x06");
+    if ($end === false || $end + 22 > strlen($zip)) {
+        return [];
+    }
+    ['count' => $count, 'offset' => $at] = unpack('vcount/x4/Voffset', substr($zip, $end + 10, 10));
+    $entries = [];
+    for ($i = 0; $i < $count && $at + 46 <= strlen($zip) && substr($zip, $at, 4) === "PK\x01\x02"; $i++) {
+        $entry = unpack('vmethod/x8/Vsize/x4/vname/vextra/vcomment/x8/Vlocal', substr($zip, $at + 10, 36));
+        $entries[substr($zip, $at + 46, $entry['name'])] = $entry;
+        $at += 46 + $entry['name'] + $entry['extra'] + $entry['comment'];
+    }
+    return $entries;
+}
+
+function zip_entry(string $zip, array $entry): ?string
+{
+    $at = $entry['local'];
+    if (substr($zip, $at, 4) !== "PK\x03\x04") {
+        return null;
+    }
+    ['name' => $name, 'extra' => $extra] = unpack('vname/vextra', substr($zip, $at + 26, 4));
+    $stored = substr($zip, $at + 30 + $name + $extra, $entry['size']);
+    $bytes = $entry['method'] === 0 ? $stored : ($entry['method'] === 8 ? @gzinflate($stored, 16 * 1024 * 1024) : false);
+    return $bytes === false ? null : $bytes;
+}
+
+/**
+ * Who made the newest signature of a signed PDF (its last /Contents) or ASiC-E/BDOC/ADOC container
+ * (its highest signatures<N>.xml), by certificate serial numbers; null when none can be read.
+ */
+function newest_signer_codes(string $file): ?array
+{
+    $ders = [];
+    if (str_starts_with($file, '%PDF-')) {
+        if (preg_match_all('/\/Contents\s*<([0-9A-Fa-f\s]{128,})>/', $file, $found)) {
+            $ders[] = (string) hex2bin(preg_replace('/\s/', '', end($found[1])));
+        }
+    } elseif (str_starts_with($file, 'PK')) {
+        $newest = null;
+        foreach (zip_entries($file) as $name => $entry) {
+            if (preg_match('#^META-INF/(?:signatures/)?signatures(\d+)\.xml$#D', (string) $name, $n) && ($newest === null || (int) $n[1] >= $newest[0])) {
+                $newest = [(int) $n[1], $entry];
+            }
+        }
+        $xml = $newest === null ? null : zip_entry($file, $newest[1]);
+        preg_match_all('#<(?:[\w-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)</#', (string) $xml, $certificates);
+        foreach ($certificates[1] as $certificate) {
+            $ders[] = (string) base64_decode(preg_replace('/\s/', '', $certificate));
+        }
+    }
+    $codes = array_merge(...array_map('codes_in_der', $ders ?: ['']));
+    return $codes ?: null;
 }
 
 /** One JSON line on stderr, the request's event: `type` and its own fields besides what is known of the request. */
@@ -286,7 +391,10 @@ function state(string $file): PDO
     $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
     $db->exec('PRAGMA busy_timeout = 10000');
     $db->exec('PRAGMA journal_mode = WAL');
-    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT)');
+    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT)');
+    if (!in_array('signer', array_column($db->query('PRAGMA table_info(bindings)')->fetchAll(PDO::FETCH_ASSOC), 'name'), true)) {
+        $db->exec('ALTER TABLE bindings ADD COLUMN signer TEXT'); // a state file of an earlier version
+    }
     $db->exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER, resets REAL)');
     $db->exec('CREATE TABLE IF NOT EXISTS claims (token TEXT PRIMARY KEY, lease TEXT, expires REAL)');
     $db->exec('CREATE TABLE IF NOT EXISTS polls (token TEXT PRIMARY KEY, at REAL)');
@@ -471,9 +579,21 @@ if ($role[0] === 'start' && $config['by_address'] && isset($_SERVER['REMOTE_ADDR
     $GLOBALS['event']['address'] = (string) $_SERVER['REMOTE_ADDR'];
 }
 
+$signerCode = null;
+if (GATE_SIGNING && $role[0] === 'start' && in_array($part, ['sign', 'hash'], true)) {
+    $who = signer();
+    if ($who === null) {
+        fail(403, 'signer-unknown', 'Nobody is signed in to this site to sign as');
+    }
+    if (!same_signer($sent, $who)) {
+        fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
+    }
+    $signerCode = preg_replace('/[\s-]/', '', (string) $who['code']);
+}
+
 $notFound = fn () => respond(404, json_encode(['status' => 'error', 'message' => 'Session for given token was not found'] + ($role[0] === 'status' ? ['error_code' => 40402] : [])));
 if ($role[0] === 'status' || $role[0] === 'remove') {
-    $row = $db->prepare('SELECT visitor, channel, status, expires, person FROM bindings WHERE token = ?');
+    $row = $db->prepare('SELECT visitor, channel, status, expires, person, signer FROM bindings WHERE token = ?');
     $row->execute([$token]);
     $bound = $row->fetch(PDO::FETCH_ASSOC);
     $ok = $bound && hash_equals($bound['visitor'], $visitor) && (float) $bound['expires'] > $now
@@ -574,8 +694,8 @@ if ($role[0] === 'start' && $answerStatus === 'error') {
     }
 }
 if ($answerStatus === 'ok' && $role[0] === 'start' && isset($value->token) && is_string($value->token)) {
-    $db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person) VALUES (?, ?, ?, ?, ?, ?)')
-        ->execute([$value->token, $visitor, $role[1], $role[2], microtime(true) + SESSION_TTL, $person === null ? null : json_encode($person, JSON_UNESCAPED_UNICODE)]);
+    $db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        ->execute([$value->token, $visitor, $role[1], $role[2], microtime(true) + SESSION_TTL, $person === null ? null : json_encode($person, JSON_UNESCAPED_UNICODE), $signerCode]);
     event('started');
 }
 if ($role[0] === 'status' && !empty($bound['person'])) {
@@ -583,6 +703,15 @@ if ($role[0] === 'status' && !empty($bound['person'])) {
 }
 if ($role[0] === 'status' && $answerStatus === 'error') {
     event('finished', ['outcome' => (string) ($value->error_code ?? 'error')]);
+}
+if ($answerStatus === 'ok' && str_ends_with($operation, '-sign-status') && !empty($bound['signer'])) {
+    // in depth: the file's newest signature must name the signed-in person
+    $content = $value->file->content ?? null;
+    $codes = is_string($content) ? newest_signer_codes((string) base64_decode($content)) : null;
+    if ($codes === null || !in_array($bound['signer'], $codes, true)) {
+        file_put_contents('php://stderr', '[esign-proxy] a finished ' . NODE_NAMES[$operation] . " was signed by another person than the signer: not handed over\n");
+        fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
+    }
 }
 if ($answerStatus === 'ok' && $role[0] === 'status') {
     // the browser sees the result only after on_result succeeded for it (at least once)

@@ -4,6 +4,7 @@ Run:  ESIGN_BASE_URL=https://service.example ESIGN_ACCESS_TOKEN=... flask --app 
 Mount it (or a blueprint made from it) where the widget's `endpoint` points: /esign.
 Check it with:  npx esign-sandbox check-proxy http://127.0.0.1:5000/esign
 """
+import base64
 import hashlib
 import hmac
 import ipaddress
@@ -14,6 +15,8 @@ import secrets
 import sys
 import threading
 import time
+import zipfile
+from io import BytesIO
 from datetime import datetime, timezone
 
 import requests
@@ -85,11 +88,23 @@ SCREENING_FIELDS = ("peps_data", "sanctions_data")
 LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?", re.I)
 
 lock = threading.Lock()
-bindings = {}  # session token -> (visitor, channel, status name, expires)
+bindings = {}  # session token -> (visitor, channel, status name, expires, person, signer's code)
 counters = {}  # key -> [count, resets_at]
 claims = {}  # session token -> "done" or (lease id, expires): on_result's runs, one at a time
 last_polls = {}  # session token -> when it was last forwarded
 RESULTS = []   # what on_result received, for the host's server-side use
+# Sign only as the person signed in to your site: set GATE_SIGNING and return them from signer().
+# ESIGN_SIGNER sets one for tests: "code[,country[,phone]]", or "-" for nobody signed in.
+GATE_SIGNING = bool(os.environ.get("ESIGN_SIGNER"))
+
+
+def signer():
+    """The person signed in to your site ({"code", "country"?, "phone"?}), or None when nobody is:
+    e.g. session.get("person") after your login stored it (flask.session)."""
+    if os.environ.get("ESIGN_SIGNER", "-") == "-":
+        return None
+    code, country, phone = (os.environ["ESIGN_SIGNER"].split(",") + ["", ""])[:3]
+    return {"code": code, "country": country or None, "phone": phone or None}
 
 
 def on_result(operation, token, visitor, answer):
@@ -103,7 +118,8 @@ app = Flask(__name__)
 # --- events: the Node proxy's names, one JSON line on stderr per request that ended in one of them --
 REASONS = {"operation-not-allowed": "not-allowed", "cross-site": "cross-site", "unsupported-media-type": "content-type",
            "malformed-json": "invalid-field", "invalid-field": "invalid-field", "request-too-large": "too-large",
-           "rate-limited": "rate-limited", "forbidden": "unauthorized"}
+           "rate-limited": "rate-limited", "forbidden": "unauthorized", "signer-mismatch": "signer-mismatch",
+           "signer-unknown": "signer-unknown"}
 FAILURES = {"upstream-unreachable": "service-unreachable", "upstream-timeout": "service-timeout",
             "upstream-invalid": "service-invalid", "upstream-redirect": "service-invalid", "upstream-too-large": "service-invalid"}
 
@@ -235,6 +251,53 @@ def person_key(channel, sent):
     if channel != "mobile":
         return "smartid:" + code
     return "mobile:" + code + ":" + re.sub(r"\D", "", sent.get("phone") or "")
+
+
+def same_signer(sent, who):
+    """The start is for the signer: the same code (canonical), and country and phone where both say one."""
+    if not isinstance(sent.get("code"), str) or sent["code"].replace("-", "") != re.sub(r"[\s-]", "", who["code"]):
+        return False
+    if who.get("country") and isinstance(sent.get("country"), str) and sent["country"].upper() != who["country"].upper():
+        return False
+    if who.get("phone") and isinstance(sent.get("phone"), str) and re.sub(r"\D", "", sent["phone"]) != re.sub(r"\D", "", who["phone"]):
+        return False
+    return True
+
+
+SERIAL_NUMBER = re.compile(rb"\x06\x03\x55\x04\x05[\x13\x0c]([\x00-\x40])")
+PERSONAL_NUMBER = re.compile(r"PNO[A-Z]{2}-([0-9A-Z-]{6,20})")
+
+
+def codes_in_der(der):
+    """Personal codes of subject serial numbers (OID 2.5.4.5, "PNOLT-<code>") in DER bytes."""
+    codes = []
+    for found in SERIAL_NUMBER.finditer(der):
+        value = der[found.end():found.end() + found.group(1)[0]].decode("latin1")
+        number = PERSONAL_NUMBER.fullmatch(value)
+        if number:
+            codes.append(number.group(1).replace("-", ""))
+    return codes
+
+
+def newest_signer_codes(data):
+    """Who made the newest signature of a signed PDF (its last /Contents) or ASiC-E/BDOC/ADOC
+    container (its highest signatures<N>.xml), by certificate serial numbers; None if unreadable."""
+    try:
+        if data.startswith(b"%PDF-"):
+            found = re.findall(rb"/Contents\s*<([0-9A-Fa-f\s]{128,})>", data)
+            ders = [bytes.fromhex(re.sub(rb"\s", b"", found[-1]).decode())] if found else []
+        elif data.startswith(b"PK"):
+            with zipfile.ZipFile(BytesIO(data)) as container:
+                names = [(int(m.group(1)), n) for n in container.namelist()
+                         if (m := re.fullmatch(r"META-INF/(?:signatures/)?signatures(\d+)\.xml", n))]
+                xml = container.read(max(names)[1]).decode() if names else ""
+            ders = [base64.b64decode(re.sub(r"\s", "", c)) for c in re.findall(r"<(?:[\w-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)</", xml)]
+        else:
+            return None
+        codes = [code for der in ders for code in codes_in_der(der)]
+        return codes or None
+    except (ValueError, KeyError, zipfile.BadZipFile):
+        return None
 
 
 def digest(text):
@@ -379,6 +442,16 @@ def esign():
             response.set_cookie("esign-visitor", new_cookie, httponly=True, samesite="Strict", secure=request.is_secure)
         return response
 
+    signer_code = None
+    if GATE_SIGNING and role[0] == "start" and part in ("sign", "hash"):
+        who = signer()
+        if who is None:
+            g.esign["reason"] = "signer-unknown"
+            return answer(error(403, "signer-unknown", "Nobody is signed in to this site to sign as"))
+        if not same_signer(sent, who):
+            g.esign["reason"] = "signer-mismatch"
+            return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
+        signer_code = re.sub(r"[\s-]", "", who["code"])
     if role[0] in ("status", "remove"):
         with lock:
             bound = bindings.get(token)
@@ -434,13 +507,24 @@ def esign():
                 give_back(scope, key)
     if value.get("status") == "ok" and role[0] == "start" and isinstance(value.get("token"), str):
         with lock:
-            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL, person)
+            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL, person, signer_code)
         g.esign["outcome"] = {"type": "started"}
     if role[0] == "status":
         if bound[4]:
             g.esign["person"] = bound[4]
         if value.get("status") == "error":
             g.esign["outcome"] = {"type": "finished", "outcome": str(value.get("error_code", "error"))}
+    if value.get("status") == "ok" and name.endswith("-sign-status") and bound[5]:
+        # in depth: the file's newest signature must name the signed-in person
+        content = (value.get("file") or {}).get("content") if isinstance(value.get("file"), dict) else None
+        try:
+            codes = newest_signer_codes(base64.b64decode(content)) if isinstance(content, str) else None
+        except ValueError:
+            codes = None
+        if not codes or bound[5] not in codes:
+            app.logger.error("a finished %s was signed by another person than the signer: not handed over", NODE_NAMES[name])
+            g.esign["reason"] = "signer-mismatch"
+            return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
     if value.get("status") == "ok" and role[0] == "status":
         # the browser sees the result only after on_result succeeded for it (at least once)
         try:

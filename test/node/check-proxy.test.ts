@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
 import { freePort, startedByThisFile } from './processes.js';
+import { GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
 import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions } from '../../src/proxy/index.js';
 
 // `esign-sandbox check-proxy` against our Node proxy (both handlers), the README's Python proxy
@@ -21,6 +22,7 @@ const ALL_ROWS = [
   'cross-site',
   'scheme',
   'visitor-binding',
+  'signer-gate',
   'screening',
   'token-echo-plain',
   'token-echo-escaped',
@@ -75,11 +77,11 @@ async function pythonProxy(env: Record<string, string>): Promise<string> {
   return `http://127.0.0.1:${flaskPort}/esign`;
 }
 
-async function check(start: (sandboxPort: number, token: string) => Promise<string>, exposesScreening = false): Promise<CheckRow[]> {
+async function check(start: (sandboxPort: number, token: string) => Promise<string>, exposesScreening = false, signer?: { code: string; phone?: string }): Promise<CheckRow[]> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const url = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000 });
+  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}) });
   return rows;
 }
 
@@ -146,6 +148,34 @@ describe('check-proxy against working proxies', () => {
     assert.deepEqual(events.map((e) => e['person']), [{ code: '3030••••910' }, { code: '3030••••911' }, { code: '3030••••912' }]);
     assert.ok(events.every((e) => e['address'] === '127.0.0.1' && typeof e['durationMs'] === 'number' && Number.isFinite(Date.parse(e['at'] as string))));
     assert.ok(!pythonLines.join('\n').includes('30303039910') && !pythonLines.join('\n').includes('python-address-secret'));
+  });
+
+  it('passes a proxy with a signing gate on every row when told its person (--signer), and only then', async () => {
+    const gated = (port: number, token: string) => nodeProxy(port, token, { signer: () => GATE_PERSON });
+    assert.deepEqual(failing(await check(gated, false, GATE_PERSON)), []);
+    const untold = await check(gated);
+    assert.deepEqual(failing(untold), ['allow-list-pass'], 'the gate refuses the checks\' own signing for other people');
+    assert.match(untold.find((row) => row.id === 'signer-gate')!.rule, /not checked/);
+    const ungated = await check((port, token) => nodeProxy(port, token), false, GATE_PERSON);
+    assert.deepEqual(failing(ungated), ['signer-gate']);
+    assert.match(ungated.find((row) => row.id === 'signer-gate')!.evidence ?? '', /another person/);
+  });
+
+  it('passes the Python proxy with its signing gate (ESIGN_SIGNER), which hands over no signing the service made as another person', async () => {
+    const rows = await check((port, token) => pythonProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: `${GATE_PERSON.code},,${GATE_PERSON.phone}` }), false, GATE_PERSON);
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    const token = 'python-gate-secret';
+    const impostor = await startImpostor(token);
+    try {
+      const honest = await signThrough(await pythonProxy({ ESIGN_BASE_URL: impostor.honest, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: GATE_PERSON.code }));
+      assert.equal(honest.json['status'], 'ok', JSON.stringify(honest.json).slice(0, 200));
+      const refused = await signThrough(await pythonProxy({ ESIGN_BASE_URL: impostor.url, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: GATE_PERSON.code }));
+      assert.deepEqual([refused.status, refused.json['proxy_error'], refused.json['file']], [403, 'signer-mismatch', undefined]);
+      for (let i = 0; i < 50 && !pythonLines.some((line) => line.includes('signer-mismatch')); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok(pythonLines.some((line) => JSON.parse(line).reason === 'signer-mismatch'), 'the refusal is an event');
+    } finally {
+      await impostor.close();
+    }
   });
 
   it('checks the exposed-screening flag both ways', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
 import { freePort, startedByThisFile } from './processes.js';
+import { GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
 
 // The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
 // as the front controller behind nginx and php-fpm with four workers (how PHP is served), against
@@ -111,11 +112,11 @@ http {
   return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}` };
 }
 
-async function check(start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>): Promise<{ rows: CheckRow[]; log: string }> {
+async function check(start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>, signer?: { code: string; phone?: string }): Promise<{ rows: CheckRow[]; log: string }> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const proxy = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000 });
+  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...(signer ? { signer } : {}) });
   return { rows, log: proxy.log() };
 }
 
@@ -131,7 +132,7 @@ describe('the PHP proxy', () => {
     const { rows, log } = await check((port, token) =>
       nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
     );
-    assert.equal(rows.length, 18);
+    assert.equal(rows.length, 19);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     const said = events(log);
     // the Node proxy's events, by the same names
@@ -147,9 +148,32 @@ describe('the PHP proxy', () => {
     assert.doesNotMatch(log, /check-\d+-secret/, 'the access token is in no log line');
   });
 
+  it('behind nginx and php-fpm with its signing gate (ESIGN_SIGNER): every row passes with check-proxy --signer, and a signing the service made as another person is not handed over', async () => {
+    const { rows, log } = await check(
+      (port, token) =>
+        nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_SIGNER: `${GATE_PERSON.code},,${GATE_PERSON.phone}` }),
+      GATE_PERSON,
+    );
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.ok(events(log).some((e) => e.type === 'refused' && e.reason === 'signer-mismatch'));
+    const token = 'php-gate-secret';
+    const impostor = await startImpostor(token);
+    try {
+      const env = { ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: GATE_PERSON.code, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') };
+      const honest = await signThrough((await phpServer({ ...env, ESIGN_BASE_URL: impostor.honest })).url);
+      assert.equal(honest.json['status'], 'ok', JSON.stringify(honest.json).slice(0, 200));
+      const fooled = await phpServer({ ...env, ESIGN_BASE_URL: impostor.url, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') });
+      const refused = await signThrough(fooled.url);
+      assert.deepEqual([refused.status, refused.json['proxy_error'], refused.json['file']], [403, 'signer-mismatch', undefined]);
+      assert.match(fooled.log(), /a finished mobileSignStatus was signed by another person than the signer: not handed over/);
+    } finally {
+      await impostor.close();
+    }
+  });
+
   it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
     const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
-    assert.equal(rows.length, 18);
+    assert.equal(rows.length, 19);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });

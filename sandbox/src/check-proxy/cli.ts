@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { checkProxy, checkTable } from './check.js';
+import { checkProxy, checkTable, type CheckOptions } from './check.js';
 
 export const CHECK_HELP = `esign-sandbox check-proxy <proxy-url>: checks a host's proxy against the proxy checklist
 
@@ -9,8 +9,16 @@ answers, probes it, and prints a pass/fail table. Exit code 0 only when every ru
   --port <n>             the sandbox's port (default: a free one; fix it so the proxy can be configured first)
   --access-token <t>     the access token the proxy must send (default: a random one)
   --exposes-screening    the proxy passes PEP and sanctions data to the browser on purpose
+  --signer <code[,country[,phone]]>
+                         the proxy signs only as this person (its signing gate): signing checks
+                         sign as them, and the gate is checked
   --wait <ms>            how long to wait for the proxy to answer (default 60000)
   --json                 print the result as JSON (for CI)`;
+
+function signerOf(given: string): NonNullable<CheckOptions['signer']> {
+  const [code = '', country, phone] = given.split(',').map((part) => part.trim());
+  return { code, ...(country ? { country } : {}), ...(phone ? { phone } : {}) };
+}
 
 export async function runCheckProxy(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -20,6 +28,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
       port: { type: 'string' },
       'access-token': { type: 'string' },
       'exposes-screening': { type: 'boolean', default: false },
+      signer: { type: 'string' },
       wait: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -36,6 +45,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     ...(values.port ? { port: Number(values.port) } : {}),
     ...(values['access-token'] ? { accessToken: values['access-token'] } : {}),
     exposesScreening: values['exposes-screening'],
+    ...(values.signer ? { signer: signerOf(values.signer) } : {}),
     ...(values.wait ? { waitMs: Number(values.wait) } : {}),
     onReady: ({ url, accessToken }) => {
       log(`sandbox for the proxy: base URL ${url}  access token ${accessToken}`);

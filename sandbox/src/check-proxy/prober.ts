@@ -10,6 +10,11 @@ export interface CheckOptions {
   accessToken?: string;
   /** The proxy passes PEP and sanctions data to the browser on purpose. */
   exposesScreening?: boolean;
+  /**
+   * The person the proxy's signing gate lets sign (its `signer`): signing starts of the checks are
+   * for them, and the gate itself is checked.
+   */
+  signer?: { code: string; country?: string; phone?: string };
   /** How long to wait for the proxy to answer at all, ms. Default 60 000. */
   waitMs?: number;
   /** Called once the sandbox runs, with what the proxy must point at. */

@@ -1,3 +1,4 @@
+import { samplePdf } from '../../sample-pdf.js';
 import { Jar, type Answer, type Check } from '../prober.js';
 
 const LIMIT_ATTEMPTS = 40;
@@ -10,7 +11,7 @@ export const visitorBinding: Check = {
   rule: 'one visitor\'s session token is refused for another (40402), and not forwarded',
   async run({ post, send, mark, reachedSince, show }) {
     const owner = new Jar();
-    const start = await post('/mobile/login.json', { phone: '+37060000666', code: '50001018865' }, owner);
+    const start = await post('/mobile/login.json', { phone: '+37200000766', code: '60001019906' }, owner);
     const token = String(start.json?.['token'] ?? '');
     if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
     let failure: string | null = null;
@@ -82,6 +83,39 @@ export const noLockout: Check = {
     }
     const own = await post('/mobile/login.json', { phone: '+37268000769', code });
     if (own.status === 429 || own.json?.['status'] !== 'ok') return show('POST /mobile/login.json (the person, with their own phone, afterwards)', own);
+    return null;
+  },
+};
+
+/**
+ * With a signing gate (`--signer`): a signing start for anyone but the signed-in person is refused
+ * 403 `signer-mismatch` and reaches nothing; one for them passes.
+ */
+export const signerGate: Check = {
+  id: 'signer-gate',
+  rule: ({ options }) =>
+    options.signer ? 'signing starts for another person than the signed-in one are refused (403 signer-mismatch), unforwarded' : 'signing gate: not checked (no --signer given)',
+  async run({ post, mark, reachedSince, show, options }) {
+    const signer = options.signer;
+    if (!signer) return { failure: null, note: 'pass --signer <code[,country[,phone]]> when the proxy signs only as the signed-in person' };
+    const code = signer.code.replace(/-/g, '');
+    const smartOther = code === '40504040001' ? '30303039914' : '40504040001';
+    const [phoneOther, codeOther] = code === '60001017869' ? ['+37060000666', '50001018865'] : ['+37268000769', '60001017869'];
+    const pdf = { files: [{ name: 'probe.pdf', content: Buffer.from(samplePdf('Gate')).toString('base64') }] };
+    const others: [string, Record<string, unknown>][] = [
+      ['/smartid/sign.json', { code: smartOther, country: 'LT', type: 'pdf', pdf }],
+      ['/en/mobile/sign.json', { phone: phoneOther, code: codeOther, type: 'pdf', pdf }],
+      ['/smartid/sign/hash.json', { code: smartOther, country: 'LT', hash: 'cd'.repeat(32), hash_algorithm: 'SHA256' }],
+      ['/mobile/sign/hash.json', { phone: phoneOther, code: codeOther, country: phoneOther.startsWith('+370') ? 'LT' : 'EE', hash: 'cd'.repeat(32), hash_algorithm: 'SHA256' }],
+    ];
+    for (const [path, body] of others) {
+      const before = mark();
+      const answer = await post(path, body);
+      if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length) return show(`POST ${path} (another person)`, answer);
+    }
+    const before = mark();
+    const own = await post('/smartid/sign.json', { code: signer.code, country: signer.country ?? 'LT', type: 'pdf', pdf });
+    if (!reachedSince(before).length) return show('POST /smartid/sign.json (the signed-in person)', own);
     return null;
   },
 };
