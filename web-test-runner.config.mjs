@@ -30,6 +30,18 @@ const limited = createProxyHandler({
   rateLimit: { perVisitor: { limit: 1, windowMs: 250_000 }, perPerson: false },
 });
 
+// signing only as the person signed in: the test page says who that is in a cookie (none: nobody)
+const gated = createProxyHandler({
+  baseUrl: sandbox.url,
+  accessToken: ACCESS_TOKEN,
+  prefix: '/esign-gated',
+  rateLimit: false,
+  signer: ({ headers }) => {
+    const signedIn = /(?:^|;\s*)signed-in=([^;]+)/.exec(headers.get('cookie') ?? '')?.[1];
+    return signedIn ? { code: decodeURIComponent(signedIn) } : null;
+  },
+});
+
 /** Pages rendered by @lit-labs/ssr in a process of their own (its DOM shim stays out of this one). */
 const ssrPages = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'test/ssr/render.ts'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }));
 
@@ -118,7 +130,7 @@ export default {
       return next();
     },
     (ctx, next) => {
-      const handler = ctx.url.startsWith('/esign/') ? proxy : ctx.url.startsWith('/esign-limited/') ? limited : null;
+      const handler = ctx.url.startsWith('/esign/') ? proxy : ctx.url.startsWith('/esign-limited/') ? limited : ctx.url.startsWith('/esign-gated/') ? gated : null;
       if (!handler) return next();
       ctx.respond = false;
       return new Promise((resolve) => {

@@ -82,9 +82,10 @@ async function show(): Promise<void> {
       await SESSION[state]!(create('esign-identify', { 'poll-interval': '200' }));
       break;
     case 'sign': {
-      const el = create('esign-sign', { 'poll-interval': '200' }) as Live & { files: File[] };
+      // `signer`: the person logged in to the site, fixed
+      const el = create('esign-sign', { 'poll-interval': '200', ...(state === 'signer' ? { signer: '30303039914,LT' } : {}) }) as Live & { files: File[] };
       if (state !== 'empty') el.files = [pdf()];
-      await SESSION[state === 'empty' ? 'idle' : state]!(el);
+      await SESSION[state === 'empty' || state === 'signer' ? 'idle' : state]!(el);
       // the document drawn (or its failure said) before the picture is taken
       await until(() => {
         const preview = el.shadowRoot.querySelector('esign-document-preview');
@@ -94,7 +95,11 @@ async function show(): Promise<void> {
       break;
     }
     case 'hash-sign':
-      create('esign-hash-sign', { hash: 'aGVsbG8gd29ybGQgaGVsbG8gd29ybGQgaGVsbG8gd29y', 'hash-algorithm': 'SHA256' });
+      create('esign-hash-sign', {
+        hash: 'aGVsbG8gd29ybGQgaGVsbG8gd29ybGQgaGVsbG8gd29y',
+        'hash-algorithm': 'SHA256',
+        ...(state === 'signer' ? { channel: 'mobile', signer: '50001018865,LT,+37060000666' } : {}),
+      });
       break;
     case 'document-upload': {
       const el = create('esign-document-upload', { 'callback-url': 'https://host.example/signed' });

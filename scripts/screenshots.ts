@@ -17,8 +17,8 @@ import { WEBKIT_CAPABILITIES, startWebkitDriver } from './webkit.mjs';
 
 const STATES: Record<string, string[]> = {
   identify: ['idle', 'invalid', 'waiting', 'error', 'success'],
-  sign: ['empty', 'idle', 'invalid', 'waiting', 'error', 'success'],
-  'hash-sign': ['idle'],
+  sign: ['empty', 'idle', 'invalid', 'waiting', 'error', 'success', 'signer'],
+  'hash-sign': ['idle', 'signer'],
   'document-upload': ['idle', 'done'],
   document: ['loaded', 'missing'],
   'validation-report': ['idle'],

@@ -61,7 +61,8 @@ export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retr
   const serviceCode = typeof body.error_code === 'number' ? body.error_code : undefined;
   let code: EsignErrorCode;
   if (proxyCode) {
-    code = proxyCode;
+    // the proxy's signing gate (403 signer-mismatch, signer-unknown) says who may sign: its own codes
+    code = body.proxy_error?.startsWith('signer') ? (body.proxy_error as EsignErrorCode) : proxyCode;
     if (typeof body.field === 'string') init.field = body.field;
     const wait = Number(body.retry_after ?? retryAfterHeader ?? NaN);
     if (wait >= 0) init.retryAfter = Math.ceil(wait);

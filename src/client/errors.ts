@@ -1,6 +1,7 @@
 /**
  * The closed set of error codes, grouped by cause:
- * - person: what the person did or is (refused, expired, not a user, not qualified, certificate timeout)
+ * - person: what the person did or is (refused, expired, not a user, not qualified, certificate
+ *   timeout, signing as someone else than the person logged in to the site, or logged in as nobody)
  * - input: what was sent (invalid input with `field`, corrupted document)
  * - service: the service or its providers (session or document not found, 5000x)
  * - network: the way there (network, timeout)
@@ -14,6 +15,8 @@ export const ERROR_GROUPS = {
   'not-qualified': 'person',
   'certificate-timeout': 'person',
   'rate-limited': 'person',
+  'signer-mismatch': 'person',
+  'signer-unknown': 'person',
   'invalid-input': 'input',
   'document-corrupted': 'input',
   'session-not-found': 'service',

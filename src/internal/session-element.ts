@@ -16,6 +16,7 @@ import type { RunTarget } from './session-run.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
+import { fixedFields, type SignerPerson } from './signer.js';
 
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
@@ -133,6 +134,10 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** Extra content of the success state (a download, say). */
   protected renderSuccess(): TemplateResult | typeof nothing {
     return nothing;
+  }
+  /** The person the site fixed (a signing element's `signer`): shown, not typed. */
+  protected fixedPerson(): SignerPerson | null {
+    return null;
   }
   /** Countries offered for this kind of session. */
   protected offeredCountries(): Country[] {
@@ -412,6 +417,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   #renderForm(channel: Channel) {
     const starting = this.flow.state === 'starting';
     const countries = this.offeredCountries();
+    const fixed = this.fixedPerson();
+    const country = fixed?.country ?? this.country;
     return html`<form novalidate @submit=${this.#onSubmit} aria-busy=${starting ? 'true' : 'false'}>
       ${this.renderInputs()} ${this.#renderChannels(channel)}
       <esign-person-form
@@ -419,10 +426,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         .theme=${this.theme}
         .strings=${this.strings}
         .channel=${channel}
-        .country=${countries.includes(this.country) ? this.country : (countries[0] as Country)}
-        .countries=${countries}
-        .code=${this.code}
-        .phone=${this.phone}
+        .country=${countries.includes(country) ? country : (countries[0] as Country)}
+        .countries=${fixed?.country ? [fixed.country] : countries}
+        .code=${fixed?.code ?? this.code}
+        .phone=${fixed?.phone ?? this.phone}
+        .fixed=${fixedFields(fixed)}
         ?disabled=${starting}
         ?novalidate=${this.novalidate}
         exportparts="field, input, error"

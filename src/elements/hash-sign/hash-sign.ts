@@ -11,6 +11,7 @@ import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import { HASH_HEX_LENGTH, isAscii } from '../../internal/validation/hash.js';
 import type { PersonValue } from '../person-form/person-form.js';
+import { signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { HashSignedDetail } from './events.js';
 import { hashFits, hashToHex, type HashInput } from './hash.js';
 import { hashSignStyles } from './hash-sign.styles.js';
@@ -45,6 +46,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   static override styles = [theme, controls, sessionStyles, hashSignStyles];
 
   static override properties: PropertyDeclarations = {
+    signer: signerProperty,
     hash: { attribute: 'hash' },
     hashAlgorithm: { type: String, attribute: 'hash-algorithm' },
   };
@@ -59,6 +61,16 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   /** SHA256 (default) or SHA512. */
   declare hashAlgorithm: HashAlgorithm;
 
+  /**
+   * The person logged in to the site, when the site signs only as them (the proxy's \`signer\`):
+   * shown read-only and masked, with a note that the site set it. Attribute: \`code[,country[,phone]]\`.
+   */
+  declare signer: SignerPerson | null;
+
+  protected override fixedPerson(): SignerPerson | null {
+    return this.signer;
+  }
+
   protected readonly kind = 'hash' as const;
   /** The form at rest says more than the person form: the hash, in the session part. */
   protected override formWords: readonly StringPart[] = ['form', 'session'];
@@ -66,6 +78,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   constructor() {
     super();
     this.hash = null;
+    this.signer = null;
     this.hashAlgorithm = 'SHA256';
     this.countries = [...HASH_COUNTRIES];
     this.country = 'LT';

@@ -10,6 +10,7 @@ import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../
 import { personFormStyles } from './person-form.styles.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { afterPaint } from '../../internal/after-paint.js';
+import { maskCode, maskPhone } from '../../internal/mask.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 
@@ -42,6 +43,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     phone: { type: String },
     name: { type: String, reflect: true, converter: OPTIONAL_TEXT },
     disabled: { type: Boolean, reflect: true },
+    fixed: { type: Array },
     novalidate: { type: Boolean, reflect: true },
     _touched: { state: true },
     _serviceErrors: { state: true },
@@ -55,6 +57,12 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
   declare phone: string;
   declare name: string;
   declare disabled: boolean;
+  /**
+   * Fields the site set (the person logged in, when a site signs only as them): read-only and
+   * masked, their hint saying the site set them. Attribute: JSON, \`["code", "phone"]\`; a fixed
+   * country is the one offered.
+   */
+  declare fixed: PersonField[];
   /** Sends the fields as typed and leaves every check to the service (its errors land on the fields). */
   declare novalidate: boolean;
   declare _touched: Set<PersonField>;
@@ -71,6 +79,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     this.phone = '';
     this.name = '';
     this.disabled = false;
+    this.fixed = [];
     this.novalidate = false;
     this._touched = new Set();
     this._serviceErrors = {};
@@ -150,9 +159,12 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     return problem ? this.t(problem.key) : undefined;
   }
 
-  /** The fields at rest say only words of the form part (in the element's file); a message on a field waits for the session part. */
+  /**
+   * The fields at rest say only words of the form part (in the element's file); a message on a
+   * field, and the hint of a field the site fixed, wait for the session part.
+   */
   protected override wordsNeeded(): readonly StringPart[] {
-    return this._touched.size || Object.values(this._serviceErrors).some(Boolean) ? super.wordsNeeded() : ['form'];
+    return this._touched.size || this.fixed.length || Object.values(this._serviceErrors).some(Boolean) ? super.wordsNeeded() : ['form'];
   }
 
   protected override firstUpdated(changed: PropertyValues): void {
@@ -203,9 +215,10 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
 
   #field(field: 'code' | 'phone', label: string, hint: string, attrs: { type: string; inputmode: string; autocomplete: string }) {
     const error = this.#errorOf(field);
+    const fixed = this.fixed.includes(field);
     return html`<div class="field" part="field">
       <label for=${field}>${label}</label>
-      <span class="hint" id="${field}-hint">${textOrNothing(hint)}</span>
+      <span class="hint" id="${field}-hint">${textOrNothing(fixed ? this.t('form.fixed') : hint)}</span>
       <input
         id=${field}
         part="input"
@@ -213,7 +226,8 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
         inputmode=${attrs.inputmode}
         autocomplete=${attrs.autocomplete}
         spellcheck="false"
-        .value=${this[field]}
+        .value=${fixed ? (field === 'code' ? maskCode : maskPhone)(this[field]) : this[field]}
+        ?readonly=${fixed}
         ?disabled=${this.disabled}
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby="${field}-hint${error ? ` ${field}-error` : ''}"
@@ -248,7 +262,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
           id="country"
           part="input"
           .value=${this.country}
-          ?disabled=${this.disabled}
+          ?disabled=${this.disabled || offered.length < 2}
           aria-invalid=${countryError ? 'true' : 'false'}
           aria-describedby=${countryError ? 'country-error' : nothing}
           @change=${this.#onCountry}

@@ -14,6 +14,7 @@ import type { FlowStart } from '../../internal/session-flow.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import type { PersonValue } from '../person-form/person-form.js';
+import { signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { SignedDetail } from './events.js';
 import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
@@ -72,6 +73,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   ];
 
   static override properties: PropertyDeclarations = {
+    signer: signerProperty,
     files: { attribute: false },
     type: { type: String },
     signaturePosition: { type: String, attribute: 'signature-position' },
@@ -109,6 +111,16 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   /** The file the person sees before confirming. */
   declare _preview: File | null;
 
+  /**
+   * The person logged in to the site, when the site signs only as them (the proxy's \`signer\`):
+   * shown read-only and masked, with a note that the site set it. Attribute: \`code[,country[,phone]]\`.
+   */
+  declare signer: SignerPerson | null;
+
+  protected override fixedPerson(): SignerPerson | null {
+    return this.signer;
+  }
+
   protected readonly kind = 'sign' as const;
   /** The form at rest says more than the person form: the files to sign, in the session part. */
   protected override formWords: readonly StringPart[] = ['form', 'session'];
@@ -126,6 +138,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     this.maxSize = 0;
     this.peps = false;
     this.sanctions = false;
+    this.signer = null;
     this.noPreview = false;
     this._picked = [];
     this._dragging = false;

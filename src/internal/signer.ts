@@ -1,0 +1,24 @@
+import type { PropertyDeclaration } from 'lit';
+import type { Country } from '../client/types.js';
+import type { PersonField } from './person.js';
+
+/** The person a site lets sign (the one logged in to it), as the signing elements take it. */
+export interface SignerPerson {
+  code: string;
+  country?: Country;
+  /** Mobile-ID phone in international form. */
+  phone?: string;
+}
+
+/** `signer` as an attribute: `code[,country[,phone]]`. */
+export function signerFromAttribute(value: string | null): SignerPerson | null {
+  const [code, country, phone] = (value ?? '').trim().split(/\s*,\s*/);
+  return code ? ({ code, country, phone } as SignerPerson) : null;
+}
+
+export const signerProperty: PropertyDeclaration = { converter: { fromAttribute: signerFromAttribute } };
+
+/** The person form's fields a signer fixes: those it names. */
+export function fixedFields(signer: SignerPerson | null | undefined): PersonField[] {
+  return signer?.code ? (['code', 'country', 'phone'] as const).filter((field) => signer[field]) : [];
+}

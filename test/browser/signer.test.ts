@@ -1,0 +1,104 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../src/define.js';
+import type { EsignErrorDetail } from '../../src/client/errors.js';
+import type { EsignHashSign } from '../../src/elements/hash-sign/hash-sign.js';
+import type { EsignSign } from '../../src/elements/sign/sign.js';
+import { lt } from '../../src/i18n/lt.js';
+import { ru } from '../../src/i18n/ru.js';
+import { en } from '../../src/i18n/en.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { deepActiveElement, deepText, personForm, submitButton } from './helpers.js';
+
+// The signing elements given the person logged in to the site (`signer`): shown as fixed, not as
+// fields, and the proxy's signing gate (/esign-gated, whose person the page names in a cookie)
+// refusing anyone else with words of its own.
+
+const pdfBase64 = () => btoa(String.fromCharCode(...samplePdf('Gate')));
+const signedIn = (code: string | null) => {
+  document.cookie = code ? `signed-in=${encodeURIComponent(code)}; path=/` : 'signed-in=; path=/; max-age=0';
+};
+afterEach(() => signedIn(null));
+
+async function signWith(signer: string, lang = 'en'): Promise<EsignSign> {
+  const el = await fixture<EsignSign>(html`<esign-sign endpoint="/esign-gated" lang=${lang} poll-interval="100" signer=${signer}></esign-sign>`);
+  el.files = { name: 'contract.pdf', content: pdfBase64() };
+  await el.updateComplete;
+  await personForm(el as never).updateComplete;
+  return el;
+}
+
+/** A field of the person form: the input, and the words its label and hint give it. */
+function field(el: HTMLElement, id: string) {
+  const root = personForm(el as never).shadowRoot!;
+  const input = root.querySelector<HTMLInputElement & HTMLSelectElement>(`#${id}`)!;
+  return { input, label: root.querySelector(`label[for="${id}"]`)?.textContent?.trim(), hint: root.querySelector(`#${id}-hint`)?.textContent?.trim() };
+}
+
+describe('signer: the person the site fixed', () => {
+  it('shows the signer read-only and masked, saying the site set it, and signs as them through the gate', async () => {
+    signedIn('30303039914');
+    const el = await signWith('30303039914,LT');
+    await expect(el).to.be.accessible();
+    const code = field(el, 'code');
+    expect([code.label, code.hint, code.input.value, code.input.readOnly]).to.deep.equal(['Personal code', en['form.fixed'], '3030••••914', true]);
+    const country = field(el, 'country');
+    expect([...country.input.options].map((option) => option.value), 'the one country offered').to.deep.equal(['LT']);
+    expect(country.input.disabled, 'nothing to choose').to.equal(true);
+    expect(deepText(el)).not.to.contain('30303039914');
+    // typing changes nothing
+    code.input.focus();
+    await sendKeys({ type: '4' });
+    expect(code.input.value).to.equal('3030••••914');
+    const signed: Event[] = [];
+    el.addEventListener('esign-signed', (event) => signed.push(event));
+    const detail = await el.start();
+    expect(detail.file.name).to.equal('contract_signed.pdf');
+    expect(signed.length).to.equal(1);
+  });
+
+  it('takes the signer as a property too, with a phone for Mobile-ID, read-only on the way of the keyboard to the submit button', async () => {
+    signedIn('50001018865');
+    const el = await fixture<EsignHashSign>(
+      html`<esign-hash-sign endpoint="/esign-gated" lang="en" channel="mobile" hash=${'ab'.repeat(32)} .signer=${{ code: '50001018865', phone: '+37060000666' }}></esign-hash-sign>`,
+    );
+    await personForm(el as never).updateComplete;
+    await expect(el).to.be.accessible();
+    expect([field(el, 'phone').input.value, field(el, 'phone').input.readOnly, field(el, 'phone').hint]).to.deep.equal(['+370\u00a06••\u00a0••666', true, en['form.fixed']]);
+    expect([field(el, 'code').input.value, field(el, 'code').input.readOnly]).to.deep.equal(['5000••••865', true]);
+    // the keyboard reaches each read-only field (a screen reader reads it there) and then the submit button
+    el.shadowRoot!.querySelector<HTMLInputElement>('input[name="channel"]:checked')!.focus();
+    await sendKeys({ press: 'Tab' });
+    expect(deepActiveElement()).to.equal(field(el, 'phone').input);
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Tab' });
+    expect(deepActiveElement()).to.equal(submitButton(el as never));
+    const done = oneEvent(el, 'esign-hash-signed');
+    await sendKeys({ press: 'Enter' });
+    expect((await done).detail.signatureValue).to.be.a('string');
+  });
+
+  it('says in the person\'s language that they can sign only as the person logged in (signer-mismatch), once', async () => {
+    signedIn('40504040001');
+    const el = await signWith('30303039914,LT', 'lt');
+    const errors: EsignErrorDetail[] = [];
+    el.addEventListener('esign-error', (event) => errors.push((event as CustomEvent<EsignErrorDetail>).detail));
+    let thrown: unknown;
+    await el.start().catch((error: unknown) => (thrown = error));
+    expect((thrown as { code?: string }).code).to.equal('signer-mismatch');
+    expect(errors.map((e) => [e.code, e.message, e.retryable])).to.deep.equal([['signer-mismatch', lt['error.signer-mismatch'], false]]);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(lt['error.signer-mismatch']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('asks the person to log in first when nobody is (signer-unknown)', async () => {
+    const el = await signWith('30303039914', 'ru');
+    const failed = oneEvent(el, 'esign-error');
+    el.start().catch(() => undefined);
+    const { detail } = await failed;
+    expect([detail.code, detail.message]).to.deep.equal(['signer-unknown', ru['error.signer-unknown']]);
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(ru['error.signer-unknown']);
+  });
+});
