@@ -12,7 +12,8 @@ const HELP = `esign-sandbox: the identity, signing and document service, for dev
   --slow-answer-after <ms> how long the slow identity takes (default 60000)
   --minute <ms>            length of a minute for temporary links (default 60000)
   --data-dir <dir>         keep documents in this directory (default: memory only)
-  --public-url <url>       base URL of invitation and signing links (default: from the request)
+  --public-url <url>       base URL of invitation and signing links (default: the address the
+                           sandbox listens on, never the request's Host)
   --link-form <single|list> answer form of temporary links (default single)
   --widget-dir <dir>       the widget's script-tag files for the signing pages
                            (default: the esign-elements package installed beside it)
