@@ -96,10 +96,17 @@ const FILE_STARTS = ['mobile-sign', 'smartid-sign'];
 const SHAPES = ['code' => '[0-9]{6}-?[0-9]{5}', 'phone' => '\+37(?:0[0-9]{8}|2[0-9]{7,8})', 'country' => 'LT|LV|EE', 'hash' => '[0-9a-fA-F]{64}(?:[0-9a-fA-F]{64})?'];
 const SCREENING_FIELDS = ['peps_data', 'sanctions_data'];
 
-/** The verified result, before the browser sees it: log the person in, store the file, ... (idempotent by $token). */
+/**
+ * The verified result, before the browser sees it: log the person in, store the file, ...
+ * (idempotent by $token). $operation is the Node proxy's id (mobileLoginStatus, smartIdSignStatus, ...).
+ */
 function on_result(string $operation, string $token, string $visitor, stdClass $answer): void
 {
     // the verified result, before the browser sees it: log the person in, store the file, ...
+    // (ESIGN_RESULT_LOG, for trying the example out: a line per result, no personal data)
+    if (getenv('ESIGN_RESULT_LOG')) {
+        file_put_contents((string) getenv('ESIGN_RESULT_LOG'), json_encode(['operation' => $operation, 'status' => $answer->status ?? null]) . "\n", FILE_APPEND | LOCK_EX);
+    }
 }
 
 /**
@@ -716,7 +723,7 @@ if ($answerStatus === 'ok' && str_ends_with($operation, '-sign-status') && !empt
 if ($answerStatus === 'ok' && $role[0] === 'status') {
     // the browser sees the result only after on_result succeeded for it (at least once)
     try {
-        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $visitor, $value));
+        $delivered = hand_over($db, $token, fn () => on_result(NODE_NAMES[$operation], $token, $visitor, $value));
     } catch (Throwable) {
         fail(500, 'host-error', 'The host could not process this request');
     }

@@ -13,7 +13,12 @@ export interface SignerPerson {
 /** `signer` as an attribute: `code[,country[,phone]]`. */
 export function signerFromAttribute(value: string | null): SignerPerson | null {
   const [code, country, phone] = (value ?? '').trim().split(/\s*,\s*/);
-  return code ? ({ code, country, phone } as SignerPerson) : null;
+  return code ? ({ code, country: country?.toUpperCase(), phone } as SignerPerson) : null;
+}
+
+/** The property as set: its attribute form too (a framework may set the string as the property). */
+export function signerOf(value: SignerPerson | string | null | undefined): SignerPerson | null {
+  return typeof value === 'string' ? signerFromAttribute(value) : (value ?? null);
 }
 
 export const signerProperty: PropertyDeclaration = { converter: { fromAttribute: signerFromAttribute } };

@@ -20,6 +20,7 @@ import { route } from './steps/route.js';
 import { sessions } from './steps/sessions.js';
 import { signedBy } from './steps/signed-by.js';
 import { signer } from './steps/signer.js';
+import { tokenRefused } from './steps/token-refused.js';
 import { createSetup, describe, type ProxySetup } from './steps/setup.js';
 import { visitor } from './steps/visitor.js';
 
@@ -33,7 +34,7 @@ export { MIN_TOKEN_LENGTH } from './steps/setup.js';
  * refuses (a ProxyRefusal with its reason), answers early, or lets the request go on. The event
  * a request makes is recorded by the step that decides it and handed to the host after the answer.
  */
-export const STEPS: readonly Step[] = [route, origin, contentType, fields, visitor, signer, binding, limits, authorize, pollFloor, forward, filter, sessions, signedBy, handOver];
+export const STEPS: readonly Step[] = [route, origin, contentType, fields, visitor, signer, binding, limits, authorize, pollFloor, forward, tokenRefused, filter, sessions, signedBy, handOver];
 
 /** Where a request goes, or null when it is not for the proxy (outside its prefix, given without its trailing slashes). */
 export function routeOf(rawUrl: string, cleanPrefix = ''): { path: string } | null {
@@ -140,7 +141,7 @@ export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): 
   if (ev.why?.hook) return event({ type: 'host-error' as const, hook: ev.why.hook, status: answer.status });
   const reason = ev.why?.reason ?? (answer.kind && REFUSALS[answer.kind]);
   if (reason) return event({ type: 'refused' as const, reason, status: answer.status });
-  const failure = answer.kind && FAILURES[answer.kind];
+  const failure = ev.failure ?? (answer.kind && FAILURES[answer.kind]);
   if (failure) return event({ type: 'failed' as const, failure, status: answer.status });
   return ev.outcome ? event(ev.outcome) : null;
 }

@@ -17,8 +17,11 @@ export type RefusalReason =
   | 'signer-mismatch'
   | 'signer-unknown';
 
-/** What could not be reached or answered wrongly: the service (by how) or the proxy's store. */
-export type FailureKind = 'service-unreachable' | 'service-timeout' | 'service-invalid' | 'store';
+/**
+ * What could not be reached or answered wrongly: the service (by how), the proxy's store, or the
+ * access token, which the service refused (40003: the host's configuration).
+ */
+export type FailureKind = 'service-unreachable' | 'service-timeout' | 'service-invalid' | 'store' | 'access-token';
 
 /** The host hooks whose failure is a `host-error`. */
 export type HostHook = 'visitor' | 'clientAddress' | 'authorize' | 'signer' | 'onResult';

@@ -6,11 +6,14 @@ import { BodyDeadline, watchDeadline, unwatchDeadline } from './body-deadlines.j
 import { BodyTimeout, BodyTooLarge, type IncomingProxyRequest } from './incoming.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
 import type { ProxyOptions } from './options.js';
+import { operationOf } from './steps/route.js';
 
 /** The proxy for node:http, Express, Connect and Vite; `health()` for a load balancer's check. */
 export type NodeProxyHandler = ((req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void) & { health(): Promise<ProxyHealth> };
 
-type MaybeParsed = IncomingMessage & { originalUrl?: string; body?: unknown };
+type MaybeParsed = IncomingMessage & { originalUrl?: string; baseUrl?: string; body?: unknown };
+
+const AT_ROOT = '[esign-proxy] mounted at the site\'s root without `prefix`: requests that are no operation of the service go on to your routes. To keep the proxy to a path of its own, mount it with prefix: \'/esign\' (the elements\' endpoint).';
 
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -120,9 +123,18 @@ class NodeRequest implements IncomingProxyRequest {
  */
 export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
   const { run, health } = createProxyRunner(options, 'batched', resumeTogether);
+  const log = options.log ?? ((message: string) => console.error(message));
+  let saidAtRoot = false;
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     const request = req as MaybeParsed;
     const url = options.prefix ? (request.originalUrl ?? req.url ?? '/') : (req.url ?? '/');
+    // at the site's root (no prefix, no mount path of the framework's): the site's own pages are not the proxy's
+    if (!options.prefix && next && !request.baseUrl && !operationOf(req.method ?? 'GET', url)) {
+      if (!saidAtRoot) log(AT_ROOT);
+      saidAtRoot = true;
+      next();
+      return;
+    }
     const parsed = request.body !== undefined && (req.complete || req.readableEnded) ? request.body : undefined;
     run(
       new NodeRequest(req, url, parsed),

@@ -92,6 +92,19 @@ describe('signer: the person the site fixed', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('takes the attribute form as the property too (as a framework may set it)', async () => {
+    const el = await signWith('');
+    el.signer = '40504040001, ee';
+    await el.updateComplete;
+    await personForm(el as never).updateComplete;
+    expect([field(el, 'code').input.value, field(el, 'code').input.readOnly]).to.deep.equal(['4050••••001', true]);
+    expect([...field(el, 'country').input.options].map((option) => option.value)).to.deep.equal(['EE']);
+    el.signer = null;
+    await el.updateComplete;
+    await personForm(el as never).updateComplete;
+    expect(field(el, 'code').input.readOnly, 'a field again').to.equal(false);
+  });
+
   it('asks the person to log in first when nobody is (signer-unknown)', async () => {
     const el = await signWith('30303039914', 'ru');
     const failed = oneEvent(el, 'esign-error');

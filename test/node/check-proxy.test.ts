@@ -2,6 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
@@ -105,9 +108,14 @@ describe('check-proxy against working proxies', () => {
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
   });
 
-  it('passes the README\'s Python proxy, run with Flask and requests from Debian', async () => {
-    const rows = await check((port, token) => pythonProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token }));
+  it('passes the README\'s Python proxy, run with Flask and requests from Debian, whose on_result gets the Node proxy\'s operation ids', async () => {
+    const results = join(mkdtempSync(join(tmpdir(), 'esign-py-')), 'results.jsonl');
+    const rows = await check((port, token) => pythonProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_RESULT_LOG: results }));
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    const handed = readFileSync(results, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { operation: string; status: string });
+    assert.ok(handed.some((r) => r.operation === 'mobileLoginStatus' && r.status === 'ok'), JSON.stringify(handed));
+    assert.ok(handed.every((r) => /^(mobile|smartId)(Login|Sign|HashSign)Status$/.test(r.operation)), JSON.stringify(handed));
+    rmSync(dirname(results), { recursive: true, force: true });
   });
 
   it('limits the Python proxy\'s session starts per client address when told to, whatever the cookies and persons', async () => {

@@ -129,8 +129,9 @@ const events = (log: string) =>
 
 describe('the PHP proxy', () => {
   it('behind nginx and php-fpm with four workers: every row of check-proxy passes, and its events say what it refused', async () => {
+    const results = join(scratch(), 'results.jsonl');
     const { rows, log } = await check((port, token) =>
-      nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
+      nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_RESULT_LOG: results }),
     );
     assert.equal(rows.length, 19);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
@@ -145,6 +146,10 @@ describe('the PHP proxy', () => {
     assert.ok(said.some((e) => e.type === 'started' && e.operation === 'mobileLogin'), 'a start');
     assert.ok(said.some((e) => e.type === 'finished' && e.operation === 'mobileLoginStatus' && e.outcome === 'ok'), 'the verified result reached on_result and ended the session');
     assert.doesNotMatch(log, /"code":"\d{11}"/, 'no personal code in clear');
+    // on_result got the Node proxy's operation ids, as the events have them
+    const handed = readFileSync(results, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { operation: string; status: string });
+    assert.ok(handed.length > 0 && handed.every((r) => r.status === 'ok' && /^(mobile|smartId)(Login|Sign|HashSign)Status$/.test(r.operation)), JSON.stringify(handed));
+    assert.ok(handed.some((r) => r.operation === 'mobileLoginStatus'));
     assert.doesNotMatch(log, /check-\d+-secret/, 'the access token is in no log line');
   });
 

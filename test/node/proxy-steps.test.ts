@@ -88,7 +88,7 @@ describe('proxy steps, each on its own', () => {
   it('the pipeline runs them in the documented order', () => {
     assert.deepEqual(
       STEPS.map((step) => step.name),
-      ['route', 'origin', 'contentType', 'fields', 'visitor', 'binding', 'limits', 'authorize', 'pollFloor', 'forward', 'filter', 'sessions', 'handOver'],
+      ['route', 'origin', 'contentType', 'fields', 'visitor', 'signer', 'binding', 'limits', 'authorize', 'pollFloor', 'forward', 'tokenRefused', 'filter', 'sessions', 'signedBy', 'handOver'],
     );
   });
 

@@ -19,7 +19,7 @@ export function Login({ onPerson }: { onPerson: (code: string) => void }) {
 }
 
 export function Signing({ file }: { file: File }) {
-  return <EsignSign endpoint="/esign" files={[file]} onSigned={(event) => console.log(event.detail.file.name)} />;
+  return <EsignSign endpoint="/esign" files={[file]} signer={{ code: '30303039914', country: 'LT' }} onSigned={(event) => console.log(event.detail.file.name)} />;
 }
 
 export function Document({ id }: { id: string }) {
@@ -35,6 +35,7 @@ export function NativeLogin() {
       <esign-identify endpoint="/esign" channels="smartid mobile" poll-interval="1000" hide-success onesign-authenticated={authenticated} onesign-error={failed} />
       <esign-document document-id="abc" callback-url="https://host.example/done" onesign-document-removed={(event) => console.log(event.detail.documentId)} />
       <esign-sign endpoint="/esign" signature-position="right_bottom" className="wide" style={{ maxWidth: 480 }} />
+      <esign-hash-sign endpoint="/esign" hash="ab" signer="50001018865,LT,+37060000666" />
     </>
   );
 }
@@ -46,6 +47,10 @@ export function Mistakes() {
       <EsignIdentify channels={['bankid']} />
       {/* @ts-expect-error: the authenticated detail has no file */}
       <EsignIdentify onAuthenticated={(event) => console.log(event.detail.file)} />
+      {/* @ts-expect-error: a login signs nothing: no onSigned */}
+      <EsignIdentify onSigned={() => undefined} />
+      {/* @ts-expect-error: a login has no signer to fix */}
+      <EsignIdentify signer={{ code: '30303039914' }} />
       {/* @ts-expect-error: no such element */}
       <esign-identity endpoint="/esign" />
       {/* @ts-expect-error: the event's detail is typed */}

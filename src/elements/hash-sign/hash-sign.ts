@@ -11,7 +11,7 @@ import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import { HASH_HEX_LENGTH, isAscii } from '../../internal/validation/hash.js';
 import type { PersonValue } from '../person-form/person-form.js';
-import { signerProperty, type SignerPerson } from '../../internal/signer.js';
+import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { HashSignedDetail } from './events.js';
 import { hashFits, hashToHex, type HashInput } from './hash.js';
 import { hashSignStyles } from './hash-sign.styles.js';
@@ -65,10 +65,10 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
    * The person logged in to the site, when the site signs only as them (the proxy's \`signer\`):
    * shown read-only and masked, with a note that the site set it. Attribute: \`code[,country[,phone]]\`.
    */
-  declare signer: SignerPerson | null;
+  declare signer: SignerPerson | string | null;
 
   protected override fixedPerson(): SignerPerson | null {
-    return this.signer;
+    return signerOf(this.signer);
   }
 
   protected readonly kind = 'hash' as const;

@@ -14,7 +14,7 @@ import type { FlowStart } from '../../internal/session-flow.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import type { PersonValue } from '../person-form/person-form.js';
-import { signerProperty, type SignerPerson } from '../../internal/signer.js';
+import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { SignedDetail } from './events.js';
 import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
@@ -115,10 +115,10 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
    * The person logged in to the site, when the site signs only as them (the proxy's \`signer\`):
    * shown read-only and masked, with a note that the site set it. Attribute: \`code[,country[,phone]]\`.
    */
-  declare signer: SignerPerson | null;
+  declare signer: SignerPerson | string | null;
 
   protected override fixedPerson(): SignerPerson | null {
-    return this.signer;
+    return signerOf(this.signer);
   }
 
   protected readonly kind = 'sign' as const;

@@ -1,7 +1,7 @@
 import type { MatchedOperation } from '../../client/operation-match.js';
 import type { IncomingProxyRequest } from '../incoming.js';
 import type { ProxyAnswer } from '../errors.js';
-import type { EventPerson, HostHook, ProxyEventBase, RefusalReason } from '../events.js';
+import type { EventPerson, FailureKind, HostHook, ProxyEventBase, RefusalReason } from '../events.js';
 import type { Channel, SessionKind } from '../operation-kinds.js';
 import type { ProxyRequestInfo } from '../options.js';
 import type { RequestTelemetry } from '../telemetry.js';
@@ -29,6 +29,8 @@ export interface EventState {
   /** A session started, or a polled one ended (`ok` or the service's error code). */
   outcome?: { type: 'started' } | { type: 'finished'; outcome: string };
   why?: { reason?: RefusalReason; hook?: HostHook };
+  /** A failure the service's answer says, not the proxy's own (the access token refused). */
+  failure?: FailureKind;
 }
 
 /** The visitor: `id` as the host knows it, `key` as bindings and limits store it. */

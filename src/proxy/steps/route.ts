@@ -1,4 +1,4 @@
-import { matchOperation } from '../../client/operation-match.js';
+import { matchOperation, type MatchedOperation } from '../../client/operation-match.js';
 import { proxyError } from '../errors.js';
 import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
 import type { Step } from './exchange.js';
@@ -7,8 +7,13 @@ import type { Step } from './exchange.js';
  * Route: the operation the path names, matched as sent (a query, an escape or a dot segment
  * matches none), and whether this proxy forwards it. Names the event's operation, kind and channel.
  */
+/** The operation a request names, as sent: a query, an escape or a dot segment names none. */
+export function operationOf(method: string, path: string): MatchedOperation | null {
+  return /[?#%\\]/.test(path) ? null : matchOperation(method, path);
+}
+
 export const route: Step = (x, setup) => {
-  const operation = /[?#%\\]/.test(x.path) ? null : matchOperation(x.request.method, x.path);
+  const operation = operationOf(x.request.method, x.path);
   if (!operation) return proxyError('operation-not-allowed');
   x.operation = operation;
   const base = x.event.base;

@@ -42,6 +42,8 @@ export interface ProxySetup {
   handOver: HandOverOptions;
   sessionTtl: number;
   limits: { perVisitor?: RateLimit | false; perPerson?: RateLimit | false; perAddress?: RateLimit | false };
+  /** When the log last said that the service refused the access token (at most once a minute). */
+  tokenRefusedSaidAt: number;
   /** Writes a line for the host's operators, the token taken out. */
   log: (message: string) => void;
   /** Runs a host hook: a throw is the host's failure, logged without secrets and answered 500 (no denial). */
@@ -117,6 +119,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     },
     sessionTtl: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
     limits: options.rateLimit === false ? {} : { ...DEFAULT_RATE_LIMITS, ...options.rateLimit },
+    tokenRefusedSaidAt: -Infinity,
     log,
     askHost: async (hook, call, context = '') => {
       try {

@@ -1,0 +1,77 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import express from 'express';
+import { createProxyHandler, type ProxyEvent } from '../../src/proxy/index.js';
+import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
+
+// Where a host goes wrong, the proxy says so: mounted at the site's root, and an access token the
+// service refuses. Over HTTP, the sandbox behind.
+
+let stack: Stack;
+const serve = serverPool();
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack.close();
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('proxy: mounted at the site\'s root without prefix', () => {
+  it('leaves the site\'s own pages to its routes, forwards the service\'s operations, and says once how to scope it', async () => {
+    const logs: string[] = [];
+    const app = express();
+    app.use(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, log: (line) => logs.push(line) }));
+    app.get('/login', (_req, res) => void res.type('html').send('<h1>the host\'s login page</h1>'));
+    app.post('/account/save', (_req, res) => void res.json({ saved: true }));
+    const url = await serve(app as unknown as RequestListener);
+    const page = await fetch(`${url}/login`);
+    assert.deepEqual([page.status, await page.text()], [200, '<h1>the host\'s login page</h1>']);
+    assert.deepEqual((await send(`${url}/account/save`, 'POST', {}, false, { jar: new CookieJar() })).json, { saved: true });
+    // an operation in disguise is no operation: it reaches the host's routes (none here), never the service
+    const disguised = await send(`${url}/smartid/login.json?access_token=x`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
+    assert.equal(disguised.status, 404);
+    assert.equal(disguised.json.proxy_error, undefined, 'Express\'s own 404, not the proxy\'s');
+    const start = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
+    assert.equal(start.json.status, 'ok');
+    assert.equal(logs.length, 1, logs.join('\n'));
+    assert.match(logs[0]!, /mounted at the site's root without `prefix`.*prefix: '\/esign'/);
+  });
+
+  it('still refuses what is no operation when the framework mounted it on a path of its own, or when it has a prefix', async () => {
+    const logs: string[] = [];
+    const app = express();
+    app.use('/esign', createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, log: (line) => logs.push(line) }));
+    app.use(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/prefixed', log: (line) => logs.push(line) }));
+    app.use((_req, res) => void res.status(404).json({ fellThrough: true }));
+    const url = await serve(app as unknown as RequestListener);
+    for (const path of ['/esign/login', '/prefixed/login']) {
+      const refused = await send(`${url}${path}`, 'GET', undefined, false, { jar: new CookieJar() });
+      assert.deepEqual([refused.status, refused.json.proxy_error], [404, 'operation-not-allowed'], path);
+    }
+    assert.deepEqual((await send(`${url}/elsewhere`, 'GET', undefined, false, { jar: new CookieJar() })).json, { fellThrough: true });
+    assert.deepEqual(logs, []);
+  });
+});
+
+describe('proxy: an access token the service refuses', () => {
+  it('says so in the log at most once a minute, never the token, and as a failed event each time; the browser gets the service\'s answer', async () => {
+    const logs: string[] = [];
+    const events: ProxyEvent[] = [];
+    const wrongToken = 'not-the-token-0123';
+    const url = await serve(
+      createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: wrongToken, rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }) as RequestListener,
+    );
+    for (let i = 0; i < 3; i++) {
+      const answer = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
+      assert.equal(answer.json.error_code, 40003);
+    }
+    assert.equal(logs.length, 1, logs.join('\n'));
+    assert.match(logs[0]!, /the service refused the access token \(40003\) for smartIdLogin: check accessToken/);
+    assert.ok(!logs[0]!.includes(wrongToken));
+    await settle();
+    assert.deepEqual(events.map((e) => [e.type, e.type === 'failed' ? e.failure : null]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
+  });
+});
