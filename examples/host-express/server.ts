@@ -83,11 +83,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const owner = sessions.get(result.visitor);
     if (!owner) throw new Error('result for an unknown session');
     if (result.kind === 'login') {
-      const { code, name, surname, country } = result.result as unknown as Account;
+      const { code, name, surname, country } = result.result;
       owner.account = { code, name, surname, country };
     } else if (result.kind === 'sign' && !owner.files.some((kept) => kept.session === result.token)) {
-      const file = result.result['file'] as { name: string; content: string };
-      const person = result.result['person'] as { name: string; surname: string };
+      const { file, person } = result.result;
       owner.files.push({ session: result.token, name: file.name, bytes: Buffer.from(file.content, 'base64'), signer: `${person.name} ${person.surname}` });
     }
   };

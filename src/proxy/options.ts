@@ -1,4 +1,14 @@
 import type { CamelCased } from '../client/camel.js';
+import type {
+  HashSignStatusResponse,
+  IdentificationStatusResponse,
+  InviteSignerResponse,
+  OkResponse,
+  RemoveDocumentResponse,
+  SignStatusResponse,
+  TemporarySigningLinkResponse,
+  UploadDocumentResponse,
+} from '../client/types.js';
 import type { MatchedOperation } from '../client/operation-match.js';
 import type { OperationId } from '../client/operations.js';
 import type { ProxyStore } from './store.js';
@@ -17,25 +27,53 @@ export interface ProxyRequestInfo {
   raw: unknown;
 }
 
-/** A result the service confirmed, handed to the host's server before the browser sees it. */
-export interface ProxyResult {
-  operation: OperationId;
+/** What every result handed to `onResult` has besides its kind's own answer. */
+interface ResultOf<Kind extends string, Operation extends OperationId, Answer> {
+  operation: Operation;
   /** `login`, `sign` and `hash` for sessions; `document` for document operations. */
-  kind: 'login' | 'sign' | 'hash' | 'document';
-  /** The session's channel (sessions only). */
-  channel?: 'mobile' | 'smartid';
+  kind: Kind;
   /** The session token (sessions) or the document uuid (document operations). */
   token: string;
   /** The visitor who started the session or asked for the document operation. */
   visitor: string;
-  /** The service's answer in camelCase, screening data included. */
-  result: CamelCased<Record<string, unknown>>;
+  /** The service's answer in camelCase, screening data included: typed by the operation. */
+  result: CamelCased<Answer>;
   /** The service's answer as it came, screening data included. */
   raw: Record<string, unknown>;
   request: ProxyRequestInfo;
   /** Aborted when the run passes `resultTimeoutMs` (it then counts as failed): stop the work it started. */
   signal: AbortSignal;
 }
+
+/** A finished session's result: its channel besides. */
+type SessionResultOf<Kind extends string, Operation extends OperationId, Answer> = ResultOf<Kind, Operation, Answer> & {
+  /** The session's channel. */
+  channel: 'mobile' | 'smartid';
+};
+
+/** A login: the person (`result.name`, `surname`, `code`, `country`) and their certificate. */
+export type LoginResult = SessionResultOf<'login', 'mobileLoginStatus' | 'smartIdLoginStatus', IdentificationStatusResponse>;
+/** A signed file (`result.file.name`, `content` as base64, `digest`) and its signer (`result.person`). */
+export type SignResult = SessionResultOf<'sign', 'mobileSignStatus' | 'smartIdSignStatus', SignStatusResponse>;
+/** A hash signature (`result.signatureValue`, base64). */
+export type HashResult = SessionResultOf<'hash', 'mobileHashSignStatus' | 'smartIdHashSignStatus', HashSignStatusResponse>;
+/** A document operation's success, typed by its `operation`. */
+export type DocumentResult =
+  | ResultOf<'document', 'uploadDocument', UploadDocumentResponse>
+  | ResultOf<'document', 'inviteSigner', InviteSignerResponse>
+  | ResultOf<'document', 'removeDocument', RemoveDocumentResponse>
+  | ResultOf<'document', 'generateTemporarySigningLink', TemporarySigningLinkResponse>
+  | ResultOf<'document', 'removeTemporarySigner', OkResponse>;
+
+/**
+ * A result the service confirmed, handed to the host's server before the browser sees it: a union
+ * by `kind` (and, for documents, by `operation`), so `result.result.name` of a login needs no cast
+ * and a field its answer does not have is a type error.
+ */
+export type ProxyResult = LoginResult | SignResult | HashResult | DocumentResult;
+
+/** A result as the hand-over builds it, before its run's signal. */
+export type ResultToHand = ProxyResult extends infer R ? (R extends ProxyResult ? Omit<R, 'signal'> : never) : never;
 
 /** The person signed in to the host's site, as `signer` names them. */
 export interface ProxySigner {

@@ -2,18 +2,18 @@ import { camelCased } from '../../client/camel.js';
 import { ProxyRefusal, jsonAnswer, proxyError, type ProxyAnswer } from '../errors.js';
 import { HandOverTimeout, handOver as handOverOnce, within } from '../hand-over.js';
 import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';
-import type { ProxyResult } from '../options.js';
+import type { ProxyRequestInfo, ProxyResult, ResultToHand } from '../options.js';
 import type { Binding, Exchange, Step } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
 
 /** Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged). */
-async function runOnResult(setup: ProxySetup, result: Omit<ProxyResult, 'signal'>): Promise<void> {
+async function runOnResult(setup: ProxySetup, result: ResultToHand): Promise<void> {
   const onResult = setup.options.onResult;
   if (!onResult) return;
   const context = ` for ${result.operation}`;
   try {
-    await within(setup.handOver.timeoutMs, (signal) => setup.askHost('onResult', () => onResult({ ...result, signal }), context));
+    await within(setup.handOver.timeoutMs, (signal) => setup.askHost('onResult', () => onResult({ ...result, signal } as ProxyResult), context));
   } catch (error) {
     if (!(error instanceof HandOverTimeout)) throw error;
     setup.log(`[esign-proxy] onResult() failed${context}: ${error.message}`);
@@ -44,12 +44,33 @@ async function handOverResult(x: Exchange, setup: ProxySetup, session: Binding |
   const value = service.value;
   if (session) {
     const token = operation.params['token'] as string;
-    const result = { operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: visitor.id, raw: value, request: info };
-    const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, { ...result, result: camelCased(value) }));
+    const result = handed({ operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: visitor.id, raw: value, request: info, result: camelCased(value) });
+    const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, result));
     if (delivered === 'still-running') return jsonAnswer(200, WAITING);
     if (delivered === 'delivered') x.event.outcome = { type: 'finished', outcome: 'ok' };
     return;
   }
   const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
-  await runOnResult(setup, { operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info });
+  await runOnResult(setup, handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }));
+}
+
+/** A result as built here, before it is read as its operation's. */
+interface Handed {
+  operation: string;
+  kind: string;
+  channel?: string;
+  token: string;
+  visitor: string;
+  raw: Record<string, unknown>;
+  request: ProxyRequestInfo;
+  result: unknown;
+}
+
+/**
+ * A successful answer as its operation's result. The one place where the service's answer is
+ * taken to be what the interface says it is for that operation (`kind` and `operation` come from
+ * the route and the session's binding, `result` from the service, untouched but for its keys).
+ */
+function handed(result: Handed): ResultToHand {
+  return result as ResultToHand;
 }
