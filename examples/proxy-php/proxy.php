@@ -99,7 +99,9 @@ const SCREENING_FIELDS = ['peps_data', 'sanctions_data'];
 /**
  * The verified result, before the browser sees it: log the person in, store the file, ...
  * (idempotent by $token). $operation is the Node proxy's id (mobileLoginStatus, smartIdSignStatus, ...).
+ * A host defines its own on_result() and signer() and then includes this file (session-recipe.php).
  */
+if (!function_exists('on_result')) {
 function on_result(string $operation, string $token, string $visitor, stdClass $answer): void
 {
     // the verified result, before the browser sees it: log the person in, store the file, ...
@@ -108,15 +110,19 @@ function on_result(string $operation, string $token, string $visitor, stdClass $
         file_put_contents((string) getenv('ESIGN_RESULT_LOG'), json_encode(['operation' => $operation, 'status' => $answer->status ?? null]) . "\n", FILE_APPEND | LOCK_EX);
     }
 }
+}
 
 /**
- * Sign only as the person signed in to your site: with ESIGN_SIGNER set (or GATE_SIGNING made true),
- * every signing start is for signer() alone. Return the person from your session, e.g.
- * $_SESSION['person'] after your on_result stored it: ['code' => ..., 'country' => ?, 'phone' => ?],
- * or null when nobody is signed in. ESIGN_SIGNER sets one for tests: "code[,country[,phone]]", or "-".
+ * Sign only as the person signed in to your site: with ESIGN_SIGNER set (or GATE_SIGNING defined
+ * true before this file is included), every signing start is for signer() alone. Return the person
+ * from your session, e.g. $_SESSION['person'] after your on_result stored it: ['code' => ...,
+ * 'country' => ?, 'phone' => ?], or null when nobody is signed in. ESIGN_SIGNER sets one for tests: "code[,country[,phone]]", or "-".
  */
-define('GATE_SIGNING', (string) getenv('ESIGN_SIGNER') !== '');
+if (!defined('GATE_SIGNING')) {
+    define('GATE_SIGNING', (string) getenv('ESIGN_SIGNER') !== '');
+}
 
+if (!function_exists('signer')) {
 function signer(): ?array
 {
     $given = (string) getenv('ESIGN_SIGNER');
@@ -125,6 +131,7 @@ function signer(): ?array
     }
     [$code, $country, $phone] = array_pad(explode(',', $given), 3, '');
     return ['code' => $code, 'country' => $country ?: null, 'phone' => $phone ?: null];
+}
 }
 
 /** The start is for the signer: the same code (canonical), and country and phone where both say one. */

@@ -5,6 +5,7 @@ export type { ProxyAnswer } from './errors.js';
 export type { EventPerson, FailureKind, HostHook, ProxyEvent, ProxyEventBase, RefusalReason } from './events.js';
 export { eventLogger, type EventLogger } from './event-log.js';
 export { MemoryStore, type ProxyStore } from './store.js';
+export { visitorFromCookie } from './visitor.js';
 export { flushTelemetry } from './telemetry.js';
 export {
   DEFAULT_ANSWER_LIMIT,

@@ -31,3 +31,12 @@ export function newVisitorId(): string {
 export function visitorCookie(name: string, id: string, secure: boolean): string {
   return `${name}=${id}; Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
+
+/**
+ * The proxy's own visitor id in a Cookie header (when no `visitor` hook names the host's session):
+ * what `result.visitor` was for that browser. `secure` as the proxy's `secureCookie` (https: the
+ * `__Host-` cookie, which no subdomain can set).
+ */
+export function visitorFromCookie(header: string | null | undefined, { secure }: { secure: boolean }): string | null {
+  return readCookie(header ?? null, visitorCookieName(secure));
+}

@@ -57,7 +57,12 @@ async function deep(page: Page, host: string, selector: string): Promise<Element
  * with the keyboard, then a PDF chosen in the app's own file input and signed with Mobile-ID. The
  * app shows what its event handlers received; no page error or console error on the way.
  */
-async function loginAndSign(url: string, fileName: string): Promise<void> {
+/**
+ * Logs in with Smart-ID and signs a PDF, as a person does, through the example at `url`. The
+ * signer is typed in (Mobile-ID, another person), or, where the host signs only as the person
+ * logged in, fixed by the page (Smart-ID, the same person). Resolves with the page's cookies.
+ */
+async function loginAndSign(url: string, fileName: string, signing: 'typed' | 'fixed' = 'typed'): Promise<string> {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
@@ -79,15 +84,22 @@ async function loginAndSign(url: string, fileName: string): Promise<void> {
     { timeout: 30_000 },
     `${fileName} example`,
   );
-  (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
-  await (await deep(page, 'esign-sign', '#phone')).focus();
-  await page.keyboard.type('+37060000666');
-  await (await deep(page, 'esign-sign', '#code')).focus();
-  await page.keyboard.type('50001018865');
-  await page.keyboard.press('Enter');
+  if (signing === 'typed') {
+    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
+    await (await deep(page, 'esign-sign', '#phone')).focus();
+    await page.keyboard.type('+37060000666');
+    await (await deep(page, 'esign-sign', '#code')).focus();
+    await page.keyboard.type('50001018865');
+    await page.keyboard.press('Enter');
+  } else {
+    await page.waitForFunction(() => document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector<HTMLInputElement>('#code')?.value === '4050••••001');
+    await (await deep(page, 'esign-sign', '[part="submit"]')).click();
+  }
   await page.waitForFunction((name) => document.querySelector('#signed')?.textContent?.trim() === `Signed: ${name}_signed.pdf`, { timeout: 20_000 }, fileName);
   assert.deepEqual(errors, []);
+  const cookies = (await page.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
   await page.close();
+  return cookies;
 }
 
 for (const ROOT of EXAMPLES) describe(ROOT, () => {
@@ -143,7 +155,7 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
     const port = await freePort();
     next = spawn(process.execPath, [bin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
       cwd: ROOT,
-      env: { ...env, ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'next-example-token' },
+      env: { ...env, ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'next-example-token', ESIGN_PUBLIC_SCHEME: 'http' },
       stdio: 'ignore',
     });
     url = `http://127.0.0.1:${port}/`;
@@ -170,8 +182,29 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
     assert.equal((await fetch(`${url}esign/api/document/upload.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 403);
   });
 
-  it('after hydration, logs in with Smart-ID and signs a PDF with Mobile-ID, the props receiving the events', async () => {
-    await loginAndSign(url, 'next');
+  it('after hydration, logs in with Smart-ID, greets from the server whom onResult logged in, and signs a PDF as that person only', async () => {
+    const cookies = await loginAndSign(url, 'next', 'fixed');
+    // the greeting is the server's: in its HTML for that browser's cookie, and for nobody else
+    const html = (await (await fetch(url, { headers: { cookie: cookies } })).text()).replace(/<!-- -->/g, '');
+    assert.match(html, /<p id="welcome">Welcome, OK TESTNUMBER<\/p>/);
+    assert.match(await (await fetch(url)).text(), /<p id="anonymous">Not logged in<\/p>/);
+  });
+
+  it('greets nobody on a forged esign-authenticated event', async () => {
+    // a browser of its own: no cookie of the login above
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'networkidle0' });
+    await page.evaluate(() => {
+      const detail = { person: { name: 'FORGED', surname: 'PERSON', code: '39001010001' } };
+      document.querySelector('esign-identify')!.dispatchEvent(new CustomEvent('esign-authenticated', { detail, bubbles: true, composed: true }));
+    });
+    // the page asked the server again (router.refresh), which knows nobody
+    await page.waitForNetworkIdle();
+    assert.equal(await page.$eval('#anonymous', (p) => p.textContent), 'Not logged in');
+    assert.equal(await page.$('#welcome'), null);
+    assert.doesNotMatch(await page.content(), /FORGED/);
+    await context.close();
   });
 });
 

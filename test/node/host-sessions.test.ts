@@ -1,0 +1,108 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from 'esign-sandbox';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { createApp } from '../../examples/sessions/express-session.js';
+import { CookieJar, b64, send, serverPool } from './harness.js';
+import { freePort, startedByThisFile } from './processes.js';
+
+// The recipes of docs/host-sessions.md, run for real: the verified person into the host's own
+// session (express-session, Flask's session, PHP's $_SESSION), and signing only as that person.
+
+const TOKEN = 'host-sessions-token';
+const { children } = startedByThisFile();
+const serve = serverPool();
+const scratch = mkdtempSync(join(tmpdir(), 'esign-sessions-'));
+let sandbox: RunningSandbox;
+before(async () => {
+  sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 300 });
+});
+after(async () => {
+  await sandbox?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A Smart-ID login of the sandbox's OK person through the host, as the widget makes it: start, then polls until it ends. */
+async function logIn(base: string, jar: CookieJar): Promise<Record<string, unknown>> {
+  const start = await send(`${base}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar });
+  assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
+  for (let i = 0; i < 30; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const poll = await send(`${base}/esign/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+    if (poll.json.status !== 'waiting') return poll.json;
+  }
+  return assert.fail('the login did not end');
+}
+
+const PDF = { type: 'pdf', pdf: { files: [{ name: 'contract.pdf', content: b64(samplePdf('Recipe')) }] } };
+const signAs = (base: string, jar: CookieJar, code: string) => send(`${base}/esign/smartid/sign.json`, 'POST', { code, country: 'EE', ...PDF }, false, { jar });
+
+/** What every recipe must show: the person in the host's session after a login, and signing only as them. */
+async function recipeHolds(base: string): Promise<void> {
+  const jar = new CookieJar();
+  assert.equal((await send(`${base}/me`, 'GET', undefined, false, { jar })).status, 401, 'nobody before the login');
+  assert.equal((await signAs(base, jar, '40504040001')).json.proxy_error, 'signer-unknown', 'no signing before the login');
+  const done = await logIn(base, jar);
+  assert.equal(done.status, 'ok');
+  const me = await send(`${base}/me`, 'GET', undefined, false, { jar });
+  assert.equal(me.status, 200);
+  assert.deepEqual(me.json, { code: '40504040001', name: 'OK', surname: 'TESTNUMBER', country: 'EE' });
+  // another browser is nobody
+  assert.equal((await send(`${base}/me`, 'GET', undefined, false, { jar: new CookieJar() })).status, 401);
+  // signing: as the person logged in only
+  const other = await signAs(base, jar, '30303039914');
+  assert.deepEqual([other.status, other.json.proxy_error], [403, 'signer-mismatch']);
+  assert.equal((await signAs(base, jar, '40504040001')).json.status, 'ok');
+}
+
+/** A process of a recipe, once its port answers. */
+async function started(command: string, args: string[], env: Record<string, string>, cwd: string, port: number): Promise<string> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let log = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
+    if (await fetch(`${base}/me`).then(() => true, () => false)) return base;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return assert.fail(`${command} did not start: ${log}`);
+}
+
+describe('host sessions: the recipes', () => {
+  it('Express with express-session: the visitor is the session id, onResult writes the person into a new session, signer reads it', async () => {
+    const base = await serve(createApp({ baseUrl: sandbox.url, accessToken: TOKEN, sessionSecret: 'recipe-session-secret' }) as unknown as RequestListener);
+    await recipeHolds(base);
+  });
+
+  it('Flask with its session: on_result writes flask.session in the poll that finished the login', async () => {
+    const port = await freePort();
+    const base = await started(
+      '/usr/bin/python3',
+      ['-m', 'flask', '--app', 'session_recipe', 'run', '--port', String(port)],
+      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, FLASK_SECRET_KEY: 'recipe-flask-secret' },
+      new URL('../../examples/proxy-python/', import.meta.url).pathname,
+      port,
+    );
+    await recipeHolds(base);
+  });
+
+  it('PHP with $_SESSION: on_result starts the browser\'s session with a new id, signer reads it', async () => {
+    const port = await freePort();
+    const sessions = mkdtempSync(join(scratch, 'php-'));
+    const base = await started(
+      'php',
+      ['-d', `session.save_path=${sessions}`, '-d', 'display_errors=stderr', '-S', `127.0.0.1:${port}`, 'session-recipe.php'],
+      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_STATE_FILE: join(sessions, 'state.sqlite') },
+      new URL('../../examples/proxy-php/', import.meta.url).pathname,
+      port,
+    );
+    await recipeHolds(base);
+  });
+});
