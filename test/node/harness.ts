@@ -1,4 +1,4 @@
-import { after } from 'node:test';
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,6 +82,18 @@ export async function startStack(sandboxOptions: SandboxOptions = {}, proxyOptio
       }
     },
   };
+}
+
+/** The stack of a test file: started before its tests, closed after them; read it inside a test. */
+export function stackOfThisFile(): () => Stack {
+  let stack: Stack | undefined;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+  return () => stack ?? assert.fail('the stack starts before the tests');
 }
 
 export interface Answer {

@@ -1,21 +1,15 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createProxyHandler, type ProxyEvent } from '../../src/proxy/index.js';
-import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, send, serverPool, stackOfThisFile } from './harness.js';
 
 // Where a host goes wrong, the proxy says so: mounted at the site's root, and an access token the
 // service refuses. Over HTTP, the sandbox behind.
 
-let stack: Stack;
+const stack = stackOfThisFile();
 const serve = serverPool();
-before(async () => {
-  stack = await startStack();
-});
-after(async () => {
-  await stack.close();
-});
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
@@ -23,7 +17,7 @@ describe('proxy: mounted at the site\'s root without prefix', () => {
   it('leaves the site\'s own pages to its routes, forwards the service\'s operations, and says once how to scope it', async () => {
     const logs: string[] = [];
     const app = express();
-    app.use(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, log: (line) => logs.push(line) }));
+    app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, log: (line) => logs.push(line) }));
     app.get('/login', (_req, res) => void res.type('html').send('<h1>the host\'s login page</h1>'));
     app.post('/account/save', (_req, res) => void res.json({ saved: true }));
     const url = await serve(app as unknown as RequestListener);
@@ -43,8 +37,8 @@ describe('proxy: mounted at the site\'s root without prefix', () => {
   it('still refuses what is no operation when the framework mounted it on a path of its own, or when it has a prefix', async () => {
     const logs: string[] = [];
     const app = express();
-    app.use('/esign', createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, log: (line) => logs.push(line) }));
-    app.use(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/prefixed', log: (line) => logs.push(line) }));
+    app.use('/esign', createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, log: (line) => logs.push(line) }));
+    app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/prefixed', log: (line) => logs.push(line) }));
     app.use((_req, res) => void res.status(404).json({ fellThrough: true }));
     const url = await serve(app as unknown as RequestListener);
     for (const path of ['/esign/login', '/prefixed/login']) {
@@ -62,7 +56,7 @@ describe('proxy: an access token the service refuses', () => {
     const events: ProxyEvent[] = [];
     const wrongToken = 'not-the-token-0123';
     const url = await serve(
-      createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: wrongToken, rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }) as RequestListener,
+      createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: wrongToken, rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }) as RequestListener,
     );
     for (let i = 0; i < 3; i++) {
       const answer = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });

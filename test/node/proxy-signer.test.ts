@@ -1,22 +1,16 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { createProxyHandler, type ProxyEvent, type ProxyOptions, type ProxyResult, type ProxySigner } from '../../src/proxy/index.js';
 import { newestSignerCodes } from '../../src/proxy/signed-by.js';
-import { ACCESS_TOKEN, CookieJar, b64, send, serverPool, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, b64, send, serverPool, stackOfThisFile } from './harness.js';
 
 // `signer`: signing only as the person signed in to the host's site, at the start and, in depth,
 // at the end (the signed file's newest signature must name them). Over HTTP, the sandbox behind.
 
-let stack: Stack;
+const stack = stackOfThisFile();
 const serve = serverPool();
-before(async () => {
-  stack = await startStack();
-});
-after(async () => {
-  await stack.close();
-});
 
 const PDF = { files: [{ name: 'contract.pdf', content: b64(samplePdf('Signer')) }] };
 const ASICE = { files: [{ name: 'terms.txt', content: b64('The terms.') }] };
@@ -36,7 +30,7 @@ async function serviceSide(change?: (path: string, body: Record<string, unknown>
       reached.push(req.url ?? '');
       let body = Buffer.concat(chunks).toString('utf8');
       if (change && body) body = JSON.stringify(change(req.url ?? '', JSON.parse(body) as Record<string, unknown>));
-      const answer = await fetch(`${stack.sandboxUrl}${req.url}`, { method: req.method!, headers: { 'content-type': 'application/json' }, ...(body ? { body } : {}) });
+      const answer = await fetch(`${stack().sandboxUrl}${req.url}`, { method: req.method!, headers: { 'content-type': 'application/json' }, ...(body ? { body } : {}) });
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
     });
   });
@@ -135,7 +129,7 @@ describe('proxy: signer, in depth at the end', () => {
     const jar = new CookieJar();
     const start = await send(`${proxyUrl}${path}`, 'POST', body, false, { jar });
     assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
-    stack.clock.advance(60_000);
+    stack().clock.advance(60_000);
     return send(`${proxyUrl}${statusPath}${start.json.token}.json`, 'POST', {}, false, { jar });
   }
 
@@ -171,10 +165,10 @@ describe('proxy: signer, in depth at the end', () => {
   });
 
   it('reads the newest signature of a file signed twice, by two people', async () => {
-    const direct = (path: string, body: Record<string, unknown>) => send(`${stack.sandboxUrl}${path}`, 'POST', { ...body, access_token: ACCESS_TOKEN }, false, { jar: null });
+    const direct = (path: string, body: Record<string, unknown>) => send(`${stack().sandboxUrl}${path}`, 'POST', { ...body, access_token: ACCESS_TOKEN }, false, { jar: null });
     async function signed(body: Record<string, unknown>): Promise<string> {
       const start = await direct('/smartid/sign.json', body);
-      stack.clock.advance(60_000);
+      stack().clock.advance(60_000);
       const done = await direct(`/smartid/sign/status/${start.json.token}.json`, {});
       return done.json.file.content as string;
     }
