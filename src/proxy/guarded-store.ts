@@ -8,7 +8,7 @@ export class StoreUnavailable extends Error {
   }
 }
 
-const OPERATIONS = ['get', 'set', 'setIfAbsent', 'increment', 'decrement', 'delete', 'deleteIfEqual'] as const;
+const OPERATIONS = ['get', 'set', 'setIfAbsent', 'increment', 'decrement', 'delete', 'deleteIfEqual', 'extendIfEqual'] as const;
 
 /**
  * The host's store with every call bounded in time: a client that queues commands while its
@@ -20,6 +20,8 @@ const OPERATIONS = ['get', 'set', 'setIfAbsent', 'increment', 'decrement', 'dele
 export function guardStore(store: ProxyStore, timeoutMs: number): ProxyStore {
   const guarded = {} as Record<(typeof OPERATIONS)[number], (...args: never[]) => Promise<unknown>>;
   for (const name of OPERATIONS) {
+    // an optional operation the store does not have stays missing
+    if (!store[name]) continue;
     const call = (store[name] as (...args: unknown[]) => Promise<unknown>).bind(store);
     guarded[name] = (...args: unknown[]) => {
       let timer: ReturnType<typeof setTimeout> | undefined;

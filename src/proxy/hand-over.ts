@@ -14,6 +14,13 @@ const DONE = 'done';
 const LOOK_EVERY_MS = 50;
 /** Beyond the run's own time limit: a lease outlives its holder's run only by this much. */
 const LEASE_MARGIN_MS = 1_000;
+/**
+ * A lease its holder renews (a store with `extendIfEqual`): a node that dies, or loses its store,
+ * while running `onResult` delays the visitor by this much at most, however long a live run may take.
+ */
+export const RENEWED_LEASE_MS = 8_000;
+/** How often a live holder renews its lease: several times within its life, so one late renewal loses nothing. */
+const RENEW_EVERY_MS = RENEWED_LEASE_MS / 4;
 
 export interface HandOverOptions {
   store: ProxyStore;
@@ -63,18 +70,24 @@ export async function handOver(key: string, options: HandOverOptions, run: () =>
   const { store, timeoutMs, waitMs, doneTtlMs } = options;
   const lease = `lease:${randomBytes(12).toString('base64url')}`;
   const waitUntil = Date.now() + waitMs;
+  const extend = store.extendIfEqual?.bind(store);
+  const leaseMs = extend ? Math.min(RENEWED_LEASE_MS, timeoutMs + LEASE_MARGIN_MS) : timeoutMs + LEASE_MARGIN_MS;
   for (;;) {
-    if (await store.setIfAbsent(key, lease, timeoutMs + LEASE_MARGIN_MS)) break;
+    if (await store.setIfAbsent(key, lease, leaseMs)) break;
     if ((await store.get(key)) === DONE) return 'already-delivered';
     if (Date.now() >= waitUntil) return 'still-running';
     await sleep(Math.min(LOOK_EVERY_MS, Math.max(0, waitUntil - Date.now())));
   }
+  // a store that cannot be reached for a while lets the lease expire: another node then runs it again (at least once)
+  const renewing = extend && leaseMs < timeoutMs + LEASE_MARGIN_MS ? setInterval(() => void extend(key, lease, leaseMs).catch(() => undefined), RENEW_EVERY_MS) : undefined;
   try {
     await run();
   } catch (error) {
     // a store that cannot be reached now lets the lease expire by itself
     await store.deleteIfEqual(key, lease).catch(() => undefined);
     throw error;
+  } finally {
+    clearInterval(renewing);
   }
   await store.set(key, DONE, doneTtlMs);
   return 'delivered';

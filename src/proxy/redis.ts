@@ -17,6 +17,8 @@ const DECREMENT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR',
 return 0`;
 const DELETE_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0`;
+const EXTEND_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
 
 /**
  * A {@link ProxyStore} in Redis, for hosts that run the proxy on several nodes: session
@@ -70,5 +72,9 @@ export class RedisStore implements ProxyStore {
 
   async deleteIfEqual(key: string, value: string): Promise<void> {
     await this.#command(['EVAL', DELETE_IF_EQUAL, '1', this.#prefix + key, value]);
+  }
+
+  async extendIfEqual(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return Number(await this.#command(['EVAL', EXTEND_IF_EQUAL, '1', this.#prefix + key, value, String(Math.max(1, Math.ceil(ttlMs)))])) === 1;
   }
 }

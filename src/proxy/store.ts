@@ -18,6 +18,11 @@ export interface ProxyStore {
   delete(key: string): Promise<void>;
   /** Deletes the key only while it still holds `value` (a lease is given back only by its holder). */
   deleteIfEqual(key: string, value: string): Promise<void>;
+  /**
+   * Gives the key a new time to live only while it still holds `value` (a lease is renewed only by
+   * its holder); true when it did. Optional: without it a lease lasts the whole `resultTimeoutMs`.
+   */
+  extendIfEqual?(key: string, value: string, ttlMs: number): Promise<boolean>;
 }
 
 interface Entry {
@@ -103,5 +108,12 @@ export class MemoryStore implements ProxyStore {
 
   async deleteIfEqual(key: string, value: string): Promise<void> {
     if (this.#live(key)?.value === value) this.#entries.delete(key);
+  }
+
+  async extendIfEqual(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const entry = this.#live(key);
+    if (entry?.value !== value) return false;
+    entry.expiresAt = this.#now() + ttlMs;
+    return true;
   }
 }

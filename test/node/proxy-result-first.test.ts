@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { EsignClient } from '../../src/client/index.js';
 import { EsignError } from '../../src/client/errors.js';
-import { createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { MemoryStore, createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
 import { ACCESS_TOKEN, CookieJar, listen, send, serverPool } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -329,5 +329,80 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     assert.equal(keys.length, 1);
     assert.equal(await client.get(keys[0]!), 'done');
     assert.ok((await client.pTTL(keys[0]!)) > 0);
+  });
+
+  it('a node that dies during a long onResult delays the visitor by the renewed lease (8 s) at most, not resultTimeoutMs', async () => {
+    const service = await finishedService();
+    const node1 = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/redis-proxy-node.ts', import.meta.url))], {
+      env: { ...process.env, REDIS_SOCKET: redis.socket, SERVICE_URL: service.url, ACCESS_TOKEN, RESULT_TIMEOUT_MS: '30000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    closers.push(async () => node1.kill('SIGKILL'));
+    node1.stdout!.setEncoding('utf8');
+    let said = '';
+    const hear = async (pattern: RegExp) => {
+      while (!pattern.test(said)) said += ((await Promise.race([once(node1.stdout!, 'data'), once(node1, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
+      return pattern.exec(said)!;
+    };
+    const url1 = (await hear(/listening (http:\/\/\S+)/))[1]!;
+    const client = createClient({ socket: { path: redis.socket, tls: false } });
+    await client.connect();
+    closers.push(() => client.quit());
+    const stored: string[] = [];
+    const url2 = await serve(
+      createProxyHandler({
+        baseUrl: service.url,
+        accessToken: ACCESS_TOKEN,
+        store: new RedisStore(client as unknown as RedisClientLike),
+        rateLimit: false,
+        minPollIntervalMs: 0,
+        resultWaitMs: 100,
+        onResult: (result) => void stored.push(result.token),
+      }) as RequestListener,
+    );
+    const jar = new CookieJar();
+    await client.del(`esign-proxy:result:${SESSION}`);
+    assert.equal((await send(`${url1}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar })).json.status, 'ok');
+    const cookie = jar.header(url1);
+    const dying = fetch(`${url1}/smartid/status/${SESSION}.json`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' }).catch(() => undefined);
+    await hear(/onResult running/);
+    // the claim lives the renewed lease, not the 30 s onResult may take
+    const ttl = await client.pTTL(`esign-proxy:result:${SESSION}`);
+    assert.ok(ttl > 0 && ttl <= 8_000, `the lease's time to live: ${ttl} ms`);
+    node1.kill('SIGKILL');
+    await once(node1, 'exit');
+    await dying;
+    const states: string[] = [];
+    for (let i = 0; i < 60 && states.at(-1) !== 'ok'; i++) {
+      const answer = await send(`${url2}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+      states.push(String(answer.json.status));
+      if (states.at(-1) !== 'ok') await sleep(250);
+    }
+    // 250 ms apart: the result within the lease's 8 s (and a poll's own time), where it used to take 31 s
+    assert.equal(states.at(-1), 'ok', states.join(','));
+    assert.ok(states.length <= 8_000 / 250 + 4, `${states.length} polls`);
+    assert.deepEqual(stored, [SESSION]);
+  });
+
+  it('a live onResult that runs past the lease keeps its claim: no other poll runs it again meanwhile', async () => {
+    const service = await finishedService();
+    const store = new MemoryStore();
+    let runs = 0;
+    const node = (onResult: ProxyOptions['onResult']) =>
+      serve(createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store, rateLimit: false, minPollIntervalMs: 0, resultWaitMs: 100, onResult }) as RequestListener);
+    const slow = await node(async () => {
+      runs++;
+      await sleep(9_000);
+    });
+    const other = await node(() => void runs++);
+    const jar = new CookieJar();
+    assert.equal((await send(`${slow}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar })).json.status, 'ok');
+    const cookie = jar.header(slow);
+    const first = send(`${slow}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+    await sleep(8_500);
+    const meanwhile = await send(`${other}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+    assert.equal(meanwhile.json.status, 'waiting', 'the claim was renewed past 8 s');
+    assert.equal((await first).json.status, 'ok');
+    assert.equal(runs, 1);
   });
 });
