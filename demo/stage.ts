@@ -66,6 +66,14 @@ const SESSION: Record<string, (el: Live) => Promise<void>> = {
     void el.start!().catch(() => undefined);
     await until(() => el.shadowRoot.querySelector('esign-control-code') !== null);
   },
+  // waiting while the network is away: the line that says so, as the session's polls set it
+  offline: async (el) => {
+    await SESSION['waiting']!(el);
+    const live = el as Live & { flow: { connection: string }; requestUpdate(): void };
+    live.flow.connection = 'lost';
+    live.requestUpdate();
+    await el.updateComplete;
+  },
   error: async (el) => {
     await typeIn(el, 'code', '30403039917');
     await el.start!().catch(() => undefined);

@@ -16,7 +16,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './chromium.js';
 import { WEBKIT_CAPABILITIES, startWebkitDriver } from './webkit.mjs';
 
 const STATES: Record<string, string[]> = {
-  identify: ['idle', 'invalid', 'waiting', 'error', 'success'],
+  identify: ['idle', 'invalid', 'waiting', 'offline', 'error', 'success'],
   sign: ['empty', 'idle', 'invalid', 'waiting', 'error', 'success', 'signer'],
   'hash-sign': ['idle', 'signer'],
   'document-upload': ['idle', 'done'],

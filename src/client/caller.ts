@@ -12,11 +12,21 @@ export interface EsignClientOptions {
   lang?: string;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * A request's time limit, ms, before what it carries: a file adds 10 s a megabyte each way.
+   * Past it the request is abandoned (`timeout`, retryable). Default 30 000.
+   */
+  timeoutMs?: number;
 }
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** This request's time limit, ms, before its body (default: the client's). */
+  timeoutMs?: number;
 }
+
+/** A phone on a bad network moves 100 KB a second at worst: a body's bytes add this many ms each. */
+const MS_PER_BYTE = 0.01;
 
 export type Channel = 'mobile' | 'smartid';
 /** A session kind: which start created the token, so which status endpoint answers for it. */
@@ -50,11 +60,13 @@ function notFoundCode(path: string, message: string): EsignErrorCode | null {
 export class ProxyCaller {
   readonly endpoint: string;
   readonly locale: ServiceLocale;
+  readonly timeoutMs: number;
   readonly #fetch: typeof fetch;
 
   constructor(options: EsignClientOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
     this.locale = serviceLocale(options.lang);
+    this.timeoutMs = options.timeoutMs || 30_000;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
@@ -72,30 +84,60 @@ export class ProxyCaller {
       throw new EsignError('invalid-input', (cause as Error).message, { cause, field: Object.keys(params)[0] });
     }
     const { method } = operation;
+    // the GETs have no body: the proxy adds the token to their query
+    const payload = method === 'GET' ? undefined : serializeJson(body);
+    const base = options.timeoutMs ?? this.timeoutMs;
+    // one signal for the caller's abort and the time limit, which runs first to the answer's
+    // headers (by what the request carries), then again to its end (by what the answer announces)
+    const limit = new AbortController();
+    const outer = options.signal;
+    const stop = () => limit.abort();
+    let timedOut = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        limit.abort();
+      }, ms);
+    };
+    const failure = (cause: unknown, what: string) =>
+      outer?.aborted ? cancelledError(cause) : timedOut ? new EsignError('timeout', 'No answer in time', { cause }) : new EsignError('network', what, { cause });
+    outer?.addEventListener('abort', stop);
+    if (outer?.aborted) stop();
+    arm(base + (payload?.length ?? 0) * MS_PER_BYTE);
     let response: Response;
-    try {
-      response = await this.#fetch(`${this.endpoint}${path}`, {
-        method,
-        // the GETs have no body: the proxy adds the token to their query
-        ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: serializeJson(body) }),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    } catch (cause) {
-      if (options.signal?.aborted) throw cancelledError(cause);
-      throw new EsignError('network', 'Service unreachable', { cause });
-    }
-    // a downloaded file: the bytes, named as the proxy says
-    if (operation.path.endsWith('/download.json') && response.ok && !/json/.test(response.headers.get('content-type') ?? '')) {
-      const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
-      const blob = await response.blob();
-      return new File([blob], name ? decodeURIComponent(name) : 'document', { type: blob.type }) as Answer;
-    }
     let text: string;
     try {
-      text = await response.text();
-    } catch (cause) {
-      if (options.signal?.aborted) throw cancelledError(cause);
-      throw new EsignError('network', 'The answer broke off', { cause });
+      try {
+        response = await this.#fetch(`${this.endpoint}${path}`, {
+          method,
+          ...(payload === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: payload }),
+          signal: limit.signal,
+        });
+      } catch (cause) {
+        throw failure(cause, 'Service unreachable');
+      }
+      arm(base + Number(response.headers.get('content-length') ?? 0) * MS_PER_BYTE);
+      // a downloaded file: the bytes, named as the proxy says
+      if (operation.path.endsWith('/download.json') && response.ok && !/json/.test(response.headers.get('content-type') ?? '')) {
+        const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+        let blob: Blob;
+        try {
+          blob = await response.blob();
+        } catch (cause) {
+          throw failure(cause, 'The answer broke off');
+        }
+        return new File([blob], name ? decodeURIComponent(name) : 'document', { type: blob.type }) as Answer;
+      }
+      try {
+        text = await response.text();
+      } catch (cause) {
+        throw failure(cause, 'The answer broke off');
+      }
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', stop);
     }
     let json: { status?: unknown } | null = null;
     try {

@@ -10,8 +10,19 @@ export interface PollOptions {
   signal?: AbortSignal;
   /** Called after every `waiting` answer with the ms elapsed since polling began. */
   onWaiting?: (elapsed: number) => void;
-  /** Resolves when the next poll should go at once (the person came back to the page). */
+  /**
+   * Resolves when the next poll should go at once (the person came back to the page, the browser
+   * is online again): a request still in flight then is dropped, as after a network switch it may
+   * never be answered.
+   */
   wake?: () => Promise<void>;
+  /**
+   * Told when the way to the service is lost (true: a request failed on the way, or has had no
+   * answer for `slowAfter`) and when a request gets through again (false), once each.
+   */
+  onConnection?: (lost: boolean) => void;
+  /** How long a request may go unanswered before the connection counts as lost, ms. Default 4000. */
+  slowAfter?: number;
 }
 
 /** Errors on the way to the service that a later poll may not meet again. */
@@ -54,24 +65,46 @@ export async function poll<T extends { status: string }>(
   check: (signal?: AbortSignal) => Promise<T | { status: 'waiting' }>,
   options: PollOptions = {},
 ): Promise<T> {
-  const { interval = 1000, timeLimit = 150_000, maxBackoff = 8000, signal, onWaiting, wake } = options;
+  const { interval = 1000, timeLimit = 150_000, maxBackoff = 8000, signal, onWaiting, wake, onConnection, slowAfter = 4000 } = options;
   const started = Date.now();
   let failures = 0;
   let lastFailure: EsignError | undefined;
+  let lost = false;
+  const say = (now: boolean) => {
+    if (lost !== now) onConnection?.((lost = now));
+  };
   for (;;) {
     if (signal?.aborted) throw cancelledError(signal.reason);
     let delay = interval;
+    // this request alone: dropped when polling stops or wakes
+    const attempt = new AbortController();
+    const stop = () => attempt.abort();
+    signal?.addEventListener('abort', stop);
+    let woken = false;
+    void wake?.().then(() => {
+      woken = true;
+      attempt.abort();
+    });
+    const slow = onConnection ? setTimeout(() => say(true), slowAfter) : undefined;
     try {
-      const answer = await check(signal);
+      const answer = await check(attempt.signal);
+      say(false);
       failures = 0;
       lastFailure = undefined;
       if (answer.status !== 'waiting') return answer as T;
       onWaiting?.(Date.now() - started);
     } catch (error) {
       if (signal?.aborted) throw cancelledError(signal.reason);
-      if (!isTransient(error)) throw error;
-      lastFailure = error as EsignError;
-      delay = backoffDelay(failures++, interval, maxBackoff);
+      if (!woken && !isTransient(error)) throw error;
+      if (!woken) {
+        say(true);
+        lastFailure = error as EsignError;
+      }
+      // dropped on waking, or past its time limit: the next poll goes at once
+      delay = woken || (error as EsignError).code === 'timeout' ? 0 : backoffDelay(failures++, interval, maxBackoff);
+    } finally {
+      clearTimeout(slow);
+      signal?.removeEventListener('abort', stop);
     }
     const remaining = timeLimit - (Date.now() - started);
     if (remaining <= 0) {

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
 import type { NoBody, Operation } from '../client/operations.js';
-import { EsignError } from '../client/errors.js';
+import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import type { Country, MessageFormat, WaitingResponse } from '../client/types.js';
 import type { StringPart } from '../i18n/index.js';
 import type { PersonForm, PersonValue } from './person.js';
@@ -26,6 +26,7 @@ const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
   [document, 'freeze'],
   [document, 'resume'],
   [window, 'pageshow'],
+  [window, 'online'],
 ];
 
 const listOf = (value: string | null): Channel[] =>
@@ -53,6 +54,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     hideSuccess: { type: Boolean, attribute: 'hide-success' },
     novalidate: { type: Boolean, reflect: true },
     noResume: { type: Boolean, attribute: 'no-resume' },
+    requestTimeout: { type: Number, attribute: 'request-timeout' },
   };
 
   /** Channels offered, in order: `smartid`, `mobile`. */
@@ -86,6 +88,12 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * person confirms on their phone (a phone reloads a discarded tab) follows the same session on.
    */
   declare noResume: boolean;
+  /**
+   * A request's time limit, ms, on a bad network: a start past it ends in a retryable error, a
+   * status poll past it (or 10 s, the shorter) is dropped and the next goes at once; a file adds
+   * 10 s a megabyte. 0: 30 s.
+   */
+  declare requestTimeout: number;
 
   readonly flow = new SessionFlow(this);
   /**
@@ -109,7 +117,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    */
   async caller(): Promise<ProxyCaller> {
     const { proxyClient } = await later();
-    return (this.#client = proxyClient(this.#client, this.endpoint, this.language));
+    return (this.#client = proxyClient(this.#client, this.endpoint, this.language, this.requestTimeout));
   }
   protected result: Raw | undefined;
   #pending: Promise<Detail> | undefined;
@@ -159,6 +167,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.hideSuccess = false;
     this.novalidate = false;
     this.noResume = false;
+    this.requestTimeout = 0;
   }
 
   override connectedCallback(): void {
@@ -199,6 +208,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * rather than wait out the interval or the back-off, and say where to finish if it is not done.
    */
   #onPageState = (event: Event): void => {
+    // online again: the poll goes at once, and a request the network switch left hanging is dropped
+    if (event.type === 'online') {
+      if (this.flow.state === 'waiting') this.flow.wake();
+      return;
+    }
     // a frozen page runs again on `resume` (its visibility may still say hidden): the person is back
     if (event.type !== 'resume' && (event.type === 'freeze' || document.visibilityState === 'hidden')) {
       this.#hidden = true;
@@ -329,6 +343,17 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     // the status may still come (a file of its own): then it says the failure, and the words in its place go
     if (!customElements.get('esign-status')) void customElements.whenDefined('esign-status').then(() => this.requestUpdate());
     return error;
+  }
+
+  /**
+   * A start that got no answer in time may still have reached the service: its words say that the
+   * phone may show a request. Every other failure in the words of its code.
+   */
+  protected override errorDetail(error: unknown): EsignErrorDetail {
+    const detail = super.errorDetail(error);
+    if (detail.code !== 'timeout' || this.flow.token) return detail;
+    const message = this.t('error.start-timeout');
+    return { ...detail, message: this.errorMessage?.({ ...detail, message }, this.language) ?? message };
   }
 
   /** The host shows its own success content (slot `success`): the status then takes the focus. */
@@ -505,6 +530,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
             .kind=${this.kind === 'login' ? 'login' : 'sign'}
             exportparts="code, instruction"
           ></esign-control-code>`
+        : nothing}
+      ${state === 'waiting'
+        ? html`<p class="connection ${this.flow.connection}" part="connection" role="status">${this.flow.connection ? this.t(this.flow.connection === 'lost' ? 'session.offline' : 'session.online') : nothing}</p>`
         : nothing}
       <esign-status
         .lang=${this.language}

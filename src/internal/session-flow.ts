@@ -7,6 +7,9 @@ import { later } from './session-later-load.js';
 
 export type FlowState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
 
+/** A status poll's time limit, ms: past it the poll is dropped and the next one goes at once. */
+const STATUS_TIMEOUT = 10_000;
+
 export interface FlowStart {
   token: string;
   control_code: string;
@@ -49,6 +52,8 @@ export class SessionFlow implements ReactiveController {
   /** When waiting began (ms since the epoch). */
   since = 0;
   error: EsignError | undefined;
+  /** While waiting: requests failing on the way (`lost`), one through again after that (`back`), or nothing to say. */
+  connection: '' | 'lost' | 'back' = '';
 
   #controller: AbortController | undefined;
   #running: Promise<unknown> | undefined;
@@ -104,6 +109,7 @@ export class SessionFlow implements ReactiveController {
     this.error = undefined;
     this.token = '';
     this.controlCode = '';
+    this.connection = '';
     this.#set('starting');
     const running = (async () => {
       try {
@@ -116,11 +122,17 @@ export class SessionFlow implements ReactiveController {
         this.since = since;
         this.#set('waiting');
         onStarted?.(started);
-        const result = await poll<Result>((signal) => client.call(options.status, {}, { token: started.token }, signal ? { signal } : {}), {
+        // a status poll carries nothing and is small: it waits less than a start
+        const timeoutMs = Math.min(client.timeoutMs, STATUS_TIMEOUT);
+        const result = await poll<Result>((signal) => client.call(options.status, {}, { token: started.token }, signal ? { signal, timeoutMs } : { timeoutMs }), {
           interval: options.interval,
           timeLimit: options.timeLimit || DEFAULT_TIME_LIMIT[options.channel],
           signal: controller.signal,
           wake: this.#nextWake,
+          onConnection: (lost) => {
+            this.connection = lost ? 'lost' : 'back';
+            this.host.requestUpdate();
+          },
         });
         this.#set('success');
         return result;

@@ -59,6 +59,20 @@ export const sessionStyles = css`
     margin: 0;
     align-self: center;
   }
+  .connection {
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    border-radius: calc(var(--_radius) * 0.8);
+    background: var(--_bg-subtle);
+    border-inline-start: 4px solid var(--_success);
+  }
+  .connection.lost {
+    border-inline-start-color: var(--_danger);
+  }
+  /* nothing to say: out of the grid's rows and gaps, still a live region that will speak */
+  .connection:empty {
+    position: absolute;
+  }
   .actions button,
   .actions a {
     flex: 1 1 auto;

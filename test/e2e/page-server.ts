@@ -24,6 +24,8 @@ export async function startPageServer(options: {
   content: (path: string) => string | undefined;
   /** Sees each request that reaches the service side. */
   onService?: (request: IncomingMessage) => void;
+  /** A network that swallows a request: true holds this request of the page unanswered until its connection closes. */
+  hold?: (request: IncomingMessage) => boolean;
 }): Promise<PageServer> {
   const service = createServer((req, res) => {
     options.onService?.(req);
@@ -42,6 +44,7 @@ export async function startPageServer(options: {
     const content = options.content(path);
     if (content !== undefined) res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' }).end(content);
     else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(new URL(`../../dist${path}`, import.meta.url)));
+    else if (path.startsWith('/esign/') && options.hold?.(req)) req.resume();
     else if (path.startsWith('/esign/')) proxy(req, res);
     else res.writeHead(404).end();
   });

@@ -22,6 +22,7 @@ const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', 
  * @csspart base - The frame.
  * @csspart submit - The submit button.
  * @csspart retry - The try-again button.
+ * @csspart connection - While waiting: that the connection is lost and the element keeps trying, or that it is back.
  * @csspart retry-wait - The minutes left after a rate limit, in place of the try-again button.
  * @csspart field - Each field's wrapper of the person form (forwarded).
  * @csspart input - The person form's inputs and select (forwarded).

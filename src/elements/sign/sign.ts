@@ -41,6 +41,7 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @csspart preview-toolbar - The preview's page navigation and zoom (forwarded).
  * @csspart preview-viewport - The preview's scrolling page area (forwarded).
  * @csspart retry - The try-again button.
+ * @csspart connection - While waiting: that the connection is lost and the element keeps trying, or that it is back.
  * @csspart retry-wait - The minutes left after a rate limit, in place of the try-again button.
  * @csspart field - Each field's wrapper of the person form (forwarded).
  * @csspart input - The person form's inputs and select (forwarded).

@@ -1,0 +1,152 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import type { Page } from 'puppeteer-core';
+import { Sandbox } from 'esign-sandbox';
+import { pagesInChromium } from './page-server.js';
+import { en } from '../../src/i18n/en.js';
+import { TestClock } from '../node/harness.js';
+
+// A phone on a bad network, in Chromium: requests the network swallows (held by the host, never
+// answered), the browser offline and back (the DevTools protocol), a page frozen while the person
+// confirms in the app. The sandbox's clock says when the person has answered.
+
+const TOKEN = 'bad-network-token';
+const clock = new TestClock();
+/** Which of the page's next requests the network swallows, by a part of their path. */
+const swallow: string[] = [];
+
+const page = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad network</title>
+<script type="module" src="/cdn/esign-elements.js"></script><script type="module" src="/page.js"></script></head><body>${body}</body></html>`;
+
+// the page's esign-* events, and what its connection line said, in order
+const PAGE_SCRIPT = `window.events = [];
+window.said = [];
+for (const type of ['esign-started', 'esign-authenticated', 'esign-error']) {
+  document.addEventListener(type, (e) => window.events.push({ type, code: e.detail.code ?? '', message: e.detail.message ?? '', retryable: e.detail.retryable ?? null }));
+}
+// in the element's shadow root, which no observer of the document sees: read as often as a person would notice
+setInterval(() => {
+  const line = document.querySelector('esign-identify')?.shadowRoot?.querySelector('[part="connection"]');
+  const text = line?.textContent.trim() ?? '';
+  if (text && window.said.at(-1) !== text) window.said.push(text);
+}, 20);`;
+
+const sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs: 6_000 });
+const env = pagesInChromium(() => ({
+  sandbox,
+  token: TOKEN,
+  content: (path) => (path === '/page.js' ? PAGE_SCRIPT : path === '/login' ? page('<esign-identify endpoint="/esign" channels="smartid" code="40504040001" country="EE"></esign-identify>') : undefined),
+  hold: (req: IncomingMessage) => {
+    const at = swallow.findIndex((part) => req.url?.includes(part));
+    if (at < 0) return false;
+    swallow.splice(at, 1);
+    return true;
+  },
+}));
+
+interface Seen {
+  type: string;
+  code: string;
+  message: string;
+  retryable: boolean | null;
+}
+const events = (tab: Page) => tab.evaluate(() => (window as unknown as { events: Seen[] }).events);
+const said = (tab: Page) => tab.evaluate(() => (window as unknown as { said: string[] }).said);
+const outcome = (tab: Page, timeout: number) =>
+  tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated' || e.type === 'esign-error'), { timeout, polling: 50 });
+
+async function open(): Promise<Page> {
+  const tab = await env.browser.newPage();
+  await tab.goto(`${env.url}/login`, { waitUntil: 'load' });
+  await tab.waitForFunction(() => customElements.get('esign-identify') !== undefined && (window as unknown as { events?: unknown[] }).events !== undefined);
+  return tab;
+}
+
+async function start(tab: Page): Promise<void> {
+  await tab.evaluate(() => void (document.querySelector('esign-identify') as HTMLElement & { start(): Promise<unknown> }).start().catch(() => undefined));
+}
+
+async function lifecycle(tab: Page, state: 'frozen' | 'active'): Promise<void> {
+  const session = await tab.createCDPSession();
+  await session.send('Page.setWebLifecycleState', { state });
+  await session.detach();
+}
+
+/** The tab's network switch (the emulation lasts as long as its DevTools session: one per tab, kept). */
+async function network(tab: Page): Promise<(off: boolean) => Promise<void>> {
+  const session = await tab.createCDPSession();
+  await session.send('Network.enable');
+  return async (off) => void (await session.send('Network.emulateNetworkConditions', { offline: off, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }));
+}
+
+describe('a phone on a bad network', () => {
+  it('drops a status poll that is never answered and ends the login within 25 s of its start', async () => {
+    const tab = await open();
+    swallow.push('/smartid/status/');
+    const started = Date.now();
+    await start(tab);
+    // the dropped poll was a failure on the way: said once, and then that the connection is back
+    await tab.waitForFunction((text) => (window as unknown as { said: string[] }).said.includes(text), { timeout: 20_000, polling: 50 }, en['session.online']);
+    assert.equal(swallow.length, 0, 'the held poll was the first');
+    assert.deepEqual(await said(tab), [en['session.offline'], en['session.online']]);
+    clock.advance(6_000); // the person confirmed in the app
+    await outcome(tab, 25_000 - (Date.now() - started));
+    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
+    await tab.close();
+  });
+
+  it('ends a start that is never answered within 40 s in a retryable error that says the phone may show a request; Try again works', async () => {
+    const tab = await open();
+    swallow.push('/smartid/login.json');
+    const started = Date.now();
+    await start(tab);
+    await outcome(tab, 40_000);
+    assert.ok(Date.now() - started < 40_000);
+    const [failed] = await events(tab);
+    assert.deepEqual(failed, { type: 'esign-error', code: 'timeout', message: en['error.start-timeout'], retryable: true });
+    // the words on the page, and Try again
+    const retry = await tab.evaluateHandle(() => document.querySelector('esign-identify')!.shadowRoot!.querySelector<HTMLButtonElement>('[part="retry"]')!);
+    const status = await tab.evaluate(() => (document.querySelector('esign-identify')!.shadowRoot!.querySelector('esign-status') as unknown as { detail: string }).detail);
+    assert.equal(status, en['error.start-timeout']);
+    await (retry as unknown as { click(): Promise<void> }).click();
+    await tab.evaluate(() => (document.querySelector('esign-identify')!.shadowRoot!.querySelector('[part="submit"]') as HTMLButtonElement).click());
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.filter((e) => e.type === 'esign-started').length === 1, { timeout: 10_000 });
+    clock.advance(6_000);
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 10_000 });
+    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-error', 'esign-started', 'esign-authenticated']);
+    await tab.close();
+  });
+
+  it('offline for 10 s, then online: says the connection is lost once, keeps the timer, and has the result within 3 s of being online', async () => {
+    const tab = await open();
+    const offline = await network(tab);
+    await start(tab);
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-started'));
+    await offline(true);
+    clock.advance(6_000); // the person confirmed while the phone had no network
+    await tab.waitForFunction((text) => (window as unknown as { said: string[] }).said.includes(text), { timeout: 10_000, polling: 50 }, en['session.offline']);
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const whileOffline = await said(tab);
+    await offline(false);
+    const online = Date.now();
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 3_000, polling: 50 });
+    assert.ok(Date.now() - online < 3_000);
+    assert.deepEqual(whileOffline, [en['session.offline']], 'said once, not on every retry');
+    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
+    await tab.close();
+  });
+
+  it('has the result within 2 s of a frozen page becoming active again, every time (8 of 8)', async () => {
+    for (let i = 0; i < 8; i++) {
+      const tab = await open();
+      await start(tab);
+      await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-started'));
+      await lifecycle(tab, 'frozen');
+      clock.advance(6_000);
+      await lifecycle(tab, 'active');
+      await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 2_000, polling: 50 });
+      await tab.close();
+    }
+  });
+});
