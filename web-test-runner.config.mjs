@@ -15,7 +15,7 @@ const faultsOf = new Map();
 const faultsFor = (ctx) => {
   const agent = ctx.get('user-agent');
   const browser = /firefox/i.test(agent) ? 'firefox' : /chrom/i.test(agent) ? 'chromium' : 'webkit';
-  if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0 });
+  if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0, holdStarts: 0 });
   return faultsOf.get(browser);
 };
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
@@ -96,6 +96,17 @@ export default {
         ctx.body = { failing: faults.language };
         return undefined;
       }
+      // /__faults/start?hold=1: the next session start is never answered (held until its connection closes)
+      if (ctx.path === '/__faults/start') {
+        faults.holdStarts = Number(ctx.query.hold ?? 0);
+        ctx.body = { holding: faults.holdStarts };
+        return undefined;
+      }
+      if (/^\/esign\/(en\/)?(mobile|smartid)\/(login|sign|sign\/hash)\.json$/.test(ctx.path) && faults.holdStarts > 0) {
+        faults.holdStarts--;
+        ctx.respond = false;
+        return new Promise((resolve) => ctx.req.socket.on('close', resolve));
+      }
       if (ctx.path === '/__faults/poll') {
         if (ctx.query.plan !== undefined) Object.assign(faults, { plan: String(ctx.query.plan).split(',').filter(Boolean), seen: 0, faulted: 0 });
         ctx.body = { seen: faults.seen, faulted: faults.faulted, left: faults.plan.length };
@@ -118,6 +129,11 @@ export default {
             return undefined;
           }
           if (fault === 'stall') return new Promise((resolve) => setTimeout(resolve, 1500)).then(() => next());
+          // never answered: held until the page gives it up and closes the connection
+          if (fault === 'hold') {
+            ctx.respond = false;
+            return new Promise((resolve) => ctx.req.socket.on('close', resolve));
+          }
         }
         return next();
       }

@@ -129,6 +129,8 @@ export class SessionFlow implements ReactiveController {
           timeLimit: options.timeLimit || DEFAULT_TIME_LIMIT[options.channel],
           signal: controller.signal,
           wake: this.#nextWake,
+          // silent for half its time limit: said lost before the poll is given up
+          slowAfter: Math.min(4_000, timeoutMs / 2),
           onConnection: (lost) => {
             this.connection = lost ? 'lost' : 'back';
             this.host.requestUpdate();

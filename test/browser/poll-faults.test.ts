@@ -2,6 +2,8 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/define/identify.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import { submitButton, type, until } from './helpers.js';
+import { en } from '../../src/i18n/en.js';
+import { lt } from '../../src/i18n/lt.js';
 
 // The test server breaks status polls on the way (dropped connections, a 502 HTML page, a stall):
 // the element retries with backoff and completes once, or says clearly that the network failed.
@@ -57,5 +59,60 @@ describe('polling through network faults', () => {
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part="retry"]')).to.not.equal(null);
     await expect(el).to.be.accessible();
+  });
+
+  it('drops a poll that is never answered at its time limit, says the connection is lost and back, and completes once', async () => {
+    await faults('hold');
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint="/esign" lang="en" poll-interval="100" request-timeout="1500"></esign-identify>`);
+    const counts = counting(el);
+    const said: string[] = [];
+    const watch = setInterval(() => {
+      const text = el.shadowRoot!.querySelector('[part="connection"]')?.textContent?.trim() ?? '';
+      if (text && said.at(-1) !== text) said.push(text);
+    }, 20);
+    await type(el, 'code', '40504040001');
+    submitButton(el).click();
+    await until(() => said.includes(en['session.offline']), 'the connection said lost', 10_000);
+    await expect(el).to.be.accessible();
+    await until(() => counts.authenticated + counts.error > 0, 'the outcome', 20_000);
+    clearInterval(watch);
+    expect((await faults()).faulted).to.equal(1);
+    expect(said[0]).to.equal(en['session.offline']);
+    expect(counts).to.deep.equal({ started: 1, authenticated: 1, error: 0, cancelled: 0 });
+  });
+
+  it('ends a start that is never answered in a retryable timeout whose words say the phone may show a request, and Try again works', async () => {
+    await fetch('/__faults/start?hold=1');
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint="/esign" lang="lt" poll-interval="100" request-timeout="1500"></esign-identify>`);
+    const counts = counting(el);
+    const errors: CustomEvent[] = [];
+    el.addEventListener('esign-error', (e) => errors.push(e as CustomEvent));
+    await type(el, 'code', '40504040001');
+    submitButton(el).click();
+    await until(() => errors.length > 0, 'the error', 10_000);
+    expect([errors[0]!.detail.code, errors[0]!.detail.message, errors[0]!.detail.retryable]).to.deep.equal(['timeout', lt['error.start-timeout'], true]);
+    await el.updateComplete;
+    await expect(el).to.be.accessible();
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="retry"]')!.click();
+    await el.updateComplete;
+    submitButton(el).click();
+    await until(() => counts.authenticated > 0, 'the login', 20_000);
+    expect(counts).to.deep.equal({ started: 1, authenticated: 1, error: 1, cancelled: 0 });
+  });
+
+  it('polls at once when the browser is online again, not when its back-off ends', async () => {
+    await faults('always');
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint="/esign" lang="en" poll-interval="1000"></esign-identify>`);
+    const counts = counting(el);
+    await type(el, 'code', '40504040001');
+    submitButton(el).click();
+    // three failures: the back-off is now 2 s to 6 s
+    await until(() => el.flow.connection === 'lost', 'the connection lost', 10_000);
+    while ((await faults()).seen < 3) await new Promise((resolve) => setTimeout(resolve, 100));
+    await faults('');
+    window.dispatchEvent(new Event('online'));
+    // the next poll after the back-off would be 2 s away at the soonest
+    await until(() => counts.authenticated > 0, 'the login after online', 1_500);
+    expect(counts).to.deep.equal({ started: 1, authenticated: 1, error: 0, cancelled: 0 });
   });
 });
