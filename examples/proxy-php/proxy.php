@@ -700,6 +700,22 @@ if (!$value instanceof stdClass) {
     fail(502, 'upstream-invalid', 'The service answered with something other than JSON');
 }
 $value = redact($value, $config['token']);
+$tokenRefused = ($value->error_code ?? null) === 40003;
+if ($tokenRefused) {
+    // the service refused the access token: nothing can work until the configuration is right (said once a minute)
+    event('failed', ['failure' => 'access-token', 'status' => $status]);
+    $say = atomically($db, function (PDO $db) {
+        $row = $db->query("SELECT at FROM polls WHERE token = ':token-refused'")->fetchColumn();
+        if ($row !== false && microtime(true) - (float) $row < 60) {
+            return false;
+        }
+        $db->prepare('INSERT OR REPLACE INTO polls (token, at) VALUES (?, ?)')->execute([':token-refused', microtime(true)]);
+        return true;
+    });
+    if ($say) {
+        file_put_contents('php://stderr', '[esign-proxy] the service refused the access token (40003) for ' . NODE_NAMES[$operation] . ": check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL\n");
+    }
+}
 $answerStatus = $value->status ?? null;
 if ($role[0] === 'start' && $answerStatus === 'error') {
     // the service refused the start: no session; the person is not charged for it
@@ -716,7 +732,9 @@ if ($role[0] === 'status' && !empty($bound['person'])) {
     $GLOBALS['event']['person'] = json_decode($bound['person'], true);
 }
 if ($role[0] === 'status' && $answerStatus === 'error') {
-    event('finished', ['outcome' => (string) ($value->error_code ?? 'error')]);
+    if (!$tokenRefused) {
+        event('finished', ['outcome' => (string) ($value->error_code ?? 'error')]);
+    }
 }
 if ($answerStatus === 'ok' && str_ends_with($operation, '-sign-status') && !empty($bound['signer'])) {
     // in depth: the file's newest signature must name the signed-in person

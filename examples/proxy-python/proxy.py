@@ -154,14 +154,14 @@ def write_event(response):
     info = g.pop("esign", None)
     if info is None:
         return response
-    kind, outcome = info.pop("proxy_error", None), info.pop("outcome", None)
+    kind, outcome, failure = info.pop("proxy_error", None), info.pop("outcome", None), info.pop("failure", None)
     event = {"at": info.pop("at"), "durationMs": round((time.time() - info.pop("t0")) * 1000), **info}
     if "hook" in event:
         event.update(type="host-error", status=response.status_code)
     elif event.get("reason") or REASONS.get(kind):
         event.update(type="refused", reason=event.get("reason") or REASONS[kind], status=response.status_code)
-    elif FAILURES.get(kind):
-        event.update(type="failed", failure=FAILURES[kind], status=response.status_code)
+    elif failure or FAILURES.get(kind):
+        event.update(type="failed", failure=failure or FAILURES[kind], status=response.status_code)
     elif outcome:
         event.update(outcome)
     else:
@@ -349,6 +349,7 @@ def hand_over(token, run):
 
 
 last_sweep = [0.0]
+token_refused_said = [float("-inf")]  # when the log last said the access token was refused (once a minute)
 
 
 def sweep():
@@ -504,6 +505,15 @@ def esign():
     except (ValueError, AssertionError, RecursionError):
         return answer(error(502, "upstream-invalid", "The service answered with something other than JSON"))
     value = redact(value)
+    if value.get("error_code") == 40003:
+        # the service refused the access token: nothing can work until the configuration is right
+        g.esign["failure"] = "access-token"
+        with lock:
+            say = time.time() - token_refused_said[0] >= 60
+            if say:
+                token_refused_said[0] = time.time()
+        if say:
+            app.logger.error("the service refused the access token (40003) for %s: check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL", NODE_NAMES[name])
     if role[0] == "start" and value.get("status") == "error":
         # the service refused the start: no session, no push; the person is not charged for it
         for scope, key in keys:

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkProxy, type CheckRow } from 'esign-sandbox';
+import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, startedByThisFile } from './processes.js';
 import { GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
 import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions } from '../../src/proxy/index.js';
@@ -54,7 +54,7 @@ async function nodeProxy(sandboxPort: number, token: string, options: Partial<Pr
 let pythonLines: string[] = [];
 
 /** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
-async function pythonProxy(env: Record<string, string>): Promise<string> {
+async function pythonProxy(env: Record<string, string>, onLog?: (chunk: string) => void): Promise<string> {
   const flaskPort = await freePort();
   const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
     cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
@@ -73,6 +73,7 @@ async function pythonProxy(env: Record<string, string>): Promise<string> {
   pythonLines = lines;
   let rest = '';
   child.stderr!.on('data', (chunk: string) => {
+    onLog?.(chunk);
     const got = (rest + chunk).split('\n');
     rest = got.pop()!;
     lines.push(...got.filter((line) => line.startsWith('{')));
@@ -183,6 +184,25 @@ describe('check-proxy against working proxies', () => {
       assert.ok(pythonLines.some((line) => JSON.parse(line).reason === 'signer-mismatch'), 'the refusal is an event');
     } finally {
       await impostor.close();
+    }
+  });
+
+  it('the Python proxy says an access token the service refuses in its log once a minute, and as a failed event each time', async () => {
+    const port = await freePort();
+    const sandbox = await startSandbox({ accessToken: 'the-right-token-123', port });
+    try {
+      let log = '';
+      const url = await pythonProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'a-wrong-token-456' }, (chunk) => (log += chunk));
+      for (let i = 0; i < 3; i++) {
+        const answer = await fetch(`${url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+        assert.equal(((await answer.json()) as { error_code?: number }).error_code, 40003);
+      }
+      for (let i = 0; i < 100 && pythonLines.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(pythonLines.map((line) => [JSON.parse(line).type, JSON.parse(line).failure]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
+      assert.equal(log.match(/refused the access token \(40003\) for smartIdLogin/g)?.length, 1, log);
+      assert.ok(!log.includes('a-wrong-token-456'));
+    } finally {
+      await sandbox.close();
     }
   });
 

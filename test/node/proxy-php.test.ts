@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkProxy, type CheckRow } from 'esign-sandbox';
+import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, startedByThisFile } from './processes.js';
 import { GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
 
@@ -173,6 +173,24 @@ describe('the PHP proxy', () => {
       assert.match(fooled.log(), /a finished mobileSignStatus was signed by another person than the signer: not handed over/);
     } finally {
       await impostor.close();
+    }
+  });
+
+  it('says an access token the service refuses in its log once a minute, and as a failed event each time', async () => {
+    const sandbox = await startSandbox({ accessToken: 'the-right-token-123' });
+    try {
+      const php = await phpServer({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'a-wrong-token-456', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') });
+      for (let i = 0; i < 3; i++) {
+        const answer = await fetch(`${php.url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+        assert.equal(((await answer.json()) as { error_code?: number }).error_code, 40003);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // (the one refusal before them is the test's own look at whether the server is up)
+      assert.deepEqual(events(php.log()).filter((e) => e.type !== 'refused').map((e) => [e.type, e.failure]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
+      assert.equal(php.log().match(/refused the access token \(40003\) for smartIdLogin/g)?.length, 1, php.log());
+      assert.ok(!php.log().includes('a-wrong-token-456'));
+    } finally {
+      await sandbox.close();
     }
   });
 
