@@ -1,12 +1,14 @@
 import type { ProxyStore } from './store.js';
 
 /**
- * The part of a Redis client the store needs. Both maintained Node clients fit:
- * node-redis (`createClient()` from `redis`, through `sendCommand`) and ioredis (through `call`).
+ * The part of a Redis client the store needs. Both maintained Node clients fit, on one server or a
+ * Redis Cluster: ioredis (`new Redis()`, `new Cluster()`, through `call`), node-redis
+ * (`createClient()` through `sendCommand(args)`, `createCluster()` through `sendCommand(key, readonly, args)`).
  */
 export type RedisClientLike =
-  | { sendCommand(args: string[]): Promise<unknown> }
-  | { call(command: string, ...args: string[]): Promise<unknown> };
+  | { call(command: string, ...args: string[]): Promise<unknown> }
+  | { masters: unknown; sendCommand(firstKey: string, isReadonly: boolean, args: string[]): Promise<unknown> }
+  | { sendCommand(args: string[]): Promise<unknown> };
 
 // one round trip, atomic: the window starts at the first increment and is never extended
 const INCREMENT = `local n = redis.call('INCR', KEYS[1])
@@ -20,6 +22,11 @@ return 0`;
 const EXTEND_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
 
+/** The key a command is about: `GET key`, `SET key …`, or a script's one key (`EVAL script 1 key …`). */
+function keyOf(args: string[]): string {
+  return (args[0] === 'EVAL' ? args[3] : args[1]) ?? '';
+}
+
 /**
  * A {@link ProxyStore} in Redis, for hosts that run the proxy on several nodes: session
  * bindings, rate limits and delivered results are shared by all of them.
@@ -32,13 +39,19 @@ return 0`;
  * ```
  */
 export class RedisStore implements ProxyStore {
+  /**
+   * Sends one command about one key. Every command of the store names a single key (a script its
+   * one KEYS[1]), so a session's keys may live in different slots of a cluster: no hash tags.
+   */
   readonly #command: (args: string[]) => Promise<unknown>;
   readonly #prefix: string;
 
   constructor(client: RedisClientLike, options: { prefix?: string } = {}) {
     this.#prefix = options.prefix ?? 'esign-proxy:';
-    if ('sendCommand' in client) this.#command = (args) => client.sendCommand(args);
-    else if ('call' in client) this.#command = ([command, ...args]) => client.call(command as string, ...args);
+    // ioredis first: its clients also have a sendCommand of their own, which takes a Command object
+    if ('call' in client && typeof client.call === 'function') this.#command = ([command, ...args]) => client.call(command as string, ...args);
+    else if ('masters' in client) this.#command = (args) => client.sendCommand(keyOf(args), false, args);
+    else if ('sendCommand' in client) this.#command = (args) => client.sendCommand(args);
     else throw new TypeError('RedisStore needs a node-redis or ioredis client');
   }
 

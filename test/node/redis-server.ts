@@ -53,3 +53,57 @@ export async function startRedis(): Promise<RedisServer> {
     },
   };
 }
+
+export interface RedisCluster {
+  /** The masters' and replicas' ports on 127.0.0.1. */
+  ports: number[];
+  stop: () => Promise<void>;
+}
+
+/**
+ * A real Redis Cluster: three masters and three replicas (Debian's redis-server, each on a port
+ * of its own in a fresh directory, no persistence), joined by `redis-cli --cluster create`.
+ */
+export async function startRedisCluster(ports: number[]): Promise<RedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-redis-cluster-'));
+  const servers: ChildProcess[] = [];
+  const stop = async () => {
+    for (const server of servers) await end(server);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports) {
+      const server = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--dir', dir, '--save', '', '--appendonly', 'no'],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      servers.push(server);
+      let output = '';
+      server.stdout!.setEncoding('utf8');
+      while (!/ready to accept connections/i.test(output)) {
+        const [chunk] = (await Promise.race([once(server.stdout!, 'data'), once(server, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
+        output += chunk;
+      }
+      server.stdout!.resume();
+    }
+    const create = spawn('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let said = '';
+    create.stdout!.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+    const [code] = (await once(create, 'exit')) as [number];
+    assert.equal(code, 0, said);
+    // every slot served before the tests begin
+    for (let i = 0; i < 100; i++) {
+      const info = spawn('redis-cli', ['-p', String(ports[0]), 'cluster', 'info'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let text = '';
+      info.stdout!.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      await once(info, 'exit');
+      if (/cluster_state:ok/.test(text)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { ports, stop };
+}
