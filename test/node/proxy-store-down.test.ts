@@ -138,4 +138,30 @@ describe('proxy: a store that fails closed', () => {
     assert.equal((result as unknown as { state: string }).state, 'COMPLETE');
     assert.deepEqual(answers, [], 'two 503 polls, then the result');
   });
+
+  it('removes at the service a session it started whose binding could not be stored (the store lost between the forward and the binding), and answers 503', async () => {
+    const seen: string[] = [];
+    // the service side: the store goes away while the service starts the session
+    const service = await serve((req, res) => {
+      req.resume();
+      req.on('end', async () => {
+        seen.push(`${req.method} ${req.url}`);
+        if (req.url!.endsWith('/login.json')) await redis.pause();
+        const body = req.method === 'DELETE' ? { status: 'ok' } : { status: 'ok', token: TOKEN, control_code: '1234' };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+    });
+    const logged: string[] = [];
+    const url = await serve(createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, store: await redisStore(), storeTimeoutMs: 300, rateLimit: false, log: (line) => logged.push(line) }) as RequestListener);
+    try {
+      const start = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
+      assert.deepEqual([start.status, start.json.proxy_error, start.headers.get('retry-after')], [503, 'store-unavailable', '5']);
+      assert.equal(start.json.token, undefined, 'no token the browser could poll');
+      assert.deepEqual(seen, ['POST /smartid/login.json', `DELETE /api/smartid/session/${TOKEN}`], 'the session removed at the service');
+      assert.ok(logged.some((line) => /could not be bound \(the store failed\): removed at the service/.test(line)), logged.join('\n'));
+      assert.ok(!logged.join('\n').includes(ACCESS_TOKEN));
+    } finally {
+      await redis.resume();
+    }
+  });
 });

@@ -19,14 +19,31 @@ export const sessions: Step = (x, setup) => {
   if (STARTS[operation.id] || REMOVALS[operation.id]) return startedOrRemoved(x, setup);
 };
 
-async function startedOrRemoved(x: Exchange, { store, sessionTtl }: ProxySetup): Promise<void> {
+/**
+ * A session the service started whose binding could not be stored (the store failed, a Redis
+ * failover): nobody could ever poll it, so it is removed at the service, and the person's phone
+ * stops asking; the browser gets the store's retryable refusal and may start again.
+ */
+async function unbound(setup: ProxySetup, channel: 'mobile' | 'smartid', token: string): Promise<void> {
+  await setup.upstream('DELETE', `/api/${channel}/session/${encodeURIComponent(token)}`, setup.tokenOnlyBody).catch(() => undefined);
+  setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service`);
+}
+
+async function startedOrRemoved(x: Exchange, setup: ProxySetup): Promise<void> {
+  const { store, sessionTtl } = setup;
   const { operation, service, binding } = x;
   const status = service.value['status'];
   const start = STARTS[operation.id];
   if (start && status === 'error') for (const counter of x.personCounters) await store.decrement(counter);
   if (start && status === 'ok' && typeof service.value['token'] === 'string') {
     const bound: Binding = { visitor: x.visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(x.person ? { person: x.person } : {}), ...(x.signer ? { signer: x.signer } : {}) };
-    await store.set(`bind:${service.value['token']}`, JSON.stringify(bound), sessionTtl);
+    const token = service.value['token'];
+    try {
+      await store.set(`bind:${token}`, JSON.stringify(bound), sessionTtl);
+    } catch (error) {
+      await unbound(setup, start.channel, token);
+      throw error;
+    }
     x.event.outcome = { type: 'started' };
   }
   // a session removed at the service is gone here too: its polls get 40402 from the binding step
