@@ -229,6 +229,11 @@ export const DEFAULT_BODY_LIMIT = 80 * 1024 * 1024;
 export const DEFAULT_ANSWER_LIMIT = 120 * 1024 * 1024;
 export const DEFAULT_UPSTREAM_TIMEOUT = 60_000;
 export const DEFAULT_SESSION_TTL = 30 * 60_000;
+/**
+ * How long a finished session's keys stay (its binding and its done mark): what a late poll needs,
+ * of another tab or a page reloaded after the end, to get the same answer. Then they go.
+ */
+export const FINISHED_SESSION_TTL = 5 * 60_000;
 export const DEFAULT_BODY_TIMEOUT = 10_000;
 export const DEFAULT_SESSION_BODY_LIMIT = 16 * 1024;
 export const DEFAULT_MIN_POLL_INTERVAL = 500;

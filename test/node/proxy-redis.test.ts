@@ -88,5 +88,12 @@ describe('proxy: a Redis store shared by two nodes', () => {
       assert.match(key, /^test:(bind|limit|result|poll):/);
       assert.ok((await client.pTTL(key)) > 0, `${key} expires`);
     }
+    // the sessions above finished: their binding and done mark stay only what a late poll needs
+    const finished = keys.filter((key) => /^test:result:/.test(key));
+    assert.ok(finished.length > 0);
+    for (const key of [...finished, ...finished.map((key) => key.replace(':result:', ':bind:'))]) {
+      const ttl = await client.pTTL(key);
+      assert.ok(ttl > 0 && ttl <= 5 * 60_000, `${key} lives ${ttl} ms`);
+    }
   });
 });

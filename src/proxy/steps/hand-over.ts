@@ -6,6 +6,7 @@ import type { ProxyRequestInfo, ProxyResult, ResultToHand } from '../options.js'
 import type { Binding, Exchange, Step } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
+import { keepFinished } from './sessions.js';
 
 /** Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged). */
 async function runOnResult(setup: ProxySetup, result: ResultToHand): Promise<void> {
@@ -47,7 +48,10 @@ async function handOverResult(x: Exchange, setup: ProxySetup, session: Binding |
     const result = handed({ operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: visitor.id, raw: value, request: info, result: camelCased(value) });
     const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, result));
     if (delivered === 'still-running') return jsonAnswer(200, WAITING);
-    if (delivered === 'delivered') x.event.outcome = { type: 'finished', outcome: 'ok' };
+    if (delivered === 'delivered') {
+      x.event.outcome = { type: 'finished', outcome: 'ok' };
+      await keepFinished(setup, token, session);
+    }
     return;
   }
   const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');

@@ -13,11 +13,17 @@ export const sessions: Step = (x, setup) => {
   if (binding && STATUS_OF[operation.id]) {
     if (binding.person) x.event.base.person = binding.person;
     // a session ends with the service's final answer: ok (see hand-over), or its error code
-    if (service.value['status'] === 'error') x.event.outcome = { type: 'finished', outcome: String(service.value['error_code'] ?? 'error') };
-    return;
+    if (service.value['status'] !== 'error') return;
+    x.event.outcome = { type: 'finished', outcome: String(service.value['error_code'] ?? 'error') };
+    return keepFinished(setup, operation.params['token'] ?? '', binding);
   }
   if (STARTS[operation.id] || REMOVALS[operation.id]) return startedOrRemoved(x, setup);
 };
+
+/** A finished session's binding, kept only as long as a late poll needs it. */
+export function keepFinished({ store, handOver }: ProxySetup, token: string, binding: Binding): Promise<void> {
+  return store.set(`bind:${token}`, JSON.stringify(binding), handOver.doneTtlMs);
+}
 
 /**
  * A session the service started whose binding could not be stored (the store failed, a Redis

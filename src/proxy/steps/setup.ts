@@ -17,6 +17,7 @@ import {
   DEFAULT_SESSION_TTL,
   DEFAULT_STORE_TIMEOUT,
   DEFAULT_UPSTREAM_TIMEOUT,
+  FINISHED_SESSION_TTL,
   type ProxyOptions,
   type RateLimit,
 } from '../options.js';
@@ -115,7 +116,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
       store,
       timeoutMs: options.resultTimeoutMs ?? DEFAULT_RESULT_TIMEOUT,
       waitMs: options.resultWaitMs ?? DEFAULT_RESULT_WAIT,
-      doneTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
+      doneTtlMs: Math.min(options.sessionTtlMs ?? DEFAULT_SESSION_TTL, FINISHED_SESSION_TTL),
     },
     sessionTtl: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
     limits: options.rateLimit === false ? {} : { ...DEFAULT_RATE_LIMITS, ...options.rateLimit },
