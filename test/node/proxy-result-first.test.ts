@@ -263,25 +263,36 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     await redis.stop();
   });
 
-  it('takes the result over on the other node once the dead node\'s lease expired, never answering it before', async () => {
-    const service = await finishedService();
-    // node 1 in a process of its own, so that it can really die (SIGKILL) in the middle of onResult
-    const node1 = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/redis-proxy-node.ts', import.meta.url))], {
-      env: { ...process.env, REDIS_SOCKET: redis.socket, SERVICE_URL: service.url, ACCESS_TOKEN, RESULT_TIMEOUT_MS: '800' },
+
+  /** Node 1 in a process of its own, so that it can really die (SIGKILL) in the middle of onResult; its onResult never returns. */
+  async function dyingNode(serviceUrl: string, resultTimeoutMs: number) {
+    const node = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/redis-proxy-node.ts', import.meta.url))], {
+      env: { ...process.env, REDIS_SOCKET: redis.socket, SERVICE_URL: serviceUrl, ACCESS_TOKEN, RESULT_TIMEOUT_MS: String(resultTimeoutMs) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    closers.push(async () => node1.kill('SIGKILL'));
-    node1.stdout!.setEncoding('utf8');
+    closers.push(async () => node.kill('SIGKILL'));
+    node.stdout!.setEncoding('utf8');
     let said = '';
     const hear = async (pattern: RegExp) => {
-      while (!pattern.test(said)) said += ((await Promise.race([once(node1.stdout!, 'data'), once(node1, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
+      while (!pattern.test(said)) said += ((await Promise.race([once(node.stdout!, 'data'), once(node, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
       return pattern.exec(said)!;
     };
-    const url1 = (await hear(/listening (http:\/\/\S+)/))[1]!;
+    const url = (await hear(/listening (http:\/\/\S+)/))[1]!;
+    return { node, url, hear };
+  }
 
+  /** A node-redis client of the shared Redis, closed after the tests. */
+  async function redisClient() {
     const client = createClient({ socket: { path: redis.socket, tls: false } });
     await client.connect();
     closers.push(() => client.quit());
+    return client;
+  }
+
+  it('takes the result over on the other node once the dead node\'s lease expired, never answering it before', async () => {
+    const service = await finishedService();
+    const { node: node1, url: url1, hear } = await dyingNode(service.url, 800);
+    const client = await redisClient();
     const stored: string[] = [];
     const node2 = createServer(
       createProxyHandler({
@@ -333,21 +344,8 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
 
   it('a node that dies during a long onResult delays the visitor by the renewed lease (8 s) at most, not resultTimeoutMs', async () => {
     const service = await finishedService();
-    const node1 = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/redis-proxy-node.ts', import.meta.url))], {
-      env: { ...process.env, REDIS_SOCKET: redis.socket, SERVICE_URL: service.url, ACCESS_TOKEN, RESULT_TIMEOUT_MS: '30000' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    closers.push(async () => node1.kill('SIGKILL'));
-    node1.stdout!.setEncoding('utf8');
-    let said = '';
-    const hear = async (pattern: RegExp) => {
-      while (!pattern.test(said)) said += ((await Promise.race([once(node1.stdout!, 'data'), once(node1, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
-      return pattern.exec(said)!;
-    };
-    const url1 = (await hear(/listening (http:\/\/\S+)/))[1]!;
-    const client = createClient({ socket: { path: redis.socket, tls: false } });
-    await client.connect();
-    closers.push(() => client.quit());
+    const { node: node1, url: url1, hear } = await dyingNode(service.url, 30_000);
+    const client = await redisClient();
     const stored: string[] = [];
     const url2 = await serve(
       createProxyHandler({
