@@ -69,3 +69,33 @@ describe('proxy: an access token the service refuses', () => {
     assert.deepEqual(events.map((e) => [e.type, e.type === 'failed' ? e.failure : null]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
   });
 });
+
+describe('proxy: a session removed while a poll of it was on its way', () => {
+  it('stays removed: the poll that ends after the removal does not bind it again', async () => {
+    const TOKEN = '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01';
+    const statusPolls: (() => void)[] = [];
+    let forwardedPolls = 0;
+    const service = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const answer = (body: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        if (req.method === 'DELETE') return answer({ status: 'ok' });
+        if (!req.url!.includes('/status/')) return answer({ status: 'ok', token: TOKEN, control_code: '1234' });
+        forwardedPolls++;
+        // held until the test lets it go: by then the session is gone at the service
+        statusPolls.push(() => answer({ status: 'error', message: 'Session for given token was not found', error_code: 40402 }));
+      });
+    });
+    const url = await serve(createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0 }) as RequestListener);
+    const jar = new CookieJar();
+    assert.equal((await send(`${url}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' }, false, { jar })).json.token, TOKEN);
+    const onItsWay = send(`${url}/mobile/status/${TOKEN}.json`, 'POST', {}, false, { jar });
+    while (statusPolls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal((await send(`${url}/api/mobile/session/${TOKEN}`, 'DELETE', {}, false, { jar })).json.status, 'ok');
+    statusPolls.shift()!();
+    assert.equal((await onItsWay).json.error_code, 40402);
+    const after = await send(`${url}/mobile/status/${TOKEN}.json`, 'POST', {}, false, { jar });
+    assert.deepEqual([after.status, after.json.error_code], [404, 40402]);
+    assert.equal(forwardedPolls, 1, 'the poll after the removal was not forwarded: the proxy knows the session no more');
+  });
+});

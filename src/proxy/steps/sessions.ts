@@ -20,9 +20,12 @@ export const sessions: Step = (x, setup) => {
   if (STARTS[operation.id] || REMOVALS[operation.id]) return startedOrRemoved(x, setup);
 };
 
-/** A finished session's binding, kept only as long as a late poll needs it. */
-export function keepFinished({ store, handOver }: ProxySetup, token: string, binding: Binding): Promise<void> {
-  return store.set(`bind:${token}`, JSON.stringify(binding), handOver.doneTtlMs);
+/**
+ * A finished session's binding, kept only as long as a late poll needs it: shortened while it is
+ * still there, never written again (a removal meanwhile, say by a cancel, stays a removal).
+ */
+export async function keepFinished({ store, handOver }: ProxySetup, token: string, binding: Binding): Promise<void> {
+  await store.extendIfEqual?.(`bind:${token}`, JSON.stringify(binding), handOver.doneTtlMs);
 }
 
 /**
