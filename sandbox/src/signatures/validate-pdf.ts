@@ -70,10 +70,12 @@ export async function pdfSignatures(bytes: Uint8Array, trust: TrustAnchors): Pro
       infos: [],
       signatureScope: [{ name: 'Full PDF', scope: 'PARTIAL', value: `The document ByteRange: [${a}, ${b}, ${c}, ${d}]` }],
     };
-    const hex = text.slice(b + 1, c - 1).replace(/0+$/, '');
+    // the whole placeholder: the structure's own length ends it, the zeros after it are ignored
+    // (stripping them would also strip a signature whose last bytes are zero)
+    const hex = text.slice(b + 1, c - 1);
     let signedData: pkijs.SignedData;
     try {
-      const parsed = asn1js.fromBER(new Uint8Array(Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex')));
+      const parsed = asn1js.fromBER(new Uint8Array(Buffer.from(hex, 'hex')));
       signedData = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: parsed.result }).content });
     } catch {
       out.push({ ...base, indication: 'TOTAL_FAILED', subIndication: 'FORMAT_FAILURE', errors: ['The signature is not a readable CMS structure.'] });
