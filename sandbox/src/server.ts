@@ -39,7 +39,7 @@ export interface SandboxOptions {
 
 export const DEFAULT_ACCESS_TOKEN = 'sandbox-access-token';
 
-/** Operations whose failures carry only status and message (service-facts.md). */
+/** Operations whose failures carry only status and message. */
 const WITHOUT_ERROR_CODE: ReadonlySet<MatchedOperation['id']> = new Set([
   'inviteSigner',
   'validateDocument',

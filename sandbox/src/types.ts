@@ -1,6 +1,6 @@
 /*
- * The service's value types as the sandbox serves them. Written from service-interface.md and
- * service-facts.md; the sandbox shares no code with the widget, so the widget's tests check it.
+ * The service's value types as the sandbox serves them. Written from the service's interface and
+ * what is known beyond it; the sandbox shares no code with the widget, so the widget's tests check it.
  */
 
 export type Locale = 'lt' | 'en';

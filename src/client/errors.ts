@@ -98,7 +98,7 @@ export class EsignError extends Error {
     }
   }
 
-  /** The `esign-error` event detail of design.md. */
+  /** The `esign-error` event detail (docs/elements.md, Errors). */
   toDetail(message: string = this.message): EsignErrorDetail {
     const detail: EsignErrorDetail = { code: this.code, message, retryable: this.retryable };
     for (const key of ['field', 'serviceCode', 'retryAfter', 'cause'] as const) {

@@ -75,7 +75,7 @@ export const removeDocument = operation<NoBody, RemoveDocumentResponse>('DELETE'
 export const generateTemporarySigningLink = operation<TemporarySigningLinkRequest, TemporarySigningLinkResponse>('POST', '/api/document/generate-temporary-signing-link.json', false);
 export const removeTemporarySigner = operation<RemoveTemporarySignerRequest, OkResponse>('POST', '/api/document/{documentId}/remove-temporary-signer.json', false);
 export const listSigners = operation<NoBody, SignersListResponse>('POST', '/api/document/{documentId}/signers.json', false);
-// beyond the interface (service-facts.md), localized as every other (the official client calls them
+// beyond the published interface, localized as every other (the official client calls them
 // with /en too); the proxy puts the token into the GETs' query
 export const checkDocumentStatus = operation<NoBody, DocumentStatusResponse>('GET', '/api/document/{documentId}/check-status.json');
 /** Answers the file itself (a `File`, named as the proxy says) rather than JSON. */

@@ -254,7 +254,7 @@ export function createProxyRunner(options: ProxyOptions, spans: 'batched' | 'at-
 }
 
 /**
- * The proxy, framework-free: the rules of design.md as the steps above. Returns the answer, or
+ * The proxy, framework-free: the rules of docs/proxy.md as the steps above. Returns the answer, or
  * null for a request outside its prefix. `spans`: `batched` on a long-running server, else made
  * as each request ends (telemetry.ts).
  */

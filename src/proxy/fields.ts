@@ -1,8 +1,8 @@
 import type { OperationId } from '../client/operations.js';
 
 /*
- * The fields each operation may carry, with their JSON types, from service-interface.md and
- * service-facts.md. Only these go up to the service: anything else the browser sends (an
+ * The fields each operation may carry, with their JSON types, from the service's interface and
+ * what is known beyond it. Only these go up to the service: anything else the browser sends (an
  * `access_token` in any spelling, a URL parameter repeated in the body, a nested extra) is
  * dropped; a known field of the wrong type is refused with 400 naming it.
  */

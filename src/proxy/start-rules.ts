@@ -3,7 +3,7 @@ import type { OperationId } from '../client/operations.js';
 import { InvalidField } from './fields.js';
 
 /*
- * What a session start may carry, by the service's published rules (service-facts.md): checked
+ * What a session start may carry, by the service's published rules: checked
  * before anything of the start is counted, stored or forwarded, so a start can never make a
  * rate-limit key or a log line of megabytes. Only shapes are checked here (lengths and
  * characters); dates and check digits are the service's to judge (it answers 40005).

@@ -44,7 +44,7 @@ const TABLE: [RouteId, RouteSpec['method'], string, boolean][] = [
   ['generateTemporarySigningLink', 'POST', 'api/document/generate-temporary-signing-link.json', false],
   ['removeTemporarySigner', 'POST', 'api/document/:documentId/remove-temporary-signer.json', false],
   ['listSigners', 'POST', 'api/document/:documentId/signers.json', false],
-  // beyond the interface (service-facts.md): the token goes in the query of the two GETs; the
+  // beyond the published interface, as the service answers them: the token goes in the query of the two GETs; the
   // official client calls these with the /en prefix too, as every other operation
   ['checkDocumentStatus', 'GET', 'api/document/:documentId/check-status.json', true],
   ['downloadDocument', 'GET', 'api/document/:documentId/download.json', true],

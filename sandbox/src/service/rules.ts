@@ -1,7 +1,7 @@
 import type { Country, HashAlgorithm, MessageFormat } from '../types.js';
 
 /*
- * The service's input rules, written for the sandbox from service-facts.md. The widget checks
+ * The service's input rules, written for the sandbox from what is known of the service. The widget checks
  * inputs with its own code; the two are kept apart on purpose so that a mistake in one shows up
  * as a failing test of the other.
  */
