@@ -1,9 +1,9 @@
 import { EsignError, cancelledError, type EsignErrorCode } from './errors.js';
 import { errorFromResponse } from './error-from-response.js';
-import type { Operation } from './operations.js';
-import { pathOf, type ServiceLocale } from './paths.js';
+import type { Operation } from '../protocol/operations.js';
+import { pathOf, type ServiceLocale } from '../protocol/paths.js';
 import { serializeJson } from './json.js';
-import type { ErrorResponse } from './types.js';
+import type { ErrorResponse } from '../protocol/types.js';
 
 export interface EsignClientOptions {
   /** Base URL of the host's proxy, e.g. `/esign` or `https://host.example/esign`. */

@@ -1,34 +1,7 @@
 import { DEFAULT_TIME_LIMIT, ProxyCaller, type Channel, type RequestOptions, type SessionKind } from './caller.js';
-import { OPERATIONS, OPERATION_IDS, type NoBody, type Operation, type OperationId } from './operations.js';
+import { OPERATIONS, OPERATION_IDS, type NoBody, type Operation, type OperationId } from '../protocol/operations.js';
 import { poll, type PollOptions } from './poll.js';
-import type {
-  HashSignStatusResponse,
-  IdentificationStatusResponse,
-  InviteSignerRequest,
-  InviteSignerResponse,
-  MobileHashSignRequest,
-  MobileLoginRequest,
-  MobileLoginResponse,
-  MobileSignRequest,
-  OkResponse,
-  RemoveDocumentResponse,
-  RemoveTemporarySignerRequest,
-  SessionStartResponse,
-  SignStatusResponse,
-  SignersListResponse,
-  SmartIdHashSignRequest,
-  SmartIdLoginRequest,
-  SmartIdLoginResponse,
-  SmartIdSignRequest,
-  TemporarySigningLinkRequest,
-  TemporarySigningLinkResponse,
-  UploadDocumentRequest,
-  UploadDocumentResponse,
-  ValidationResponse,
-  WaitingResponse,
-  DocumentStatusResponse,
-  ValidateFileRequest,
-} from './types.js';
+import type { HashSignStatusResponse, IdentificationStatusResponse, SignStatusResponse, WaitingResponse } from '../protocol/types.js';
 
 export { readTemporarySigningLinks } from './temporary-links.js';
 export { DEFAULT_TIME_LIMIT, ProxyCaller, serviceLocale, type Channel, type EsignClientOptions, type RequestOptions, type SessionKind } from './caller.js';
@@ -76,49 +49,42 @@ export class EsignClient extends ProxyCaller {
   }
 }
 
-/** One method per operation, made from the operation table (see below). */
-export interface EsignClient {
-  mobileLogin(body: MobileLoginRequest, options?: RequestOptions): Promise<MobileLoginResponse>;
-  smartIdLogin(body: SmartIdLoginRequest, options?: RequestOptions): Promise<SmartIdLoginResponse>;
-  mobileLoginStatus(token: string, options?: RequestOptions): Promise<Status<IdentificationStatusResponse>>;
-  smartIdLoginStatus(token: string, options?: RequestOptions): Promise<Status<IdentificationStatusResponse>>;
-  mobileSign(body: MobileSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
-  smartIdSign(body: SmartIdSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
-  mobileSignStatus(token: string, options?: RequestOptions): Promise<Status<SignStatusResponse>>;
-  smartIdSignStatus(token: string, options?: RequestOptions): Promise<Status<SignStatusResponse>>;
-  mobileHashSign(body: MobileHashSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
-  smartIdHashSign(body: SmartIdHashSignRequest, options?: RequestOptions): Promise<SessionStartResponse>;
-  mobileHashSignStatus(token: string, options?: RequestOptions): Promise<Status<HashSignStatusResponse>>;
-  smartIdHashSignStatus(token: string, options?: RequestOptions): Promise<Status<HashSignStatusResponse>>;
-  removeMobileSession(sessionId: string, options?: RequestOptions): Promise<OkResponse>;
-  removeSmartIdSession(sessionId: string, options?: RequestOptions): Promise<OkResponse>;
-  uploadDocument(body: UploadDocumentRequest, options?: RequestOptions): Promise<UploadDocumentResponse>;
-  inviteSigner(documentId: string, body: InviteSignerRequest, options?: RequestOptions): Promise<InviteSignerResponse>;
-  validateDocument(documentId: string, options?: RequestOptions): Promise<ValidationResponse>;
-  removeDocument(documentId: string, options?: RequestOptions): Promise<RemoveDocumentResponse>;
-  generateTemporarySigningLink(
-    body: TemporarySigningLinkRequest,
-    options?: RequestOptions,
-  ): Promise<TemporarySigningLinkResponse>;
-  removeTemporarySigner(documentId: string, body: RemoveTemporarySignerRequest, options?: RequestOptions): Promise<OkResponse>;
-  listSigners(documentId: string, options?: RequestOptions): Promise<SignersListResponse>;
-  /** The document's state: `saved`, `signing`, `signed`, or another value of the service's. */
-  checkDocumentStatus(documentId: string, options?: RequestOptions): Promise<DocumentStatusResponse>;
-  /** The stored (signed, once signed) file, named and typed. */
-  downloadDocument(documentId: string, options?: RequestOptions): Promise<File>;
-  /** Validates a file that is not stored: the report of a stored document's validation. */
-  validateFile(body: ValidateFileRequest, options?: RequestOptions): Promise<ValidationResponse>;
-}
+/** The client method of an operation: `(param?, body?, options?)`, as its path parameter and body say. */
+export type OperationMethod<O> =
+  O extends Operation<infer Body, infer Answer, infer Param>
+    ? [Param] extends [never]
+      ? (body: Body, options?: RequestOptions) => Promise<Answer>
+      : Body extends NoBody
+        ? (param: string, options?: RequestOptions) => Promise<Answer>
+        : (param: string, body: Body, options?: RequestOptions) => Promise<Answer>
+    : never;
 
-/** Operations that take a URL parameter and a body (all others take one or the other). */
-const PARAM_AND_BODY: readonly OperationId[] = ['inviteSigner', 'removeTemporarySigner'];
+/** One method per operation of the table, typed by it. */
+export type OperationMethods = { [K in keyof typeof OPERATIONS]: OperationMethod<(typeof OPERATIONS)[K]> };
+
+// the class gets its operation methods below, from the same table
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EsignClient extends OperationMethods {}
+
+/** Operations whose method takes a path parameter and then a body. */
+type ParamAndBody = {
+  [K in OperationId]: Parameters<OperationMethods[K]> extends [string, infer B, ...unknown[]] ? (B extends RequestOptions | undefined ? never : K) : never;
+}[OperationId];
+
+/** Operations that take a URL parameter and a body (all others take one or the other): every one, as the types say. */
+const PARAM_AND_BODY: Record<ParamAndBody, true> = { inviteSigner: true, removeTemporarySigner: true };
+const takesParamAndBody = (id: OperationId): boolean => Object.hasOwn(PARAM_AND_BODY, id);
 
 // every operation as a method: `(param?, body?, options?)`, as the path and the table say
 for (const id of OPERATION_IDS) {
   const param = /\{(\w+)\}/.exec(OPERATIONS[id].path)?.[1];
-  (EsignClient.prototype as unknown as Record<string, unknown>)[id] = function (this: EsignClient, ...args: unknown[]) {
-    const params = param ? { [param]: args.shift() as string } : {};
-    const body = !param || PARAM_AND_BODY.includes(id) ? args.shift() : {};
-    return this.call(OPERATIONS[id] as Operation<unknown>, body ?? {}, params, args[0] as RequestOptions | undefined);
-  };
+  Object.defineProperty(EsignClient.prototype, id, {
+    configurable: true,
+    writable: true,
+    value(this: EsignClient, ...args: unknown[]) {
+      const params = param ? { [param]: args.shift() as string } : {};
+      const body = !param || takesParamAndBody(id) ? args.shift() : {};
+      return this.call(OPERATIONS[id] as Operation<unknown>, body ?? {}, params, args[0] as RequestOptions | undefined);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { EsignError, type EsignErrorCode, type EsignErrorInit } from './errors.js';
-import type { ErrorResponse } from './types.js';
+import type { ErrorResponse } from '../protocol/types.js';
 
 /*
  * How an error answer of the service or of the proxy reads as an EsignError: a module of its own,

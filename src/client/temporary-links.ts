@@ -1,4 +1,4 @@
-import type { TemporarySigningLink, TemporarySigningLinkResponse } from './types.js';
+import type { TemporarySigningLink, TemporarySigningLinkResponse } from '../protocol/types.js';
 
 /** Reads both answer forms of the temporary-link operation into `{url, validUntil}` entries. */
 export function readTemporarySigningLinks(response: TemporarySigningLinkResponse): TemporarySigningLink[] {

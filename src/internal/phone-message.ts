@@ -1,5 +1,5 @@
 import { EsignError } from '../client/errors.js';
-import type { MessageFormat } from '../client/types.js';
+import type { MessageFormat } from '../protocol/types.js';
 import { checkMessage } from './validation/message.js';
 
 /**

@@ -1,8 +1,8 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
-import type { NoBody, Operation } from '../client/operations.js';
+import type { NoBody, Operation } from '../protocol/operations.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import type { Country, MessageFormat, WaitingResponse } from '../client/types.js';
+import type { Country, MessageFormat, WaitingResponse } from '../protocol/types.js';
 import type { StringPart } from '../i18n/index.js';
 import type { PersonForm, PersonValue } from './person.js';
 import { EsignElement } from './base-element.js';

@@ -1,8 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Channel, ProxyCaller } from '../client/caller.js';
 import { EsignError, cancelledError } from '../client/errors.js';
-import type { NoBody, Operation } from '../client/operations.js';
-import type { WaitingResponse } from '../client/types.js';
+import type { NoBody, Operation } from '../protocol/operations.js';
+import type { WaitingResponse } from '../protocol/types.js';
 import { later } from './session-later-load.js';
 
 export type FlowState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';

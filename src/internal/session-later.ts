@@ -9,7 +9,7 @@
 export { proxyClient } from './proxy-client.js';
 export { DEFAULT_TIME_LIMIT } from '../client/caller.js';
 export { poll } from '../client/poll.js';
-export { removeMobileSession, removeSmartIdSession } from '../client/operations.js';
+export { removeMobileSession, removeSmartIdSession } from '../protocol/operations.js';
 export { dropRecord, isKept, recordKey, writeRecord } from './session-record.js';
 export { resumeKept } from './session-resume.js';
 export { endChoices, sessionFailed } from './session-end.js';

@@ -1,8 +1,8 @@
 import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
 import { DEFAULT_TIME_LIMIT } from '../client/caller.js';
-import type { NoBody, Operation } from '../client/operations.js';
-import type { WaitingResponse } from '../client/types.js';
-import { maskCode, maskPhone } from './mask.js';
+import type { NoBody, Operation } from '../protocol/operations.js';
+import type { WaitingResponse } from '../protocol/types.js';
+import { maskCode, maskPhone } from '../protocol/mask.js';
 import type { PersonValue } from './person.js';
 import type { StartedDetail } from './session-events.js';
 import { sessionFailed, type EndTarget } from './session-end.js';

@@ -1,4 +1,4 @@
-import type { FileType } from '../client/types.js';
+import type { FileType } from '../protocol/types.js';
 
 /** What a host may give as a document: a File or Blob, or a name with base64 content. */
 export type SignInput = File | Blob | { name: string; content: string };

@@ -1,5 +1,5 @@
 import type { PropertyDeclaration } from 'lit';
-import type { Country } from '../client/types.js';
+import type { Country } from '../protocol/types.js';
 import type { PersonField } from './person.js';
 
 /** The person a site lets sign (the one logged in to it), as the signing elements take it. */

@@ -1,4 +1,4 @@
-import type { ProxyErrorKind } from '../client/types.js';
+import type { ProxyErrorKind } from '../protocol/types.js';
 import type { HostHook, RefusalReason } from './events.js';
 
 /** What the proxy answers: status, headers and a JSON (or, for downloads, binary) body. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { OperationId } from '../client/operations.js';
-import type { ProxyErrorKind } from '../client/types.js';
-import { maskCode, maskPhone } from '../internal/mask.js';
+import type { OperationId } from '../protocol/operations.js';
+import type { ProxyErrorKind } from '../protocol/types.js';
+import { maskCode, maskPhone } from '../protocol/mask.js';
 
 /** Why the proxy refused a request: what a security team alerts on. */
 export type RefusalReason =

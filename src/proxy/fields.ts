@@ -1,4 +1,4 @@
-import type { OperationId } from '../client/operations.js';
+import type { OperationId } from '../protocol/operations.js';
 
 /*
  * The fields each operation may carry, with their JSON types, from the service's interface and

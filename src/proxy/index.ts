@@ -28,5 +28,5 @@ export {
   type RateLimit,
 } from './options.js';
 export { OPERATION_FIELDS } from './fields.js';
-export type { MatchedOperation } from '../client/operation-match.js';
-export type { OperationId } from '../client/operations.js';
+export type { MatchedOperation } from '../protocol/operation-match.js';
+export type { OperationId } from '../protocol/operations.js';

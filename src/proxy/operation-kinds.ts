@@ -1,4 +1,4 @@
-import { OPERATION_IDS, type OperationId } from '../client/operations.js';
+import { OPERATION_IDS, type OperationId } from '../protocol/operations.js';
 import { FILE_STARTS } from './start-rules.js';
 
 export type Channel = 'mobile' | 'smartid';

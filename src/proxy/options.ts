@@ -1,4 +1,4 @@
-import type { CamelCased } from '../client/camel.js';
+import type { CamelCased } from '../protocol/camel.js';
 import type {
   HashSignStatusResponse,
   IdentificationStatusResponse,
@@ -8,9 +8,9 @@ import type {
   SignStatusResponse,
   TemporarySigningLinkResponse,
   UploadDocumentResponse,
-} from '../client/types.js';
-import type { MatchedOperation } from '../client/operation-match.js';
-import type { OperationId } from '../client/operations.js';
+} from '../protocol/types.js';
+import type { MatchedOperation } from '../protocol/operation-match.js';
+import type { OperationId } from '../protocol/operations.js';
 import type { ProxyStore } from './store.js';
 import type { ProxyEvent } from './events.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OperationId } from '../client/operations.js';
+import type { OperationId } from '../protocol/operations.js';
 import { InvalidField } from './fields.js';
 
 /*

@@ -1,5 +1,5 @@
 import type { Attributes, Context, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
-import { OPERATIONS, type OperationId } from '../client/operations.js';
+import { OPERATIONS, type OperationId } from '../protocol/operations.js';
 import type { ProxyAnswer } from './errors.js';
 import type { ProxyEvent } from './events.js';
 

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { ProxyErrorKind } from '../client/types.js';
+import type { ProxyErrorKind } from '../protocol/types.js';
 
 export interface UpstreamAnswer {
   status: number;

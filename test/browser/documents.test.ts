@@ -433,7 +433,7 @@ describe('esign-document', () => {
 
   it('shows signers, validation and a link form, and removes the document after confirmation', async () => {
     const uuid = await storedDocument();
-    const { el, list } = await documentWithSigners(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-document>`);
+    const { el } = await documentWithSigners(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-document>`);
     await until(() => deepText(el).includes(en['report.none']), 'the validation');
     await expect(el).to.be.accessible();
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part="remove"]')!.click();

@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { EsignValidationReport } from '../../src/elements/validation-report/validation-report.js';
-import type { ValidationReport } from '../../src/client/types.js';
+import type { ValidationReport } from '../../src/protocol/types.js';
 import { en } from '../../src/i18n/en.js';
 import { personForm, submitButton, until } from './helpers.js';
 

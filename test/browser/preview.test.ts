@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { EsignClient } from '../../src/client/index.js';

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
-import { matchOperation } from '../../src/client/operation-match.js';
-import { OPERATIONS, OPERATION_IDS, buildPath } from '../../src/client/operations.js';
+import { matchOperation } from '../../src/protocol/operation-match.js';
+import { OPERATIONS, OPERATION_IDS, buildPath } from '../../src/protocol/operations.js';
 import { OPERATION_FIELDS, createProxyHandler } from '../../src/proxy/index.js';
 import { listen } from './harness.js';
 

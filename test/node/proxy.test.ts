@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { OPERATIONS, OPERATION_IDS, buildPath } from '../../src/client/operations.js';
+import { OPERATIONS, OPERATION_IDS, buildPath } from '../../src/protocol/operations.js';
 import { createFetchProxyHandler, createProxyHandler } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, listen, recordResponse, send, startStack, type Stack } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { uploadDocument } from '../../client/operations.js';
+import { uploadDocument } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
-import type { DocumentAccess } from '../../client/types.js';
+import type { DocumentAccess } from '../../protocol/types.js';
 import { blobToBase64 } from '../../internal/base64.js';
 import { CopyController } from '../../internal/copy-controller.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';

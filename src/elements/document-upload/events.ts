@@ -1,4 +1,4 @@
-import type { InvitedSigner } from '../../client/types.js';
+import type { InvitedSigner } from '../../protocol/types.js';
 
 export interface DocumentUploadedDetail {
   uuid: string;

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { SignerInput } from '../../client/types.js';
+import type { SignerInput } from '../../protocol/types.js';
 import { EMAIL, isHttpUrl, textField } from '../../internal/form-fields.js';
 
 export interface SignerDraft {

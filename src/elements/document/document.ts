@@ -1,5 +1,5 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { checkDocumentStatus, downloadDocument, removeDocument } from '../../client/operations.js';
+import { checkDocumentStatus, downloadDocument, removeDocument } from '../../protocol/operations.js';
 import { defineElement } from '../../internal/define.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { EsignSignerList } from '../signer-list/signer-list.js';

@@ -1,5 +1,5 @@
 import type { Channel } from '../../client/client.js';
-import type { HashAlgorithm, HashSignStatusResponse } from '../../client/types.js';
+import type { HashAlgorithm, HashSignStatusResponse } from '../../protocol/types.js';
 
 export interface HashSignedDetail {
   /** Base64; raw r||s for an ECDSA P-256 key. */

@@ -1,9 +1,9 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
 import type { StringPart } from '../../i18n/index.js';
 import type { Channel, ProxyCaller } from '../../client/caller.js';
-import { mobileHashSign, mobileHashSignStatus, smartIdHashSign, smartIdHashSignStatus } from '../../client/operations.js';
+import { mobileHashSign, mobileHashSignStatus, smartIdHashSign, smartIdHashSignStatus } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
-import type { Country, HashAlgorithm, HashCountry, HashSignStatusResponse } from '../../client/types.js';
+import type { Country, HashAlgorithm, HashCountry, HashSignStatusResponse } from '../../protocol/types.js';
 import { controls } from '../../internal/controls.styles.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import type { FlowStart } from '../../internal/session-flow.js';

@@ -1,4 +1,4 @@
-import type { HashAlgorithm } from '../../client/types.js';
+import type { HashAlgorithm } from '../../protocol/types.js';
 import { HASH_HEX_LENGTH } from '../../internal/validation/hash.js';
 
 /** A hash as the host may give it: lowercase or uppercase hex, base64, or bytes. */

@@ -1,8 +1,8 @@
-import type { CamelCased } from '../../client/camel.js';
+import type { CamelCased } from '../../protocol/camel.js';
 import type { Channel } from '../../client/client.js';
 import type { EsignErrorDetail } from '../../client/errors.js';
 import type { CancelledDetail, StartedDetail } from '../../internal/session-events.js';
-import type { Certificate, IdentificationStatusResponse, PepsRecord, SanctionsRecord } from '../../client/types.js';
+import type { Certificate, IdentificationStatusResponse, PepsRecord, SanctionsRecord } from '../../protocol/types.js';
 
 export type { CancelledDetail, StartedDetail };
 

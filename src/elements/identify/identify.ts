@@ -1,8 +1,8 @@
 import type { PropertyDeclarations } from 'lit';
-import { camelCased } from '../../client/camel.js';
+import { camelCased } from '../../protocol/camel.js';
 import type { Channel, ProxyCaller } from '../../client/caller.js';
-import { mobileLogin, mobileLoginStatus, smartIdLogin, smartIdLoginStatus } from '../../client/operations.js';
-import type { IdentificationStatusResponse, PhoneLanguage } from '../../client/types.js';
+import { mobileLogin, mobileLoginStatus, smartIdLogin, smartIdLoginStatus } from '../../protocol/operations.js';
+import type { IdentificationStatusResponse, PhoneLanguage } from '../../protocol/types.js';
 import type { Language } from '../../i18n/index.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import type { FlowStart } from '../../internal/session-flow.js';

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { Country } from '../../client/types.js';
+import type { Country } from '../../protocol/types.js';
 import { stringsLoaded, type StringKey, type StringPart } from '../../i18n/index.js';
 import { EsignElement, OPTIONAL_TEXT } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
@@ -10,7 +10,7 @@ import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../
 import { personFormStyles } from './person-form.styles.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { afterPaint } from '../../internal/after-paint.js';
-import { maskCode, maskPhone } from '../../internal/mask.js';
+import { maskCode, maskPhone } from '../../protocol/mask.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 

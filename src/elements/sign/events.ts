@@ -1,6 +1,6 @@
-import type { CamelCased } from '../../client/camel.js';
+import type { CamelCased } from '../../protocol/camel.js';
 import type { Channel } from '../../client/client.js';
-import type { PepsRecord, SanctionsRecord, SignStatusResponse } from '../../client/types.js';
+import type { PepsRecord, SanctionsRecord, SignStatusResponse } from '../../protocol/types.js';
 
 export interface SignedDetail {
   /** The signed file: base64 `content`, and `blob`, a File with the right name and MIME type. */

@@ -1,10 +1,10 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { StringPart } from '../../i18n/index.js';
-import { camelCased } from '../../client/camel.js';
+import { camelCased } from '../../protocol/camel.js';
 import type { Channel, ProxyCaller } from '../../client/caller.js';
-import { mobileSign, mobileSignStatus, smartIdSign, smartIdSignStatus } from '../../client/operations.js';
+import { mobileSign, mobileSignStatus, smartIdSign, smartIdSignStatus } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
-import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition, SignStatusResponse } from '../../client/types.js';
+import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition, SignStatusResponse } from '../../protocol/types.js';
 import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
 import { controls } from '../../internal/controls.styles.js';
 import { fileName } from '../../internal/file-name.js';

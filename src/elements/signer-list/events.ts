@@ -1,4 +1,4 @@
-import type { InvitedSigner, SignerEntry } from '../../client/types.js';
+import type { InvitedSigner, SignerEntry } from '../../protocol/types.js';
 
 export interface SignersLoadedDetail {
   documentId: string;

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { inviteSigner, listSigners, removeTemporarySigner } from '../../client/operations.js';
+import { inviteSigner, listSigners, removeTemporarySigner } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
-import type { SignerEntry } from '../../client/types.js';
+import type { SignerEntry } from '../../protocol/types.js';
 import type { StringKey } from '../../i18n/index.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from '../document-upload/signer-fields.js';

@@ -1,4 +1,4 @@
-import type { TemporarySigningLink, TemporarySigningLinkResponse } from '../../client/types.js';
+import type { TemporarySigningLink, TemporarySigningLinkResponse } from '../../protocol/types.js';
 import type { TemporarySignerName } from '../signer-list/events.js';
 
 export interface SigningLinkCreatedDetail {

@@ -1,8 +1,8 @@
-import { html, nothing, type PropertyDeclarations } from 'lit';
-import { generateTemporarySigningLink } from '../../client/operations.js';
+import { html, type PropertyDeclarations } from 'lit';
+import { generateTemporarySigningLink } from '../../protocol/operations.js';
 import { readTemporarySigningLinks } from '../../client/temporary-links.js';
 import { EsignError } from '../../client/errors.js';
-import type { TemporarySignerInput, TemporarySigningLink } from '../../client/types.js';
+import type { TemporarySignerInput, TemporarySigningLink } from '../../protocol/types.js';
 import type { StringKey } from '../../i18n/index.js';
 import { CopyController } from '../../internal/copy-controller.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';

@@ -1,4 +1,4 @@
-import type { ValidationReport } from '../../client/types.js';
+import type { ValidationReport } from '../../protocol/types.js';
 
 export interface ValidatedDetail {
   /** The stored document's uuid; empty for a file checked without storing it. */

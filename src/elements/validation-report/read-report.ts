@@ -1,4 +1,4 @@
-import type { SimpleReportSignature, ValidationReport } from '../../client/types.js';
+import type { SimpleReportSignature, ValidationReport } from '../../protocol/types.js';
 
 export interface ReadSignature {
   id: string;

@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import type { ValidationReport } from '../../client/types.js';
+import type { ValidationReport } from '../../protocol/types.js';
 import type { Language, StringKey } from '../../i18n/index.js';
 import type { ReadSignature } from './read-report.js';
 

@@ -1,7 +1,7 @@
 import { adoptStyles, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { validateDocument, validateFile } from '../../client/operations.js';
+import { validateDocument, validateFile } from '../../protocol/operations.js';
 import { css } from 'lit';
-import type { ValidationReport } from '../../client/types.js';
+import type { ValidationReport } from '../../protocol/types.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import type { ValidatedDetail } from './events.js';
 import { readReport } from './read-report.js';

@@ -1,4 +1,4 @@
-import type { HashAlgorithm } from '../../client/types.js';
+import type { HashAlgorithm } from '../../protocol/types.js';
 
 export const HASH_HEX_LENGTH: Record<HashAlgorithm, number> = { SHA256: 64, SHA512: 128 };
 

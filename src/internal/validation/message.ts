@@ -1,4 +1,4 @@
-import type { MessageFormat } from '../../client/types.js';
+import type { MessageFormat } from '../../protocol/types.js';
 
 const GSM7_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +

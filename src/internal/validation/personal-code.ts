@@ -1,4 +1,4 @@
-import type { Country } from '../../client/types.js';
+import type { Country } from '../../protocol/types.js';
 
 export type PersonalCodeProblem = 'empty' | 'format' | 'birth-date' | 'check-digit';
 

@@ -1,4 +1,4 @@
-import type { MatchedOperation } from '../../client/operation-match.js';
+import type { MatchedOperation } from '../../protocol/operation-match.js';
 import type { IncomingProxyRequest } from '../incoming.js';
 import type { ProxyAnswer } from '../errors.js';
 import type { EventPerson, FailureKind, HostHook, ProxyEventBase, RefusalReason } from '../events.js';

@@ -1,4 +1,4 @@
-import { camelCased } from '../../client/camel.js';
+import { camelCased } from '../../protocol/camel.js';
 import { ProxyRefusal, jsonAnswer, proxyError, type ProxyAnswer } from '../errors.js';
 import { HandOverTimeout, handOver as handOverOnce, within } from '../hand-over.js';
 import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';

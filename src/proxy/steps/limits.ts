@@ -1,4 +1,4 @@
-import type { OperationId } from '../../client/operations.js';
+import type { OperationId } from '../../protocol/operations.js';
 import { addressKey } from '../address.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
 import { STARTS } from '../operation-kinds.js';

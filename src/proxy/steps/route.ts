@@ -1,4 +1,4 @@
-import { matchOperation, type MatchedOperation } from '../../client/operation-match.js';
+import { matchOperation, type MatchedOperation } from '../../protocol/operation-match.js';
 import { proxyError } from '../errors.js';
 import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
 import type { Step } from './exchange.js';

@@ -1,4 +1,4 @@
-import { OPERATION_IDS, type OperationId } from '../../client/operations.js';
+import { OPERATION_IDS, type OperationId } from '../../protocol/operations.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
 import type { HostHook } from '../events.js';
 import { guardStore } from '../guarded-store.js';

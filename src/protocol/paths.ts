@@ -1,6 +1,13 @@
-import type { OperationSpec } from './operations.js';
 
 export type ServiceLocale = 'lt' | 'en';
+
+/** Where an operation lives at the service. */
+export interface OperationSpec {
+  method: 'POST' | 'DELETE' | 'GET';
+  path: string;
+  /** Whether the path has an `/en` locale variant. */
+  localized: boolean;
+}
 
 /** Characters a URL parameter (token, uuid, session id) may hold: no dots, slashes or escapes. */
 export const PARAM_PATTERN = '[A-Za-z0-9_-]{1,128}';

@@ -26,27 +26,29 @@ import type {
   ValidationResponse,
   WaitingResponse,
 } from './types.js';
-import { pathOf, type ServiceLocale } from './paths.js';
+import { pathOf, type OperationSpec, type ServiceLocale } from './paths.js';
 
-export interface OperationSpec {
-  method: 'POST' | 'DELETE' | 'GET';
-  path: string;
-  /** Whether the path has an `/en` locale variant. */
-  localized: boolean;
-}
+export type { OperationSpec } from './paths.js';
 
 /**
  * One operation of the service, with the types of its body and of its answer (for the compiler
  * only). Each is a constant of its own, so a bundle carries only the operations its code sends.
  */
-export interface Operation<Body = never, Answer = unknown> extends OperationSpec {
-  /** Never set: carries the body and answer types. */
-  readonly types?: (body: Body) => Answer;
+export interface Operation<Body = never, Answer = unknown, Param extends string = never> extends OperationSpec {
+  /** Never set: carries the body, answer and path parameter types. */
+  readonly types?: (body: Body, param: Param) => Answer;
 }
+
+/** A path with `{Param}` in it, or any path when the operation has no parameter. */
+type PathWith<Param extends string> = [Param] extends [never] ? string : `${string}{${Param}}${string}`;
 
 /** Unused operations are left out of bundles: the call has no side effect. */
 /* #__NO_SIDE_EFFECTS__ */
-function operation<Body, Answer>(method: OperationSpec['method'], path: string, localized = true): Operation<Body, Answer> {
+function operation<Body, Answer, Param extends string = never>(
+  method: OperationSpec['method'],
+  path: PathWith<Param>,
+  localized = true,
+): Operation<Body, Answer, Param> {
   return { method, path, localized };
 }
 
@@ -56,30 +58,30 @@ type Status<T> = T | WaitingResponse;
 
 export const mobileLogin = operation<MobileLoginRequest, MobileLoginResponse>('POST', '/mobile/login.json');
 export const smartIdLogin = operation<SmartIdLoginRequest, SmartIdLoginResponse>('POST', '/smartid/login.json');
-export const mobileLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>>('POST', '/mobile/status/{token}.json');
-export const smartIdLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>>('POST', '/smartid/status/{token}.json');
+export const mobileLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>, 'token'>('POST', '/mobile/status/{token}.json');
+export const smartIdLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>, 'token'>('POST', '/smartid/status/{token}.json');
 export const mobileSign = operation<MobileSignRequest, SessionStartResponse>('POST', '/mobile/sign.json');
 export const smartIdSign = operation<SmartIdSignRequest, SessionStartResponse>('POST', '/smartid/sign.json');
-export const mobileSignStatus = operation<NoBody, Status<SignStatusResponse>>('POST', '/mobile/sign/status/{token}.json');
-export const smartIdSignStatus = operation<NoBody, Status<SignStatusResponse>>('POST', '/smartid/sign/status/{token}.json');
+export const mobileSignStatus = operation<NoBody, Status<SignStatusResponse>, 'token'>('POST', '/mobile/sign/status/{token}.json');
+export const smartIdSignStatus = operation<NoBody, Status<SignStatusResponse>, 'token'>('POST', '/smartid/sign/status/{token}.json');
 export const mobileHashSign = operation<MobileHashSignRequest, SessionStartResponse>('POST', '/mobile/sign/hash.json');
 export const smartIdHashSign = operation<SmartIdHashSignRequest, SessionStartResponse>('POST', '/smartid/sign/hash.json');
-export const mobileHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>>('POST', '/mobile/sign-hash/status/{token}.json');
-export const smartIdHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>>('POST', '/smartid/sign/hash/status/{token}.json');
-export const removeMobileSession = operation<NoBody, OkResponse>('DELETE', '/api/mobile/session/{sessionId}');
-export const removeSmartIdSession = operation<NoBody, OkResponse>('DELETE', '/api/smartid/session/{sessionId}');
+export const mobileHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>, 'token'>('POST', '/mobile/sign-hash/status/{token}.json');
+export const smartIdHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>, 'token'>('POST', '/smartid/sign/hash/status/{token}.json');
+export const removeMobileSession = operation<NoBody, OkResponse, 'sessionId'>('DELETE', '/api/mobile/session/{sessionId}');
+export const removeSmartIdSession = operation<NoBody, OkResponse, 'sessionId'>('DELETE', '/api/smartid/session/{sessionId}');
 export const uploadDocument = operation<UploadDocumentRequest, UploadDocumentResponse>('POST', '/api/document/upload.json');
-export const inviteSigner = operation<InviteSignerRequest, InviteSignerResponse>('POST', '/api/document/{documentId}/invite-signer.json');
-export const validateDocument = operation<NoBody, ValidationResponse>('POST', '/api/v2/document/{documentId}/validation.json');
-export const removeDocument = operation<NoBody, RemoveDocumentResponse>('DELETE', '/api/document/{documentId}/remove.json');
+export const inviteSigner = operation<InviteSignerRequest, InviteSignerResponse, 'documentId'>('POST', '/api/document/{documentId}/invite-signer.json');
+export const validateDocument = operation<NoBody, ValidationResponse, 'documentId'>('POST', '/api/v2/document/{documentId}/validation.json');
+export const removeDocument = operation<NoBody, RemoveDocumentResponse, 'documentId'>('DELETE', '/api/document/{documentId}/remove.json');
 export const generateTemporarySigningLink = operation<TemporarySigningLinkRequest, TemporarySigningLinkResponse>('POST', '/api/document/generate-temporary-signing-link.json', false);
-export const removeTemporarySigner = operation<RemoveTemporarySignerRequest, OkResponse>('POST', '/api/document/{documentId}/remove-temporary-signer.json', false);
-export const listSigners = operation<NoBody, SignersListResponse>('POST', '/api/document/{documentId}/signers.json', false);
+export const removeTemporarySigner = operation<RemoveTemporarySignerRequest, OkResponse, 'documentId'>('POST', '/api/document/{documentId}/remove-temporary-signer.json', false);
+export const listSigners = operation<NoBody, SignersListResponse, 'documentId'>('POST', '/api/document/{documentId}/signers.json', false);
 // beyond the published interface, localized as every other (the official client calls them
 // with /en too); the proxy puts the token into the GETs' query
-export const checkDocumentStatus = operation<NoBody, DocumentStatusResponse>('GET', '/api/document/{documentId}/check-status.json');
+export const checkDocumentStatus = operation<NoBody, DocumentStatusResponse, 'documentId'>('GET', '/api/document/{documentId}/check-status.json');
 /** Answers the file itself (a `File`, named as the proxy says) rather than JSON. */
-export const downloadDocument = operation<NoBody, File>('GET', '/api/document/{documentId}/download.json');
+export const downloadDocument = operation<NoBody, File, 'documentId'>('GET', '/api/document/{documentId}/download.json');
 export const validateFile = operation<ValidateFileRequest, ValidationResponse>('POST', '/api/v2/document/validation.json');
 
 /**
