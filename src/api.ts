@@ -23,7 +23,7 @@ export { EsignPersonForm, type PersonValue, type PersonChannel, type PersonField
 export { EsignControlCode } from './elements/control-code/control-code.js';
 export { EsignStatus, type StatusState } from './elements/status/status.js';
 export type { AuthenticatedDetail, StartedDetail, CancelledDetail } from './elements/identify/events.js';
-export { SessionFlow, type FlowState } from './internal/session-flow.js';
+export { SessionFlow, type FlowState, type FlowTools } from './internal/session-flow.js';
 export { EsignSign } from './elements/sign/sign.js';
 export { EsignHashSign } from './elements/hash-sign/hash-sign.js';
 export type { SignInput, SignFile } from './internal/sign-files.js';

@@ -73,18 +73,14 @@ type ParamAndBody = {
 
 /** Operations that take a URL parameter and a body (all others take one or the other): every one, as the types say. */
 const PARAM_AND_BODY: Record<ParamAndBody, true> = { inviteSigner: true, removeTemporarySigner: true };
-const takesParamAndBody = (id: OperationId): boolean => Object.hasOwn(PARAM_AND_BODY, id);
+const takesParamAndBody = (id: OperationId): boolean => id in PARAM_AND_BODY;
 
 // every operation as a method: `(param?, body?, options?)`, as the path and the table say
 for (const id of OPERATION_IDS) {
   const param = /\{(\w+)\}/.exec(OPERATIONS[id].path)?.[1];
-  Object.defineProperty(EsignClient.prototype, id, {
-    configurable: true,
-    writable: true,
-    value(this: EsignClient, ...args: unknown[]) {
-      const params = param ? { [param]: args.shift() as string } : {};
-      const body = !param || takesParamAndBody(id) ? args.shift() : {};
-      return this.call(OPERATIONS[id] as Operation<unknown>, body ?? {}, params, args[0] as RequestOptions | undefined);
-    },
+  Reflect.set(EsignClient.prototype, id, function (this: EsignClient, ...args: unknown[]) {
+    const params = param ? { [param]: args.shift() as string } : {};
+    const body = !param || takesParamAndBody(id) ? args.shift() : {};
+    return this.call(OPERATIONS[id] as Operation<unknown>, body ?? {}, params, args[0] as RequestOptions | undefined);
   });
 }

@@ -8,26 +8,15 @@ import type { PersonForm, PersonValue } from './person.js';
 import { EsignElement } from './base-element.js';
 import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart, type FlowState } from './session-flow.js';
-import type { KeptSession, ResumeTarget } from './session-resume.js';
-import type { RetryWait } from './retry-wait.js';
-import type { EndTarget } from './session-end.js';
-import { later, laterLoaded, type Later } from './session-later-load.js';
-import type { RunTarget } from './session-run.js';
+import type { SessionHost } from './session-host.js';
+import type { SessionRuntime } from './session-runtime.js';
+import { later } from './session-later-load.js';
 import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { fixedFields, type SignerPerson } from './signer.js';
 
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
-
-/** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
-const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
-  [document, 'visibilitychange'],
-  [document, 'freeze'],
-  [document, 'resume'],
-  [window, 'pageshow'],
-  [window, 'online'],
-];
 
 const listOf = (value: string | null): Channel[] =>
   (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as string[]).includes(c));
@@ -95,30 +84,81 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    */
   declare requestTimeout: number;
 
-  readonly flow = new SessionFlow(this);
-  /**
-   * Where this element keeps its waiting session, and the one it follows after a reload.
-   * @internal
-   */
-  readonly kept: KeptSession = { at: null, record: undefined, expired: false };
-  /**
-   * The person left the page while waiting and came back: the waiting state says what to do.
-   * @internal
-   */
-  cameBack = false;
-  #hidden = false;
+  readonly flow = new SessionFlow(this, later);
 
   #client: ProxyCaller | undefined;
 
   /**
    * What sends operations to the proxy at the current endpoint, in the current language (its code
    * is loaded after the form is on screen).
-   * @internal
    */
-  async caller(): Promise<ProxyCaller> {
+  async #caller(): Promise<ProxyCaller> {
     const { proxyClient } = await later();
     return (this.#client = proxyClient(this.#client, this.endpoint, this.language, this.requestTimeout));
   }
+
+  /** What runs a session, once its code is loaded (after the form is on screen, or at the first start). */
+  #runtime: SessionRuntime<Raw, Detail> | undefined;
+
+  async #loadRuntime(): Promise<SessionRuntime<Raw, Detail>> {
+    const { SessionRuntime } = await later();
+    return (this.#runtime ??= new SessionRuntime<Raw, Detail>(this.#sessionHost()));
+  }
+
+  /** The element as its session runtime sees it: its own members, checked by the compiler. */
+  #sessionHost(): SessionHost<Raw, Detail> {
+    const element = this;
+    return {
+      element,
+      controllers: element,
+      flow: element.flow,
+      get kind() {
+        return element.kind;
+      },
+      get noResume() {
+        return element.noResume;
+      },
+      get pollInterval() {
+        return element.pollInterval;
+      },
+      get timeLimit() {
+        return element.timeLimit;
+      },
+      get activeChannel() {
+        return element.activeChannel;
+      },
+      get offeredChannels() {
+        return element.offeredChannels;
+      },
+      get personForm() {
+        return element.personForm;
+      },
+      setChannel: (channel) => {
+        element.channel = channel;
+      },
+      keepPerson: (person) => {
+        element.code = person.code;
+        if (person.phone) element.phone = person.phone;
+      },
+      setResult: (raw) => {
+        element.result = raw;
+        element.requestUpdate();
+      },
+      caller: () => element.#caller(),
+      statusOperation: (channel) => element.statusOperation(channel),
+      startSession: (client, channel, person, signal) => element.startSession(client, channel, person, signal),
+      completed: (raw, channel) => element.completed(raw, channel),
+      recordExtra: () => element.recordExtra(),
+      restoreExtra: (extra) => element.restoreExtra(extra),
+      waitingSubject: () => element.waitingSubject(),
+      successMessage: () => element.successMessage(),
+      cancelledMessage: () => element.cancelledMessage(),
+      emit: (name, detail) => element.emit(name, detail),
+      errorDetail: (error) => element.errorDetail(error),
+      focusLater: (selector) => element.focusLater(selector),
+    };
+  }
+
   protected result: Raw | undefined;
   #pending: Promise<Detail> | undefined;
 
@@ -172,58 +212,16 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // after the frame that shows the form: the page's comings and goings (they matter once a
-    // session waits), the rest of a session's code and words, and the tab's first sessionStorage
+    // after the frame that shows the form: the session's runtime (it hears the page's comings and
+    // goings, which matter once a session waits), its words, and the tab's first sessionStorage
     // read (slow on a phone) come once the form is on screen, never before it
     void this.updateComplete.then(() =>
       afterPaint(() => {
         if (!this.isConnected) return;
-        this.#watchPage(true);
         void this.#resumeIfKept().catch(() => undefined);
       }),
     );
   }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#watchPage(false);
-  }
-
-  /** Listens to the page going away and coming back, or stops (adding a listener twice adds it once). */
-  #watchPage(on: boolean): void {
-    for (const [target, type] of PAGE_STATE_EVENTS()) {
-      if (on) target.addEventListener(type, this.#onPageState);
-      else target.removeEventListener(type, this.#onPageState);
-    }
-  }
-
-  /**
-   * After `rate-limited`: the time left, in place of an action that cannot work yet.
-   * @internal
-   */
-  wait: RetryWait | undefined;
-
-  /**
-   * The person went to the Smart-ID app or their phone's prompt and came back: poll at once
-   * rather than wait out the interval or the back-off, and say where to finish if it is not done.
-   */
-  #onPageState = (event: Event): void => {
-    // online again: the poll goes at once, and a request the network switch left hanging is dropped
-    if (event.type === 'online') {
-      if (this.flow.state === 'waiting') this.flow.wake();
-      return;
-    }
-    // a frozen page runs again on `resume` (its visibility may still say hidden): the person is back
-    if (event.type !== 'resume' && (event.type === 'freeze' || document.visibilityState === 'hidden')) {
-      this.#hidden = true;
-    } else if (this.#hidden || event.type === 'resume' || (event as PageTransitionEvent).persisted) {
-      this.#hidden = false;
-      if (this.flow.state !== 'waiting') return;
-      this.cameBack = true;
-      this.requestUpdate();
-      this.flow.wake();
-    }
-  };
 
   /**
    * What the form at rest says: the form part, which comes in the element's file. An element whose
@@ -247,21 +245,16 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** A session this element was waiting for when its page went away: followed on, never started again. */
   async #resumeIfKept(): Promise<void> {
     if (typeof location === 'undefined') return;
-    const [{ isKept, recordKey, resumeKept }] = await Promise.all([later(), this.everyWord()]);
-    if (this.noResume || this.flow.state !== 'idle') return;
-    const key = recordKey(this);
-    if (isKept(key) && this.flow.state === 'idle') await resumeKept(this as unknown as ResumeTarget, key);
+    const [runtime] = await Promise.all([this.#loadRuntime(), this.everyWord()]);
+    await runtime.resumeKept();
   }
 
   protected get personForm(): PersonForm | null {
     return this.renderRoot.querySelector('esign-person-form');
   }
 
-  /**
-   * The channels the person may choose from (all when the host named none).
-   * @internal
-   */
-  get offeredChannels(): Channel[] {
+  /** The channels the person may choose from (all when the host named none). */
+  protected get offeredChannels(): Channel[] {
     return this.channels.length ? this.channels : CHANNELS;
   }
 
@@ -295,12 +288,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     await this.flow.cancel();
   }
 
-  /**
-   * Who the running session is for, shown masked while waiting.
-   * @internal
-   */
-  runningFor: PersonValue | undefined;
-
   /** What is being signed, named while waiting (empty for a login). */
   protected waitingSubject(): string {
     return '';
@@ -323,15 +310,14 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
     }
     const person = form.value!;
-    // a session started before the form's first frame (by script) hears the page too
-    this.#watchPage(true);
-    let session: Later;
+    // a session started before the form's first frame (by script) hears the page too: the runtime listens once loaded
+    let runtime: SessionRuntime<Raw, Detail>;
     try {
-      session = await later();
+      runtime = await this.#loadRuntime();
     } catch (cause) {
       throw this.#couldNotLoad(cause);
     }
-    return session.runSession(this as unknown as RunTarget, person, channel) as Promise<Detail>;
+    return runtime.run(person, channel);
   }
 
   /** The session's code could not be loaded: said plainly, with Try again; nothing was sent. */
@@ -381,23 +367,15 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.start().catch(() => undefined);
   }
 
-  /**
-   * Back to the form on the other channel (after a failure that channel may not meet).
-   * @internal
-   */
-  switchTo(channel: Channel): void {
+  /** Back to the form on the other channel (after a failure that channel may not meet). */
+  #switchTo(channel: Channel): void {
     this.channel = channel;
-    this.retry();
+    this.#retry();
   }
 
-  /**
-   * Back to the form after an end state, the focus on the field to check first.
-   * @internal
-   */
-  retry(): void {
-    this.wait?.stop();
-    this.wait = undefined;
-    this.kept.expired = false;
+  /** Back to the form after an end state, the focus on the field to check first. */
+  #retry(): void {
+    this.#runtime?.reset();
     this.flow.reset();
     this.personForm?.reset();
     void this.updateComplete.then(() => this.personForm?.focusField(this.activeChannel === 'mobile' ? 'phone' : 'code'));
@@ -476,7 +454,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    */
   #statusWords(state: FlowState): { heading: string; detail: string } {
     if (state === 'idle' || state === 'starting') return { heading: '', detail: '' };
-    if (laterLoaded) return laterLoaded.statusWords(this as unknown as RunTarget);
+    if (this.#runtime) return this.#runtime.statusWords();
     return {
       heading: this.t(this.kind === 'login' ? 'identify.failed' : 'sign.failed'),
       detail: this.flow.error ? this.errorDetail(this.flow.error).message : '',
@@ -493,21 +471,21 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   /**
-   * What can help after a failure or a cancel, as session-end.ts chooses (Try again when that
+   * What can help after a failure or a cancel, as the session runtime chooses (Try again when it
    * could not be loaded): the other channel, trying again or changing the details, or while a
    * rate limit lasts the time left instead.
    */
   #renderActions() {
-    const { other, retryable, wait } = laterLoaded?.endChoices(this as unknown as EndTarget) ?? { other: null, retryable: true, wait: undefined };
+    const { other, retryable, wait } = this.#runtime?.endChoices() ?? { other: null, retryable: true, wait: undefined };
     return html`<div class="actions">
       ${other
-        ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.switchTo(other)}>
+        ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
             ${this.t('action.use-channel', { channel: this.t(`channel.${other}`) })}
           </button>`
         : nothing}
       ${wait
         ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
-        : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.retry()}>
+        : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.#retry()}>
             ${this.t(retryable ? 'action.retry' : 'action.edit')}
           </button>`}
     </div>`;
@@ -540,7 +518,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         .strings=${this.strings}
         .state=${state === 'starting' ? 'idle' : state}
         .since=${this.flow.since}
-        .quiet=${(state === 'waiting' && !this.cameBack) || (state === 'success' && this.#hostSuccess)}
+        .quiet=${(state === 'waiting' && !this.#runtime?.cameBack) || (state === 'success' && this.#hostSuccess)}
         .message=${words.heading}
         .detail=${words.detail}
         exportparts="status, cancel"

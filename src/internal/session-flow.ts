@@ -2,8 +2,8 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Channel, ProxyCaller } from '../client/caller.js';
 import { EsignError, cancelledError } from '../client/errors.js';
 import type { NoBody, Operation } from '../protocol/operations.js';
-import type { WaitingResponse } from '../protocol/types.js';
-import { later } from './session-later-load.js';
+import type { OkResponse, WaitingResponse } from '../protocol/types.js';
+import type { poll } from '../client/poll.js';
 
 export type FlowState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
 
@@ -39,6 +39,14 @@ export interface FlowResume<Result> extends FlowFollow<Result> {
   since: number;
 }
 
+/** What a flow uses once it sends its first request (see flow-tools.ts), loaded on demand. */
+export interface FlowTools {
+  poll: typeof poll;
+  DEFAULT_TIME_LIMIT: Readonly<Record<Channel, number>>;
+  removeMobileSession: Operation<NoBody, OkResponse, 'sessionId'>;
+  removeSmartIdSession: Operation<NoBody, OkResponse, 'sessionId'>;
+}
+
 /**
  * One session from start to end, for any element that runs one: a single session however
  * often start is pressed, polling that stops when the host leaves the page, and cancel that
@@ -61,7 +69,10 @@ export class SessionFlow implements ReactiveController {
   /** The wait between polls, ended early when the person comes back to the page. */
   #wakeUp: { promise: Promise<void>; resolve: () => void } | undefined;
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly tools: () => Promise<FlowTools>,
+  ) {
     host.addController(this);
   }
 
@@ -113,7 +124,7 @@ export class SessionFlow implements ReactiveController {
     this.#set('starting');
     const running = (async () => {
       try {
-        const [client, { DEFAULT_TIME_LIMIT, poll }] = await Promise.all([typeof options.client === 'function' ? options.client() : options.client, later()]);
+        const [client, { DEFAULT_TIME_LIMIT, poll }] = await Promise.all([typeof options.client === 'function' ? options.client() : options.client, this.tools()]);
         if (controller.signal.aborted) throw cancelledError();
         this.#client = client;
         const { started, since, onStarted } = await begin(client, controller.signal);
@@ -165,7 +176,7 @@ export class SessionFlow implements ReactiveController {
     await this.#running?.catch(() => undefined);
     if (token && this.#client) {
       const client = this.#client;
-      const remove = later().then(({ removeMobileSession, removeSmartIdSession }) =>
+      const remove = this.tools().then(({ removeMobileSession, removeSmartIdSession }) =>
         client.call(this.channel === 'mobile' ? removeMobileSession : removeSmartIdSession, {}, { sessionId: token }),
       );
       // the session ends at the provider anyway; a failed removal must not hide the cancel

@@ -58,7 +58,7 @@ export function dropRecord(key: string): void {
   storage()?.removeItem(key);
 }
 
-/** Whether a session is kept under `key` (read whole only then, by session-resume.ts). */
+/** Whether a session is kept under `key` (read whole only then, by the session runtime). */
 export function isKept(key: string): boolean {
   return storage()?.getItem(key) != null;
 }
