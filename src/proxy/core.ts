@@ -3,7 +3,7 @@ import { FAILURES, REFUSALS, type ProxyEvent } from './events.js';
 import { StoreUnavailable } from './guarded-store.js';
 import type { IncomingProxyRequest } from './incoming.js';
 import { STORE_RETRY_AFTER, type ProxyOptions } from './options.js';
-import { createTelemetry, type RequestTelemetry } from './telemetry.js';
+import { createTelemetry } from './telemetry.js';
 import { UpstreamFailure } from './upstream.js';
 import { authorize } from './steps/authorize.js';
 import { binding } from './steps/binding.js';
@@ -53,62 +53,21 @@ export interface ProxyHealth {
 /** The proxy's rules, from a request to its answer (null: not a path of the proxy), and its health. */
 export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer | null>) & { health(): Promise<ProxyHealth> };
 
-/** Where a request's steps end: with its answer, or with a failure that is none of the proxy's. */
-interface StepsEnd {
-  answered(answer: ProxyAnswer): void;
-  failed(error: unknown): void;
-}
-
 /**
- * How a request goes on once a step's wait (its body, the service) is over: at once, or, on a
- * long-running server, with the others whose waits ended (node.ts).
+ * Runs the steps in order until one answers early (else the service's answer goes back as the
+ * filters left it); a thrown refusal, an unreachable store or service, or an answer too deep to
+ * walk becomes the answer. A failure that is none of the proxy's rejects.
  */
-export type Resume = (next: () => void) => void;
-
-const resumeAtOnce: Resume = (next) => next();
-
-/** Runs the steps; a thrown refusal, an unreachable store or service, or an answer too deep to walk becomes the answer. */
-export function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
-  return new Promise((answered, failed) => stepsFrom(0, x, setup, steps, { answered, failed }, resumeAtOnce));
-}
-
-/**
- * The steps from `first` on, to `end`. A step that decided at once goes straight on to the next:
- * a poll goes through a dozen steps, and only the ones that wait (its body, the service) make a
- * promise. A step's thrown or rejected failure becomes the answer (`answerFor`) or, when it is
- * none of the proxy's, goes to `end.failed` as it came.
- */
-function stepsFrom(first: number, x: Exchange, setup: ProxySetup, steps: readonly Step[], end: StepsEnd, resume: Resume): void {
-  let answer: ProxyAnswer | undefined;
+export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
   try {
-    for (let i = first; i < steps.length && !answer; i++) {
-      const done = steps[i]!(x, setup);
-      if (done instanceof Promise) {
-        done.then(
-          (early) => resume(() => (early ? end.answered(withCookie(early, x.visitor?.cookie)) : stepsFrom(i + 1, x, setup, steps, end, resume))),
-          (error: unknown) => resume(() => failedWith(error, x, setup, end)),
-        );
-        return;
-      }
-      if (done) answer = done;
+    for (const step of steps) {
+      const early = await step(x, setup);
+      if (early) return withCookie(early, x.visitor?.cookie);
     }
-    answer ??= { status: x.service.status, headers: { ...JSON_HEADERS }, body: x.service.body };
+    return withCookie({ status: x.service.status, headers: { ...JSON_HEADERS }, body: x.service.body }, x.visitor?.cookie);
   } catch (error) {
-    failedWith(error, x, setup, end);
-    return;
+    return answerFor(error, x, setup);
   }
-  end.answered(withCookie(answer, x.visitor?.cookie));
-}
-
-function failedWith(error: unknown, x: Exchange, setup: ProxySetup, end: StepsEnd): void {
-  let answer: ProxyAnswer;
-  try {
-    answer = answerFor(error, x, setup);
-  } catch (other) {
-    end.failed(other);
-    return;
-  }
-  end.answered(answer);
 }
 
 /** The answer a step's failure makes; a failure that is not the proxy's own is thrown on. */
@@ -146,24 +105,14 @@ export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): 
   return ev.outcome ? event(ev.outcome) : null;
 }
 
-/** What a request's answer goes to: null for a request outside the proxy's prefix. */
-export type ProxyAnswered = (answer: ProxyAnswer | null) => void;
-
 /**
- * A request through the proxy's rules to `answered`, or to `failed` with a failure that is none of
- * the proxy's (its Node handler's way in; `createProxyCore` makes a promise of it).
+ * The proxy, framework-free: the rules of docs/proxy.md as the steps above. Returns the answer, or
+ * null for a request outside its prefix; rejects with a failure that is none of the proxy's.
  */
-export type ProxyRun = (request: IncomingProxyRequest, answered: ProxyAnswered, failed: (error: unknown) => void) => void;
-
-/**
- * The proxy's rules as callbacks, and its health. `spans`: `batched` on a long-running server (the
- * Node handler), else made as each request ends (telemetry.ts); `resume`: how a request goes on
- * after a wait.
- */
-export function createProxyRunner(options: ProxyOptions, spans: 'batched' | 'at-once', resume: Resume = resumeAtOnce): { run: ProxyRun; health(): Promise<ProxyHealth> } {
+export function createProxyCore(options: ProxyOptions): ProxyCore {
   const setup = createSetup(options);
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
-  const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl, spans === 'batched');
+  const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl);
 
   /** Whether the store answers: one bounded read of a key nobody writes. */
   async function health(): Promise<ProxyHealth> {
@@ -192,75 +141,25 @@ export function createProxyRunner(options: ProxyOptions, spans: 'batched' | 'at-
     }, 0);
   }
 
-  /** The request's event and telemetry, once its answer is known. */
-  function finish(x: Exchange, telemetry: RequestTelemetry | null, answer: ProxyAnswer): ProxyAnswer {
+  async function core(request: IncomingProxyRequest): Promise<ProxyAnswer | null> {
+    const t0 = Date.now();
+    const where = routeOf(request.url, prefix);
+    if (!where) return null;
+    // the request's span begins with it, under the host's active span (its HTTP instrumentation's)
+    const telemetry = await beginTelemetry();
+    const x = newExchange(request, where.path, telemetry, t0);
+    let answer: ProxyAnswer | undefined;
     let event: ProxyEvent | null = null;
     try {
+      answer = await runSteps(x, setup);
       event = options.onEvent || telemetry ? eventOf(answer, x.event) : null;
       if (event) emit(event);
       return answer;
     } finally {
-      telemetry?.end(answer, x.event.base.operation, event);
+      telemetry?.end(answer ?? null, x.event.base.operation, event);
     }
   }
-
-  /** One request through the steps, its answer or failure handed to the runner's callbacks. */
-  class Run implements StepsEnd {
-    readonly x: Exchange;
-
-    constructor(
-      request: IncomingProxyRequest,
-      path: string,
-      private readonly telemetry: RequestTelemetry | null,
-      t0: number,
-      private readonly onAnswer: ProxyAnswered,
-      private readonly onFailure: (error: unknown) => void,
-    ) {
-      this.x = newExchange(request, path, telemetry, t0);
-    }
-
-    answered(answer: ProxyAnswer): void {
-      let finished: ProxyAnswer;
-      try {
-        finished = finish(this.x, this.telemetry, answer);
-      } catch (error) {
-        this.onFailure(error);
-        return;
-      }
-      this.onAnswer(finished);
-    }
-
-    failed(error: unknown): void {
-      this.telemetry?.end(null, this.x.event.base.operation, null);
-      this.onFailure(error);
-    }
-  }
-
-  const go = (request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0: number, answered: ProxyAnswered, failed: (error: unknown) => void): void => {
-    const run = new Run(request, path, telemetry, t0, answered, failed);
-    stepsFrom(0, run.x, setup, STEPS, run, resume);
-  };
-
-  const run: ProxyRun = (request, answered, failed) => {
-    const t0 = Date.now();
-    const where = routeOf(request.url, prefix);
-    if (!where) return answered(null);
-    if (options.openTelemetry === false) return go(request, where.path, null, t0, answered, failed);
-    const begun = beginTelemetry();
-    if (begun instanceof Promise) begun.then((telemetry) => go(request, where.path, telemetry, t0, answered, failed), failed);
-    else go(request, where.path, begun, t0, answered, failed);
-  };
-  return { run, health };
-}
-
-/**
- * The proxy, framework-free: the rules of docs/proxy.md as the steps above. Returns the answer, or
- * null for a request outside its prefix. `spans`: `batched` on a long-running server, else made
- * as each request ends (telemetry.ts).
- */
-export function createProxyCore(options: ProxyOptions, spans: 'batched' | 'at-once' = 'at-once'): ProxyCore {
-  const { run, health } = createProxyRunner(options, spans);
-  return Object.assign((request: IncomingProxyRequest) => new Promise<ProxyAnswer | null>((answered, failed) => run(request, answered, failed)), { health });
+  return Object.assign(core, { health });
 }
 
 function withCookie(answer: ProxyAnswer, cookie: string | undefined): ProxyAnswer {

@@ -6,7 +6,6 @@ export type { EventPerson, FailureKind, HostHook, ProxyEvent, ProxyEventBase, Re
 export { eventLogger, type EventLogger } from './event-log.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export { visitorFromCookie } from './visitor.js';
-export { flushTelemetry } from './telemetry.js';
 export {
   DEFAULT_ANSWER_LIMIT,
   DEFAULT_BODY_LIMIT,

@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { createProxyRunner, type ProxyHealth } from './core.js';
-import { resumeTogether } from './resume-together.js';
-import { BodyDeadline, watchDeadline, unwatchDeadline } from './body-deadlines.js';
+import { createProxyCore, type ProxyHealth } from './core.js';
 import { BodyTimeout, BodyTooLarge, type IncomingProxyRequest } from './incoming.js';
 import { JSON_HEADERS, type ProxyAnswer } from './errors.js';
 import type { ProxyOptions } from './options.js';
@@ -38,12 +36,19 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
     let settled = false;
     const started = Date.now();
     const announced = Number.isFinite(declared) ? declared : 0;
-    // the deadline grows with what has come (or was declared)
-    const deadline = new BodyDeadline(started + timeoutFor(announced), () => fail(new BodyTimeout()));
+    // the deadline grows with what has come (or was declared); the timer is set again only when it
+    // fires before the deadline, never for every chunk
+    let deadline = started + timeoutFor(announced);
+    const check = (): void => {
+      const left = deadline - Date.now();
+      if (left <= 0) fail(new BodyTimeout());
+      else timer = setTimeout(check, left);
+    };
+    let timer = setTimeout(check, deadline - started);
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
-      unwatchDeadline(deadline);
+      clearTimeout(timer);
       req.off('data', onData);
       req.pause();
       reject(error);
@@ -55,17 +60,16 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
         return;
       }
       chunks.push(chunk);
-      if (size > announced) deadline.at = started + timeoutFor(size);
+      if (size > announced) deadline = started + timeoutFor(size);
     };
     req.on('data', onData);
     req.on('end', () => {
       if (settled) return;
       settled = true;
-      unwatchDeadline(deadline);
+      clearTimeout(timer);
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
     req.on('error', fail);
-    watchDeadline(deadline);
   });
 }
 
@@ -122,7 +126,7 @@ class NodeRequest implements IncomingProxyRequest {
  * Behind a body parser (`express.json()`), the parsed `req.body` is used.
  */
 export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
-  const { run, health } = createProxyRunner(options, 'batched', resumeTogether);
+  const core = createProxyCore(options);
   const log = options.log ?? ((message: string) => console.error(message));
   let saidAtRoot = false;
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
@@ -136,8 +140,7 @@ export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
       return;
     }
     const parsed = request.body !== undefined && (req.complete || req.readableEnded) ? request.body : undefined;
-    run(
-      new NodeRequest(req, url, parsed),
+    core(new NodeRequest(req, url, parsed)).then(
       (answer) => {
         if (answer) writeAnswer(req, res, answer);
         else if (next) next();
@@ -149,5 +152,5 @@ export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
       },
     );
   };
-  return Object.assign(handler, { health });
+  return Object.assign(handler, { health: core.health });
 }

@@ -217,10 +217,9 @@ export interface ProxyOptions {
   eventSecret?: string;
   /**
    * OpenTelemetry through `@opentelemetry/api` when the host has it (an optional peer): a span per
-   * request with a child span for the service, and metrics. Default true; false turns it off.
-   * The Node handler makes the spans (and the service's response times) of the requests that
-   * ended together, every 20 ms (it costs a busy proxy less so): a host that flushes or shuts
-   * down its SDK calls `flushTelemetry()` first. The fetch handler makes them before it answers.
+   * request, begun with it under the host's active span, with a child span for the service that is
+   * active around the call and whose trace context (`traceparent`) goes to the service; and metrics.
+   * Default true; false turns it off.
    */
   openTelemetry?: boolean;
 }

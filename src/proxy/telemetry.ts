@@ -4,12 +4,13 @@ import type { ProxyAnswer } from './errors.js';
 import type { ProxyEvent } from './events.js';
 
 /*
- * OpenTelemetry, when the host has `@opentelemetry/api` (an optional peer): one server span per
- * request, named by its operation, with a client span for the call to the service (both made after
- * the request ended, with its times: see `record`); counters of starts, ends, refusals and
- * failures, and the service's response time. Nothing happens without the package or with
- * `openTelemetry: false`. The same privacy rule as the events: no token, no body, no person; a
- * path is named by its template (`/smartid/status/{token}.json`), never as sent.
+ * OpenTelemetry, when the host has `@opentelemetry/api` (an optional peer): a server span for each
+ * request, begun with it under the host's active span (its HTTP instrumentation's), named by its
+ * operation once routed; a client span for the call to the service, active around the call, whose
+ * trace context goes to the service in the host's propagation format (`traceparent` with W3C's);
+ * counters of starts, ends, refusals and failures, and the service's response time. Nothing
+ * happens without the package or with `openTelemetry: false`. The same privacy rule as the events:
+ * no token, no body, no person; a path is named by its template (`/smartid/status/{token}.json`).
  */
 
 type Api = typeof import('@opentelemetry/api');
@@ -20,11 +21,12 @@ const SCOPE = 'esign-elements/proxy';
 
 /** What a request tells telemetry while it runs. */
 export interface RequestTelemetry {
-  /** Notes that the call to the service begins (its client span is made with the request's, see `record`). */
-  callStarted(method: string, operation: OperationId): ServiceCall;
-  /** Notes how it ended: the service's status, or the failure that ended it. */
-  callEnded(call: ServiceCall, status: number | undefined, failure?: unknown): void;
-  /** Notes what came of the request: its spans are made, and its event counted, with its batch (see `record`). */
+  /**
+   * Sends the call to the service in its client span, active while it runs; `send` gets the trace
+   * context's headers to add to the call.
+   */
+  call<T extends { status: number }>(method: string, operation: OperationId, send: (headers: Record<string, string>) => Promise<T>): Promise<T>;
+  /** Ends the request's span with what came of it, and counts its event. */
   end(answer: ProxyAnswer | null, operation: OperationId | undefined, event: ProxyEvent | null): void;
 }
 
@@ -39,13 +41,8 @@ interface Instruments {
   serviceDuration: Histogram;
 }
 
-/**
- * The instruments, made once the package is found (null when it is not, or turned off). `batched`:
- * a request's spans are made with the batch of the others that ended (see `record`; the
- * Node handler, a long-running server); else at once, before its answer is handed over (the
- * fetch handler, which may run where the host flushes its SDK right after each request).
- */
-export function createTelemetry(enabled: boolean, serviceUrl: string, batched: boolean): () => RequestTelemetry | null | Promise<RequestTelemetry | null> {
+/** Begins a request's telemetry (null when the package is not there, or it is turned off). */
+export function createTelemetry(enabled: boolean, serviceUrl: string): () => RequestTelemetry | null | Promise<RequestTelemetry | null> {
   let loading: Promise<Instruments | null> | undefined;
   const attributes = callAttributes(new URL(serviceUrl));
   const load = async (): Promise<Instruments | null> => {
@@ -66,10 +63,10 @@ export function createTelemetry(enabled: boolean, serviceUrl: string, batched: b
   let found: Instruments | null | undefined;
   const loaded = async () => {
     found = await (loading ??= load());
-    return found ? begin(found, attributes, batched) : null;
+    return found ? begin(found, attributes) : null;
   };
   // known after the first request: no promise for every request after it
-  return () => (!enabled || found === null ? null : found ? begin(found, attributes, batched) : loaded());
+  return () => (!enabled || found === null ? null : found ? begin(found, attributes) : loaded());
 }
 
 /** The names and attributes of a proxy's spans and durations, each made once (attributes frozen: the SDK copies or only reads them). */
@@ -109,173 +106,83 @@ function callAttributes(server: URL): CallAttributes {
   };
 }
 
-/** A service call as it happened, made into a span with its request's. */
-export interface ServiceCall {
-  method: string;
-  operation: OperationId;
-  started: number;
-  ended: number;
-  status?: number;
-  failure?: string;
+/** A request's server span, begun as the request is; null when a host's span processor threw at it. */
+function begin(found: Instruments, attributes: CallAttributes): RequestTelemetry | null {
+  try {
+    const context = found.api.context.active();
+    const span = found.tracer.startSpan(UNROUTED.name, { kind: found.api.SpanKind.SERVER }, context);
+    return new RequestSpans(found, attributes, found.api.trace.setSpan(context, span), span);
+  } catch {
+    // a host's span processor that throws costs that request's spans, never its answer
+    return null;
+  }
 }
 
-/** A request as it happened, made into spans a moment after it ended (see `record`). */
-interface RequestDone {
-  context: Context;
-  started: number;
-  ended: number;
-  operation: OperationId | undefined;
-  status: number | undefined;
-  event: ProxyEvent | null;
-  calls: ServiceCall[];
-}
-
-function begin(found: Instruments, attributes: CallAttributes, batched: boolean): RequestTelemetry {
-  return new RequestSpans(found, attributes, batched, { context: found.api.context.active(), started: performance.now(), ended: 0, operation: undefined, status: undefined, event: null, calls: [] });
-}
-
-/** One request's telemetry: its times noted as it runs, its spans and service duration made when it is recorded. */
+/** One request's spans: its own, begun with it, and one for each call to the service under it. */
 class RequestSpans implements RequestTelemetry {
   constructor(
     private readonly found: Instruments,
     private readonly attributes: CallAttributes,
-    private readonly batched: boolean,
-    private readonly done: RequestDone,
+    /** The host's context with this request's span in it: the parent of its calls. */
+    private readonly context: Context,
+    private readonly span: Span,
   ) {}
 
-  callStarted(method: string, operation: OperationId): ServiceCall {
-    const call: ServiceCall = { method, operation, started: performance.now(), ended: 0 };
-    this.done.calls.push(call);
-    return call;
-  }
-
-  callEnded(call: ServiceCall, status: number | undefined, failure?: unknown): void {
-    call.ended = performance.now();
-    if (status !== undefined) call.status = status;
-    else call.failure = failure instanceof Error ? failure.name : 'failure';
+  async call<T extends { status: number }>(method: string, operation: OperationId, send: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+    const { api, tracer, serviceDuration } = this.found;
+    let client: Span;
+    let active: Context;
+    const headers: Record<string, string> = {};
+    try {
+      client = tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes: this.attributes.service(method, operation) }, this.context);
+      active = api.trace.setSpan(this.context, client);
+      api.propagation.inject(active, headers);
+    } catch {
+      return send({});
+    }
+    const started = performance.now();
+    try {
+      const answer = await api.context.with(active, send, undefined, headers);
+      client.setAttribute('http.response.status_code', answer.status);
+      serviceDuration.record((performance.now() - started) / 1000, this.attributes.duration(operation, answer.status));
+      return answer;
+    } catch (error) {
+      const type = error instanceof Error ? error.name : 'failure';
+      client.setStatus({ code: api.SpanStatusCode.ERROR, message: type });
+      serviceDuration.record((performance.now() - started) / 1000, { 'esign.operation': operation, 'error.type': type });
+      throw error;
+    } finally {
+      endSafely(client);
+    }
   }
 
   end(answer: ProxyAnswer | null, operation: OperationId | undefined, event: ProxyEvent | null): void {
-    const { done } = this;
-    done.ended = performance.now();
-    done.operation = operation;
-    done.status = answer?.status;
-    done.event = event;
-    if (this.batched) record(this.found, this.attributes, done);
-    else madeSafely(this.found, this.attributes, done, epochClock());
+    const { span } = this;
+    try {
+      if (operation) {
+        const named = this.attributes.request(operation);
+        span.updateName(named.name);
+        span.setAttributes(named.attributes);
+      }
+      if (answer) span.setAttribute('http.response.status_code', answer.status);
+      if (event) count(this.found, event, span);
+    } finally {
+      endSafely(span);
+    }
   }
 }
 
-const pending: { found: Instruments; attributes: CallAttributes; done: RequestDone }[] = [];
-let batch: ReturnType<typeof setTimeout> | undefined;
-let full: ReturnType<typeof setImmediate> | undefined;
-/** How long an ended request waits to have its spans made with the others that ended meanwhile. */
-const BATCH_MS = 20;
-/** With so many waiting, they are made on the next turn (a proxy past 50,000 requests a second keeps no more). */
-const BATCH_MAX = 1024;
-
-/**
- * With the Node handler, the spans of the requests that ended are made together every 20 ms, each
- * with its own times, parent and attributes. Made one after another, the SDK's code and data stay
- * warm, and a request's answer is never held up by another's spans: made as each request ended or
- * on the next turn of the event loop, they cost a busy proxy clearly more (docs/testing.md). A span
- * is exported only once ended anyway; a host that flushes its SDK calls `flushTelemetry()` first.
- */
-function record(found: Instruments, attributes: CallAttributes, done: RequestDone): void {
-  pending.push({ found, attributes, done });
-  if (pending.length >= BATCH_MAX) full ??= setImmediate(flushOwn);
-  else batch ??= setTimeout(flushOwn, BATCH_MS);
-}
-
-function flushOwn(): void {
-  if (batch !== undefined) clearTimeout(batch);
-  if (full !== undefined) clearImmediate(full);
-  batch = full = undefined;
-  const clock = epochClock();
-  for (const { found, attributes, done } of pending.splice(0)) madeSafely(found, attributes, done, clock);
-}
-
-/**
- * Every copy of this module in the process (a host whose dependencies bring two versions of the
- * package) adds its own queue here, so that one `flushTelemetry()` empties them all.
- */
-const QUEUES = Symbol.for('esign-elements.proxy.telemetry-queues');
-const queues: Set<() => void> = ((globalThis as { [QUEUES]?: Set<() => void> })[QUEUES] ??= new Set());
-queues.add(flushOwn);
-
-/**
- * Makes the spans of every request that ended, now, rather than with their batch (the Node
- * handler's; the fetch handler makes them before it answers), in every copy of the package the
- * process has loaded. Call it before flushing or shutting down the OpenTelemetry SDK, so that the
- * last requests' spans go with it.
- */
-export function flushTelemetry(): void {
-  for (const flush of queues) flush();
-}
-
-/** A host's span processor that throws costs that request's spans, never its answer, the process or the others. */
-function madeSafely(found: Instruments, attributes: CallAttributes, done: RequestDone, clock: EpochClock): void {
+/** A host's span processor that throws costs that span, never the request's answer, the process or the others. */
+function endSafely(span: Span): void {
   try {
-    spansOf(found, attributes, done, clock);
+    span.end();
   } catch {
     // nothing to tell the browser: its answer does not depend on telemetry
   }
 }
 
-/**
- * A `performance.now()` reading as the SDK keeps a time: [seconds, nanoseconds] since the epoch
- * (its `HrTime`, spelled out: the package's types stay out of the proxy's declarations, as a
- * host may not have it).
- */
-export type EpochClock = (at: number) => [seconds: number, nanoseconds: number];
-
-/**
- * Times given to the SDK as it keeps them. Given as `performance.now()` readings, it reads the
- * clock again for each one to tell them from epoch milliseconds, and converts each with two more
- * arrays. The clocks' difference is read once for the batch, as the SDK reads it once a span.
- */
-export function epochClock(): EpochClock {
-  // split off for precision; a runtime without it (or with 0) still gets epoch times through `drift`
-  const origin = (performance.timeOrigin as number | undefined) ?? 0;
-  const originSeconds = Math.floor(origin / 1000);
-  const originNanos = Math.round((origin - originSeconds * 1000) * 1e6);
-  // where the wall clock stands against the monotonic one now (they drift apart: NTP, a suspended machine)
-  const drift = Date.now() - (origin + performance.now());
-  return (at) => {
-    const ms = at + drift;
-    const seconds = Math.floor(ms / 1000);
-    const nanos = originNanos + Math.round((ms - seconds * 1000) * 1e6);
-    return nanos >= 1e9 ? [originSeconds + seconds + 1, nanos - 1e9] : [originSeconds + seconds, nanos];
-  };
-}
-
-function spansOf(found: Instruments, attributes: CallAttributes, done: RequestDone, clock: EpochClock): void {
-  const { api, tracer } = found;
-  const operation = done.operation;
-  const named = operation ? attributes.request(operation) : UNROUTED;
-  const span = tracer.startSpan(named.name, { kind: api.SpanKind.SERVER, startTime: clock(done.started), attributes: named.attributes }, done.context);
-  if (done.calls.length) {
-    const parent = api.trace.setSpan(done.context, span);
-    for (const call of done.calls) {
-      if (call.ended) {
-        found.serviceDuration.record(
-          (call.ended - call.started) / 1000,
-          call.status === undefined ? { 'esign.operation': call.operation, 'error.type': call.failure ?? 'failure' } : attributes.duration(call.operation, call.status),
-        );
-      }
-      const child = tracer.startSpan(call.method, { kind: api.SpanKind.CLIENT, startTime: clock(call.started), attributes: attributes.service(call.method, call.operation) }, parent);
-      if (call.status !== undefined) child.setAttribute('http.response.status_code', call.status);
-      else child.setStatus({ code: api.SpanStatusCode.ERROR, message: call.failure ?? 'unfinished' });
-      child.end(clock(call.ended || done.ended));
-    }
-  }
-  if (done.status !== undefined) span.setAttribute('http.response.status_code', done.status);
-  if (done.event) count(found, done.event, span);
-  span.end(clock(done.ended));
-}
-
 /** A request outside the service's operations (refused before it was routed). */
-const UNROUTED = { name: 'esign-proxy', attributes: undefined };
+const UNROUTED = { name: 'esign-proxy' };
 
 /** The event on the span and in the counters: its kind, channel and outcome or reason, nothing of a person. */
 function count(found: Instruments, event: ProxyEvent, span: Span): void {

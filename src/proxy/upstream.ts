@@ -25,7 +25,8 @@ export interface UpstreamOptions {
   fetch?: typeof fetch;
 }
 
-export type Upstream = (method: string, path: string, body: string | undefined) => Promise<UpstreamAnswer>;
+/** A call to the service; `headers`: the trace context's, added to the call's own. */
+export type Upstream = (method: string, path: string, body: string | undefined, headers?: Record<string, string>) => Promise<UpstreamAnswer>;
 
 function checkStatus(status: number): void {
   if (status >= 300 && status < 400) throw new UpstreamFailure('upstream-redirect');
@@ -46,9 +47,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const basePath = target.pathname.replace(/\/+$/, '');
   const hostname = target.hostname.replace(/^\[|\]$/g, '');
   const port = target.port || (secure ? 443 : 80);
-  return (method, path, body) =>
+  return (method, path, body, traceHeaders) =>
     new Promise<UpstreamAnswer>((resolve, reject) => {
-      const headers: Record<string, string | number> = { accept: 'application/json' };
+      const headers: Record<string, string | number> = { ...traceHeaders, accept: 'application/json' };
       if (body !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
@@ -105,14 +106,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 }
 
 function fetchUpstream(base: string, options: UpstreamOptions, doFetch: typeof fetch): Upstream {
-  return async (method, path, body) => {
+  return async (method, path, body, traceHeaders) => {
     let response: Response;
     const signal = AbortSignal.timeout(options.timeoutMs);
     try {
       response = await doFetch(`${base}${path}`, {
         method,
         redirect: 'manual',
-        headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+        headers: { ...traceHeaders, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body }),
         signal,
       });

@@ -1,11 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import { promisify } from 'node:util';
 import { matchOperation } from '../../src/protocol/operation-match.js';
 import { OPERATIONS, OPERATION_IDS } from '../../src/protocol/operations.js';
-import { BodyTooLarge, STEPS, createProxyRunner, runSteps, type IncomingProxyRequest } from '../../src/proxy/core.js';
+import { BodyTooLarge, STEPS, runSteps, type IncomingProxyRequest } from '../../src/proxy/core.js';
 import { ProxyRefusal, proxyError, type ProxyAnswer } from '../../src/proxy/errors.js';
 import type { ProxyOptions } from '../../src/proxy/options.js';
 import { authorize } from '../../src/proxy/steps/authorize.js';
@@ -21,7 +19,6 @@ import { origin } from '../../src/proxy/steps/origin.js';
 import { pollFloor } from '../../src/proxy/steps/poll-floor.js';
 import { route } from '../../src/proxy/steps/route.js';
 import { sessions } from '../../src/proxy/steps/sessions.js';
-import { resumeTogether } from '../../src/proxy/resume-together.js';
 import { MemoryStore } from '../../src/proxy/store.js';
 import { createSetup, type ProxySetup } from '../../src/proxy/steps/setup.js';
 import { UpstreamFailure } from '../../src/proxy/upstream.js';
@@ -423,40 +420,8 @@ describe('running the steps', () => {
   });
 });
 
-describe('going on after a wait', () => {
-  const turn = () => new Promise((done) => setImmediate(done));
-
-  it('a request goes on only when resumed, after each of its waits, and then ends as it would at once', async () => {
-    const held: (() => void)[] = [];
-    let waits = 0;
-    const { run } = createProxyRunner({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0 }, 'at-once', (next) => void held.push(next));
-    const request = incoming({ url: START, body: JSON.stringify(PERSON) });
-    const answers: unknown[] = [];
-    const failures: unknown[] = [];
-    run(
-      request,
-      (answer) => void answers.push(answer),
-      (error) => void failures.push(error),
-    );
-    while (answers.length === 0 && failures.length === 0) {
-      // each wait ends in a continuation held here until it is let go
-      while (held.length === 0) await turn();
-      assert.equal(answers.length, 0, 'no answer while a continuation is held');
-      waits++;
-      held.shift()!();
-    }
-    assert.deepEqual(failures, []);
-    assert.equal(answers.length, 1);
-    const answer = answers[0] as ProxyAnswer;
-    assert.equal(answer.status, 200);
-    assert.match(String(answer.body), /"token"/);
-    // its body, the rate limits' counters, the service's answer, the session's binding stored
-    // (with no onResult, the hand-over has nothing to wait for)
-    assert.equal(waits, 4);
-    assert.equal(held.length, 0);
-  });
-
-  it('over HTTP, the Node handler\'s requests that go on together each get their own answer', async () => {
+describe('requests at the same time', () => {
+  it('over HTTP, the Node handler\'s requests in flight together each get their own answer', async () => {
     const visitors = Array.from({ length: 12 }, () => new CookieJar());
     const starts = await Promise.all(visitors.map((jar) => send(`${stack.proxyUrl}${START}`, 'POST', PERSON, false, { jar })));
     const tokens = starts.map((start) => start.json['token'] as string);
@@ -475,36 +440,5 @@ describe('going on after a wait', () => {
     );
     assert.ok(polls.filter((_, i) => i % 2 === 0).every((own) => typeof own.json['status'] === 'string' && own.json['error_code'] === undefined));
     assert.ok(polls.filter((_, i) => i % 2 === 1).every((other) => other.json['error_code'] === 40402));
-  });
-
-  it('together: the requests whose waits ended go on in that order on the next turn; one that waits again joins the next batch', async () => {
-    const ran: string[] = [];
-    resumeTogether(() => ran.push('a'));
-    resumeTogether(() => {
-      ran.push('b');
-      resumeTogether(() => ran.push('d'));
-    });
-    resumeTogether(() => ran.push('c'));
-    assert.deepEqual(ran, [], 'nothing goes on at once');
-    await turn();
-    assert.deepEqual(ran, ['a', 'b', 'c']);
-    await turn();
-    assert.deepEqual(ran, ['a', 'b', 'c', 'd']);
-  });
-
-  it('together: one that throws does not hold up the others, and its failure is thrown as it came', async () => {
-    const script = `
-      import { resumeTogether } from './src/proxy/resume-together.ts';
-      resumeTogether(() => console.log('first'));
-      resumeTogether(() => { throw new Error('a host callback failed'); });
-      resumeTogether(() => console.log('third'));
-    `;
-    const ran = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]).then(
-      () => assert.fail('the failure ends the process, as an uncaught one'),
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
-    assert.equal(ran.code, 1);
-    assert.deepEqual(ran.stdout.trim().split('\n'), ['first', 'third']);
-    assert.match(ran.stderr, /Error: a host callback failed/);
   });
 });

@@ -1,11 +1,12 @@
-import { after, before, describe, it, mock } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
-import { metrics, trace } from '@opentelemetry/api';
+import { request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http';
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
-import { createFetchProxyHandler, createProxyHandler, flushTelemetry, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
-import { createTelemetry, epochClock, type RequestTelemetry } from '../../src/proxy/telemetry.js';
+import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
 
 // OpenTelemetry through the optional @opentelemetry/api, seen with the SDK's in-memory span
@@ -37,7 +38,12 @@ const reader = new TestReader();
 let stack: Stack;
 const CODE = '40504040001';
 
+const contextManager = new AsyncLocalStorageContextManager();
+
 before(async () => {
+  // as a host's OpenTelemetry setup does: context across awaits, W3C trace context on the wire
+  context.setGlobalContextManager(contextManager.enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans), failing] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   stack = await startStack({ answerAfterMs: 1_000 });
@@ -46,6 +52,8 @@ after(async () => {
   await stack.close();
   trace.disable();
   metrics.disable();
+  propagation.disable();
+  context.disable();
 });
 
 function proxy(options: Partial<ProxyOptions> = {}): Promise<string> {
@@ -86,8 +94,7 @@ describe('proxy: OpenTelemetry', () => {
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar, headers: { origin: 'https://evil.example' } });
     const afterwards = Date.now();
 
-    // the Node handler makes the spans of the requests that ended (and counts their events) in batches
-    flushTelemetry();
+    // every span ended before its request's answer went out
     const finished = spans.getFinishedSpans();
     const servers = finished.filter((span) => span.kind === 1);
     const clients = finished.filter((span) => span.kind === 2);
@@ -139,7 +146,6 @@ describe('proxy: OpenTelemetry', () => {
     const jar = new CookieJar();
     const answer = await send(`${url}/smartid/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01.json`, 'POST', {}, false, { jar });
     assert.equal(answer.status, 503);
-    flushTelemetry();
     const [span] = spans.getFinishedSpans();
     assert.equal(span!.name, 'esign-proxy smartIdLoginStatus');
     assert.equal(span!.status.code, 2);
@@ -150,60 +156,99 @@ describe('proxy: OpenTelemetry', () => {
     spans.reset();
     const quiet = await proxy({ openTelemetry: false });
     await send(`${quiet}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-    flushTelemetry();
     assert.deepEqual(spans.getFinishedSpans(), []);
   });
 
-  it('the Node handler makes the spans of the requests that ended with their batch, or at once with flushTelemetry()', async () => {
+  it("the Node handler ends a request's spans before its answer goes out", async () => {
     spans.reset();
     const handler = createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false });
-    let madeAsAnswered = -1;
-    const flushing = await serve(((req, res) => {
-      // as the answer goes out, its request's spans wait for their batch: flushed, they are made now
-      res.on('finish', () => {
-        flushTelemetry();
-        madeAsAnswered = spans.getFinishedSpans().length;
-      });
+    let endedAsAnswered = -1;
+    const url = await serve(((req, res) => {
+      res.on('finish', () => (endedAsAnswered = spans.getFinishedSpans().length));
       handler(req, res);
     }) as RequestListener);
-    const first = await send(`${flushing}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
+    const first = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
     assert.equal(first.status, 200);
-    await until(() => madeAsAnswered >= 0);
-    assert.equal(madeAsAnswered, 2, 'the server span and the service call, made by the flush');
-
-    spans.reset();
-    const url = await proxy();
-    const second = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-    assert.equal(second.status, 200);
-    // nobody flushes: the batch makes them on its own
-    await until(() => spans.getFinishedSpans().length >= 2);
+    await until(() => endedAsAnswered >= 0);
+    assert.equal(endedAsAnswered, 2, 'the server span and the service call');
     assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
   });
 
-  it('a full batch is made on the next turn, never inside the request that filled it; flushTelemetry() empties every copy of the module', async () => {
-    spans.reset();
-    const begin = createTelemetry(true, stack.sandboxUrl, true);
-    const first = await begin();
-    const requests = [first!, ...Array.from({ length: 1_023 }, () => begin() as RequestTelemetry)];
-    const answer = { status: 200, headers: {}, body: '{}' };
-    for (const request of requests) request.end(answer, 'smartIdLoginStatus', null);
-    assert.equal(spans.getFinishedSpans().length, 0, 'the 1,024th request did not make the others\' spans');
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(spans.getFinishedSpans().length, 1_024);
-    assert.ok(spans.getFinishedSpans().every((span) => span.name === 'esign-proxy smartIdLoginStatus' && span.ended));
+  it("carries the host's trace through the proxy to the service: each request in its own trace, under concurrency, in both handlers", async () => {
+    // the service as it is seen from outside: each call's headers, then on to the sandbox
+    const seen: IncomingHttpHeaders[] = [];
+    const sandbox = new URL(stack.sandboxUrl);
+    const service = await serve((req, res) => {
+      seen.push(req.headers);
+      const forwarded = httpRequest({ hostname: sandbox.hostname, port: sandbox.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    // which span is active while the proxy calls the service (its fetch option, as another runtime's fetch)
+    const activeAtCall: (string | undefined)[] = [];
+    const watchingFetch: typeof fetch = (input, init) => {
+      activeAtCall.push(trace.getActiveSpan()?.spanContext().spanId);
+      return fetch(input, init);
+    };
+    const tracer = trace.getTracer('host');
+    const options = { baseUrl: service, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false } satisfies ProxyOptions;
+    const nodeHandler = createProxyHandler({ ...options, fetch: watchingFetch });
+    const fetchHandler = createFetchProxyHandler(options);
+    // a host's HTTP instrumentation: a span of its own for each request, active while the proxy runs
+    const hostUrl = await serve(((req, res) =>
+      tracer.startActiveSpan('host request', (span) => {
+        res.on('finish', () => span.end());
+        nodeHandler(req, res);
+      })) as RequestListener);
 
-    // a host whose dependencies bring the package twice: one flush, both queues
-    spans.reset();
-    const specifier = '../../src/proxy/telemetry.ts?another-copy';
-    const copy = (await import(specifier)) as typeof import('../../src/proxy/telemetry.js');
-    assert.notEqual(copy.flushTelemetry, flushTelemetry);
-    const ours = begin() as RequestTelemetry;
-    const theirs = await copy.createTelemetry(true, stack.sandboxUrl, true)();
-    ours.end(answer, 'smartIdLoginStatus', null);
-    theirs!.end(answer, 'mobileLoginStatus', null);
-    assert.equal(spans.getFinishedSpans().length, 0);
-    flushTelemetry();
-    assert.deepEqual(spans.getFinishedSpans().map((span) => span.name).sort(), ['esign-proxy mobileLoginStatus', 'esign-proxy smartIdLoginStatus']);
+    for (const via of ['node', 'fetch'] as const) {
+      spans.reset();
+      seen.length = 0;
+      activeAtCall.length = 0;
+      const hostSpans: string[] = [];
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          if (via === 'node') return (await send(`${hostUrl}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() })).status;
+          return tracer.startActiveSpan('host route', async (span) => {
+            hostSpans.push(span.spanContext().spanId);
+            try {
+              const request = new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: CODE, country: 'EE' }) });
+              return (await fetchHandler(request)).status;
+            } finally {
+              span.end();
+            }
+          });
+        }),
+      );
+      assert.deepEqual(answers, Array(8).fill(200), via);
+      const finished = spans.getFinishedSpans();
+      const hosts = finished.filter((span) => span.name.startsWith('host '));
+      const servers = finished.filter((span) => span.name === 'esign-proxy smartIdLogin');
+      const clients = finished.filter((span) => span.name === 'POST');
+      assert.equal(hosts.length, 8, via);
+      assert.equal(servers.length, 8, via);
+      assert.equal(clients.length, 8, via);
+      assert.equal(new Set(hosts.map((span) => span.spanContext().traceId)).size, 8, `${via}: eight traces`);
+      if (via === 'fetch') assert.deepEqual(new Set(hosts.map((span) => span.spanContext().spanId)), new Set(hostSpans));
+      for (const server of servers) {
+        const host = hosts.find((span) => span.spanContext().spanId === server.parentSpanContext?.spanId);
+        assert.ok(host, `${via}: the proxy's span sits under the host's`);
+        assert.equal(server.spanContext().traceId, host.spanContext().traceId);
+        const client = clients.find((span) => span.parentSpanContext?.spanId === server.spanContext().spanId);
+        assert.ok(client, `${via}: the service call sits under its request`);
+        assert.equal(client.spanContext().traceId, host.spanContext().traceId);
+        // what reached the service: this call's trace and span, sampled as the host's
+        const traceparent = `00-${client.spanContext().traceId}-${client.spanContext().spanId}-01`;
+        assert.equal(seen.filter((headers) => headers['traceparent'] === traceparent).length, 1, `${via}: ${traceparent} reached the service once`);
+      }
+      assert.equal(seen.length, 8, `${via}: eight calls`);
+      if (via === 'node') {
+        // the client span is the active one while the call is made
+        assert.deepEqual(new Set(activeAtCall), new Set(clients.map((span) => span.spanContext().spanId)));
+      }
+    }
   });
 
   it("the fetch handler makes a request's spans before it hands its answer over", async () => {
@@ -224,7 +269,6 @@ describe('proxy: OpenTelemetry', () => {
     let answer;
     try {
       answer = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-      flushTelemetry();
     } finally {
       processorFails = false;
     }
@@ -233,28 +277,6 @@ describe('proxy: OpenTelemetry', () => {
     // the next request's spans are whole again
     spans.reset();
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-    flushTelemetry();
     assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
-  });
-
-  it('gives the SDK its times on the wall clock, following the wall clock where it has moved from the monotonic one', () => {
-    const ms = ([seconds, nanos]: [number, number]) => seconds * 1000 + nanos / 1e6;
-    const clock = epochClock();
-    const [wall, now] = [Date.now(), performance.now()];
-    assert.ok(Math.abs(ms(clock(now)) - wall) <= 2, 'a reading now is now');
-    // a moment's fraction at the edge of a second stays a fraction: never 1e9 nanoseconds
-    for (let i = 0; i < 2_000; i++) {
-      const [, nanos] = clock(now + i * 0.0999999 + 0.9999999);
-      assert.ok(Number.isInteger(nanos) && nanos >= 0 && nanos < 1e9);
-    }
-    assert.ok(Math.abs(ms(clock(now + 1_500.25)) - ms(clock(now)) - 1_500.25) < 0.001, 'durations kept to the microsecond');
-    // the wall clock set an hour ahead (NTP, a suspended machine): a batch made now follows it
-    const ahead = Date.now() + 3_600_000;
-    const set = mock.method(Date, 'now', () => ahead);
-    try {
-      assert.ok(Math.abs(ms(epochClock()(performance.now())) - ahead) <= 2);
-    } finally {
-      set.mock.restore();
-    }
   });
 });

@@ -16,23 +16,12 @@ function hasFields(fields: Record<string, unknown>): boolean {
  */
 export const forward: Step = (x, { upstream, token, tokenOnlyBody }) => {
   const { request, operation, path, telemetry } = x;
-  const call = telemetry?.callStarted(request.method, operation.id);
-  const answer =
+  const send = (headers: Record<string, string>) =>
     request.method === 'GET'
-      ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined)
-      : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody);
-  if (!call) return answer.then((answered) => received(x, answered, token));
-  // timed in the same reaction that reads the answer: no promise of its own for telemetry
-  return answer.then(
-    (answered) => {
-      telemetry!.callEnded(call, answered.status);
-      return received(x, answered, token);
-    },
-    (error: unknown) => {
-      telemetry!.callEnded(call, undefined, error);
-      throw error;
-    },
-  );
+      ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined, headers)
+      : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody, headers);
+  const answer = telemetry ? telemetry.call(request.method, operation.id, send) : send({});
+  return answer.then((answered) => received(x, answered, token));
 };
 
 function received(x: Exchange, answer: UpstreamAnswer, token: string): ProxyAnswer | void {
