@@ -38,7 +38,7 @@ function proxy(baseUrl: string, accessToken: string, options: Partial<ProxyOptio
 
 const LOGIN = { code: '40504040001', country: 'EE' };
 
-describe('proxy holes: the token never reaches the browser', () => {
+describe('proxy boundaries: the token never reaches the browser', () => {
   it('redacts the token however the service\'s JSON escapes it, in values and keys', async () => {
     const token = 'SECRET-TOKEN-value/1';
     const escapes = [
@@ -87,7 +87,7 @@ describe('proxy holes: the token never reaches the browser', () => {
   });
 });
 
-describe('proxy holes: redirects are never followed', () => {
+describe('proxy boundaries: redirects are never followed', () => {
   for (const status of [301, 302, 303, 307, 308]) {
     it(`answers a ${status} from the service side with 502 and sends nothing to the Location`, async () => {
       const elsewhere = await hostileService((_, __, res) => json(res, '{"status":"ok","stolen":true}'));
@@ -110,7 +110,7 @@ describe('proxy holes: redirects are never followed', () => {
   });
 });
 
-describe('proxy holes: only the operation\'s own fields go up', () => {
+describe('proxy boundaries: only the operation\'s own fields go up', () => {
   it('drops browser-sent tokens in any spelling, nested ones and unknown fields', async () => {
     const service = await hostileService((_, __, res) => json(res, '{"status":"ok","token":"t","control_code":"1"}'));
     const url = await proxy(service.url, 'the-real-token');
@@ -164,7 +164,7 @@ describe('proxy holes: only the operation\'s own fields go up', () => {
   });
 });
 
-describe('proxy holes: limits that hold', () => {
+describe('proxy boundaries: limits that hold', () => {
   it('stops reading after 413 and closes the connection (no gigabytes read into a refused request)', async () => {
     const service = await hostileService((_, __, res) => json(res, '{"status":"ok"}'));
     const url = new URL(await proxy(service.url, 'tok-secret', { bodyLimit: 64 * 1024 }));
