@@ -129,15 +129,14 @@ export class EsignElement extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const declared = (this.constructor as typeof LitElement).elementProperties;
-    const self = this as unknown as Record<PropertyKey, unknown>;
     for (const name of changed.keys()) {
       const options = declared.get(name);
-      const value = self[name];
+      const value: unknown = Reflect.get(this, name);
       if (!options || typeof value !== 'string' || options.attribute === false || options.state || options.type === String) continue;
       const converter = typeof options.converter === 'object' ? options.converter.fromAttribute : typeof options.converter === 'function' ? options.converter : undefined;
-      if (converter) self[name] = converter(value, options.type);
-      else if (options.type === Boolean) self[name] = value !== 'false';
-      else if (options.type === Number) self[name] = value.trim() === '' ? null : Number(value);
+      if (converter) Reflect.set(this, name, converter(value, options.type));
+      else if (options.type === Boolean) Reflect.set(this, name, value !== 'false');
+      else if (options.type === Number) Reflect.set(this, name, value.trim() === '' ? null : Number(value));
     }
   }
 

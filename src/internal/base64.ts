@@ -36,7 +36,8 @@ export async function blobToBase64(blob: Blob, onProgress?: (fraction: number) =
 type Base64Decoder = (text: string) => Uint8Array;
 
 function decoder(): Base64Decoder {
-  const native = (Uint8Array as unknown as { fromBase64?: Base64Decoder }).fromBase64;
+  // newer engines only: not in the DOM types of every TypeScript a host compiles with
+  const native: Base64Decoder | undefined = Reflect.get(Uint8Array, 'fromBase64');
   if (native) return (text) => native(text);
   return (text) => {
     const binary = atob(text);

@@ -8,7 +8,7 @@ import { UpstreamFailure } from './upstream.js';
 import { authorize } from './steps/authorize.js';
 import { binding } from './steps/binding.js';
 import { contentType } from './steps/content-type.js';
-import { newExchange, type EventState, type Exchange, type Step } from './steps/exchange.js';
+import { newExchange, type AnyStep, type EventState, type Exchange, type InOrder } from './steps/exchange.js';
 import { fields } from './steps/fields.js';
 import { filter } from './steps/filter.js';
 import { forward } from './steps/forward.js';
@@ -34,7 +34,11 @@ export { MIN_TOKEN_LENGTH } from './steps/setup.js';
  * refuses (a ProxyRefusal with its reason), answers early, or lets the request go on. The event
  * a request makes is recorded by the step that decides it and handed to the host after the answer.
  */
-export const STEPS: readonly Step[] = [route, origin, contentType, fields, visitor, signer, binding, limits, authorize, pollFloor, forward, tokenRefused, filter, sessions, signedBy, handOver];
+export const STEPS = [route, origin, contentType, fields, visitor, signer, binding, limits, authorize, pollFloor, forward, tokenRefused, filter, sessions, signedBy, handOver] as const;
+
+/** Fails to compile when a step comes before a step that sets what it needs. */
+export type StepsInOrder = Checked<InOrder<typeof STEPS>>;
+type Checked<T extends true> = T;
 
 /** Where a request goes, or null when it is not for the proxy (outside its prefix, given without its trailing slashes). */
 export function routeOf(rawUrl: string, cleanPrefix = ''): { path: string } | null {
@@ -58,13 +62,15 @@ export type ProxyCore = ((request: IncomingProxyRequest) => Promise<ProxyAnswer 
  * filters left it); a thrown refusal, an unreachable store or service, or an answer too deep to
  * walk becomes the answer. A failure that is none of the proxy's rejects.
  */
-export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly Step[] = STEPS): Promise<ProxyAnswer> {
+export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly AnyStep[] = STEPS): Promise<ProxyAnswer> {
   try {
     for (const step of steps) {
       const early = await step(x, setup);
       if (early) return withCookie(early, x.visitor?.cookie);
     }
-    return withCookie({ status: x.service.status, headers: { ...JSON_HEADERS }, body: x.service.body }, x.visitor?.cookie);
+    const service = x.service;
+    if (!service) throw new TypeError('the steps ended without forwarding the request');
+    return withCookie({ status: service.status, headers: { ...JSON_HEADERS }, body: service.body }, x.visitor?.cookie);
   } catch (error) {
     return answerFor(error, x, setup);
   }

@@ -8,8 +8,6 @@ export class StoreUnavailable extends Error {
   }
 }
 
-const OPERATIONS = ['get', 'set', 'setIfAbsent', 'increment', 'decrement', 'delete', 'deleteIfEqual', 'extendIfEqual'] as const;
-
 /**
  * The host's store with every call bounded in time: a client that queues commands while its
  * server is away (node-redis and ioredis both do by default) would otherwise hold each request
@@ -18,22 +16,29 @@ const OPERATIONS = ['get', 'set', 'setIfAbsent', 'increment', 'decrement', 'dele
  * The client reconnects by itself; the next request finds the store again.
  */
 export function guardStore(store: ProxyStore, timeoutMs: number): ProxyStore {
-  const guarded = {} as Record<(typeof OPERATIONS)[number], (...args: never[]) => Promise<unknown>>;
-  for (const name of OPERATIONS) {
-    // an optional operation the store does not have stays missing
-    if (!store[name]) continue;
-    const call = (store[name] as (...args: unknown[]) => Promise<unknown>).bind(store);
-    guarded[name] = (...args: unknown[]) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      });
-      return Promise.race([Promise.resolve().then(() => call(...args)), late])
-        .catch((error: unknown) => {
-          throw new StoreUnavailable(name, error);
-        })
-        .finally(() => clearTimeout(timer));
-    };
-  }
-  return guarded as unknown as ProxyStore;
+  const guard = <T>(name: string, call: () => Promise<T>): Promise<T> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    // a store that throws at once fails as one that rejects
+    return Promise.race([Promise.resolve().then(call), late])
+      .catch((error: unknown) => {
+        throw new StoreUnavailable(name, error);
+      })
+      .finally(() => clearTimeout(timer));
+  };
+  const guarded: ProxyStore = {
+    get: (key) => guard('get', () => store.get(key)),
+    set: (key, value, ttlMs) => guard('set', () => store.set(key, value, ttlMs)),
+    setIfAbsent: (key, value, ttlMs) => guard('setIfAbsent', () => store.setIfAbsent(key, value, ttlMs)),
+    increment: (key, windowMs) => guard('increment', () => store.increment(key, windowMs)),
+    decrement: (key) => guard('decrement', () => store.decrement(key)),
+    delete: (key) => guard('delete', () => store.delete(key)),
+    deleteIfEqual: (key, value) => guard('deleteIfEqual', () => store.deleteIfEqual(key, value)),
+  };
+  // an optional operation the store does not have stays missing
+  const extend = store.extendIfEqual?.bind(store);
+  if (extend) guarded.extendIfEqual = (key, value, ttlMs) => guard('extendIfEqual', () => extend(key, value, ttlMs));
+  return guarded;
 }

@@ -67,7 +67,7 @@ export function esign(options: EsignViteOptions = {}): Plugin {
   async function startSandbox(server: ViteDevServer): Promise<{ proxy: NodeProxyHandler; pages: Middleware }> {
     let module: SandboxModule;
     try {
-      module = (await import('esign-sandbox')) as unknown as SandboxModule;
+      module = await import('esign-sandbox');
     } catch (cause) {
       throw new Error('esign-elements/vite: without baseUrl and accessToken the dev server runs the sandbox; install esign-sandbox as a dev dependency', { cause });
     }

@@ -9,7 +9,7 @@ import type { ProxyOptions } from '../../src/proxy/options.js';
 import { authorize } from '../../src/proxy/steps/authorize.js';
 import { binding } from '../../src/proxy/steps/binding.js';
 import { contentType } from '../../src/proxy/steps/content-type.js';
-import { newExchange, type Exchange, type Step } from '../../src/proxy/steps/exchange.js';
+import { newExchange, type AnyStep, type Exchange, type Found, type Has, type Step } from '../../src/proxy/steps/exchange.js';
 import { fields } from '../../src/proxy/steps/fields.js';
 import { filter } from '../../src/proxy/steps/filter.js';
 import { forward } from '../../src/proxy/steps/forward.js';
@@ -61,17 +61,17 @@ function setupOf(options: Partial<ProxyOptions> = {}): ProxySetup {
   return createSetup({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, ...options });
 }
 
-/** An exchange that has been through the given steps (each must let it go on). */
-async function through(steps: Step[], request: IncomingProxyRequest, setup: ProxySetup): Promise<Exchange> {
+/** An exchange that has been through the given steps (each must let it go on), as the steps after them see it. */
+async function through(steps: readonly AnyStep[], request: IncomingProxyRequest, setup: ProxySetup): Promise<Has<Found>> {
   const x = newExchange(request, new URL(request.url, 'http://loopback').pathname, null);
   for (const step of steps) assert.equal(await step(x, setup), undefined, `${step.name} lets it go on`);
-  return x;
+  return x as Has<Found>;
 }
 
 const kindOf = (answer: ProxyAnswer | void) => (answer ? { status: answer.status, kind: answer.kind } : undefined);
 
 /** Runs a step that must refuse; returns its refusal's answer and why. */
-async function refusal(step: Step, x: Exchange, setup: ProxySetup): Promise<{ status: number; body: Record<string, unknown>; why: unknown; headers: Record<string, string> }> {
+async function refusal(step: AnyStep, x: Exchange, setup: ProxySetup): Promise<{ status: number; body: Record<string, unknown>; why: unknown; headers: Record<string, string> }> {
   const error = await Promise.resolve()
     .then(() => step(x, setup))
     .then(
@@ -93,7 +93,7 @@ describe('proxy steps, each on its own', () => {
     const setup = setupOf();
     const x = newExchange(incoming({ url: START }), START, null);
     assert.equal(await route(x, setup), undefined);
-    assert.equal(x.operation.id, 'smartIdLogin');
+    assert.equal(x.operation?.id, 'smartIdLogin');
     assert.deepEqual(x.event.base, { operation: 'smartIdLogin', kind: 'login', channel: 'smartid' });
     for (const path of ['/smartid/login.json?x=1', '/smartid/%6cogin.json', '/smartid/../login.json', '/nothing.json']) {
       const other = newExchange(incoming({ url: path }), path, null);
@@ -295,23 +295,23 @@ describe('proxy steps, each on its own', () => {
 
   it('filter: the token out of what the host and the browser get; screening data out of what the browser gets only', async () => {
     const setup = setupOf();
-    const x = newExchange(incoming({ url: START }), START, null);
     const value = { status: 'ok', note: `token ${ACCESS_TOKEN}`, peps_data: [{ name: 'X' }] };
-    x.service = { status: 200, text: JSON.stringify(value), value: JSON.parse(JSON.stringify(value)) as Record<string, unknown>, body: JSON.stringify(value) };
+    const x = {
+      ...newExchange(incoming({ url: START }), START, null),
+      service: { status: 200, text: JSON.stringify(value), value: JSON.parse(JSON.stringify(value)) as Record<string, unknown>, body: JSON.stringify(value) },
+    };
     filter(x, setup);
     assert.doesNotMatch(JSON.stringify(x.service.value), new RegExp(ACCESS_TOKEN));
     assert.deepEqual(x.service.value['peps_data'], [{ name: 'X' }], 'the host gets the screening data');
     assert.doesNotMatch(x.service.body, new RegExp(ACCESS_TOKEN));
     assert.doesNotMatch(x.service.body, /peps_data/);
-    const plain = newExchange(incoming({ url: START }), START, null);
     const text = '{"status":"waiting"}';
-    plain.service = { status: 200, text, value: { status: 'waiting' }, body: text };
+    const plain = { ...newExchange(incoming({ url: START }), START, null), service: { status: 200, text, value: { status: 'waiting' }, body: text } };
     filter(plain, setup);
     assert.equal(plain.service.body, text, 'the service\'s own text when nothing was taken out');
     // a screening field whose name the service spelled with an escape is found all the same
-    const escaped = newExchange(incoming({ url: START }), START, null);
     const sneaky = '{"status":"ok","person":{"sanctions\\u005fdata":[1]}}';
-    escaped.service = { status: 200, text: sneaky, value: JSON.parse(sneaky) as Record<string, unknown>, body: sneaky };
+    const escaped = { ...newExchange(incoming({ url: START }), START, null), service: { status: 200, text: sneaky, value: JSON.parse(sneaky) as Record<string, unknown>, body: sneaky } };
     filter(escaped, setup);
     assert.equal(escaped.service.body, '{"status":"ok","person":{}}');
   });

@@ -3,7 +3,7 @@ import type { Step } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 
 /** Authorize: the host's `authorize` hook decides, when it has one; anything but `true` is refused. */
-export const authorize: Step = ({ info, operation }, { options, askHost }) => {
+export const authorize: Step<'operation' | 'info'> = ({ info, operation }, { options, askHost }) => {
   const hook = options.authorize;
   return hook ? ask(() => hook(info, operation), operation.id, askHost) : undefined;
 };

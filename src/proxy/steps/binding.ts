@@ -1,7 +1,7 @@
 import { ProxyRefusal, jsonAnswer } from '../errors.js';
 import { REMOVALS, STATUS_OF } from '../operation-kinds.js';
 import { MemoryStore } from '../store.js';
-import type { Binding, Exchange, Step } from './exchange.js';
+import type { Binding, Step, Has } from './exchange.js';
 
 /** Bindings as parsed, by their stored text: a session is polled every second or so, its binding never changes. */
 const parsed = new Map<string, Binding>();
@@ -29,7 +29,7 @@ export const SESSION_NOT_FOUND = 'Session for given token was not found';
  * channel. Any other token gets the service's own answer for a token it does not know, whether
  * the session exists or not.
  */
-export const binding: Step = (x, { store }) => {
+export const binding: Step<'operation' | 'visitor'> = (x, { store }) => {
   const { operation } = x;
   if (!REMOVALS[operation.id] && !STATUS_OF[operation.id]) return;
   const key = `bind:${operation.params['token'] ?? operation.params['sessionId'] ?? ''}`;
@@ -38,7 +38,7 @@ export const binding: Step = (x, { store }) => {
   return store.get(key).then((stored) => bound(x, stored));
 };
 
-function bound(x: Exchange, stored: string | null): void {
+function bound(x: Has<'operation' | 'visitor'>, stored: string | null): void {
   const { operation } = x;
   const removalChannel = REMOVALS[operation.id];
   const bound = stored ? parseBinding(stored) : null;

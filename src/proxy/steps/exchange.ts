@@ -52,26 +52,15 @@ export interface ServiceAnswer {
   body: string;
 }
 
-/**
- * One request on its way through the steps: each step reads what the ones before it found and
- * adds its own. A field is set by the step named beside it.
- */
-export interface Exchange {
+/** What an exchange holds from its start (the fields with a default are changed by the steps named beside them). */
+export interface ExchangeStart {
   request: IncomingProxyRequest;
   /** The path below the proxy's prefix (route). */
   path: string;
   event: EventState;
   telemetry: RequestTelemetry | null;
-  /** route */
-  operation: MatchedOperation;
   /** fields: the operation's fields, checked ({} for a GET) */
   fields: Record<string, unknown>;
-  /** visitor */
-  visitor: Visitor;
-  /** visitor: what the host's hooks see of the request */
-  asked: HookRequest;
-  /** visitor: what authorize and onResult see */
-  info: ProxyRequestInfo;
   /** visitor: the person of a session start, as events show them */
   person: EventPerson | undefined;
   /** binding: the session a status poll or a removal is about */
@@ -80,31 +69,70 @@ export interface Exchange {
   signer: string | undefined;
   /** limits: the person's counters a start was counted under, given back if the service refuses it */
   personCounters: string[];
+}
+
+/** What the steps find, each set by the step named beside it: there only after that step ran. */
+export interface ExchangeFound {
+  /** route */
+  operation: MatchedOperation;
+  /** visitor */
+  visitor: Visitor;
+  /** visitor: what the host's hooks see of the request */
+  asked: HookRequest;
+  /** visitor: what authorize and onResult see */
+  info: ProxyRequestInfo;
   /** forward, filter */
   service: ServiceAnswer;
 }
 
-/** One step: nothing (go on), an answer that ends the request here, or a ProxyRefusal thrown. */
-export type Step = (exchange: Exchange, setup: ProxySetup) => ProxyAnswer | void | Promise<ProxyAnswer | void>;
+export type Found = keyof ExchangeFound;
 
-/** A new exchange for a request inside the prefix; the steps fill in the rest. */
+/** One request on its way through the steps, with what the steps before found so far. */
+export type Exchange = ExchangeStart & Partial<ExchangeFound>;
+
+/** An exchange as a step sees it: what it needs of the steps before it is there. */
+export type Has<Needs extends Found> = ExchangeStart & Pick<ExchangeFound, Needs> & Partial<ExchangeFound>;
+
+/**
+ * One step: nothing (go on), an answer that ends the request here, or a ProxyRefusal thrown.
+ * `Needs`: what it reads of the steps before it; `Gives`: what it sets. The compiler checks the
+ * order of the steps by them (see `InOrder`).
+ */
+export interface Step<Needs extends Found = never, Gives extends Found = never> {
+  (exchange: Has<Needs>, setup: ProxySetup): StepResult;
+  /** For the compiler only: never set. */
+  readonly order?: { needs: Needs; gives: Gives };
+}
+
+type StepResult = ProxyAnswer | void | Promise<ProxyAnswer | void>;
+
+/**
+ * A step of any order, as the loop runs it: taken from a method so that its parameter is compared
+ * both ways. The order itself is checked where the list is made (`InOrder`).
+ */
+export type AnyStep = { run(exchange: Exchange, setup: ProxySetup): StepResult }['run'];
+
+/** `true` when every step comes after the steps that set what it needs; else what is missing, and where. */
+export type InOrder<Steps extends readonly unknown[], Have extends Found = never> = Steps extends readonly [infer First, ...infer Rest]
+  ? First extends Step<infer Needs, infer Gives>
+    ? [Needs] extends [Have]
+      ? InOrder<Rest, Have | Gives>
+      : { missing: Exclude<Needs, Have>; before: First }
+    : never
+  : true;
+
+/** A new exchange for a request inside the prefix; the steps find the rest. */
 export function newExchange(request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0 = Date.now()): Exchange {
   const userAgent = request.header('user-agent');
-  // every field there from the start, the later steps' as undefined: one shape for every exchange
   return {
     request,
     path,
     event: { t0, base: userAgent ? { userAgent: userAgent.slice(0, 256) } : {} },
     telemetry,
-    operation: undefined,
     fields: {},
-    visitor: undefined,
-    asked: undefined,
-    info: undefined,
     person: undefined,
     binding: null,
     signer: undefined,
     personCounters: [],
-    service: undefined,
-  } as unknown as Exchange;
+  };
 }

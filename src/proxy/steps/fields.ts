@@ -3,7 +3,7 @@ import { InvalidField, operationFields } from '../fields.js';
 import { BodyTimeout, BodyTooLarge } from '../incoming.js';
 import { SMALL_BODIES, STARTS } from '../operation-kinds.js';
 import { checkStartFields } from '../start-rules.js';
-import type { Exchange, Step } from './exchange.js';
+import type { Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 
 const DECODER = new TextDecoder();
@@ -23,7 +23,7 @@ function refusedBody(error: unknown): never {
 }
 
 /** The body read within its limits (a session's small, a file's large). */
-function bodyBytes({ request, operation }: Exchange, setup: ProxySetup): Promise<Uint8Array> {
+function bodyBytes({ request, operation }: Has<'operation'>, setup: ProxySetup): Promise<Uint8Array> {
   try {
     return request.readBody(SMALL_BODIES.has(operation.id) ? setup.sessionBodyLimit : setup.bodyLimit, setup.timeoutFor);
   } catch (error) {
@@ -32,7 +32,7 @@ function bodyBytes({ request, operation }: Exchange, setup: ProxySetup): Promise
 }
 
 /** The operation's fields of a body parsed once, each checked. */
-function checked(x: Exchange, body: unknown): void {
+function checked(x: Has<'operation'>, body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProxyRefusal(proxyError('malformed-json'));
   const { operation } = x;
   try {
@@ -50,7 +50,7 @@ function checked(x: Exchange, body: unknown): void {
  * the start rules too); anything else in the body is dropped. A GET has none. A body a framework
  * parsed already is used as it is.
  */
-export const fields: Step = (x, setup) => {
+export const fields: Step<'operation'> = (x, setup) => {
   if (x.request.method === 'GET') return;
   const body = x.request.parsedBody;
   if (typeof body === 'string') return checked(x, parsed(body));

@@ -6,7 +6,7 @@ import type { Step } from './exchange.js';
  * onResult gets it so too); the screening data out of what the browser gets unless the host
  * exposes it. The service's own text goes on unless something was taken out of it.
  */
-export const filter: Step = ({ service }, { token, options }) => {
+export const filter: Step<'service'> = ({ service }, { token, options }) => {
   let changed = false;
   if (mayHoldToken(service.text, token)) {
     const redacted = redactToken(service.value, token);

@@ -2,7 +2,7 @@ import { proxyError, type ProxyAnswer } from '../errors.js';
 import { fileAnswer } from '../file-answer.js';
 import { isJsonContentType } from '../origin.js';
 import type { UpstreamAnswer } from '../upstream.js';
-import type { Exchange, Step } from './exchange.js';
+import type { Step, Has } from './exchange.js';
 
 function hasFields(fields: Record<string, unknown>): boolean {
   for (const _ in fields) return true;
@@ -14,7 +14,7 @@ function hasFields(fields: Record<string, unknown>): boolean {
  * its query, added here, never in a URL the browser sees), in its telemetry span. A downloaded
  * file goes back as a file; any other answer must be a JSON object.
  */
-export const forward: Step = (x, { upstream, token, tokenOnlyBody }) => {
+export const forward: Step<'operation', 'service'> = (x, { upstream, token, tokenOnlyBody }) => {
   const { request, operation, path, telemetry } = x;
   const send = (headers: Record<string, string>) =>
     request.method === 'GET'
@@ -24,7 +24,7 @@ export const forward: Step = (x, { upstream, token, tokenOnlyBody }) => {
   return answer.then((answered) => received(x, answered, token));
 };
 
-function received(x: Exchange, answer: UpstreamAnswer, token: string): ProxyAnswer | void {
+function received(x: Has<'operation'>, answer: UpstreamAnswer, token: string): ProxyAnswer | void {
   const { operation } = x;
   if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
     return fileAnswer(answer, operation.params['documentId'] ?? 'document', token);

@@ -3,7 +3,7 @@ import { ProxyRefusal, jsonAnswer, proxyError, type ProxyAnswer } from '../error
 import { HandOverTimeout, handOver as handOverOnce, within } from '../hand-over.js';
 import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';
 import type { ProxyRequestInfo, ProxyResult, ResultToHand } from '../options.js';
-import type { Binding, Exchange, Step } from './exchange.js';
+import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
 import { keepFinished } from './sessions.js';
@@ -28,7 +28,7 @@ async function runOnResult(setup: ProxySetup, result: ResultToHand): Promise<voi
  * handing it over the browser is told to keep waiting, and a poll after the one that handed it
  * over ends nothing again. A document operation's success each time.
  */
-export const handOver: Step = (x, setup) => {
+export const handOver: Step<'operation' | 'service' | 'visitor' | 'info'> = (x, setup) => {
   if (x.service.value['status'] !== 'ok') return;
   const session = x.binding && STATUS_OF[x.operation.id] ? x.binding : null;
   if (!setup.options.onResult) {
@@ -40,7 +40,7 @@ export const handOver: Step = (x, setup) => {
 };
 
 /** `session`: the binding of the session a status poll finished, or null for a document operation. */
-async function handOverResult(x: Exchange, setup: ProxySetup, session: Binding | null): Promise<ProxyAnswer | void> {
+async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info'>, setup: ProxySetup, session: Binding | null): Promise<ProxyAnswer | void> {
   const { operation, service, visitor, info } = x;
   const value = service.value;
   if (session) {

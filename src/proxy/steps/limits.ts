@@ -4,7 +4,7 @@ import { ProxyRefusal, proxyError } from '../errors.js';
 import { STARTS } from '../operation-kinds.js';
 import type { RateLimit } from '../options.js';
 import { canonicalCode, storeKey } from '../start-rules.js';
-import type { Exchange, Step } from './exchange.js';
+import type { Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 
 /**
@@ -39,7 +39,7 @@ export function personKey(id: OperationId, fields: Record<string, unknown>): str
 }
 
 /** The browser's network address for the per-address limit, when the host says it. */
-async function addressOf(x: Exchange, { options, limits, askHost }: ProxySetup): Promise<{ address: string; key: string } | null> {
+async function addressOf(x: Has<'operation' | 'visitor' | 'asked'>, { options, limits, askHost }: ProxySetup): Promise<{ address: string; key: string } | null> {
   const hook = options.clientAddress;
   if (!hook || !limits.perAddress) return null;
   const address = await askHost('clientAddress', () => hook(x.asked));
@@ -50,9 +50,9 @@ async function addressOf(x: Exchange, { options, limits, askHost }: ProxySetup):
  * Limits: a session start counts against its visitor, its network address (when the host gives
  * it) and the person its push would reach; over any of them it is refused with the seconds to wait.
  */
-export const limits: Step = (x, setup) => (STARTS[x.operation.id] ? countStart(x, setup) : undefined);
+export const limits: Step<'operation' | 'visitor' | 'asked'> = (x, setup) => (STARTS[x.operation.id] ? countStart(x, setup) : undefined);
 
-async function countStart(x: Exchange, setup: ProxySetup): Promise<void> {
+async function countStart(x: Has<'operation' | 'visitor' | 'asked'>, setup: ProxySetup): Promise<void> {
   await count(setup, 'visitor', setup.limits.perVisitor, x.visitor.key);
   const address = await addressOf(x, setup);
   if (address) {

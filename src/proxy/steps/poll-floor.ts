@@ -9,7 +9,7 @@ export const WAITING = JSON.stringify({ status: 'waiting' });
  * Poll floor: a session polled again sooner than `minPollIntervalMs` after its last poll is
  * answered "waiting" without asking the service.
  */
-export const pollFloor: Step = ({ binding, operation }, { store, minPollInterval }) => {
+export const pollFloor: Step<'operation'> = ({ binding, operation }, { store, minPollInterval }) => {
   if (minPollInterval <= 0 || !binding || !STATUS_OF[operation.id]) return;
   return store.setIfAbsent(`poll:${operation.params['token'] as string}`, '1', minPollInterval).then((first) => (first ? undefined : jsonAnswer(200, WAITING)));
 };

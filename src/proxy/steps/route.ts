@@ -12,7 +12,7 @@ export function operationOf(method: string, path: string): MatchedOperation | nu
   return /[?#%\\]/.test(path) ? null : matchOperation(method, path);
 }
 
-export const route: Step = (x, setup) => {
+export const route: Step<never, 'operation'> = (x, setup) => {
   const operation = operationOf(x.request.method, x.path);
   if (!operation) return proxyError('operation-not-allowed');
   x.operation = operation;

@@ -1,5 +1,5 @@
 import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
-import type { Binding, Exchange, Step } from './exchange.js';
+import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 
 /**
@@ -8,7 +8,7 @@ import type { ProxySetup } from './setup.js';
  * push was sent, so nobody can lock a person out with starts the service turns away); a session
  * it removed is unbound; a poll it answered with an error ends the session.
  */
-export const sessions: Step = (x, setup) => {
+export const sessions: Step<'operation' | 'service' | 'visitor'> = (x, setup) => {
   const { operation, service, binding } = x;
   if (binding && STATUS_OF[operation.id]) {
     if (binding.person) x.event.base.person = binding.person;
@@ -38,7 +38,7 @@ async function unbound(setup: ProxySetup, channel: 'mobile' | 'smartid', token: 
   setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service`);
 }
 
-async function startedOrRemoved(x: Exchange, setup: ProxySetup): Promise<void> {
+async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, setup: ProxySetup): Promise<void> {
   const { store, sessionTtl } = setup;
   const { operation, service, binding } = x;
   const status = service.value['status'];

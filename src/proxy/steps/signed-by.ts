@@ -10,7 +10,7 @@ import { signerKey } from './signer.js';
  * (the certificate's serial number); a signature by anyone else, or one whose signer cannot be
  * read, reaches neither `onResult` nor the browser. A hash signing's answer names nobody.
  */
-export const signedBy: Step = (x, { log }) => {
+export const signedBy: Step<'operation' | 'service'> = (x, { log }) => {
   const { binding, operation, service } = x;
   if (!binding?.signer || STATUS_OF[operation.id]?.kind !== 'sign' || service.value['status'] !== 'ok') return;
   const content = (service.value['file'] as { content?: unknown } | undefined)?.content;

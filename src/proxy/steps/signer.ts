@@ -2,7 +2,7 @@ import { ProxyRefusal, proxyError } from '../errors.js';
 import { STARTS } from '../operation-kinds.js';
 import type { ProxySigner } from '../options.js';
 import { canonicalCode, storeKey } from '../start-rules.js';
-import type { Exchange, Step } from './exchange.js';
+import type { Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 
 /** A signer's code as bindings keep it: a digest, never the code in clear. */
@@ -32,14 +32,14 @@ function isSigner(value: unknown): value is ProxySigner {
  * the person signed in to the host's site: anyone else is refused before anything is counted,
  * stored or forwarded, and so is a start when nobody is signed in.
  */
-export const signer: Step = (x, setup) => {
+export const signer: Step<'operation' | 'info'> = (x, setup) => {
   const hook = setup.options.signer;
   const start = STARTS[x.operation.id];
   if (!hook || !start || start.kind === 'login') return;
   return checkSigner(x, setup, hook);
 };
 
-async function checkSigner(x: Exchange, setup: ProxySetup, hook: NonNullable<ProxySetup['options']['signer']>): Promise<void> {
+async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook: NonNullable<ProxySetup['options']['signer']>): Promise<void> {
   const who = await setup.askHost('signer', () => hook(x.info), ` for ${x.operation.id}`);
   if (who === null || who === undefined) throw new ProxyRefusal(proxyError('signer-unknown'));
   if (!isSigner(who)) {

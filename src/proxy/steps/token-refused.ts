@@ -8,7 +8,7 @@ const SAY_EVERY_MS = 60_000;
  * can work until the host's configuration changes. Said in the log (at most once a minute, never
  * the token) and as a `failed` event; the browser gets the service's answer.
  */
-export const tokenRefused: Step = (x, setup) => {
+export const tokenRefused: Step<'operation' | 'service'> = (x, setup) => {
   if (x.service.value['error_code'] !== 40003) return;
   x.event.failure = 'access-token';
   const now = Date.now();

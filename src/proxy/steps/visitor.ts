@@ -4,7 +4,7 @@ import type { IncomingProxyRequest } from '../incoming.js';
 import { STARTS } from '../operation-kinds.js';
 import type { ProxyOptions } from '../options.js';
 import { newVisitorId, readCookie, visitorCookie, visitorCookieName } from '../visitor.js';
-import type { Exchange, Step, Visitor } from './exchange.js';
+import type { HookRequest, Step, Visitor, Has } from './exchange.js';
 import { HookRequestView, RequestInfoView } from './hook-request.js';
 import type { ProxySetup } from './setup.js';
 
@@ -19,20 +19,20 @@ function cookieVisitor(request: IncomingProxyRequest, options: ProxyOptions): Vi
 }
 
 /** The visitor as the host's hook names them. Host ids and cookie ids are kept under different keys: the two never meet. */
-async function hostVisitor(x: Exchange, setup: ProxySetup, hook: NonNullable<ProxyOptions['visitor']>): Promise<void> {
-  const id = await setup.askHost('visitor', () => hook(x.asked));
+async function hostVisitor(x: Has<'operation'>, asked: HookRequest, setup: ProxySetup, hook: NonNullable<ProxyOptions['visitor']>): Promise<void> {
+  const id = await setup.askHost('visitor', () => hook(asked));
   if (!id) throw new ProxyRefusal(proxyError('forbidden'));
-  known(x, setup, { id, key: `host:${id}` });
+  known(x, asked, setup, { id, key: `host:${id}` });
 }
 
-function known(x: Exchange, setup: ProxySetup, visitor: Visitor): void {
+function known(x: Has<'operation'>, asked: HookRequest, setup: ProxySetup, visitor: Visitor): void {
   x.visitor = visitor;
   x.event.base.visitor = visitor.id;
   if (STARTS[x.operation.id]) {
     x.person = eventPerson(x.fields, setup.options.eventSecret);
     if (x.person) x.event.base.person = x.person;
   }
-  x.info = new RequestInfoView(x.asked, x.fields, visitor.id);
+  x.info = new RequestInfoView(asked, x.fields, visitor.id);
 }
 
 /**
@@ -40,9 +40,9 @@ function known(x: Exchange, setup: ProxySetup, visitor: Visitor): void {
  * visitor gets one with whatever the answer is), and what the host's hooks see of the request.
  * A session start's person goes into its events masked, or as digests with `eventSecret`.
  */
-export const visitor: Step = (x, setup) => {
-  x.asked = new HookRequestView(x.request, x.path);
+export const visitor: Step<'operation', 'visitor' | 'asked' | 'info'> = (x, setup) => {
+  const asked = (x.asked = new HookRequestView(x.request, x.path));
   const hook = setup.options.visitor;
-  if (hook) return hostVisitor(x, setup, hook);
-  known(x, setup, cookieVisitor(x.request, setup.options));
+  if (hook) return hostVisitor(x, asked, setup, hook);
+  known(x, asked, setup, cookieVisitor(x.request, setup.options));
 };
