@@ -4,6 +4,11 @@ import { loadStrings, normalizeLanguage, stringsFailed, stringsLoaded, translate
 import { theme } from './theme.js';
 
 /** Rewrites the message of an error before it is shown and sent with `esign-error`. */
+/** The package's events, as the elements declare them in `HTMLElementEventMap`. */
+export type EsignEventName = Extract<keyof HTMLElementEventMap, `esign-${string}`>;
+/** An event's detail, by its name. */
+export type EventDetail<K extends keyof HTMLElementEventMap> = HTMLElementEventMap[K] extends CustomEvent<infer D> ? D : never;
+
 export type ErrorMessageHook = (detail: EsignErrorDetail, language: Language) => string | undefined;
 
 const connected = new Set<EsignElement>();
@@ -174,9 +179,9 @@ export class EsignElement extends LitElement {
     await loadWords(this, this.language, (this.constructor as typeof EsignElement).stringParts);
   }
 
-  /** Dispatches a bubbling, composed event; returns false when a listener prevented it. */
-  protected emit<T>(name: string, detail: T, cancelable = false): boolean {
-    return this.dispatchEvent(new CustomEvent<T>(name, { detail, bubbles: true, composed: true, cancelable }));
+  /** Dispatches a bubbling, composed event of the package, its detail typed by its name; returns false when a listener prevented it. */
+  protected emit<K extends EsignEventName>(name: K, detail: EventDetail<K>, cancelable = false): boolean {
+    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
   }
 
   /** An error as the `esign-error` detail, its message localised and passed through the host hook. */

@@ -3,16 +3,12 @@ import type { EsignErrorDetail } from '../client/errors.js';
 import type { NoBody, Operation } from '../protocol/operations.js';
 import type { WaitingResponse } from '../protocol/types.js';
 import type { PersonForm, PersonValue } from './person.js';
-import type { CancelledDetail, StartedDetail } from './session-events.js';
+import type { EventDetail } from './base-element.js';
 import type { FlowStart, SessionFlow } from './session-flow.js';
 import type { WaitHost } from './retry-wait.js';
 
-/** The events a session's runtime fires on its element, by name. */
-export interface SessionEvents {
-  'esign-started': StartedDetail;
-  'esign-cancelled': CancelledDetail;
-  'esign-error': EsignErrorDetail;
-}
+/** The events a session's runtime fires on its element. */
+export type SessionEvent = 'esign-started' | 'esign-cancelled' | 'esign-error';
 
 /**
  * What the session runtime uses of its element. The element builds it over its own (protected
@@ -47,7 +43,7 @@ export interface SessionHost<Raw extends { status: string }, Detail> {
   waitingSubject(): string;
   successMessage(): string;
   cancelledMessage(): string;
-  emit<K extends keyof SessionEvents>(name: K, detail: SessionEvents[K]): boolean;
+  emit<K extends SessionEvent>(name: K, detail: EventDetail<K>): boolean;
   errorDetail(error: unknown): EsignErrorDetail;
   focusLater(selector: string): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { loadOnce } from '../../internal/load-once.js';
 import { extensionOf } from '../../internal/sign-files.js';
 import type { StringKey } from '../../i18n/index.js';
 import type { ContainerEntry, PdfView } from './engine.js';
-import type { PreviewLoadedDetail } from './events.js';
+import type { EventDetail } from '../../internal/base-element.js';
 
 type Engine = typeof import('./engine.js');
 export type PreviewStatus = 'empty' | 'loading' | 'ready' | 'unsupported' | 'error';
@@ -33,7 +33,7 @@ export interface PreviewHost extends HTMLElement {
 
 /** What only the element may do, handed to its viewer. */
 export interface PreviewHostActions {
-  emit<T>(name: string, detail: T): void;
+  emit<K extends 'esign-preview-loaded' | 'esign-error'>(name: K, detail: EventDetail<K>): void;
   errorDetail(error: unknown): EsignErrorDetail;
 }
 
@@ -195,7 +195,7 @@ export class PreviewViewer {
 
   #loaded(pages: number): void {
     if (this.host._status === 'loading') this.host._status = 'ready';
-    this.actions.emit<PreviewLoadedDetail>('esign-preview-loaded', { fileName: this.#name, pages });
+    this.actions.emit('esign-preview-loaded', { fileName: this.#name, pages });
   }
 
   /** A failure said in the preview and sent as `esign-error`. */

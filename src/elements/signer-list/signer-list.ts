@@ -6,7 +6,7 @@ import type { StringKey } from '../../i18n/index.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from '../document-upload/signer-fields.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
-import type { SignerInvitedDetail, SignerRemovedDetail, SignersLoadedDetail, TemporarySignerName } from './events.js';
+import type { SignerInvitedDetail, TemporarySignerName } from './events.js';
 import { signerListStyles } from './signer-list.styles.js';
 
 const KNOWN_STATES = ['pending', 'signed', 'rejected', 'reviewing', 'reviewed', 'confirmed', 'denied'];
@@ -130,7 +130,7 @@ export class EsignSignerList extends EsignDocumentElement {
     const answer = await this.act('load', (signal) => this.client.call(listSigners, {}, { documentId }, { signal }));
     this._signers = answer.signers;
     this._updated = new Date();
-    this.emit<SignersLoadedDetail>('esign-signers-loaded', { documentId, signers: answer.signers });
+    this.emit('esign-signers-loaded', { documentId, signers: answer.signers });
     return answer.signers;
   }
 
@@ -164,7 +164,7 @@ export class EsignSignerList extends EsignDocumentElement {
     await this.act('remove', (signal) => this.client.call(removeTemporarySigner, { name: signer.name, surname: signer.surname }, { documentId }, { signal }));
     this._confirm = null;
     this._notice = this.t('signers.removed', { name: `${signer.name} ${signer.surname}` });
-    this.emit<SignerRemovedDetail>('esign-signer-removed', { documentId, name: signer.name, surname: signer.surname });
+    this.emit('esign-signer-removed', { documentId, name: signer.name, surname: signer.surname });
     await this.refresh().catch(() => undefined);
     void this.focusLater('[part="refresh"]');
   }

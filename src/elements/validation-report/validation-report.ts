@@ -3,7 +3,6 @@ import { validateDocument, validateFile } from '../../protocol/operations.js';
 import { css } from 'lit';
 import type { ValidationReport } from '../../protocol/types.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
-import type { ValidatedDetail } from './events.js';
 import { readReport } from './read-report.js';
 import { loadOnce } from '../../internal/load-once.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
@@ -105,7 +104,7 @@ export class EsignValidationReport extends EsignDocumentElement {
     const answer = await this.act('validate', (signal) => this.client.call(validateDocument, {}, { documentId }, { signal }));
     this.report = answer.data;
     const { valid, total } = readReport(answer.data);
-    this.emit<ValidatedDetail>('esign-validated', { documentId, report: answer.data, validSignatures: valid, signatures: total });
+    this.emit('esign-validated', { documentId, report: answer.data, validSignatures: valid, signatures: total });
     return answer.data;
   }
 
@@ -128,7 +127,7 @@ export class EsignValidationReport extends EsignDocumentElement {
     const answer = await this.act('file', async (signal) => this.client.call(validateFile, { file: { filename: file.name, content: await blobToBase64(file, undefined, signal) } }, {}, { signal }));
     this.report = answer.data;
     const { valid, total } = readReport(answer.data);
-    this.emit<ValidatedDetail>('esign-validated', { documentId: '', fileName: file.name, report: answer.data, validSignatures: valid, signatures: total });
+    this.emit('esign-validated', { documentId: '', fileName: file.name, report: answer.data, validSignatures: valid, signatures: total });
     void this.focusLater('.summary');
     return answer.data;
   }
