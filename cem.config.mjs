@@ -43,7 +43,7 @@ function eventTypesAndPaths() {
 
 export default {
   globs: ['src/**/*.ts'],
-  exclude: ['src/proxy/**', 'src/client/**', 'src/i18n/**', 'src/define/**', 'src/cdn.ts'],
+  exclude: ['src/proxy/**', 'src/client/**', 'src/i18n/**', 'src/elements/*/define.ts', 'src/registry.ts', 'src/cdn.ts'],
   outdir: '.',
   litelement: true,
   plugins: [eventTypesAndPaths()],

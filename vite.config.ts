@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { minifyLitTemplates } from './scripts/minify-lit-templates.js';
+import { REGISTRY } from './src/registry.js';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
@@ -10,10 +11,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 };
 /** Every runtime and peer dependency stays an import in the library build (Lit is bundled only into the script-tag files). */
 const DEPENDENCIES = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies), '@lit/', '@lit-labs/', 'esign-sandbox', 'vite'];
-/** One entry per element: `src/define/<name>.ts` registers it and the elements it is made of. */
-const ELEMENT_ENTRIES = readdirSync(new URL('./src/define/', import.meta.url))
-  .filter((file) => file.endsWith('.ts'))
-  .map((file) => file.slice(0, -3));
+/** One entry per element: `src/elements/<name>/define.ts` registers it and the elements it is made of. */
+const ELEMENT_ENTRIES = REGISTRY.map((entry) => entry.name);
 
 /**
  * A language part keeps its name without a hash (`esign-elements-lt-session.js`), so a page can
@@ -21,8 +20,13 @@ const ELEMENT_ENTRIES = readdirSync(new URL('./src/define/', import.meta.url))
  * the CDN's versioned path keeps caches apart. Every other chunk is named by its content.
  */
 const LANGUAGE_PART = /^(lt|en|lv|et|ru)-(form|session|documents)$/;
-const chunkFileNames = (chunk: { name: string }): string =>
-  LANGUAGE_PART.test(chunk.name) ? 'esign-elements-[name].js' : 'esign-elements-[name]-[hash].js';
+/** An element's define entry, loaded as a chunk, is named by its element (`esign-elements-status-<hash>.js`). */
+const DEFINE_ENTRY = /[\\/]elements[\\/]([a-z-]+)[\\/]define\.ts$/;
+const chunkFileNames = (chunk: { name: string; facadeModuleId?: string | null }): string => {
+  if (LANGUAGE_PART.test(chunk.name)) return 'esign-elements-[name].js';
+  const element = DEFINE_ENTRY.exec(chunk.facadeModuleId ?? '')?.[1];
+  return element ? `esign-elements-${element}-[hash].js` : 'esign-elements-[name]-[hash].js';
+};
 const SCRIPT_OUTPUT = { minify: true, comments: false, chunkFileNames } as const;
 /**
  * An element's own script-tag file runs whole as the page loads (Lit, then the element's first
@@ -73,7 +77,7 @@ export default defineConfig(({ mode }): UserConfig => {
       build: {
         outDir: 'dist/cdn',
         emptyOutDir: false,
-        lib: { entry: `src/define/${name}.ts`, formats: ['es'], fileName: () => `esign-${name}.js` },
+        lib: { entry: `src/elements/${name}/define.ts`, formats: ['es'], fileName: () => `esign-${name}.js` },
         rolldownOptions: {
           external: [...PDFJS.external],
           preserveEntrySignatures: 'allow-extension',
@@ -100,7 +104,7 @@ export default defineConfig(({ mode }): UserConfig => {
           'react/jsx': 'src/react/jsx.ts',
           'vue/index': 'src/vue/index.ts',
           'vite/index': 'src/vite/index.ts',
-          ...Object.fromEntries(ELEMENT_ENTRIES.map((name) => [`define/${name}`, `src/define/${name}.ts`])),
+          ...Object.fromEntries(ELEMENT_ENTRIES.map((name) => [`elements/${name}/define`, `src/elements/${name}/define.ts`])),
         },
         formats: ['es'],
       },

@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 import workerUrl from 'pdfjs-dist/legacy/build/pdf.worker.min.mjs?url';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import '../src/define/document-preview.js';
+import '../src/elements/document-preview/define.js';
 import type { EsignDocumentPreview } from '../src/elements/document-preview/document-preview.js';
 
 /** From the file given to the first page drawn with its text layer. */

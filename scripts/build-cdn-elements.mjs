@@ -1,10 +1,9 @@
 // The script-tag file of every element (`dist/cdn/esign-<name>.js`), one Vite run each.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { build } from 'vite';
 
-const names = readdirSync(new URL('../src/define/', import.meta.url))
-  .filter((file) => file.endsWith('.ts'))
-  .map((file) => file.slice(0, -3));
+// every element folder with a define entry (the registry's, as its check keeps them)
+const names = readdirSync(new URL('../src/elements/', import.meta.url)).filter((name) => existsSync(new URL(`../src/elements/${name}/define.ts`, import.meta.url)));
 for (const name of names) {
   process.env.ESIGN_ELEMENT = name;
   await build({ mode: 'cdn-element', logLevel: 'warn' });

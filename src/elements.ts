@@ -1,6 +1,5 @@
-import { EsignControlCode } from './elements/control-code/control-code.js';
+// Made from src/registry.ts by `npm run registry`: change the registry, not this file.
 import { EsignIdentify } from './elements/identify/identify.js';
-import { EsignPersonForm } from './elements/person-form/person-form.js';
 import { EsignSign } from './elements/sign/sign.js';
 import { EsignHashSign } from './elements/hash-sign/hash-sign.js';
 import { EsignDocumentUpload } from './elements/document-upload/document-upload.js';
@@ -8,8 +7,10 @@ import { EsignSignerList } from './elements/signer-list/signer-list.js';
 import { EsignValidationReport } from './elements/validation-report/validation-report.js';
 import { EsignSigningLink } from './elements/signing-link/signing-link.js';
 import { EsignDocument } from './elements/document/document.js';
-import { EsignStatus } from './elements/status/status.js';
 import { EsignDocumentPreview } from './elements/document-preview/document-preview.js';
+import { EsignPersonForm } from './elements/person-form/person-form.js';
+import { EsignControlCode } from './elements/control-code/control-code.js';
+import { EsignStatus } from './elements/status/status.js';
 
 /** Every element of the package, by tag name. */
 export const ELEMENTS: Record<string, CustomElementConstructor> = {

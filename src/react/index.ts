@@ -1,3 +1,4 @@
+// Made from src/registry.ts by `npm run registry`: change the registry, not this file.
 /**
  * React components for every element (made with @lit/react): properties as props, `esign-*`
  * events as `on…` props (`onAuthenticated`, `onError`, …) that work after hydration too, `ref`
@@ -30,27 +31,15 @@ function component<I extends HTMLElement, E extends Record<string, EventName | s
   return createComponent({ react: React, tagName, elementClass, events, displayName: displayName(tagName) });
 }
 
-const SESSION_EVENTS = { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error') };
-const ERROR = { onError: on('esign-error') };
-
-export const EsignIdentify = component('esign-identify', IdentifyElement, { ...SESSION_EVENTS, onAuthenticated: on('esign-authenticated') });
-export const EsignSign = component('esign-sign', SignElement, { ...SESSION_EVENTS, onSigned: on('esign-signed') });
-export const EsignHashSign = component('esign-hash-sign', HashSignElement, { ...SESSION_EVENTS, onHashSigned: on('esign-hash-signed') });
-export const EsignDocumentUpload = component('esign-document-upload', DocumentUploadElement, { ...ERROR, onDocumentUploaded: on('esign-document-uploaded') });
-export const EsignSignerList = component('esign-signer-list', SignerListElement, {
-  ...ERROR,
-  onSignersLoaded: on('esign-signers-loaded'),
-  onSignerInvited: on('esign-signer-invited'),
-  onSignerRemoved: on('esign-signer-removed'),
-});
-export const EsignValidationReport = component('esign-validation-report', ValidationReportElement, { ...ERROR, onValidated: on('esign-validated') });
-export const EsignSigningLink = component('esign-signing-link', SigningLinkElement, { ...ERROR, onSigningLinkCreated: on('esign-signing-link-created') });
-export const EsignDocument = component('esign-document', DocumentElement, {
-  ...ERROR,
-  onDocumentRemoved: on('esign-document-removed'),
-  onDocumentDownloaded: on('esign-document-downloaded'),
-});
-export const EsignDocumentPreview = component('esign-document-preview', DocumentPreviewElement, { ...ERROR, onPreviewLoaded: on('esign-preview-loaded') });
+export const EsignIdentify = component('esign-identify', IdentifyElement, { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error'), onAuthenticated: on('esign-authenticated') });
+export const EsignSign = component('esign-sign', SignElement, { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error'), onSigned: on('esign-signed') });
+export const EsignHashSign = component('esign-hash-sign', HashSignElement, { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error'), onHashSigned: on('esign-hash-signed') });
+export const EsignDocumentUpload = component('esign-document-upload', DocumentUploadElement, { onError: on('esign-error'), onDocumentUploaded: on('esign-document-uploaded') });
+export const EsignSignerList = component('esign-signer-list', SignerListElement, { onError: on('esign-error'), onSignersLoaded: on('esign-signers-loaded'), onSignerInvited: on('esign-signer-invited'), onSignerRemoved: on('esign-signer-removed') });
+export const EsignValidationReport = component('esign-validation-report', ValidationReportElement, { onError: on('esign-error'), onValidated: on('esign-validated') });
+export const EsignSigningLink = component('esign-signing-link', SigningLinkElement, { onError: on('esign-error'), onSigningLinkCreated: on('esign-signing-link-created') });
+export const EsignDocument = component('esign-document', DocumentElement, { onError: on('esign-error'), onDocumentRemoved: on('esign-document-removed'), onDocumentDownloaded: on('esign-document-downloaded') });
+export const EsignDocumentPreview = component('esign-document-preview', DocumentPreviewElement, { onError: on('esign-error'), onPreviewLoaded: on('esign-preview-loaded') });
 export const EsignPersonForm = component('esign-person-form', PersonFormElement, { onPersonSubmit: on('esign-person-submit') });
-export const EsignControlCode = component('esign-control-code', ControlCodeElement, {});
+export const EsignControlCode = component('esign-control-code', ControlCodeElement, {  });
 export const EsignStatus = component('esign-status', StatusElement, { onCancelRequest: on('esign-cancel-request') });

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../src/define/identify.js';
+import '../../src/elements/identify/define.js';
 import { ENDPOINT } from './helpers.js';
 
 // This file imports only the identify entry: it registers the element and its parts, nothing else.
@@ -20,7 +20,7 @@ describe('one entry per element', () => {
   });
 
   it('importing the document entry later adds the document elements and keeps the others', async () => {
-    await import('../../src/define/document.js');
+    await import('../../src/elements/document/define.js');
     for (const tag of ['esign-document', 'esign-signer-list', 'esign-validation-report', 'esign-signing-link', 'esign-identify']) {
       expect(customElements.get(tag), tag).to.be.a('function');
     }

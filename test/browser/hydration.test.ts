@@ -35,7 +35,7 @@ describe('server-rendered elements hydrate', () => {
       text: deepText(el),
     }));
     window.addEventListener('error', onError);
-    await import('../../src/define/identify.js');
+    await import('../../src/elements/identify/define.js');
     for (const el of [english, lithuanian]) {
       await el.updateComplete;
       await personForm(el).updateComplete;

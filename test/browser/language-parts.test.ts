@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../src/define/identify.js';
-import '../../src/define/document-upload.js';
+import '../../src/elements/identify/define.js';
+import '../../src/elements/document-upload/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { EsignDocumentUpload } from '../../src/elements/document-upload/document-upload.js';
 import { stringsLoaded } from '../../src/i18n/index.js';

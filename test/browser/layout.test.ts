@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../src/define/identify.js';
+import '../../src/elements/identify/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { PersonForm } from '../../src/internal/person.js';
 

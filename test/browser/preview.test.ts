@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { EsignClient } from '../../src/client/index.js';
-import '../../src/define/document-preview.js';
+import '../../src/elements/document-preview/define.js';
 import type { EsignDocumentPreview } from '../../src/elements/document-preview/document-preview.js';
 import type { PreviewLoadedDetail } from '../../src/elements/document-preview/events.js';
 import type { EsignErrorDetail } from '../../src/client/errors.js';

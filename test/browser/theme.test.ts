@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../src/define/identify.js';
+import '../../src/elements/identify/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 
 // The elements follow the page's color-scheme, unless their theme attribute says otherwise.

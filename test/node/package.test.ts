@@ -63,7 +63,7 @@ describe('package', () => {
       modules.add(file);
       for (const [, target] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) visit(resolve(dirname(file), target!.replace(/\.js$/, '.ts')));
     };
-    for (const name of ['identify', 'sign', 'hash-sign', 'person-form', 'control-code', 'status']) visit(resolve(`src/define/${name}.ts`));
+    for (const name of ['identify', 'sign', 'hash-sign', 'person-form', 'control-code', 'status']) visit(resolve(`src/elements/${name}/define.ts`));
     assert.ok([...modules].some((file) => file.endsWith('/session-element.ts')));
     // a key written whole ('identify.submit') or begun in a template (`error.${code}`)
     const said = [...modules].flatMap((file) =>

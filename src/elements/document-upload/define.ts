@@ -1,6 +1,6 @@
 /** Registers <esign-document-upload>; safe to import twice. */
-import { EsignDocumentUpload } from '../elements/document-upload/document-upload.js';
-import { defineElement } from '../internal/define.js';
+import { EsignDocumentUpload } from './document-upload.js';
+import { defineElement } from '../../internal/define.js';
 
 defineElement('esign-document-upload', EsignDocumentUpload);
 

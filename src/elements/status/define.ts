@@ -1,6 +1,6 @@
 /** Registers <esign-status>; safe to import twice. */
-import { EsignStatus } from '../elements/status/status.js';
-import { defineElement } from '../internal/define.js';
+import { EsignStatus } from './status.js';
+import { defineElement } from '../../internal/define.js';
 
 defineElement('esign-status', EsignStatus);
 

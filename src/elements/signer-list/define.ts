@@ -1,6 +1,6 @@
 /** Registers <esign-signer-list>; safe to import twice. */
-import { EsignSignerList } from '../elements/signer-list/signer-list.js';
-import { defineElement } from '../internal/define.js';
+import { EsignSignerList } from './signer-list.js';
+import { defineElement } from '../../internal/define.js';
 
 defineElement('esign-signer-list', EsignSignerList);
 

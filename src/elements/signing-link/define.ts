@@ -1,6 +1,6 @@
 /** Registers <esign-signing-link>; safe to import twice. */
-import { EsignSigningLink } from '../elements/signing-link/signing-link.js';
-import { defineElement } from '../internal/define.js';
+import { EsignSigningLink } from './signing-link.js';
+import { defineElement } from '../../internal/define.js';
 
 defineElement('esign-signing-link', EsignSigningLink);
 

@@ -1,6 +1,6 @@
 /** Registers <esign-control-code>; safe to import twice. */
-import { EsignControlCode } from '../elements/control-code/control-code.js';
-import { defineElement } from '../internal/define.js';
+import { EsignControlCode } from './control-code.js';
+import { defineElement } from '../../internal/define.js';
 
 defineElement('esign-control-code', EsignControlCode);
 

@@ -1,6 +1,6 @@
 /** Registers <esign-validation-report>; safe to import twice. */
-import { EsignValidationReport } from '../elements/validation-report/validation-report.js';
-import { defineElement } from '../internal/define.js';
+import { EsignValidationReport } from './validation-report.js';
+import { defineElement } from '../../internal/define.js';
 
 defineElement('esign-validation-report', EsignValidationReport);
 

@@ -1,0 +1,10 @@
+/** Registers <esign-document> and the elements it is made of; safe to import twice. */
+import { EsignDocument } from './document.js';
+import { defineElement } from '../../internal/define.js';
+import '../signer-list/define.js';
+import '../signing-link/define.js';
+import '../validation-report/define.js';
+
+defineElement('esign-document', EsignDocument);
+
+export { EsignDocument };

@@ -1,0 +1,12 @@
+/** Registers <esign-hash-sign> and the elements it is made of; safe to import twice. */
+import { EsignHashSign } from './hash-sign.js';
+import { defineElement } from '../../internal/define.js';
+import { definedLater } from '../../internal/session-later-load.js';
+import '../person-form/define.js';
+
+// nothing to show before a session starts: defined once the form is on screen
+definedLater.push(() => import('../control-code/define.js'), () => import('../status/define.js'));
+
+defineElement('esign-hash-sign', EsignHashSign);
+
+export { EsignHashSign };

@@ -1,0 +1,111 @@
+/**
+ * Every element of the package, one line each. Its folder `src/elements/<name>/` holds its class,
+ * styles, events and define entry (`define.ts`); the files that list the elements are made from
+ * this list by `npm run registry` (the exports of `elements.ts`, the React components, the
+ * framework prop types, the package's exports, the size ceilings), and a test fails when one of
+ * them drifts from it. Adding an element is its folder plus one line here.
+ */
+export interface ElementEntry {
+  /** Its folder, its entry (`esign-elements/<name>`), its tag (`esign-<name>`) and its script-tag file (`esign-<name>.js`). */
+  readonly name: string;
+  /** Its class, exported by this name from its folder's `<name>.ts`. */
+  readonly className: string;
+  /** Its events as React props: `onAuthenticated` → `esign-authenticated`. */
+  readonly events: Readonly<Record<string, string>>;
+  /** Its attributes with a dash, by the property each sets. */
+  readonly attributes: Readonly<Record<string, string>>;
+  /** The ceiling of its script-tag file (min+gzip, with what it imports statically), and why. */
+  readonly ceiling: { readonly bytes: number; readonly why: string };
+}
+
+const SESSION_EVENTS = { onStarted: 'esign-started', onCancelled: 'esign-cancelled', onError: 'esign-error' } as const;
+const ERROR = { onError: 'esign-error' } as const;
+const SESSION_ATTRIBUTES = { 'message-format': 'messageFormat', 'poll-interval': 'pollInterval', 'time-limit': 'timeLimit', 'hide-success': 'hideSuccess' } as const;
+const GROWN = 'its size on 2026-11-24 plus 3%';
+
+export const REGISTRY: readonly ElementEntry[] = [
+  {
+    name: 'identify',
+    className: 'EsignIdentify',
+    events: { ...SESSION_EVENTS, onAuthenticated: 'esign-authenticated' },
+    attributes: { ...SESSION_ATTRIBUTES, 'phone-language': 'phoneLanguage' },
+    ceiling: { bytes: 18500, why: 'the login element alone (issue 24)' },
+  },
+  {
+    name: 'sign',
+    className: 'EsignSign',
+    events: { ...SESSION_EVENTS, onSigned: 'esign-signed' },
+    attributes: { ...SESSION_ATTRIBUTES, 'signature-position': 'signaturePosition', 'signature-page': 'signaturePage', 'certificate-level': 'certificateLevel', 'max-size': 'maxSize' },
+    ceiling: { bytes: 23338, why: GROWN },
+  },
+  {
+    name: 'hash-sign',
+    className: 'EsignHashSign',
+    events: { ...SESSION_EVENTS, onHashSigned: 'esign-hash-signed' },
+    attributes: { ...SESSION_ATTRIBUTES, 'hash-algorithm': 'hashAlgorithm' },
+    ceiling: { bytes: 19544, why: GROWN },
+  },
+  {
+    name: 'document-upload',
+    className: 'EsignDocumentUpload',
+    events: { ...ERROR, onDocumentUploaded: 'esign-document-uploaded' },
+    attributes: { 'callback-url': 'callbackUrl', 'max-size': 'maxSize', 'document-id': 'documentId' },
+    ceiling: { bytes: 15672, why: GROWN },
+  },
+  {
+    name: 'signer-list',
+    className: 'EsignSignerList',
+    events: { ...ERROR, onSignersLoaded: 'esign-signers-loaded', onSignerInvited: 'esign-signer-invited', onSignerRemoved: 'esign-signer-removed' },
+    attributes: { 'refresh-interval': 'refreshInterval', 'no-invite': 'noInvite', 'no-remove': 'noRemove', 'document-id': 'documentId' },
+    ceiling: { bytes: 14497, why: GROWN },
+  },
+  {
+    name: 'validation-report',
+    className: 'EsignValidationReport',
+    events: { ...ERROR, onValidated: 'esign-validated' },
+    attributes: { 'document-id': 'documentId' },
+    ceiling: { bytes: 14613, why: GROWN },
+  },
+  {
+    name: 'signing-link',
+    className: 'EsignSigningLink',
+    events: { ...ERROR, onSigningLinkCreated: 'esign-signing-link-created' },
+    attributes: { 'expire-after': 'expireAfter', 'delete-document-after': 'deleteAfter', 'callback-url': 'callbackUrl', 'page-language': 'pageLanguage', 'document-id': 'documentId' },
+    ceiling: { bytes: 14933, why: GROWN },
+  },
+  {
+    name: 'document',
+    className: 'EsignDocument',
+    events: { ...ERROR, onDocumentRemoved: 'esign-document-removed', onDocumentDownloaded: 'esign-document-downloaded' },
+    attributes: { 'callback-url': 'callbackUrl', 'document-id': 'documentId' },
+    ceiling: { bytes: 21471, why: GROWN },
+  },
+  {
+    name: 'document-preview',
+    className: 'EsignDocumentPreview',
+    events: { ...ERROR, onPreviewLoaded: 'esign-preview-loaded' },
+    attributes: { 'worker-src': 'workerSrc' },
+    ceiling: { bytes: 10511, why: GROWN },
+  },
+  {
+    name: 'person-form',
+    className: 'EsignPersonForm',
+    events: { onPersonSubmit: 'esign-person-submit' },
+    attributes: {},
+    ceiling: { bytes: 12659, why: `${GROWN}, with the words of its form in the five languages inside (issue 24: a form drawn without waiting for a language file)` },
+  },
+  {
+    name: 'control-code',
+    className: 'EsignControlCode',
+    events: {},
+    attributes: {},
+    ceiling: { bytes: 9561, why: GROWN },
+  },
+  {
+    name: 'status',
+    className: 'EsignStatus',
+    events: { onCancelRequest: 'esign-cancel-request' },
+    attributes: {},
+    ceiling: { bytes: 10329, why: GROWN },
+  },
+];
