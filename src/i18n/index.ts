@@ -18,12 +18,16 @@ export type StringPart = (typeof STRING_PARTS)[number];
 
 /** Each part's module, by language: the paths are written out, so that bundlers find every file. */
 type PartLoader = () => Promise<{ strings: Partial<Strings> }>;
-const LOADERS: Record<Language, Record<StringPart, PartLoader>> = {
-  en: { form: () => import('./en-form.js'), session: () => import('./en-session.js'), documents: () => import('./en-documents.js') },
-  lt: { form: () => import('./lt-form.js'), session: () => import('./lt-session.js'), documents: () => import('./lt-documents.js') },
-  lv: { form: () => import('./lv-form.js'), session: () => import('./lv-session.js'), documents: () => import('./lv-documents.js') },
-  et: { form: () => import('./et-form.js'), session: () => import('./et-session.js'), documents: () => import('./et-documents.js') },
-  ru: { form: () => import('./ru-form.js'), session: () => import('./ru-session.js'), documents: () => import('./ru-documents.js') },
+/**
+ * The parts loaded on first use. The `form` part is not among them: it comes with the person form
+ * itself (form-words.ts), in the five languages, so that a form is drawn without waiting for a file.
+ */
+const LOADERS: Record<Language, Record<Exclude<StringPart, 'form'>, PartLoader>> = {
+  en: { session: () => import('./en-session.js'), documents: () => import('./en-documents.js') },
+  lt: { session: () => import('./lt-session.js'), documents: () => import('./lt-documents.js') },
+  lv: { session: () => import('./lv-session.js'), documents: () => import('./lv-documents.js') },
+  et: { session: () => import('./et-session.js'), documents: () => import('./et-documents.js') },
+  ru: { session: () => import('./ru-session.js'), documents: () => import('./ru-documents.js') },
 };
 
 /** Per language, the words of every part loaded so far. */
@@ -61,6 +65,8 @@ export function stringsLoaded(lang: Language, parts: readonly StringPart[] = STR
 function loadPart(lang: Language, part: StringPart): Promise<void> {
   const id = `${lang}/${part}`;
   if (loadedParts.has(id)) return Promise.resolve();
+  // the form's words are there once the person form is: nothing to load for a page without one
+  if (part === 'form') return Promise.resolve();
   let pending = loading.get(id);
   if (!pending) {
     pending = LOADERS[lang][part]().then(

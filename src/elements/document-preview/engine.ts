@@ -8,7 +8,7 @@ import { PDFWorker, TextLayer, VerbosityLevel, getDocument, type PDFDocumentProx
 export { readContainer, type ContainerEntry } from './zip.js';
 
 /** The worker beside this module, in the package and in the script-tag files alike. */
-const DEFAULT_WORKER = new URL('./esign-elements-pdf-worker.js', import.meta.url).href;
+const DEFAULT_WORKER = new URL(/* @vite-ignore */ './esign-elements-pdf-worker.js', import.meta.url).href;
 /** The most pixels one page's canvas may hold (phones refuse larger canvases). */
 const MAX_CANVAS_PIXELS = 16_000_000;
 

@@ -11,6 +11,7 @@ import { personFormStyles } from './person-form.styles.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { afterPaint } from '../../internal/after-paint.js';
 import { maskCode, maskPhone } from '../../protocol/mask.js';
+import { provideFormWords } from '../../i18n/form-words.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 
@@ -30,6 +31,10 @@ const COUNTRIES: Country[] = ['LT', 'LV', 'EE'];
  * @tag esign-person-form
  */
 export class EsignPersonForm extends EsignElement implements PersonForm {
+  static {
+    // the form's words in the five languages, with the form: drawn without waiting for a file
+    provideFormWords();
+  }
   static formAssociated = true;
   static override styles = [theme, controls, personFormStyles];
 
