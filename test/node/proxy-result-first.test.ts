@@ -35,6 +35,18 @@ async function finishedService(): Promise<{ url: string; polls: () => number }> 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A door the test opens: what waits at it goes on only then (order by events, not by time). */
+function gate(): { passed: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const passed = new Promise<void>((resolve) => (open = resolve));
+  return { passed, open };
+}
+
+/** Until `done` holds, looked at every few milliseconds, for five seconds at most. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 5_000; !done(); await sleep(5)) if (Date.now() > deadline) assert.fail(`never: ${what}`);
+}
+
 /** A proxy in front of `baseUrl`; the poll floor off, since these tests poll at will. */
 function proxy(baseUrl: string, options: Partial<ProxyOptions>): Promise<string> {
   return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0, log: () => undefined, ...options }) as RequestListener);
@@ -58,10 +70,11 @@ describe('proxy: the host has the result before the browser', () => {
     const service = await finishedService();
     const journal: string[] = [];
     let fail = true;
+    let door = gate();
     const url = await proxy(service.url, {
       onResult: async (result) => {
         journal.push(`run ${result.token === SESSION}`);
-        await sleep(400);
+        await door.passed;
         if (fail) {
           journal.push('threw');
           throw new Error('database down');
@@ -71,8 +84,16 @@ describe('proxy: the host has the result before the browser', () => {
     });
     const visitor = await started(url);
     const first = visitor.poll();
-    await sleep(50);
-    const second = await visitor.poll();
+    await until(() => journal.length === 1, 'the first run');
+    const secondPoll = visitor.poll();
+    // the second poll has its answer from the service and waits for the first run's claim
+    await until(() => service.polls() === 2, 'the second poll at the service');
+    const firstDoor = door;
+    door = gate();
+    firstDoor.open();
+    await until(() => journal.length === 3, 'the second run');
+    door.open();
+    const second = await secondPoll;
     assert.deepEqual(await first, { status: 500, state: 'error' });
     // the second poll waited for the first run, took the released claim and ran onResult again
     assert.deepEqual(second, { status: 500, state: 'error' });
@@ -95,15 +116,17 @@ describe('proxy: the host has the result before the browser', () => {
       resultWaitMs: 100,
       onResult: async () => {
         journal.push('run');
-        await sleep(600);
+        await door.passed;
         journal.push('stored');
       },
     });
+    const door = gate();
     const visitor = await started(url);
     const first = visitor.poll().then((answer) => (journal.push(`first ${answer.state}`), answer));
-    await sleep(50);
+    await until(() => journal.length === 1, 'the run');
     const second = await visitor.poll();
     journal.push(`second ${second.state}`);
+    door.open();
     assert.deepEqual(second, { status: 200, state: 'waiting' });
     assert.deepEqual(await first, { status: 200, state: 'ok' });
     assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
@@ -116,11 +139,18 @@ describe('proxy: the host has the result before the browser', () => {
     const url = await proxy(service.url, {
       onResult: async () => {
         runs += 1;
-        await sleep(300);
+        await door.passed;
       },
     });
+    const door = gate();
     const visitor = await started(url);
-    const answers = await Promise.all([visitor.poll(), sleep(30).then(visitor.poll), sleep(60).then(visitor.poll)]);
+    const first = visitor.poll();
+    await until(() => runs === 1, 'the run');
+    const others = [visitor.poll(), visitor.poll()];
+    // both have the service's answer and wait for the run's claim
+    await until(() => service.polls() === 3, 'the other polls at the service');
+    door.open();
+    const answers = await Promise.all([first, ...others]);
     assert.deepEqual(answers.map((a) => a.state), ['ok', 'ok', 'ok']);
     assert.equal(runs, 1);
   });
