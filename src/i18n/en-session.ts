@@ -1,6 +1,7 @@
 /** English, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part): the source of these keys, and the fallback of every language. */
 export const strings = {
   'error.refused': 'You declined on your phone. You can try again.',
+  'error.refused.smartid': 'Not confirmed in the Smart-ID app: the request was declined, or a different code was chosen. You can try again.',
   'error.expired': 'No confirmation came in time. Try again and confirm on your phone.',
   'error.not-a-user': 'This person has no account for the chosen method. Check the details or choose another method.',
   'error.not-qualified': 'Your account cannot give a qualified signature. Upgrade it in the app or use another method.',
@@ -57,8 +58,10 @@ export const strings = {
   'code.smartid.sign': "Open the Smart-ID app. If it shows the same code, enter PIN2.",
   'code.mobile.sign': "Your phone shows a request. If it shows the same code, enter PIN2.",
   'status.waiting': "Waiting for your confirmation…",
-  'status.back.smartid': "Not confirmed yet: finish in the Smart-ID app, then come back here.",
-  'status.back.mobile': "Not confirmed yet: confirm on your phone with your Mobile-ID PIN, then come back here.",
+  'status.too-many': "Too many attempts.",
+  'status.back': "Not confirmed yet",
+  'status.back.smartid': "Finish in the Smart-ID app.",
+  'status.back.mobile': "Confirm with your Mobile-ID PIN on your phone.",
   'status.resume-expired': "The session started before this page was reloaded has ended. Start again.",
   'status.elapsed': "Elapsed {time}",
   'status.success': "Done.",

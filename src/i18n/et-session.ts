@@ -3,6 +3,7 @@ import type { SessionStrings } from './en-session.js';
 /** Estonian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Keeldusite telefonis. Võite uuesti proovida.',
+  'error.refused.smartid': 'Smart-ID rakenduses jäi kinnitamata: päringust keelduti või valiti teine kood. Võite uuesti proovida.',
   'error.expired': 'Kinnitust ei tulnud õigel ajal. Proovige uuesti ja kinnitage telefonis.',
   'error.not-a-user': 'Sellel isikul pole valitud meetodi kontot. Kontrollige andmeid või valige muu meetod.',
   'error.not-qualified': 'Teie konto ei saa anda kvalifitseeritud allkirja. Uuendage seda rakenduses või kasutage muud meetodit.',
@@ -59,8 +60,10 @@ export const strings: SessionStrings = {
   'code.smartid.sign': "Avage Smart-ID rakendus. Kui kuvatakse sama kood, sisestage PIN2.",
   'code.mobile.sign': "Telefonis kuvatakse päring. Kui kuvatakse sama kood, sisestage PIN2.",
   'status.waiting': "Ootan teie kinnitust…",
-  'status.back.smartid': "Veel kinnitamata: lõpetage Smart-ID rakenduses ja tulge siis siia tagasi.",
-  'status.back.mobile': "Veel kinnitamata: kinnitage telefonis Mobiil-ID PIN-koodiga ja tulge siis siia tagasi.",
+  'status.too-many': "Liiga palju katseid.",
+  'status.back': "Veel kinnitamata",
+  'status.back.smartid': "Lõpetage Smart-ID rakenduses.",
+  'status.back.mobile': "Kinnitage telefonis Mobiil-ID PIN-koodiga.",
   'status.resume-expired': "Enne selle lehe uuesti laadimist alustatud seanss on lõppenud. Alustage uuesti.",
   'status.elapsed': "Möödas {time}",
   'status.success': "Valmis.",

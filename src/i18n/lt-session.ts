@@ -3,6 +3,7 @@ import type { SessionStrings } from './en-session.js';
 /** Lithuanian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Atsisakėte telefone. Galite bandyti dar kartą.',
+  'error.refused.smartid': 'Smart-ID programėlėje nepatvirtinta: užklausos atsisakyta arba pasirinktas kitas kodas. Galite bandyti dar kartą.',
   'error.expired': 'Patvirtinimas negautas laiku. Bandykite dar kartą ir patvirtinkite telefone.',
   'error.not-a-user': 'Šis asmuo neturi pasirinkto būdo paskyros. Patikrinkite duomenis arba pasirinkite kitą būdą.',
   'error.not-qualified': 'Jūsų paskyra negali sukurti kvalifikuoto parašo. Atnaujinkite ją programėlėje arba naudokite kitą būdą.',
@@ -59,8 +60,10 @@ export const strings: SessionStrings = {
   'code.smartid.sign': "Atidarykite Smart-ID programėlę. Jei rodomas tas pats kodas, įveskite PIN2.",
   'code.mobile.sign': "Telefone rodoma užklausa. Jei rodomas tas pats kodas, įveskite PIN2.",
   'status.waiting': "Laukiama jūsų patvirtinimo…",
-  'status.back.smartid': "Dar nepatvirtinta: užbaikite Smart-ID programėlėje ir grįžkite čia.",
-  'status.back.mobile': "Dar nepatvirtinta: patvirtinkite telefone Mobile-ID PIN kodu ir grįžkite čia.",
+  'status.too-many': "Per daug bandymų.",
+  'status.back': "Dar nepatvirtinta",
+  'status.back.smartid': "Užbaikite Smart-ID programėlėje.",
+  'status.back.mobile': "Patvirtinkite telefone Mobile-ID PIN kodu.",
   'status.resume-expired': "Sesija, pradėta prieš perkraunant šį puslapį, baigėsi. Pradėkite iš naujo.",
   'status.elapsed': "Praėjo {time}",
   'status.success': "Atlikta.",

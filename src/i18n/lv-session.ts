@@ -3,6 +3,7 @@ import type { SessionStrings } from './en-session.js';
 /** Latvian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Jūs atteicāties tālrunī. Varat mēģināt vēlreiz.',
+  'error.refused.smartid': 'Smart-ID lietotnē nav apstiprināts: pieprasījums noraidīts vai izvēlēts cits kods. Varat mēģināt vēlreiz.',
   'error.expired': 'Apstiprinājums nepienāca laikā. Mēģiniet vēlreiz un apstipriniet tālrunī.',
   'error.not-a-user': 'Šai personai nav konta izvēlētajai metodei. Pārbaudiet datus vai izvēlieties citu metodi.',
   'error.not-qualified': 'Jūsu konts nevar izveidot kvalificētu parakstu. Atjauniniet to lietotnē vai izmantojiet citu metodi.',
@@ -59,8 +60,10 @@ export const strings: SessionStrings = {
   'code.smartid.sign': "Atveriet Smart-ID lietotni. Ja redzams tas pats kods, ievadiet PIN2.",
   'code.mobile.sign': "Tālrunī redzams pieprasījums. Ja redzams tas pats kods, ievadiet PIN2.",
   'status.waiting': "Gaida jūsu apstiprinājumu…",
-  'status.back.smartid': "Vēl nav apstiprināts: pabeidziet Smart-ID lietotnē un atgriezieties šeit.",
-  'status.back.mobile': "Vēl nav apstiprināts: apstipriniet tālrunī ar Mobile-ID PIN kodu un atgriezieties šeit.",
+  'status.too-many': "Pārāk daudz mēģinājumu.",
+  'status.back': "Vēl nav apstiprināts",
+  'status.back.smartid': "Pabeidziet Smart-ID lietotnē.",
+  'status.back.mobile': "Apstipriniet tālrunī ar Mobile-ID PIN kodu.",
   'status.resume-expired': "Sesija, kas sākta pirms šīs lapas pārlādēšanas, ir beigusies. Sāciet no jauna.",
   'status.elapsed': "Pagājis {time}",
   'status.success': "Gatavs.",

@@ -3,6 +3,7 @@ import type { SessionStrings } from './en-session.js';
 /** Russian, the strings of every element: errors, actions, the person form's messages and the Mobile-ID and Smart-ID sessions (the words of a form at rest are in the form part). */
 export const strings: SessionStrings = {
   'error.refused': 'Вы отказались на телефоне. Можно попробовать снова.',
+  'error.refused.smartid': 'Не подтверждено в приложении Smart-ID: запрос отклонён или выбран другой код. Можно попробовать снова.',
   'error.expired': 'Подтверждение не пришло вовремя. Попробуйте снова и подтвердите на телефоне.',
   'error.not-a-user': 'У этого человека нет учётной записи для выбранного способа. Проверьте данные или выберите другой способ.',
   'error.not-qualified': 'Ваша учётная запись не может создать квалифицированную подпись. Обновите её в приложении или выберите другой способ.',
@@ -59,8 +60,10 @@ export const strings: SessionStrings = {
   'code.smartid.sign': "Откройте приложение Smart-ID. Если код совпадает, введите PIN2.",
   'code.mobile.sign': "На телефоне показан запрос. Если код совпадает, введите PIN2.",
   'status.waiting': "Ожидание вашего подтверждения…",
-  'status.back.smartid': "Ещё не подтверждено: завершите в приложении Smart-ID и вернитесь сюда.",
-  'status.back.mobile': "Ещё не подтверждено: подтвердите на телефоне PIN-кодом Mobile-ID и вернитесь сюда.",
+  'status.too-many': "Слишком много попыток.",
+  'status.back': "Ещё не подтверждено",
+  'status.back.smartid': "Завершите в приложении Smart-ID.",
+  'status.back.mobile': "Подтвердите на телефоне PIN-кодом Mobile-ID.",
   'status.resume-expired': "Сеанс, начатый до перезагрузки этой страницы, завершился. Начните заново.",
   'status.elapsed': "Прошло {time}",
   'status.success': "Готово.",

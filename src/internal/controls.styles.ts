@@ -61,6 +61,8 @@ export const controls = css`
   }
   .field-error::before {
     content: '!';
+    /* a sign for the eye only: not part of the message's accessible name or description */
+    content: '!' / '';
     display: inline-grid;
     place-items: center;
     flex: none;

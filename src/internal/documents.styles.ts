@@ -98,6 +98,8 @@ export const documentStyles = css`
   }
   .message.error::before {
     content: '!';
+    /* a sign for the eye only: not part of the message's accessible name or description */
+    content: '!' / '';
     background: var(--_danger);
   }
   .message.done {
@@ -105,6 +107,7 @@ export const documentStyles = css`
   }
   .message.done::before {
     content: '✓';
+    content: '✓' / '';
     background: var(--_success);
   }
   .links {

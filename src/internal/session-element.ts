@@ -3,7 +3,7 @@ import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
 import type { NoBody, Operation } from '../protocol/operations.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import type { Country, MessageFormat, WaitingResponse } from '../protocol/types.js';
-import type { StringPart } from '../i18n/index.js';
+import type { StringKey, StringPart } from '../i18n/index.js';
 import type { PersonForm, PersonValue } from './person.js';
 import { EsignElement } from './base-element.js';
 import { controls } from './controls.styles.js';
@@ -156,6 +156,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       emit: (name, detail) => element.emit(name, detail),
       errorDetail: (error) => element.errorDetail(error),
       focusLater: (selector) => element.focusLater(selector),
+      focusWaiting: () => element.#focusWaiting(),
     };
   }
 
@@ -331,15 +332,23 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return error;
   }
 
-  /**
-   * A start that got no answer in time may still have reached the service: its words say that the
-   * phone may show a request. Every other failure in the words of its code.
-   */
+  /** A failure in the words of its code, or of what this session knows more (see below). */
   protected override errorDetail(error: unknown): EsignErrorDetail {
     const detail = super.errorDetail(error);
-    if (detail.code !== 'timeout' || this.flow.token) return detail;
-    const message = this.t('error.start-timeout');
+    const words = this.#ownWords(detail);
+    if (!words) return detail;
+    const message = this.t(words);
     return { ...detail, message: this.errorMessage?.({ ...detail, message }, this.language) ?? message };
+  }
+
+  /**
+   * Where a session knows more than the code: a start that got no answer may still have reached
+   * the service; Smart-ID's refusal covers a person who declined and one who chose another code.
+   */
+  #ownWords(detail: EsignErrorDetail): StringKey | null {
+    if (detail.code === 'timeout' && !this.flow.token) return 'error.start-timeout';
+    if (detail.code === 'refused' && this.flow.channel === 'smartid') return 'error.refused.smartid';
+    return null;
   }
 
   /** The host shows its own success content (slot `success`): the status then takes the focus. */
@@ -360,6 +369,17 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   protected async focusLater(selector: string): Promise<void> {
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+
+  /**
+   * The focus on the waiting status (a screen reader says it), without scrolling to it: the page
+   * scrolls to the control code instead, which the person compares with their phone and which
+   * sits above the status (at 400% zoom the two do not fit on the screen together).
+   */
+  async #focusWaiting(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('esign-status')?.focus({ preventScroll: true });
+    this.renderRoot.querySelector('esign-control-code')?.scrollIntoView({ block: 'nearest' });
   }
 
   #onSubmit(event: Event): void {

@@ -46,4 +46,6 @@ export interface SessionHost<Raw extends { status: string }, Detail> {
   emit<K extends SessionEvent>(name: K, detail: EventDetail<K>): boolean;
   errorDetail(error: unknown): EsignErrorDetail;
   focusLater(selector: string): Promise<void>;
+  /** A session waits: the focus on its status, the control code in view (above it, at any zoom). */
+  focusWaiting(): Promise<void>;
 }

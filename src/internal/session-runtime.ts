@@ -95,7 +95,7 @@ export class SessionRuntime<Raw extends { status: string }, Detail> implements R
       onStarted: (started) => {
         this.#keep(started, channel);
         host.emit('esign-started', { token: started.token, channel, controlCode: started.control_code, kind: host.kind });
-        void host.focusLater('esign-status');
+        void host.focusWaiting();
       },
     });
     return this.#follow(running, channel);
@@ -139,7 +139,7 @@ export class SessionRuntime<Raw extends { status: string }, Detail> implements R
       since: record.since,
     });
     host.emit('esign-started', { token: record.token, channel, controlCode: record.controlCode, kind: host.kind, resumed: true });
-    void host.focusLater('esign-status');
+    void host.focusWaiting();
     await this.#follow(running, channel).catch(() => undefined);
   }
 
@@ -212,8 +212,10 @@ export class SessionRuntime<Raw extends { status: string }, Detail> implements R
     if (state === 'waiting') {
       const { who, subject } = this.#waitingParts();
       const channel = host.activeChannel;
+      // back before confirming: a short heading and where to finish, the control code still in view
+      if (this.cameBack) return { heading: t('status.back'), detail: t(`status.back.${channel}`) };
       return {
-        heading: t(this.cameBack ? `status.back.${channel}` : 'status.waiting'),
+        heading: t('status.waiting'),
         // the channel, the masked person and what is signed: `Smart-ID · 3030••••914 · contract.pdf`
         detail: who ? [t(`channel.${channel}`), who, subject].filter(Boolean).join(' · ') : '',
       };
@@ -221,7 +223,10 @@ export class SessionRuntime<Raw extends { status: string }, Detail> implements R
     if (state === 'success') return { heading: this.#result ? host.successMessage() : '', detail: '' };
     if (state === 'cancelled') return { heading: host.cancelledMessage(), detail: '' };
     if (state === 'error') {
-      const message = this.#expired ? t('status.resume-expired') : host.flow.error ? host.errorDetail(host.flow.error).message : '';
+      const error = host.flow.error;
+      // after a rate limit the time left is said once, in its own line (the end choices), never here
+      const limited = error?.code === 'rate-limited';
+      const message = this.#expired ? t('status.resume-expired') : limited ? t('status.too-many') : error ? host.errorDetail(error).message : '';
       return { heading: t(host.kind === 'login' ? 'identify.failed' : 'sign.failed'), detail: message };
     }
     return { heading: '', detail: '' };

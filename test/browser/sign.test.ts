@@ -360,7 +360,7 @@ describe('esign-hash-sign', () => {
     const failed = oneEvent(el, 'esign-error');
     submitButton(el as never).click();
     expect((await failed).detail.code).to.equal('refused');
-    await until(() => deepText(el).includes(en['error.refused']), 'the error words');
+    await until(() => deepText(el).includes(en['error.refused.smartid']), 'the error words');
     await expect(el).to.be.accessible();
   });
 });

@@ -229,7 +229,15 @@ describe('back from the app', () => {
 
     await setLifecycle(tab, 'frozen');
     await setLifecycle(tab, 'active');
-    await tab.waitForFunction((text) => (document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { message: string }).message === text, { polling: 50 }, en['status.back.smartid']);
+    await tab.waitForFunction(
+      (heading, where) => {
+        const status = document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { message: string; detail: string };
+        return status.message === heading && status.detail === where;
+      },
+      { polling: 50 },
+      en['status.back'],
+      en['status.back.smartid'],
+    );
     assert.equal(polls(), first + 1, 'one poll on coming back');
     assert.equal((await shown(tab, '#login')).code, started.control, 'the control code is still shown');
 
