@@ -137,6 +137,7 @@ export const strings = {
   'preview.unsupported': "There is no preview for this type of file.",
   'preview.files': "{count, plural, one {# file} other {# files}} in the container",
   'preview.show': "Show",
+  'preview.shown': "Shown below:",
   'preview.no-pdf': "The container has no PDF to show.",
 };
 

@@ -139,5 +139,6 @@ export const strings: DocumentStrings = {
   'preview.unsupported': "Seda tüüpi failil eelvaadet ei ole.",
   'preview.files': "Konteineris on {count, plural, one {# fail} other {# faili}}",
   'preview.show': "Näita",
+  'preview.shown': "Allpool on näha:",
   'preview.no-pdf': "Konteineris ei ole PDF-faili, mida näidata.",
 };

@@ -139,5 +139,6 @@ export const strings: DocumentStrings = {
   'preview.unsupported': "Šio tipo failo peržiūros nėra.",
   'preview.files': "Konteineryje {count, plural, one {# failas} few {# failai} many {# failo} other {# failų}}",
   'preview.show': "Rodyti",
+  'preview.shown': "Žemiau rodoma:",
   'preview.no-pdf': "Konteineryje nėra PDF failo, kurį būtų galima parodyti.",
 };

@@ -139,5 +139,6 @@ export const strings: DocumentStrings = {
   'preview.unsupported': "Šāda veida failam priekšskatījuma nav.",
   'preview.files': "Konteinerā ir {count, plural, zero {# failu} one {# fails} other {# faili}}",
   'preview.show': "Rādīt",
+  'preview.shown': "Zemāk redzams:",
   'preview.no-pdf': "Konteinerā nav PDF faila, ko parādīt.",
 };

@@ -139,5 +139,6 @@ export const strings: DocumentStrings = {
   'preview.unsupported': "Для файлов этого типа просмотра нет.",
   'preview.files': "В контейнере {count, plural, one {# файл} few {# файла} many {# файлов} other {# файла}}",
   'preview.show': "Показать",
+  'preview.shown': "Ниже показан:",
   'preview.no-pdf': "В контейнере нет PDF-файла для показа.",
 };

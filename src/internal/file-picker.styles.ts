@@ -43,6 +43,8 @@ export const filePickerStyles = css`
   }
   .file-list li {
     display: flex;
+    /* a name that does not fit beside its size and button takes a line of its own before it is cut */
+    flex-wrap: wrap;
     align-items: center;
     gap: 0.6rem;
     padding: 0.5rem 0.5rem 0.5rem 0.8rem;
@@ -51,7 +53,7 @@ export const filePickerStyles = css`
     background: var(--_bg);
   }
   .file-list .file-name {
-    flex: 1;
+    flex: 1 1 auto;
   }
   /* a touch screen has nothing to drag a file from: the hint says only what can be chosen */
   @media (hover: none) and (pointer: coarse) {

@@ -72,6 +72,12 @@ export const sessionStyles = css`
   /* nothing to say: out of the grid's rows and gaps, still a live region that will speak */
   .connection:empty {
     position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    padding: 0;
+    border: 0;
+    overflow: hidden;
+    clip-path: inset(50%);
   }
   .actions button,
   .actions a {

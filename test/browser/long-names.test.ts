@@ -125,6 +125,21 @@ describe('a file name of 200 characters never widens anything', () => {
   }
 });
 
+describe('a short file name is shown whole where it fits', () => {
+  for (const width of [320, 360]) {
+    it(`${width} px: esign-sign lists "contract-5p.pdf" uncut beside its size and remove button`, async () => {
+      const { box, el } = await inBox<EsignSign>(width, html`<esign-sign endpoint=${ENDPOINT} lang="en"></esign-sign>`);
+      el.files = pdf('contract-5p.pdf');
+      await el.updateComplete;
+      await until(() => el.shadowRoot!.querySelector('.file-name') !== null, 'the file listed');
+      const start = el.shadowRoot!.querySelector<HTMLElement>('.file-list .name-start')!;
+      expect(start.textContent).to.equal('contr');
+      expect(start.scrollWidth, 'nothing of the start cut off').to.be.at.most(start.clientWidth);
+      expectPageFits(box);
+    });
+  }
+});
+
 describe('opening every disclosure of esign-document keeps the page as wide as it was', () => {
   for (const width of WIDTHS) {
     it(`${width} px: the id, the full report, the invitation form and a link's signer`, async () => {

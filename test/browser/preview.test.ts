@@ -126,14 +126,37 @@ describe('esign-document-preview', () => {
     expect(el.shadowRoot!.querySelector('#files-title')!.textContent).to.equal('3 files in the container');
     const buttons = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.files button')];
     expect(buttons.map((b) => b.getAttribute('aria-pressed')), 'PDFs only, the first shown').to.deep.equal(['true', 'false']);
+    // which file the page below is, said above it
+    const shownName = () => el.shadowRoot!.querySelector('[part="shown"]')?.querySelector('.file-name')?.getAttribute('title');
+    expect(el.shadowRoot!.querySelector('[part="shown"]')!.textContent).to.contain(en['preview.shown']);
+    expect(shownName()).to.equal('contract.pdf');
     await expect(el).to.be.accessible();
     buttons[1]!.click();
     await shown(el, 'Annex one').catch((e) => { throw new Error(`${e.message}: ${el._status} ${el._error} [${textLayer(el)}] ${el.shadowRoot!.textContent}`); });
     expect(part(el, 'viewport').getAttribute('aria-label')).to.equal('Preview of annex <b>&.pdf');
+    expect(shownName()).to.equal('annex <b>&.pdf');
     expect(loaded).to.deep.equal([
       { fileName: 'contract.pdf', pages: 2 },
       { fileName: 'annex <b>&.pdf', pages: 1 },
     ]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows a container\'s short file names whole at 320 px, beside their sizes and Show buttons', async () => {
+    const files = [
+      { name: 'contract-5p.pdf', content: base64(samplePdf('Main contract', 1)) },
+      { name: 'annex-12.pdf', content: base64(samplePdf('Annex', 1)) },
+    ];
+    const start = await client.smartIdSign({ type: 'asice', code: '30303039914', country: 'LT', asice: { files } });
+    const signed = await client.waitForResult('smartid', 'sign', start.token, { interval: 200 });
+    const bytes = Uint8Array.from(atob(signed.file.content), (c) => c.charCodeAt(0));
+    const box = await fixture<HTMLDivElement>(html`<div style="inline-size: 320px"><esign-document-preview lang="en"></esign-document-preview></div>`);
+    const el = box.firstElementChild as EsignDocumentPreview;
+    el.file = new File([bytes as BlobPart], signed.file.name);
+    await shown(el, 'Main contract');
+    const starts = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.files .name-start')];
+    expect(starts.map((start) => start.textContent)).to.deep.equal(['contr', 'an']);
+    for (const start of starts) expect(start.scrollWidth, `${start.textContent}…: nothing cut off`).to.be.at.most(start.clientWidth);
     await expect(el).to.be.accessible();
   });
 

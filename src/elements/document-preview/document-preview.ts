@@ -35,6 +35,7 @@ const loadViewer = loadOnce(() => import('./viewer.js'));
  * @csspart viewport - The scrolling area around the page.
  * @csspart page - The page.
  * @csspart files - A container's list of files.
+ * @csspart shown - Which file of a container the page below shows.
  * @csspart error - A failure, said in words.
  * @cssprop --esign-preview-height - The tallest the preview grows before it scrolls (default 70vh).
  *

@@ -113,6 +113,8 @@ export const viewerStyles = css`
   }
   .files li {
     display: flex;
+    /* a name that does not fit beside its size and button takes a line of its own before it is cut */
+    flex-wrap: wrap;
     align-items: center;
     gap: 0.75rem;
     padding: 0.4rem 0.6rem;
@@ -130,6 +132,13 @@ export const viewerStyles = css`
   .files button {
     min-height: 2.25rem;
     padding: 0.25rem 0.8rem;
+  }
+  .shown {
+    margin: 0;
+    display: flex;
+    gap: 0.35rem;
+    min-inline-size: 0;
+    color: var(--_muted);
   }
   .files button[aria-pressed='true'] {
     background: var(--_bg-subtle);

@@ -323,7 +323,8 @@ export class PreviewViewer {
     ${status === 'unsupported' ? html`<p class="message" role="status">${host.t('preview.unsupported')}</p>` : nothing}
     ${status === 'ready' && !showsPdf && host._entries.length ? html`<p class="message" role="status">${host.t('preview.no-pdf')}</p>` : nothing}
     ${showsPdf
-      ? html`${this.#renderToolbar()}
+      ? html`${host._entries.length ? html`<p class="shown" part="shown">${host.t('preview.shown')} ${fileName(this.#name)}</p>` : nothing}
+          ${this.#renderToolbar()}
           <div class="viewport" part="viewport" tabindex="0" role="region" aria-label=${host.t('preview.label', { name: this.#name })} @keydown=${this.#onKeydown}>
             <div class="page" part="page">
               <canvas aria-hidden="true"></canvas>
