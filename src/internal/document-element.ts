@@ -75,6 +75,17 @@ export class EsignDocumentElement extends EsignElement {
     }
   }
 
+  /**
+   * A value the host sets (never the person) is missing or wrong: said as a setup problem, as the
+   * element's failure and an `esign-error` event, before anything is sent.
+   */
+  protected setupProblem(field: string): never {
+    const error = new EsignError('misconfigured', `${field} is not a valid setting`, { field });
+    this.failure = this.errorDetail(error);
+    this.emit('esign-error', this.failure);
+    throw error;
+  }
+
   /** The element needs a document id before it can do anything. */
   protected requireDocument(): void {
     if (!this.documentId) throw new EsignError('misconfigured', 'No document-id is set', { field: 'documentId' });

@@ -64,14 +64,14 @@ describe('esign-document-upload', () => {
     performance.clearResourceTimings();
     const el = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="en"></esign-document-upload>`);
     await expect(el).to.be.accessible();
-    await fill(el, 'callback', 'ftp://nope');
+    // where the service reports to and sends signers back is the host's to set: no field for a person
+    expect(el.shadowRoot!.querySelector('input[type="url"]'), 'no address field in the form').to.equal(null);
     let code = '';
     await el.upload().catch((error) => (code = error.code));
     expect(code).to.equal('invalid-input');
     await el.updateComplete;
     const text = deepText(el);
     expect(text).to.contain(en['sign.no-file']);
-    expect(text).to.contain(en['field.url']);
     expect(text).to.contain(en['signer.name-empty']);
     expect(text).to.contain(en['signer.email-empty']);
     await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');
@@ -90,6 +90,15 @@ describe('esign-document-upload', () => {
       { name: 'BEN', surname: 'TESTNUMBER', email: 'ben@example.test', successUrl: '', noEmail: true },
     ];
     await el.updateComplete;
+    // a host's address that is no web address is a setup problem, said before anything is sent
+    el.callbackUrl = 'ftp://nope';
+    const misconfigured = oneEvent(el, 'esign-error');
+    const refused = await el.upload().then(() => 'sent', (error: { code: string; field?: string }) => `${error.code} ${error.field}`);
+    expect(refused).to.equal('misconfigured callbackUrl');
+    expect((await misconfigured).detail.code).to.equal('misconfigured');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(lt['error.misconfigured']);
+    el.callbackUrl = '';
     const uploaded = oneEvent(el, 'esign-document-uploaded');
     button(el, lt['upload.submit']).click();
     const { detail } = await uploaded;
@@ -272,11 +281,17 @@ describe('esign-signing-link', () => {
     await el.create().catch(() => undefined);
     await el.updateComplete;
     expect(deepText(el)).to.contain("Must be at least the link's validity: 20 minutes.");
-    expect(deepText(el)).to.contain(en['slink.callback-empty']);
+    expect(el.shadowRoot!.querySelector('input[type="url"]'), 'no address field in the form').to.equal(null);
     expect(requestsTo('/esign/api/document/generate-temporary-signing-link.json')).to.equal(0);
     await expect(el).to.be.accessible();
     await fill(el, 'delete', '40');
-    await fill(el, 'callback', 'https://host.example/cb');
+    // where the signing page sends the person back is the host's: without it, a setup problem, nothing sent
+    const setup = await el.create().then(() => 'sent', (error: { code: string; field?: string }) => `${error.code} ${error.field}`);
+    expect(setup).to.equal('misconfigured callbackUrl');
+    await el.updateComplete;
+    expect(deepText(el)).to.contain(en['error.misconfigured']);
+    expect(requestsTo('/esign/api/document/generate-temporary-signing-link.json')).to.equal(0);
+    el.callbackUrl = 'https://host.example/cb';
     button(el, en['signer.add']).click();
     await el.updateComplete;
     await fill(el, 's0-name', 'EVA');

@@ -8,7 +8,7 @@ import { EsignDocumentElement } from '../../internal/document-element.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { fileName } from '../../internal/file-name.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
-import { isHttpUrl, textField } from '../../internal/form-fields.js';
+import { isHttpUrl } from '../../internal/form-fields.js';
 import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
@@ -90,25 +90,20 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     return '';
   }
 
-  #callbackError(): string | undefined {
-    return this._submitted && this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim()) ? this.t('field.url') : undefined;
-  }
-
   /** Uploads; resolves with the uuid and signers, rejects with an EsignError. */
   async upload(): Promise<DocumentUploadedDetail> {
     this._submitted = true;
     this.#fileError = this.#checkFile();
     const signerError = this.signers.findIndex((s) => Object.keys(signerProblems(s)).length > 0);
-    if (this.#fileError || this.#callbackError() || signerError >= 0) {
+    if (this.#fileError || signerError >= 0) {
       this.requestUpdate();
-      const target = this.#fileError
-        ? '[part="pick"]'
-        : this.#callbackError()
-          ? '#callback'
-          : `#signer-${signerError}-${Object.keys(signerProblems(this.signers[signerError]!))[0]}`;
+      const target = this.#fileError ? '[part="pick"]' : `#signer-${signerError}-${Object.keys(signerProblems(this.signers[signerError]!))[0]}`;
       void this.focusLater(target);
       throw new EsignError('invalid-input', this.#fileError || this.t('error.invalid-input'), { field: this.#fileError ? 'file' : 'signers' });
     }
+    // the host's, not the person's: no field in the form
+    if (this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl');
+    if (this.signers.some((s) => s.successUrl.trim() && !isHttpUrl(s.successUrl.trim()))) this.setupProblem('signers.successUrl');
     const file = this.#document as SignFile;
     const detail = await this.act('upload', async (signal) => {
       const content = file.base64 ?? (await blobToBase64(file.blob as Blob, undefined, signal));
@@ -233,16 +228,6 @@ export class EsignDocumentUpload extends EsignDocumentElement {
             </label>`,
           )}
         </fieldset>
-        ${textField({
-          id: 'callback',
-          label: this.t('upload.callback'),
-          hint: this.t('upload.callback.hint'),
-          type: 'url',
-          value: this.callbackUrl,
-          error: this.#callbackError(),
-          disabled: busy,
-          onInput: (value) => (this.callbackUrl = value),
-        })}
         <h3>${this.t('upload.signers')}</h3>
         ${this.signers.map((signer, i) => this.#renderSigner(signer, i))}
         <div><button type="button" class="secondary" part="add-signer" ?disabled=${busy} @click=${this.#addSigner}>${this.t('signer.add')}</button></div>

@@ -1,18 +1,19 @@
 import { html, nothing } from 'lit';
 import type { SignerInput } from '../../protocol/types.js';
-import { EMAIL, isHttpUrl, textField } from '../../internal/form-fields.js';
+import { EMAIL, textField } from '../../internal/form-fields.js';
 
 export interface SignerDraft {
   name: string;
   surname: string;
   email: string;
+  /** Where the signing page sends this signer afterwards: the host's to set, never a field of the form. */
   successUrl: string;
   noEmail: boolean;
 }
 
 export const emptySigner = (): SignerDraft => ({ name: '', surname: '', email: '', successUrl: '', noEmail: false });
 
-export type SignerProblems = Partial<Record<keyof SignerDraft, 'signer.name-empty' | 'signer.surname-empty' | 'signer.email-empty' | 'field.email' | 'field.url'>>;
+export type SignerProblems = Partial<Record<keyof SignerDraft, 'signer.name-empty' | 'signer.surname-empty' | 'signer.email-empty' | 'field.email'>>;
 
 export function signerProblems(signer: SignerDraft): SignerProblems {
   const problems: SignerProblems = {};
@@ -20,7 +21,6 @@ export function signerProblems(signer: SignerDraft): SignerProblems {
   if (!signer.surname.trim()) problems.surname = 'signer.surname-empty';
   if (!signer.email.trim()) problems.email = 'signer.email-empty';
   else if (!EMAIL.test(signer.email.trim())) problems.email = 'field.email';
-  if (signer.successUrl.trim() && !isHttpUrl(signer.successUrl.trim())) problems.successUrl = 'field.url';
   return problems;
 }
 
@@ -34,12 +34,12 @@ export function signerInput(signer: SignerDraft): SignerInput {
   };
 }
 
-/** The fields of one signer: name, surname, e-mail, return address, no-e-mail switch. */
+/** The fields of one signer a person fills in: name, surname, e-mail, no-e-mail switch. */
 export function signerFields(
   prefix: string,
   signer: SignerDraft,
   errorOf: (field: keyof SignerDraft) => string | undefined,
-  t: (key: 'signer.name' | 'signer.surname' | 'signer.email' | 'signer.success-url' | 'signer.no-email') => string,
+  t: (key: 'signer.name' | 'signer.surname' | 'signer.email' | 'signer.no-email') => string,
   change: (patch: Partial<SignerDraft>) => void,
   disabled: boolean,
 ) {
@@ -48,7 +48,6 @@ export function signerFields(
       ${textField({ id: `${prefix}-surname`, label: t('signer.surname'), value: signer.surname, error: errorOf('surname'), autocomplete: 'family-name', required: true, disabled, onInput: (surname) => change({ surname }) })}
     </div>
     ${textField({ id: `${prefix}-email`, label: t('signer.email'), type: 'email', value: signer.email, error: errorOf('email'), autocomplete: 'email', required: true, disabled, onInput: (email) => change({ email }) })}
-    ${textField({ id: `${prefix}-successUrl`, label: t('signer.success-url'), type: 'url', value: signer.successUrl, error: errorOf('successUrl'), disabled, onInput: (successUrl) => change({ successUrl }) })}
     <label class="choice">
       <input type="checkbox" .checked=${signer.noEmail} ?disabled=${disabled} @change=${(e: Event) => change({ noEmail: (e.target as HTMLInputElement).checked })} />
       ${t('signer.no-email')}

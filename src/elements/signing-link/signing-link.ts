@@ -97,8 +97,6 @@ export class EsignSigningLink extends EsignDocumentElement {
       if (remove === null) problems['delete'] = 'field.minutes';
       else if (expire !== null && remove < expire) problems['delete'] = 'slink.delete-short';
     }
-    if (!this.callbackUrl.trim()) problems['callback'] = 'slink.callback-empty';
-    else if (!isHttpUrl(this.callbackUrl.trim())) problems['callback'] = 'field.url';
     this._signers.forEach((s, i) => {
       // the service lists and removes a temporary signer by name and surname: both are needed
       if (!s.name.trim()) problems[`s${i}-name`] = 'signer.name-empty';
@@ -126,6 +124,8 @@ export class EsignSigningLink extends EsignDocumentElement {
       void this.focusLater(`#${first}`);
       throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: first });
     }
+    // where the signing page sends the person back: the host's, not the person's (no field in the form)
+    if (!isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl');
     const documentId = this.documentId;
     const signers: TemporarySignerInput[] = this._signers.map((s) => {
       const phone = normalizePhone(s.phone);
@@ -233,7 +233,6 @@ export class EsignSigningLink extends EsignDocumentElement {
           ${textField({ id: 'expire', label: this.t('slink.expire'), type: 'number', min: 1, value: this.#expireText, error: this.#errorOf('expire'), disabled: busy, onInput: (v) => (this._expireText = v) })}
           ${textField({ id: 'delete', label: this.t('slink.delete'), type: 'number', min: 1, value: this.#deleteText, error: this.#errorOf('delete'), disabled: busy, onInput: (v) => (this._deleteText = v) })}
         </div>
-        ${textField({ id: 'callback', label: this.t('slink.callback'), type: 'url', value: this.callbackUrl, error: this.#errorOf('callback'), required: true, disabled: busy, onInput: (v) => (this.callbackUrl = v) })}
         <div class="field">
           <label for="language">${this.t('slink.language')}</label>
           <select id="language" .value=${language} ?disabled=${busy} @change=${(e: Event) => (this.pageLanguage = (e.target as HTMLSelectElement).value as 'lt' | 'en')}>
