@@ -1,5 +1,6 @@
 /** English, the strings of the document elements (upload, signers, signing links, validation, preview): the source of these keys, and the fallback of every language. */
 export const strings = {
+  'upload.no-file': "Choose a document to upload.",
   'upload.access': "Who can open the document",
   'upload.access.private': "Private: only invited signers",
   'upload.access.public': "Public: anyone with the link",

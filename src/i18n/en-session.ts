@@ -91,7 +91,7 @@ export const strings = {
   'hash.missing': "There is no hash to sign.",
   'hash.submit': "Sign the hash",
   'hash.success': "The hash is signed.",
-  'hash.done': "The signature has gone to the site that asked for it. You can continue there.",
+  'hash.done': "Signed. This site has your signature.",
   'action.remove': "Remove",
   'action.keep': "Keep",
   'error.signer-not-found': "No such temporary signer: only signers added with a temporary link can be removed.",

@@ -2,6 +2,7 @@ import type { DocumentStrings } from './en-documents.js';
 
 /** Estonian, the strings of the document elements (upload, signers, signing links, validation, preview). */
 export const strings: DocumentStrings = {
+  'upload.no-file': "Valige üleslaaditav dokument.",
   'upload.access': "Kes saab dokumendi avada",
   'upload.access.private': "Privaatne: ainult kutsutud allkirjastajad",
   'upload.access.public': "Avalik: kõik, kellel on link",

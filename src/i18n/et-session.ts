@@ -93,7 +93,7 @@ export const strings: SessionStrings = {
   'hash.missing': "Allkirjastatavat räsi pole.",
   'hash.submit': "Allkirjasta räsi",
   'hash.success': "Räsi on allkirjastatud.",
-  'hash.done': "Allkiri on edastatud saidile, mis seda küsis. Võite seal jätkata.",
+  'hash.done': "Allkirjastatud. See sait sai teie allkirja kätte.",
   'action.remove': "Eemalda",
   'action.keep': "Jäta alles",
   'error.signer-not-found': "Sellist ajutist allkirjastajat pole: eemaldada saab ainult ajutise lingiga lisatud allkirjastajaid.",

@@ -2,6 +2,7 @@ import type { DocumentStrings } from './en-documents.js';
 
 /** Lithuanian, the strings of the document elements (upload, signers, signing links, validation, preview). */
 export const strings: DocumentStrings = {
+  'upload.no-file': "Pasirinkite dokumentą, kurį norite įkelti.",
   'upload.access': "Kas gali atidaryti dokumentą",
   'upload.access.private': "Privatus: tik pakviesti pasirašantieji",
   'upload.access.public': "Viešas: visi, turintys nuorodą",

@@ -93,7 +93,7 @@ export const strings: SessionStrings = {
   'hash.missing': "Nėra maišos, kurią reikėtų pasirašyti.",
   'hash.submit': "Pasirašyti maišą",
   'hash.success': "Maiša pasirašyta.",
-  'hash.done': "Parašas perduotas jo paprašiusiai svetainei. Galite tęsti ten.",
+  'hash.done': "Pasirašyta. Ši svetainė gavo jūsų parašą.",
   'action.remove': "Pašalinti",
   'action.keep': "Palikti",
   'error.signer-not-found': "Tokio laikino pasirašančiojo nėra: pašalinti galima tik per laikiną nuorodą pridėtus pasirašančiuosius.",

@@ -2,6 +2,7 @@ import type { DocumentStrings } from './en-documents.js';
 
 /** Latvian, the strings of the document elements (upload, signers, signing links, validation, preview). */
 export const strings: DocumentStrings = {
+  'upload.no-file': "Izvēlieties dokumentu, ko augšupielādēt.",
   'upload.access': "Kas var atvērt dokumentu",
   'upload.access.private': "Privāts: tikai uzaicinātie parakstītāji",
   'upload.access.public': "Publisks: ikviens ar saiti",

@@ -93,7 +93,7 @@ export const strings: SessionStrings = {
   'hash.missing': "Nav jaucējkoda, ko parakstīt.",
   'hash.submit': "Parakstīt jaucējkodu",
   'hash.success': "Jaucējkods ir parakstīts.",
-  'hash.done': "Paraksts ir nodots vietnei, kas to pieprasīja. Varat turpināt tur.",
+  'hash.done': "Parakstīts. Šī vietne ir saņēmusi jūsu parakstu.",
   'action.remove': "Noņemt",
   'action.keep': "Paturēt",
   'error.signer-not-found': "Šāda pagaidu parakstītāja nav: noņemt var tikai ar pagaidu saiti pievienotus parakstītājus.",

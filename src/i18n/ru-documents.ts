@@ -2,6 +2,7 @@ import type { DocumentStrings } from './en-documents.js';
 
 /** Russian, the strings of the document elements (upload, signers, signing links, validation, preview). */
 export const strings: DocumentStrings = {
+  'upload.no-file': "Выберите документ для загрузки.",
   'upload.access': "Кто может открыть документ",
   'upload.access.private': "Закрытый: только приглашённые подписанты",
   'upload.access.public': "Открытый: все, у кого есть ссылка",

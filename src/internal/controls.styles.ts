@@ -52,6 +52,13 @@ export const controls = css`
     border-color: var(--_danger);
     border-width: 2px;
   }
+  /* forced colours draw every border alike: an invalid field keeps a doubled, thicker one */
+  @media (forced-colors: active) {
+    input[aria-invalid='true'] {
+      border-style: double;
+      border-width: 4px;
+    }
+  }
   .field-error {
     color: var(--_danger);
     font-size: 0.9rem;

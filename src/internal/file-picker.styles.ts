@@ -29,6 +29,12 @@ export const filePickerStyles = css`
   .drop.invalid {
     border-color: var(--_danger);
   }
+  @media (forced-colors: active) {
+    .drop.invalid {
+      border-style: double;
+      border-width: 4px;
+    }
+  }
   .drop .hint {
     flex: 1 1 12rem;
   }

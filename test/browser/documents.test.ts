@@ -71,7 +71,7 @@ describe('esign-document-upload', () => {
     expect(code).to.equal('invalid-input');
     await el.updateComplete;
     const text = deepText(el);
-    expect(text).to.contain(en['sign.no-file']);
+    expect(text).to.contain(en['upload.no-file']);
     expect(text).to.contain(en['signer.name-empty']);
     expect(text).to.contain(en['signer.email-empty']);
     await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'focus on the file button');

@@ -105,4 +105,26 @@ describe('what a person sees', () => {
     assert.ok(!node.description.includes('!'), `no icon in it: ${node.description}`);
     await tab.close();
   });
+
+  it('in forced colours, shows that it is working (the spinner two-toned) and which field is wrong (a doubled border)', async () => {
+    const tab = await open(1280, 800);
+    const cdp = await tab.createCDPSession();
+    await cdp.send('Emulation.setEmulatedMedia', { features: [{ name: 'forced-colors', value: 'active' }] });
+    assert.ok(await tab.evaluate(() => matchMedia('(forced-colors: active)').matches), 'forced colours on');
+    await tab.click('pierce/button[part="submit"]');
+    await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('.field-error')));
+    const invalid = await tab.$eval('pierce/input#code', (input) => ({ invalid: input.getAttribute('aria-invalid'), style: getComputedStyle(input).borderTopStyle }));
+    assert.deepEqual(invalid, { invalid: 'true', style: 'double' });
+    await tab.type('pierce/input#code', '40504040001');
+    await tab.click('pierce/button[part="submit"]');
+    await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-status')?.shadowRoot?.querySelector('.spinner')));
+    const ring = await tab.evaluate(() => {
+      const spinner = document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.querySelector('.spinner')!;
+      const style = getComputedStyle(spinner);
+      return { top: style.borderTopColor, right: style.borderRightColor, turning: style.animationName !== 'none' };
+    });
+    assert.notEqual(ring.top, ring.right, `the turning part in a colour of its own: ${JSON.stringify(ring)}`);
+    assert.ok(ring.turning, 'it turns');
+    await tab.close();
+  });
 });

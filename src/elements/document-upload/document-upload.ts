@@ -84,7 +84,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
 
   #checkFile(): string {
     const file = this.#document;
-    if (!file) return this.t('sign.no-file');
+    if (!file) return this.t('upload.no-file');
     if (!(FILE_TYPES as string[]).includes(extensionOf(file.name))) return this.t('sign.wrong-type');
     if (this.maxSize > 0 && file.size > this.maxSize) return this.t('sign.too-large', { name: file.name, limit: formatSize(this.maxSize, this.language) });
     return '';

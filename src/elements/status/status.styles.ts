@@ -47,6 +47,14 @@ export const statusStyles = css`
     border-block-start-color: var(--_accent);
     animation: spin 0.9s linear infinite;
   }
+  /* forced colours would draw the whole ring in one colour, still: its turning part in another */
+  @media (forced-colors: active) {
+    .spinner {
+      forced-color-adjust: none;
+      border-color: GrayText;
+      border-block-start-color: Highlight;
+    }
+  }
   @media (prefers-reduced-motion: reduce) {
     .spinner {
       animation: pulse 2s ease-in-out infinite !important;
