@@ -8,6 +8,7 @@ export const strings = {
   'upload.submit': "Upload",
   'upload.uploading': "Uploading…",
   'upload.done': "The document is uploaded.",
+  'upload.removed': "This document was removed: its invitation links no longer work.",
   'upload.another': "Upload another document",
   'signer.legend': "Signer {n}",
   'signer.name': "Name",

@@ -10,6 +10,7 @@ export const strings: DocumentStrings = {
   'upload.submit': "Laadi üles",
   'upload.uploading': "Laadin üles…",
   'upload.done': "Dokument on üles laaditud.",
+  'upload.removed': "See dokument on eemaldatud: selle kutselingid enam ei tööta.",
   'upload.another': "Laadi üles teine dokument",
   'signer.legend': "Allkirjastaja {n}",
   'signer.name': "Eesnimi",

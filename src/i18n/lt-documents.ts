@@ -10,6 +10,7 @@ export const strings: DocumentStrings = {
   'upload.submit': "Įkelti",
   'upload.uploading': "Įkeliama…",
   'upload.done': "Dokumentas įkeltas.",
+  'upload.removed': "Šis dokumentas pašalintas: jo kvietimų nuorodos nebeveikia.",
   'upload.another': "Įkelti kitą dokumentą",
   'signer.legend': "Pasirašantysis {n}",
   'signer.name': "Vardas",

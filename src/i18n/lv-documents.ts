@@ -10,6 +10,7 @@ export const strings: DocumentStrings = {
   'upload.submit': "Augšupielādēt",
   'upload.uploading': "Augšupielādē…",
   'upload.done': "Dokuments ir augšupielādēts.",
+  'upload.removed': "Šis dokuments ir noņemts: tā ielūgumu saites vairs nedarbojas.",
   'upload.another': "Augšupielādēt citu dokumentu",
   'signer.legend': "Parakstītājs {n}",
   'signer.name': "Vārds",

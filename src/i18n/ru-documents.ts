@@ -10,6 +10,7 @@ export const strings: DocumentStrings = {
   'upload.submit': "Загрузить",
   'upload.uploading': "Загрузка…",
   'upload.done': "Документ загружен.",
+  'upload.removed': "Этот документ удалён: ссылки-приглашения больше не работают.",
   'upload.another': "Загрузить другой документ",
   'signer.legend': "Подписант {n}",
   'signer.name': "Имя",

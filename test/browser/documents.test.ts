@@ -113,6 +113,16 @@ describe('esign-document-upload', () => {
     await until(() => [lt['link.copied'], lt['link.copy-failed']].some((words) => deepText(el).includes(words)), 'the copy result');
     await until(() => deepActiveElement()?.classList.contains('done') ?? false, 'focus on the result');
     await expect(el).to.be.accessible();
+
+    // the same document removed by an esign-document on the page: its links are withdrawn, and said so
+    const doc = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="lt" document-id=${detail.uuid}></esign-document>`);
+    const removed = oneEvent(doc, 'esign-document-removed');
+    await doc.removeDocument();
+    expect((await removed).detail.documentId).to.equal(detail.uuid);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('a.url'), 'no invitation link offered').to.equal(null);
+    expect(deepText(el)).to.contain(lt['upload.removed']);
+    await expect(el).to.be.accessible();
   });
 });
 

@@ -41,6 +41,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     _dragging: { state: true },
     _submitted: { state: true },
     _result: { state: true },
+    _removed: { state: true },
   };
 
   /** The document, set by the host; the person picks when unset. */
@@ -55,6 +56,8 @@ export class EsignDocumentUpload extends EsignDocumentElement {
   declare _dragging: boolean;
   declare _submitted: boolean;
   declare _result: DocumentUploadedDetail | null;
+  /** The uploaded document was removed since (by an esign-document on the page): its links no longer work. */
+  declare _removed: boolean;
 
   readonly #copy = new CopyController(this);
   #hostFile: SignFile | null = null;
@@ -71,6 +74,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     this._dragging = false;
     this._submitted = false;
     this._result = null;
+    this._removed = false;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -120,10 +124,27 @@ export class EsignDocumentUpload extends EsignDocumentElement {
       return { uuid: answer.document.uuid, fileName: file.name, signers: answer.signers };
     });
     this._result = detail;
+    this._removed = false;
     this.emit('esign-document-uploaded', detail);
     void this.focusLater('.done');
     return detail;
   }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.ownerDocument.addEventListener('esign-document-removed', this.#onRemoved);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.ownerDocument.removeEventListener('esign-document-removed', this.#onRemoved);
+  }
+
+  /** The document just uploaded was removed elsewhere on the page: its invitation links are withdrawn, and said so. */
+  #onRemoved = (event: Event): void => {
+    const removed = (event as HTMLElementEventMap['esign-document-removed']).detail?.documentId;
+    if (this._result && removed === this._result.uuid) this._removed = true;
+  };
 
   /** Back to an empty form for the next document. */
   reset(): void {
@@ -164,6 +185,11 @@ export class EsignDocumentUpload extends EsignDocumentElement {
   }
 
   #renderResult(result: DocumentUploadedDetail) {
+    if (this._removed) {
+      return html`<p class="message" role="status">${this.t('upload.removed')}</p>
+        <p class="uploaded">${fileName(result.fileName)}</p>
+        <div class="actions"><button type="button" class="secondary" @click=${() => this.reset()}>${this.t('upload.another')}</button></div>`;
+    }
     return html`<p class="message done" tabindex="-1" role="status">${this.t('upload.done')}</p>
       <p class="uploaded">${fileName(result.fileName)}<span class="muted">${this.t('document.id-label')} <span class="id">${result.uuid}</span></span></p>
       ${result.signers.length
