@@ -109,6 +109,12 @@ describe('documents on the demo page, end to end in Chromium', () => {
     const signed = signing.evaluate(() => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))));
     await signing.keyboard.press('Enter');
     assert.equal(await signed, true);
+    // a copy of the signed document for the person who signed it
+    await signing.waitForFunction(() => !(document.getElementById('copy') as HTMLAnchorElement).hidden);
+    const copy = await signing.$eval('#copy', (a) => ({ href: (a as HTMLAnchorElement).href, name: (a as HTMLAnchorElement).download, shown: (a as HTMLElement).getClientRects().length > 0 }));
+    assert.match(copy.href, /^blob:/);
+    assert.equal(copy.name, 'contract_signed.pdf');
+    assert.ok(copy.shown, 'the copy link is on the page');
     await signing.close();
 
     // the list shows it

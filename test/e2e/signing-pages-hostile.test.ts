@@ -59,6 +59,8 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
           dialogs.push(dialog.message());
           void dialog.dismiss();
         });
+        // a person in Vilnius: the link's deadline in their own time, not in UTC
+        await page.emulateTimezone('Europe/Vilnius');
         const response = await page.goto(url, { waitUntil: 'networkidle0' });
         assert.match(response!.headers()['content-security-policy'] ?? '', /script-src 'self'/);
         // the page's own script ran: the element holds the document under its name
@@ -79,6 +81,11 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
         assert.equal(seen.fileName, name);
         assert.deepEqual(seen.scripts.map((s) => new URL(s!).pathname), ['/assets/signing-page.js']);
         assert.deepEqual(failed, [], 'no request failed, the icon included');
+        if (url.includes('/link/')) {
+          const deadline = await page.$eval('time[data-local]', (time) => ({ text: time.textContent ?? '', at: (time as HTMLTimeElement).dateTime }));
+          const vilnius = new Date(deadline.at).toLocaleString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Vilnius' });
+          assert.ok(deadline.text.includes(vilnius) && !deadline.text.includes('UTC'), `the deadline in the person's time: ${deadline.text}`);
+        }
         await page.close();
       }
     });

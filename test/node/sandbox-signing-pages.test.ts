@@ -77,7 +77,15 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     const url = link.json.temporary_signing_link;
     const page = await getPage(url);
     assert.match(page.text, /<html lang="lt">/);
-    assert.match(page.text, /Galite pasirašyti/);
+    // the heading names the file without bending it into a grammatical case; the deadline is the
+    // moment itself for the page's script to show in the person's time zone, UTC until it does
+    assert.match(page.text, /<h1[^>]*>Pasirašymas: a\.pdf<\/h1>/);
+    assert.match(page.text, /Šį dokumentą galite pasirašyti iki/);
+    const deadline = /<time datetime="([^"]+)" data-local>([^<]+ UTC)<\/time>/.exec(page.text);
+    assert.ok(deadline, 'the deadline as a time element');
+    assert.equal(Math.round((Date.parse(deadline[1]!) - stack.clock.now()) / 60_000), 5, 'five minutes from now');
+    // a copy of the signed document for the person who signs, shown once signed
+    assert.match(page.text, /<a id="copy" hidden>Atsisiųsti pasirašyto dokumento kopiją<\/a>/);
     const start = await send(`${url}/esign/smartid/sign.json`, 'POST', {
       type: 'pdf', code: '30303039914', country: 'LT', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] },
     });
@@ -127,7 +135,7 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
       signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
     });
     const invitation = upload.json.signers[0].invitationUrl as string;
-    const titles = { lt: 'Pasirašyti', lv: 'Parakstīt', et: 'Allkirjasta', ru: 'Подписать', en: 'Sign' };
+    const titles = { lt: 'Pasirašymas:', lv: 'Parakstīšana:', et: 'Allkirjastamine:', ru: 'Подписание:', en: 'Signing:' };
     for (const [lang, title] of Object.entries(titles)) {
       const page = await getPage(`${invitation}?lang=${lang}`);
       assert.equal(page.status, 200, lang);
@@ -154,7 +162,8 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     const own = await fetch(url, { headers: { 'accept-language': 'ru' } });
     assert.match(await own.text(), /<html lang="lt">/, "the link's language first");
     const russian = await getPage(`${url}?lang=ru`);
-    assert.match(russian.text, /Вы можете подписать <strong>sutartis.pdf<\/strong> до <strong>/);
+    assert.match(russian.text, /<h1[^>]*>Подписание: sutartis\.pdf<\/h1>/);
+    assert.match(russian.text, /Подписать этот документ можно до <strong><time /);
     const missing = await getPage(`${stack.sandboxUrl}/sign/00000000-0000-0000-0000-000000000000?lang=et`);
     assert.equal(missing.status, 404);
     assert.match(missing.text, /Linki ei leitud/);

@@ -41,12 +41,13 @@ export const PAGE_WORDS = {
     notFound: 'This signing link does not exist, or its document was removed.',
     notFoundTitle: 'Link not found',
     expired: 'This signing link has expired.',
-    title: 'Sign {file}',
-    invited: '{name}, you are invited to sign {file}.',
-    link: 'You can sign {file} until {until}.',
+    title: 'Signing: {file}',
+    invited: '{name}, you are invited to sign this document.',
+    link: 'You can sign this document until {until}.',
     sandbox: 'This page is served by the esign-elements sandbox: signatures made here are not valid.',
     noWidget: 'The widget bundle is not built: run npm run build.',
     signed: 'Signed. You can close this page; the sender has been told.',
+    copy: 'Download your copy of the signed document',
     languages: 'Language',
     name: 'English',
   },
@@ -54,12 +55,13 @@ export const PAGE_WORDS = {
     notFound: 'Tokios pasirašymo nuorodos nėra arba jos dokumentas pašalintas.',
     notFoundTitle: 'Nuoroda nerasta',
     expired: 'Šios pasirašymo nuorodos galiojimas baigėsi.',
-    title: 'Pasirašyti {file}',
-    invited: '{name}, esate kviečiami pasirašyti {file}.',
-    link: 'Galite pasirašyti {file} iki {until}.',
+    title: 'Pasirašymas: {file}',
+    invited: '{name}, esate kviečiami pasirašyti šį dokumentą.',
+    link: 'Šį dokumentą galite pasirašyti iki {until}.',
     sandbox: 'Šį puslapį teikia esign-elements smėlio dėžė: čia sukurti parašai negalioja.',
     noWidget: 'Valdiklio rinkinys nesukurtas: paleiskite npm run build.',
     signed: 'Pasirašyta. Šį puslapį galite uždaryti – siuntėjui pranešta.',
+    copy: 'Atsisiųsti pasirašyto dokumento kopiją',
     languages: 'Kalba',
     name: 'Lietuvių',
   },
@@ -67,12 +69,13 @@ export const PAGE_WORDS = {
     notFound: 'Šāda parakstīšanas saite nepastāv, vai tās dokuments ir izdzēsts.',
     notFoundTitle: 'Saite nav atrasta',
     expired: 'Šīs parakstīšanas saites derīguma termiņš ir beidzies.',
-    title: 'Parakstīt {file}',
-    invited: '{name}, jūs esat aicināts parakstīt {file}.',
-    link: 'Jūs varat parakstīt {file} līdz {until}.',
+    title: 'Parakstīšana: {file}',
+    invited: '{name}, jūs esat aicināts parakstīt šo dokumentu.',
+    link: 'Šo dokumentu varat parakstīt līdz {until}.',
     sandbox: 'Šo lapu nodrošina esign-elements smilškaste: šeit veidotie paraksti nav derīgi.',
     noWidget: 'Logrīka pakotne nav izveidota: palaidiet npm run build.',
     signed: 'Parakstīts. Šo lapu varat aizvērt – sūtītājs ir informēts.',
+    copy: 'Lejupielādēt parakstītā dokumenta kopiju',
     languages: 'Valoda',
     name: 'Latviešu',
   },
@@ -80,12 +83,13 @@ export const PAGE_WORDS = {
     notFound: 'Sellist allkirjastamise linki ei ole või selle dokument on eemaldatud.',
     notFoundTitle: 'Linki ei leitud',
     expired: 'Selle allkirjastamise lingi kehtivus on lõppenud.',
-    title: 'Allkirjasta {file}',
-    invited: '{name}, teid on kutsutud allkirjastama dokumenti {file}.',
-    link: 'Saate dokumendi {file} allkirjastada kuni {until}.',
+    title: 'Allkirjastamine: {file}',
+    invited: '{name}, teid on kutsutud seda dokumenti allkirjastama.',
+    link: 'Selle dokumendi saate allkirjastada kuni {until}.',
     sandbox: 'Seda lehte pakub esign-elements liivakast: siin antud allkirjad ei kehti.',
     noWidget: 'Vidina failid on ehitamata: käivitage npm run build.',
     signed: 'Allkirjastatud. Võite selle lehe sulgeda – saatjat on teavitatud.',
+    copy: 'Laadige alla allkirjastatud dokumendi koopia',
     languages: 'Keel',
     name: 'Eesti',
   },
@@ -93,12 +97,13 @@ export const PAGE_WORDS = {
     notFound: 'Такой ссылки для подписания нет, или её документ удалён.',
     notFoundTitle: 'Ссылка не найдена',
     expired: 'Срок действия этой ссылки для подписания истёк.',
-    title: 'Подписать {file}',
-    invited: '{name}, вас приглашают подписать {file}.',
-    link: 'Вы можете подписать {file} до {until}.',
+    title: 'Подписание: {file}',
+    invited: '{name}, вас приглашают подписать этот документ.',
+    link: 'Подписать этот документ можно до {until}.',
     sandbox: 'Эту страницу показывает песочница esign-elements: созданные здесь подписи недействительны.',
     noWidget: 'Пакет виджета не собран: выполните npm run build.',
     signed: 'Подписано. Эту страницу можно закрыть — отправитель уведомлён.',
+    copy: 'Скачать копию подписанного документа',
     languages: 'Язык',
     name: 'Русский',
   },
@@ -156,6 +161,20 @@ export function findWidgetDir(configured?: string): string | null {
  */
 export const SIGNING_PAGE_SCRIPT = `import '/assets/esign-elements.js';
 const el = document.querySelector('esign-sign');
+// a deadline in the person's own time zone, in the page's language
+for (const time of document.querySelectorAll('time[data-local]')) {
+  const at = new Date(time.dateTime);
+  const lang = document.documentElement.lang;
+  const zone = new Intl.DateTimeFormat(lang, { timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName');
+  time.textContent = at.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }) + (zone ? ' ' + zone.value : '');
+}
+// a copy of the signed document for the person who signed it
+el.addEventListener('esign-signed', (event) => {
+  const copy = document.getElementById('copy');
+  copy.href = URL.createObjectURL(event.detail.file.blob);
+  copy.download = event.detail.file.name;
+  copy.hidden = false;
+});
 const response = await fetch(el.dataset.document);
 el.files = new File([await response.blob()], el.dataset.filename);
 `;
@@ -179,7 +198,7 @@ function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, 
   const words = PAGE_WORDS[lang];
   const base = `/${kind}/${token}`;
   const widget = hasWidget
-    ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}" data-document="${base}/document" data-filename="${escapeHtml(doc.filename)}"><p slot="success">${escapeHtml(words.signed)}</p></esign-sign>
+    ? `<esign-sign endpoint="${base}/esign" type="${typeOf(doc)}" lang="${lang}" data-document="${base}/document" data-filename="${escapeHtml(doc.filename)}"><div slot="success"><p>${escapeHtml(words.signed)}</p><p><a id="copy" hidden>${escapeHtml(words.copy)}</a></p></div></esign-sign>
        <script type="module" src="/assets/signing-page.js"></script>`
     : `<p role="alert">${escapeHtml(words.noWidget)}</p>`;
   return page(
@@ -209,8 +228,13 @@ export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: str
   if (now >= found.link.validUntil) {
     return { status: 410, html: page(lang, words.expired, `<p>${escapeHtml(words.expired)}</p>`) };
   }
-  // the widget's format (date medium, time short, 24 hours), with the zone it is in
-  const until = new Date(found.link.validUntil).toLocaleString(LOCALES[lang], { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: 'UTC' }) + ' UTC';
-  const intro = say(words, 'link', { file: found.doc.filename, until });
+  // the widget's format (date medium, time short, 24 hours) in UTC, said so; the page's script puts
+  // it into the person's own time zone (the datetime attribute is the moment itself)
+  const validUntil = new Date(found.link.validUntil);
+  const utc = validUntil.toLocaleString(LOCALES[lang], { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: 'UTC' }) + ' UTC';
+  const intro = say(words, 'link', { file: found.doc.filename, until: '\u0000' }).replace(
+    '\u0000',
+    `<time datetime="${validUntil.toISOString()}" data-local>${escapeHtml(utc)}</time>`,
+  );
   return { status: 200, html: signingPage('link', token, found.doc, lang, intro, hasWidget) };
 }
