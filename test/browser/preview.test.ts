@@ -160,6 +160,19 @@ describe('esign-document-preview', () => {
     await expect(el).to.be.accessible();
   });
 
+  for (const width of [240, 280, 320]) {
+    it(`keeps its toolbar inside the box at ${width} px`, async () => {
+      const box = await fixture<HTMLDivElement>(html`<div style="inline-size: ${width}px"><esign-document-preview lang="en"></esign-document-preview></div>`);
+      const el = box.firstElementChild as EsignDocumentPreview;
+      el.file = new File([samplePdf('Main contract', 2) as BlobPart], 'contract.pdf', { type: 'application/pdf' });
+      await shown(el, 'Main contract');
+      const right = box.getBoundingClientRect().right;
+      for (const button of el.shadowRoot!.querySelectorAll<HTMLElement>('[part="toolbar"] button')) {
+        expect(Math.round(button.getBoundingClientRect().right), `${button.getAttribute('part')} inside`).to.be.at.most(Math.round(right));
+      }
+    });
+  }
+
   it('says when a file has no preview, and when a PDF is broken', async () => {
     const errors: EsignErrorDetail[] = [];
     const loaded: PreviewLoadedDetail[] = [];

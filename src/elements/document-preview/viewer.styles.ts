@@ -5,6 +5,8 @@ export const viewerStyles = css`
   /* one row at every width from 320 px: the page as "2 / 5", the zoom as its percentage */
   .toolbar {
     display: flex;
+    /* where the two groups do not fit on one row, the zoom goes to a row of its own, never past the edge */
+    flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
     gap: 0.25rem;
@@ -13,6 +15,9 @@ export const viewerStyles = css`
     display: flex;
     align-items: center;
     gap: 0.25rem;
+  }
+  .toolbar .zoom {
+    margin-inline-start: auto;
   }
   .toolbar button {
     min-width: 2.5rem;
