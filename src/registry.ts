@@ -50,7 +50,7 @@ export const REGISTRY: readonly ElementEntry[] = [
     className: 'EsignDocumentUpload',
     events: { ...ERROR, onDocumentUploaded: 'esign-document-uploaded' },
     attributes: { 'callback-url': 'callbackUrl', 'max-size': 'maxSize', 'document-id': 'documentId' },
-    ceiling: { bytes: 15672, why: GROWN },
+    ceiling: { bytes: 15900, why: `${GROWN}; raised for issue 45 (the host-set addresses checked as setup, a removed document withdrawn from the result, file rows that wrap)` },
   },
   {
     name: 'signer-list',
@@ -64,7 +64,7 @@ export const REGISTRY: readonly ElementEntry[] = [
     className: 'EsignValidationReport',
     events: { ...ERROR, onValidated: 'esign-validated' },
     attributes: { 'document-id': 'documentId' },
-    ceiling: { bytes: 14613, why: GROWN },
+    ceiling: { bytes: 14900, why: `${GROWN}; raised for issue 45 (icons out of accessible names, forced-colours borders and file rows that wrap, in the shared document styles)` },
   },
   {
     name: 'signing-link',

@@ -267,6 +267,16 @@ describe('esign-validation-report', () => {
     expect(signature.textContent).to.contain(en['level.QESig']).and.contain(en['format.XAdES']);
     expect(signature.textContent).not.to.contain('QESig').and.not.to.contain('BASELINE');
     expect(el.shadowRoot!.querySelector('details pre')!.textContent).to.contain('QESig').and.contain('XAdES-BASELINE-B');
+    // the technical part's times as dates, not epoch milliseconds, and nothing of it cut off sideways
+    const raw = el.shadowRoot!.querySelector<HTMLElement>('details pre')!;
+    expect(raw.textContent).to.contain('"signingTime": "2026-01-02T10:00:00.000Z"');
+    expect(raw.textContent).not.to.contain(String(Date.UTC(2026, 0, 2, 10, 0)));
+    el.style.display = 'block';
+    el.style.inlineSize = '300px';
+    el.shadowRoot!.querySelector('details')!.open = true;
+    await el.updateComplete;
+    expect(raw.scrollWidth, 'no line wider than the box').to.be.at.most(raw.clientWidth);
+    el.style.inlineSize = '';
     await expect(el).to.be.accessible();
   });
 

@@ -165,7 +165,8 @@ describe('demo page, end to end in Chromium', () => {
     await page.keyboard.type('30403039917');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-error'), { timeout: 15000 });
-    assert.match(await logText(page), /Atsisakėte telefone/);
+    // a Smart-ID refusal: declined, or another code chosen in the app
+    assert.match(await logText(page), /Smart-ID programėlėje nepatvirtinta/);
     const focused = await page.evaluate(() => {
       let active: Element | null = document.activeElement;
       while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;

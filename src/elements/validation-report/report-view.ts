@@ -55,8 +55,16 @@ export function renderReport(host: ReportViewHost, signatures: ReadSignature[], 
       : nothing}
     <details>
       <summary>${t('report.raw')}</summary>
-      <pre tabindex="0" aria-label=${t('report.raw')}>${JSON.stringify(report, null, 2)}</pre>
+      <pre tabindex="0" aria-label=${t('report.raw')}>${technical(report)}</pre>
     </details>`;
+}
+
+/**
+ * The service's report as it came, for an auditor: its times (epoch milliseconds in the service's
+ * answer) as ISO 8601 dates in UTC, each value otherwise as sent.
+ */
+function technical(report: unknown): string {
+  return JSON.stringify(report, (key, value: unknown) => (typeof value === 'number' && /time|date/i.test(key) && value > 1e11 && value < 1e14 ? new Date(value).toISOString() : value), 2);
 }
 
 export const reportStyles = css`
@@ -105,6 +113,9 @@ export const reportStyles = css`
   pre {
     max-block-size: 20rem;
     overflow: auto;
+    /* long values wrap: nothing of the report is cut off sideways */
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
     font-size: 0.8rem;
     background: var(--_bg-subtle);
     padding: 0.75rem;
