@@ -1,10 +1,5 @@
 import { loadOnce } from './load-once.js';
 
-export type Later = typeof import('./session-later.js');
-
-/** The module once it is here: an end state renders from it (every end state comes after it loaded). */
-export let laterLoaded: Later | undefined;
-
 /**
  * Elements an entry defines only once a form is on screen (the control code and the status of
  * `esign-identify` and `esign-hash-sign`, which show nothing before a session starts), loaded with
@@ -17,5 +12,5 @@ export const definedLater: (() => Promise<unknown>)[] = [];
  * for once, by the element and its flow alike, with the elements defined later.
  */
 export const later = loadOnce(() =>
-  Promise.all([import('./session-later.js'), ...definedLater.map((load) => load())]).then(([module]) => (laterLoaded = module)),
+  Promise.all([import('./session-later.js'), ...definedLater.map((load) => load())]).then(([module]) => module),
 );

@@ -130,7 +130,7 @@ class RequestSpans implements RequestTelemetry {
 
   async call<T extends { status: number }>(method: string, operation: OperationId, send: (headers: Record<string, string>) => Promise<T>): Promise<T> {
     const { api, tracer, serviceDuration } = this.found;
-    let client: Span;
+    let client: Span | undefined;
     let active: Context;
     const headers: Record<string, string> = {};
     try {
@@ -138,6 +138,8 @@ class RequestSpans implements RequestTelemetry {
       active = api.trace.setSpan(this.context, client);
       api.propagation.inject(active, headers);
     } catch {
+      // a host's processor or propagator that throws: the call goes without its span, none left open
+      if (client) endSafely(client);
       return send({});
     }
     const started = performance.now();
