@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { mergeEntryChunks } from './scripts/merge-entry-chunks.js';
 import { minifyLitTemplates } from './scripts/minify-lit-templates.js';
 import { REGISTRY } from './src/registry.js';
 
@@ -50,7 +51,8 @@ const PDFJS = { external: ['pdfjs-dist/legacy/build/pdf.mjs'], paths: { 'pdfjs-d
 
 /**
  * `vite build`: the unbundled ESM of every entry point (types come from tsc).
- * `vite build --mode cdn`: one script-tag file with Lit and every element inside.
+ * `vite build --mode cdn`: one script-tag file with Lit and the login inside, which loads every
+ * other element when it appears (its chunks import Lit and the rest from it).
  * `ESIGN_ELEMENT=identify vite build --mode cdn-element`: the script-tag file of one element
  * (`esign-identify.js`), whole in itself, for pages that use that element alone.
  * In both, every language is a small file of its own, loaded on first use.
@@ -58,7 +60,7 @@ const PDFJS = { external: ['pdfjs-dist/legacy/build/pdf.mjs'], paths: { 'pdfjs-d
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'cdn') {
     return {
-      plugins: [minifyLitTemplates()],
+      plugins: [minifyLitTemplates(), mergeEntryChunks()],
       build: {
         outDir: 'dist/cdn',
         emptyOutDir: true,

@@ -25,6 +25,19 @@ ${REGISTRY.map((e) => `    '${tag(e)}': ${e.className};`).join('\n')}
 `;
 }
 
+function allInOneFile(): string {
+  const inside = REGISTRY.filter((e) => e.insideAllInOne);
+  return `${GENERATED}// The elements of the all-in-one script-tag file (src/cdn.ts).
+import type { ElementLoaders } from './internal/autoload.js';
+${inside.map((e) => `import './elements/${e.name}/define.js';`).join('\n')}
+
+/** Every other element's define entry by tag, loaded when the element appears on the page. */
+export const ELEMENT_LOADERS: ElementLoaders = {
+${REGISTRY.filter((e) => !e.insideAllInOne).map((e) => `  '${tag(e)}': () => import('./elements/${e.name}/define.js'),`).join('\n')}
+};
+`;
+}
+
 function reactFile(): string {
   const sorted = [...REGISTRY].sort((a, b) => a.name.localeCompare(b.name));
   const events = (e: ElementEntry) => `{ ${Object.entries(e.events).map(([prop, name]) => `${prop}: on('${name}')`).join(', ')} }`;
@@ -119,6 +132,7 @@ function agreement(): string[] {
 
 const files: [path: string, make: (current: string) => string][] = [
   ['src/elements.ts', elementsFile],
+  ['src/all-in-one-elements.ts', allInOneFile],
   ['src/react/index.ts', reactFile],
   ['src/types/element-props.ts', propsFile],
   ['package.json', packageFile],
@@ -128,7 +142,7 @@ const files: [path: string, make: (current: string) => string][] = [
 const check = process.argv.includes('--check');
 const drifted: string[] = [];
 for (const [path, make] of files) {
-  const current = readFileSync(path, 'utf8');
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const made = make(current);
   if (made === current) continue;
   if (check) drifted.push(`${path} differs from what src/registry.ts makes (npm run registry)`);

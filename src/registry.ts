@@ -14,6 +14,8 @@ export interface ElementEntry {
   readonly events: Readonly<Record<string, string>>;
   /** Its attributes with a dash, by the property each sets. */
   readonly attributes: Readonly<Record<string, string>>;
+  /** Inside the all-in-one script-tag file, drawn with no second file to wait for; every other element loads when it appears. */
+  readonly insideAllInOne?: true;
   /** The ceiling of its script-tag file (min+gzip, with what it imports statically), and why. */
   readonly ceiling: { readonly bytes: number; readonly why: string };
 }
@@ -27,6 +29,7 @@ export const REGISTRY: readonly ElementEntry[] = [
   {
     name: 'identify',
     className: 'EsignIdentify',
+    insideAllInOne: true,
     events: { ...SESSION_EVENTS, onAuthenticated: 'esign-authenticated' },
     attributes: { ...SESSION_ATTRIBUTES, 'phone-language': 'phoneLanguage' },
     ceiling: { bytes: 18500, why: 'the login element alone (issue 24)' },
@@ -90,6 +93,7 @@ export const REGISTRY: readonly ElementEntry[] = [
   {
     name: 'person-form',
     className: 'EsignPersonForm',
+    insideAllInOne: true,
     events: { onPersonSubmit: 'esign-person-submit' },
     attributes: {},
     ceiling: { bytes: 12659, why: `${GROWN}, with the words of its form in the five languages inside (issue 24: a form drawn without waiting for a language file)` },

@@ -71,14 +71,14 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual(languages.map((f) => /-(\w\w-\w+)\.js$/.exec(f)![1]).sort(), ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]));
     const engine = widget.files.filter((f) => /^dist\/cdn\/esign-elements-engine-[\w-]+\.js$/.test(f));
     assert.equal(engine.length, 1, 'one preview engine');
-    const previews = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-document-preview.js'];
-    const sessions = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-identify.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-hash-sign.js'];
-    const reports = ['dist/cdn/esign-elements.js', 'dist/cdn/esign-document.js', 'dist/cdn/esign-validation-report.js'];
+    const previews = ['dist/cdn/esign-sign.js', 'dist/cdn/esign-document-preview.js'];
+    const sessions = ['dist/cdn/esign-identify.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-hash-sign.js'];
+    const reports = ['dist/cdn/esign-document.js', 'dist/cdn/esign-validation-report.js'];
     const viewers = widget.files.filter((f) => /^dist\/cdn\/esign-elements-viewer-[\w-]+\.js$/.test(f));
-    assert.equal(viewers.length, previews.length, 'a preview viewer for each file with the preview');
+    assert.equal(viewers.length, previews.length + 1, 'a preview viewer for each file with the preview, and one for the all-in-one file');
     const read = (file: string) => readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
     const loadedBy = (code: string) => [...code.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`).sort();
-    for (const file of [...elementFiles, 'dist/cdn/esign-elements.js']) {
+    for (const file of elementFiles) {
       const code = read(file);
       assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, `${file} imports another file statically`);
       const loaded = loadedBy(code);
@@ -101,7 +101,7 @@ describe('the packed packages installed into an empty app', () => {
       // an element's own file runs whole as the page loads: Chromium may compile it while it streams in;
       // the all-in-one file (few of its elements on a page) and what loads later are compiled as used
       const hint = '//# allFunctionsCalledOnLoad\n';
-      assert.equal(code.startsWith(hint), file !== 'dist/cdn/esign-elements.js', `${file}: the compile hint on the first line of an element's own file alone`);
+      assert.ok(code.startsWith(hint), `${file}: the compile hint on the first line of an element's own file`);
       for (const chunk of onDemand) {
         // each takes Lit and the rest from the file that loaded it
         const chunkCode = read(chunk);
@@ -116,6 +116,48 @@ describe('the packed packages installed into an empty app', () => {
     for (const dir of ['dist/cdn', 'dist/elements/document-preview']) {
       for (const name of ['esign-elements-pdf.js', 'esign-elements-pdf-worker.js']) assert.ok(widget.files.includes(`${dir}/${name}`), `${dir}/${name} packed`);
     }
+  });
+
+  it('the all-in-one file holds the login and imports nothing statically; every other element, its languages and the rest load on demand, taking Lit and the rest from it', () => {
+    const read = (file: string) => readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
+    const exists = (file: string) => widget.files.includes(file);
+    const entry = 'dist/cdn/esign-elements.js';
+    const code = read(entry);
+    assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, 'the all-in-one file imports another file statically');
+    assert.ok(!code.startsWith('//# allFunctionsCalledOnLoad'), 'no compile hint: a page draws few of its elements');
+    // the login's form draws from this file alone, in every language
+    assert.ok(['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)), 'the form words are inside');
+    const loadedBy = (text: string) => [...text.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`);
+    const staticOf = (text: string) => [...text.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => `dist/cdn/${m[1]}`);
+    // the control code and the status are asked for by the login too: one file each
+    const onDemand = [...new Set(loadedBy(code))];
+    const kinds = onDemand.map((f) => /esign-elements-([a-z-]+?)(?:-[\w-]{8})?\.js$/.exec(f)?.[1]).sort();
+    const languages = ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]);
+    // every element but the login's own, each when it appears; the session's later part and the phone-message check
+    const later = ['control-code', 'document', 'document-preview', 'document-upload', 'hash-sign', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'];
+    assert.deepEqual(kinds, [...languages, ...later, 'phone-message', 'session-later'].sort());
+    // what those load, statically or on demand, comes from the same build: they import the entry, never a file of their own Lit
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      assert.ok(exists(file), `${file}, named by the all-in-one build, is packed`);
+      const text = read(file);
+      for (const next of [...staticOf(text), ...loadedBy(text)]) {
+        assert.match(next, /^dist\/cdn\/esign-elements[\w.-]*\.js$/, `${file} imports ${next}, outside the all-in-one build`);
+        if (!/esign-elements-pdf/.test(next)) visit(next);
+      }
+    };
+    for (const file of onDemand) visit(file);
+    const elementChunks = onDemand.filter((f) => later.some((name) => new RegExp(`esign-elements-${name}-[\\w-]{8}\\.js$`).test(f)));
+    assert.equal(elementChunks.length, later.length);
+    for (const file of elementChunks) {
+      const imports = staticOf(read(file));
+      assert.ok(imports.includes(entry), `${file} takes Lit and the rest from the all-in-one file`);
+    }
+    // Lit is inside the entry, once: no chunk it loads carries lit-html's version list again
+    assert.ok(code.includes('litHtmlVersions'), 'Lit is inside the all-in-one file');
+    assert.deepEqual([...seen].filter((file) => file !== entry && read(file).includes('litHtmlVersions')), [], 'no chunk brings Lit again');
   });
 
   it('each script-tag file carries the paths of the operations its elements send, and no other', () => {
