@@ -138,4 +138,5 @@ export const strings: DocumentStrings = {
   'preview.show': "Näita",
   'preview.shown': "Allpool on näha:",
   'preview.no-pdf': "Konteineris ei ole PDF-faili, mida näidata.",
+  'preview.open': "Ava dokument uues vahekaardis",
 };

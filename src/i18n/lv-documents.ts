@@ -138,4 +138,5 @@ export const strings: DocumentStrings = {
   'preview.show': "Rādīt",
   'preview.shown': "Zemāk redzams:",
   'preview.no-pdf': "Konteinerā nav PDF faila, ko parādīt.",
+  'preview.open': "Atvērt dokumentu jaunā cilnē",
 };

@@ -138,4 +138,5 @@ export const strings: DocumentStrings = {
   'preview.show': "Показать",
   'preview.shown': "Ниже показан:",
   'preview.no-pdf': "В контейнере нет PDF-файла для показа.",
+  'preview.open': "Открыть документ в новой вкладке",
 };

@@ -87,6 +87,63 @@ describe('esign-document-preview', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('pages with the keyboard at any zoom: PageDown and PageUp step, End and Home jump, arrows scroll, and a new page starts at its top', async () => {
+    const loaded: CustomEvent<PreviewLoadedDetail>[] = [];
+    const el = await fixture<EsignDocumentPreview>(
+      html`<esign-document-preview lang="en" zoom="2" style="--esign-preview-height: 240px" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e)}></esign-document-preview>`,
+    );
+    el.file = pdfFile('Loan agreement', 4);
+    await shown(el, 'Page 1 of 4');
+    const viewport = part(el, 'viewport');
+    expect(viewport.scrollHeight, 'zoomed in: the page is taller than its frame').to.be.above(viewport.clientHeight + 100);
+    viewport.focus();
+    await sendKeys({ press: 'ArrowDown' });
+    await sendKeys({ press: 'ArrowDown' });
+    await until(() => viewport.scrollTop > 0, 'the arrows scroll within the page');
+    expect(el.page, 'arrows do not change the page').to.equal(1);
+    await sendKeys({ press: 'PageDown' });
+    await shown(el, 'Page 2 of 4');
+    await until(() => viewport.scrollTop === 0, 'the next page starts at its top');
+    await sendKeys({ press: 'End' });
+    await shown(el, 'Page 4 of 4');
+    await sendKeys({ press: 'PageDown' });
+    await el.updateComplete;
+    expect(el.page, 'no page beyond the last').to.equal(4);
+    await sendKeys({ press: 'PageUp' });
+    await shown(el, 'Page 3 of 4');
+    expect(positionSaid(el)).to.deep.equal(['3 / 4', 'Page 3 of 4']);
+    await sendKeys({ press: 'Home' });
+    await shown(el, 'Page 1 of 4');
+    await sendKeys({ press: 'PageUp' });
+    await el.updateComplete;
+    expect(el.page, 'no page before the first').to.equal(1);
+    expect(deepActiveElement(), 'focus stays on the page').to.equal(viewport);
+    expect(el.zoom, 'the zoom is kept from page to page').to.equal(2);
+    expect(loaded, 'one load').to.have.length(1);
+  });
+
+  it('offers the shown PDF in a new tab, in the browser\'s own viewer, and withdraws it with the file', async () => {
+    const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="lt"></esign-document-preview>`);
+    expect(part(el, 'open'), 'nothing to open without a file').to.equal(null);
+    el.file = pdfFile('Nuomos sutartis', 1);
+    await shown(el, 'Nuomos sutartis');
+    const link = part(el, 'open') as HTMLAnchorElement;
+    expect(link.textContent!.trim()).to.equal('Atverti dokumentą naujame skirtuke');
+    expect(link.target).to.equal('_blank');
+    expect(link.rel).to.equal('noopener');
+    expect(link.href).to.match(/^blob:/);
+    const bytes = new Uint8Array(await (await fetch(link.href)).arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 5)), 'the PDF itself').to.equal('%PDF-');
+    expect(bytes.length).to.equal(el.file.size);
+    await expect(el).to.be.accessible();
+    const old = link.href;
+    el.file = null;
+    await until(() => part(el, 'open') === null, 'the link goes with the file');
+    let withdrawn = false;
+    await fetch(old).catch(() => (withdrawn = true));
+    expect(withdrawn, 'its address no longer answers').to.equal(true);
+  });
+
   it('fits a 360 px phone, zooms in and out, and fits again', async () => {
     const wrap = await fixture<HTMLDivElement>(html`<div style="inline-size: 360px"><esign-document-preview lang="lt"></esign-document-preview></div>`);
     const el = wrap.firstElementChild as EsignDocumentPreview;
@@ -95,7 +152,8 @@ describe('esign-document-preview', () => {
     const canvas = el.shadowRoot!.querySelector('canvas')!;
     const fitted = canvas.getBoundingClientRect().width;
     expect(fitted, 'the page fits the phone').to.be.at.most(part(el, 'viewport').clientWidth);
-    expect(fitted, 'and uses it').to.be.above(250);
+    // the frame's padding gives way on a phone: the page takes nearly all of the width
+    expect(fitted, 'and uses it').to.be.above(part(el, 'viewport').clientWidth - 24);
     expect(el.scrollWidth, 'no sideways scroll of the element').to.be.at.most(360);
     expect(part(el, 'fit').getAttribute('aria-pressed')).to.equal('true');
     part(el, 'zoom-in').click();

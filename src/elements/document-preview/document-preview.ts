@@ -32,6 +32,7 @@ const loadViewer = loadOnce(() => import('./viewer.js'));
  * @csspart zoom-out - The zoom-out button.
  * @csspart fit - The fit-width button.
  * @csspart zoom-in - The zoom-in button.
+ * @csspart open - The link that opens the shown PDF in a new tab, in the browser's own viewer (a phone's zoom works there).
  * @csspart viewport - The scrolling area around the page.
  * @csspart page - The page.
  * @csspart files - A container's list of files.

@@ -59,6 +59,12 @@ export const viewerStyles = css`
     /* the same width whether the page scrolls or not, so a fitted page stays fitted */
     scrollbar-gutter: stable;
   }
+  /* a phone: the page gets the width the frame's padding took, so that it is drawn as large as it can be */
+  @container (max-width: 30rem) {
+    .viewport {
+      padding: 0.125rem;
+    }
+  }
   .page {
     position: relative;
     inline-size: fit-content;
@@ -149,5 +155,16 @@ export const viewerStyles = css`
     background: var(--_bg-subtle);
     color: var(--_fg);
     border-color: var(--_border);
+  }
+  .open {
+    display: inline-block;
+    margin-block-start: 0.5rem;
+    color: var(--_accent);
+    text-underline-offset: 0.15em;
+  }
+  .open:focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+    border-radius: 2px;
   }
 `;

@@ -72,6 +72,10 @@ export class PreviewViewer {
   #loads = 0;
   #resize: ResizeObserver | undefined;
   #fitWidth = 0;
+  /** The page last drawn: another page starts at its top. */
+  #drawnPage = 0;
+  /** The shown PDF as an address the browser's own viewer opens, where a phone's zoom works. */
+  #openUrl = '';
 
   constructor(
     private readonly host: PreviewHost,
@@ -79,6 +83,7 @@ export class PreviewViewer {
   ) {}
 
   disconnected(): void {
+    this.#forgetOpenUrl();
     this.#resize?.disconnect();
     this.#resize = undefined;
     this.#view?.destroy();
@@ -115,6 +120,8 @@ export class PreviewViewer {
     if (load !== this.#loads) return;
     this.#view?.destroy();
     this.#view = undefined;
+    this.#forgetOpenUrl();
+    this.#drawnPage = 0;
     host._entries = [];
     host._shown = '';
     host._pages = 0;
@@ -157,8 +164,15 @@ export class PreviewViewer {
     return new Uint8Array(await response.arrayBuffer());
   }
 
+  #forgetOpenUrl(): void {
+    if (this.#openUrl) URL.revokeObjectURL(this.#openUrl);
+    this.#openUrl = '';
+  }
+
   async #openPdf(bytes: Uint8Array, load: number): Promise<void> {
     const host = this.host;
+    // before PDF.js takes the bytes to its worker
+    const blob = new Blob([bytes.slice()], { type: 'application/pdf' });
     const { PdfView } = await loadEngine();
     let view: PdfView;
     try {
@@ -175,6 +189,8 @@ export class PreviewViewer {
       return;
     }
     this.#view = view;
+    this.#forgetOpenUrl();
+    this.#openUrl = URL.createObjectURL(blob);
     host._pages = view.pages;
     host.page = Math.min(Math.max(1, Math.round(host.page)), view.pages);
     host._status = 'ready';
@@ -185,6 +201,7 @@ export class PreviewViewer {
     const host = this.host;
     this.#view?.destroy();
     this.#view = undefined;
+    this.#forgetOpenUrl();
     host._shown = entry.name;
     host.page = 1;
     host._status = 'loading';
@@ -229,7 +246,10 @@ export class PreviewViewer {
     try {
       const scale = await this.#scaleFor(view);
       host._scale = scale;
-      await view.draw(host.page, scale, canvas, textLayer);
+      const page = host.page;
+      await view.draw(page, scale, canvas, textLayer);
+      if (page !== this.#drawnPage) host.renderRoot.querySelector('.viewport')?.scrollTo({ top: 0 });
+      this.#drawnPage = page;
     } catch (error) {
       if (view === this.#view) this.fail(error);
     }
@@ -330,7 +350,8 @@ export class PreviewViewer {
               <canvas aria-hidden="true"></canvas>
               <div class="textLayer"></div>
             </div>
-          </div>`
+          </div>
+          <a class="open" part="open" href=${this.#openUrl} target="_blank" rel="noopener">${host.t('preview.open')}</a>`
       : nothing}`;
   }
 }
