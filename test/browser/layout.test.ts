@@ -2,6 +2,9 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/identify/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { PersonForm } from '../../src/internal/person.js';
+import '../../src/elements/status/define.js';
+import type { EsignStatus } from '../../src/elements/status/status.js';
+import { maskCode, maskPhone } from '../../src/protocol/mask.js';
 
 // What stays in place when text wraps or an error appears: measured in the browser's own layout.
 
@@ -15,7 +18,40 @@ async function identifyIn(width: number, lang: string): Promise<{ el: EsignIdent
   return { el, form };
 }
 
+/** The distinct lines a piece of an element's text falls on. */
+function linesOf(node: Text, piece: string): number {
+  const start = node.data.indexOf(piece);
+  const range = document.createRange();
+  range.setStart(node, start);
+  range.setEnd(node, start + piece.length);
+  // a run in another font (the bullets) has a box of its own height: a line is a band of boxes that overlap
+  const rects = [...range.getClientRects()].filter((rect) => rect.width > 0).sort((a, b) => a.top - b.top);
+  let lines = 0;
+  let bottom = -Infinity;
+  for (const rect of rects) {
+    if (rect.top >= bottom - 1) lines++;
+    bottom = Math.max(bottom, rect.bottom);
+  }
+  return lines;
+}
+
 describe('layout', () => {
+  it('a masked phone number or personal code is never split over two lines while waiting, at any phone width', async () => {
+    const phone = maskPhone('+37060000666');
+    const code = maskCode('50001018865');
+    for (const [who, lang] of [[phone, 'ru'], [code, 'lt']] as const) {
+      const el = await fixture<EsignStatus>(html`<esign-status lang=${lang} state="waiting" message="…" detail=${`Mobile-ID · ${who} · Sutartis-dėl-buto-nuomos-2026.pdf`}></esign-status>`);
+      const text = [...el.shadowRoot!.querySelector('.detail')!.childNodes].find((n): n is Text => n.nodeType === Node.TEXT_NODE && n.data.includes(who))!;
+      let wrapped = 0;
+      for (let width = 220; width <= 400; width += 2) {
+        el.style.inlineSize = `${width}px`;
+        if (text.parentElement!.getClientRects().length && linesOf(text, text.data) > 1) wrapped++;
+        expect(linesOf(text, who), `${who} on one line at ${width} px`).to.equal(1);
+      }
+      expect(wrapped, 'the line itself wraps at these widths: the check is real').to.be.above(0);
+    }
+  });
+
   for (const lang of ['en', 'ru']) {
     it(`${lang}: the country and the personal code stay level when the code shows an error`, async () => {
       const { form } = await identifyIn(640, lang);

@@ -3,6 +3,8 @@ import { css } from 'lit';
 export const statusStyles = css`
   :host {
     display: block;
+    /* its own width decides the layout, not the window's: a status in a narrow column of a wide page too */
+    container-type: inline-size;
   }
   .status {
     display: flex;
@@ -99,7 +101,7 @@ export const statusStyles = css`
       opacity: 0.4;
     }
   }
-  @media (max-width: 24rem) {
+  @container (max-width: 24rem) {
     .status {
       flex-wrap: wrap;
     }
