@@ -1,0 +1,63 @@
+import { expect } from '@open-wc/testing';
+import type { EsignIdentify } from '../../src/elements/identify/identify.js';
+import { ENDPOINT, submitButton, type, until } from './helpers.js';
+
+// A screen of 1280 × 1024 at 400% and 200% zoom lays a page out as 320 × 256 and 640 × 400: the
+// control code, which the person compares with their phone, must be in view as a session starts,
+// in every browser (each scrolls and moves focus its own way). The page is a frame of that size,
+// the one viewport every browser of the suite lets a test set.
+
+/** The sandbox's slow identity: the session waits about a minute, long enough to look. */
+const SLOW_PERSON = '39001010607';
+const DEFINE = new URL('../../src/elements/identify/define.ts', import.meta.url).href;
+
+/** A bank's page in a frame of the given size: a tall header, then the login. */
+async function pageOfSize(width: number, height: number): Promise<{ frame: HTMLIFrameElement; el: EsignIdentify }> {
+  const frame = document.createElement('iframe');
+  frame.style.cssText = `inline-size: ${width}px; block-size: ${height}px; border: 0; display: block`;
+  frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="${DEFINE}"></script></head>
+<body style="margin: 0"><header style="block-size: 180px">Bank</header>
+<esign-identify endpoint="${ENDPOINT}" channels="smartid" country="LT" poll-interval="60000"></esign-identify></body></html>`;
+  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  document.body.append(frame);
+  await loaded;
+  const inside = frame.contentWindow!;
+  await inside.customElements.whenDefined('esign-identify');
+  const el = inside.document.querySelector('esign-identify') as EsignIdentify;
+  await el.updateComplete;
+  return { frame, el };
+}
+
+function codeBox(el: EsignIdentify): DOMRect | null {
+  const digits = el.shadowRoot!.querySelector('esign-control-code')?.shadowRoot?.querySelector('[part="code"]');
+  return digits?.textContent?.trim() ? digits.getBoundingClientRect() : null;
+}
+
+describe('at a high zoom', () => {
+  // at 400% the login itself is below the fold: the page must scroll to the session
+  for (const [zoom, width, height, scrolls] of [
+    ['400%', 320, 256, true],
+    ['200%', 640, 400, false],
+  ] as const) {
+    it(`keeps the control code in view when a session starts, at ${zoom} (${width} × ${height})`, async () => {
+      const { frame, el } = await pageOfSize(width, height);
+      try {
+        await type(el, 'code', SLOW_PERSON);
+        submitButton(el).click();
+        await until(() => codeBox(el) !== null, 'the control code');
+        await until(() => el.shadowRoot!.activeElement?.localName === 'esign-status', 'the focus on the status');
+        // scrolling settles over frames
+        const inside = frame.contentWindow!;
+        await new Promise((resolve) => inside.requestAnimationFrame(() => inside.requestAnimationFrame(resolve)));
+        const box = codeBox(el)!;
+        if (scrolls) expect(inside.scrollY, 'the page scrolled to the session').to.be.above(0);
+        expect(box.top, `the code's top in view at ${zoom}`).to.be.at.least(0);
+        expect(box.bottom, `the code's bottom in view at ${zoom}`).to.be.at.most(inside.innerHeight);
+        el.shadowRoot!.querySelector('esign-status')!.shadowRoot!.querySelector<HTMLButtonElement>('button')?.click();
+        await until(() => codeBox(el) === null, 'the session cancelled');
+      } finally {
+        frame.remove();
+      }
+    });
+  }
+});
