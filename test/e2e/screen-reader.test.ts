@@ -5,6 +5,9 @@ import { Sandbox } from 'esign-sandbox';
 import { pagesInChromium } from './page-server.js';
 import { en } from '../../src/i18n/en.js';
 import { lt } from '../../src/i18n/lt.js';
+import { lv } from '../../src/i18n/lv.js';
+import { et } from '../../src/i18n/et.js';
+import { ru } from '../../src/i18n/ru.js';
 import type { Strings } from '../../src/i18n/index.js';
 import { TestClock } from '../node/harness.js';
 
@@ -17,7 +20,7 @@ import { TestClock } from '../node/harness.js';
 
 const TOKEN = 'screen-reader-test-token';
 const clock = new TestClock();
-const WORDS: Record<'en' | 'lt', Strings> = { en, lt };
+const WORDS: Record<'en' | 'lt' | 'lv' | 'et' | 'ru', Strings> = { en, lt, lv, et, ru };
 
 const page = (lang: string, body: string) => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Login</title>
 <script type="module" src="/cdn/esign-elements.js"></script></head><body><main><h1>Bank</h1>${body}</main></body></html>`;
@@ -27,7 +30,7 @@ const env = pagesInChromium(() => ({
   sandbox,
   token: TOKEN,
   content: (path) => {
-    const login = /^\/(en|lt)\/(smartid|mobile)$/.exec(path);
+    const login = /^\/(en|lt|lv|et|ru)\/(smartid|mobile)$/.exec(path);
     return login ? page(login[1]!, `<esign-identify endpoint="/esign" channels="smartid mobile" channel="${login[2]}" poll-interval="200"></esign-identify>`) : undefined;
   },
 }));
@@ -151,7 +154,8 @@ async function tabTo(tab: Page, listener: Listener, words: string): Promise<stri
 
 const digitsSpoken = (code: string) => code.split('').join(' ');
 
-for (const lang of ['en', 'lt'] as const) {
+// every language end to end: the words a person hears are each language's own
+for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
   const t = WORDS[lang];
   describe(`what a screen reader says (${lang})`, () => {
     it('a whole Smart-ID login by keyboard: the form, the control code once, waiting, coming back, the result', async () => {
@@ -162,8 +166,8 @@ for (const lang of ['en', 'lt'] as const) {
       assert.equal(listener.said.length, 0, 'nothing is said before the person moves');
 
       // the form, field by field
-      const channel = await tabTo(tab, listener, 'Smart-ID');
-      assert.match(channel, /^radio, Smart-ID, checked$/, channel);
+      const channel = await tabTo(tab, listener, t['channel.smartid']);
+      assert.equal(channel, `radio, ${t['channel.smartid']}, checked`);
       const country = await tabTo(tab, listener, t['form.country']);
       assert.equal(country, `combobox, ${t['form.country']}, ${t['country.LT']}`);
       const code = await tabTo(tab, listener, t['form.code']);
@@ -215,8 +219,9 @@ for (const lang of ['en', 'lt'] as const) {
       await tab.waitForFunction((word) => document.querySelector('esign-identify')?.shadowRoot?.textContent?.includes(word), {}, t['identify.submit']);
       const listener = await Listener.on(tab);
 
-      const mobile = await tabTo(tab, listener, 'Mobile-ID');
-      assert.equal(mobile, 'radio, Mobile-ID, checked');
+      // the method by its name in the language: Estonian says "Mobiil-ID"
+      const mobile = await tabTo(tab, listener, t['channel.mobile']);
+      assert.equal(mobile, `radio, ${t['channel.mobile']}, checked`);
       const phone = await tabTo(tab, listener, t['form.phone']);
       assert.equal(phone, `textbox, ${t['form.phone']}, ${t['form.phone.hint']}`);
       await tab.keyboard.type('+37200000366');
