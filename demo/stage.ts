@@ -4,6 +4,7 @@
  * is set when the state is on screen.
  */
 import '../src/define.js';
+import { EsignClient } from '../src/client/index.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 
 const params = new URLSearchParams(location.search);
@@ -53,6 +54,17 @@ async function uploaded(signers: object[] = [{ name: 'RŪTA', surname: 'TESTNUMB
     body: JSON.stringify({ access: 'private', file: { filename: 'Sutartis.pdf', content: btoa(text) }, signers }),
   });
   return ((await response.json()) as { document: { uuid: string } }).document.uuid;
+}
+
+/** A PDF signed by the sandbox through the demo's proxy, as a signer would get it. */
+async function signedPdf(): Promise<Uint8Array> {
+  const bytes = samplePdf('Contract', 2);
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  const client = new EsignClient({ endpoint: '/esign' });
+  const start = await client.smartIdSign({ type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'Sutartis.pdf', content: btoa(text) }] } });
+  const result = await client.waitForResult('smartid', 'sign', start.token, { interval: 300 });
+  return Uint8Array.from(atob(result.file.content), (c) => c.charCodeAt(0));
 }
 
 const SESSION: Record<string, (el: Live) => Promise<void>> = {
@@ -131,9 +143,16 @@ async function show(): Promise<void> {
       await wait(800);
       break;
     }
-    case 'validation-report':
-      create('esign-validation-report');
+    case 'validation-report': {
+      const el = create('esign-validation-report') as Live & { validateFile(file: File): Promise<unknown> };
+      if (state === 'signed') {
+        // a file the sandbox signed with Smart-ID, checked as a person drops it
+        await el.updateComplete;
+        await el.validateFile(new File([(await signedPdf()) as BlobPart], 'Sutartis_pasirasyta.pdf', { type: 'application/pdf' }));
+        await until(() => Boolean(el.shadowRoot.querySelector('.signature')));
+      }
       break;
+    }
     default:
       stage.textContent = `no element ${element}`;
   }

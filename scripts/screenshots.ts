@@ -21,7 +21,7 @@ const STATES: Record<string, string[]> = {
   'hash-sign': ['idle', 'signer'],
   'document-upload': ['idle', 'done'],
   document: ['loaded', 'missing'],
-  'validation-report': ['idle'],
+  'validation-report': ['idle', 'signed'],
 };
 
 const { values } = parseArgs({
