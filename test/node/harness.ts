@@ -4,6 +4,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createProxyHandler, type ProxyOptions } from '../../src/proxy/index.js';
+import { BodyTooLarge, type IncomingProxyRequest } from '../../src/proxy/core.js';
 import { Sandbox, type SandboxOptions } from 'esign-sandbox';
 
 export const ACCESS_TOKEN = 'test-secret-token-0f9e8d';
@@ -166,4 +167,39 @@ export async function recordResponse(where: string, response: Response): Promise
   const text = await response.clone().text();
   received.push({ where, text: text + JSON.stringify([...response.headers]) });
   return response;
+}
+
+/** A service that starts every session and records the paths that reached it (served by the given pool). */
+export async function countingService(
+  serve: (handler: RequestListener) => Promise<string>,
+  answer: (path: string) => object = () => ({ status: 'ok', token: '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01', control_code: '1234' }),
+): Promise<{ url: string; seen: string[] }> {
+  const seen: string[] = [];
+  const url = await serve((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(req.url ?? '')));
+    });
+  });
+  return { url, seen };
+}
+
+/** A request as the proxy's adapters hand it to the steps; `body` is what readBody gives (refused over its limit). */
+export function incomingRequest(init: { method?: string; url: string; headers?: Record<string, string>; body?: string }): IncomingProxyRequest {
+  const headers = new Headers({ 'content-type': 'application/json', ...init.headers });
+  return {
+    method: init.method ?? 'POST',
+    url: init.url,
+    header: (name) => headers.get(name),
+    headers: () => headers,
+    secure: false,
+    host: '127.0.0.1:1',
+    raw: null,
+    readBody: async (limit) => {
+      const bytes = new TextEncoder().encode(init.body ?? '');
+      if (bytes.byteLength > limit) throw new BodyTooLarge();
+      return bytes;
+    },
+  };
 }

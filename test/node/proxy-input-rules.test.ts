@@ -1,17 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
-import { request as httpRequest, type IncomingMessage, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createClient } from 'redis';
 import { MemoryStore, createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
-import { ACCESS_TOKEN, CookieJar, TestClock, b64, send, serverPool, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, TestClock, b64, countingService as countingServiceOf, send, serverPool, startStack, type Stack } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 
@@ -20,18 +14,7 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
 
 const serve = serverPool();
 
-/** A service that starts every session and records the paths that reached it. */
-async function countingService(answer: (path: string) => object = () => ({ status: 'ok', token: '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01', control_code: '1234' })) {
-  const seen: string[] = [];
-  const url = await serve((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      seen.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(req.url ?? '')));
-    });
-  });
-  return { url, seen };
-}
+const countingService = (answer?: (path: string) => object) => countingServiceOf(serve, answer);
 
 function proxy(baseUrl: string, options: Partial<ProxyOptions> = {}): Promise<string> {
   return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, ...options }) as RequestListener);
@@ -148,66 +131,6 @@ describe('proxy: start fields are checked before anything is counted, stored or 
         await client.quit();
       }
     });
-  });
-});
-
-describe('proxy: the page\'s scheme is part of its origin', () => {
-  let dir = '';
-  let tls: { key: Buffer; cert: Buffer };
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'esign-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=bank.test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  /** A start with this Host and Origin; resolves with the status. */
-  function start(url: string, host: string, origin: string, secure: boolean): Promise<number> {
-    const target = new URL(url);
-    const request = secure ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
-      const req = request(
-        { hostname: target.hostname, port: target.port, path: '/smartid/login.json', method: 'POST', headers: { host, origin, 'content-type': 'application/json' }, ...(secure ? { ca: tls.cert, servername: 'bank.test' } : {}) },
-        (res: IncomingMessage) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify({ code: '40504040001', country: 'EE' }));
-    });
-  }
-
-  it('refuses an http:// Origin of its own host name when served over https, and takes the https:// one', async () => {
-    const service = await countingService();
-    const server = createHttpsServer(tls, createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, rateLimit: false }) as RequestListener);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      const host = `bank.test:${new URL(url).port}`;
-      assert.equal(await start(url, host, `http://${host}`, true), 403);
-      assert.equal(service.seen.length, 0);
-      assert.equal(await start(url, host, `https://${host}`, true), 200);
-      assert.equal(service.seen.length, 1);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
-
-  it('behind TLS ended in front (plain http here): https pages only, unless the host says its pages are http; loopback takes both', async () => {
-    const service = await countingService();
-    const url = await proxy(service.url, { rateLimit: false });
-    const host = `bank.test:${new URL(url).port}`;
-    assert.equal(await start(url, host, `http://${host}`, false), 403);
-    assert.equal(await start(url, host, `https://${host}`, false), 200);
-    const plainHost = await proxy(service.url, { rateLimit: false, publicScheme: 'http' });
-    const plain = `bank.test:${new URL(plainHost).port}`;
-    assert.equal(await start(plainHost, plain, `http://${plain}`, false), 200);
-    assert.equal(await start(plainHost, plain, `https://${plain}`, false), 403);
-    const loopback = new URL(url).host;
-    assert.equal(await start(url, loopback, `http://${loopback}`, false), 200);
-    assert.equal(service.seen.length, 3);
   });
 });
 
