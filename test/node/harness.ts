@@ -203,3 +203,12 @@ export function incomingRequest(init: { method?: string; url: string; headers?: 
     },
   };
 }
+
+/**
+ * Resolves once the proxy has handed over the events of every answer already received: it hands
+ * each to onEvent in a timer it sets before it answers, and Node runs timers of the same delay in
+ * the order they were set, so a timer set after the answers are in runs after all of those.
+ */
+export function eventsDelivered(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import type { RequestListener } from 'node:http';
 import { createProxyHandler, MemoryStore, type ProxyEvent, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { ACCESS_TOKEN, CookieJar, b64, send, serverPool, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, b64, eventsDelivered, send, serverPool, startStack, type Stack } from './harness.js';
 
 // What the proxy tells its host, one event per request that was refused, failed, met a failing
 // host hook, started a session or ended one; never a secret or a person in clear; and never in
@@ -30,10 +30,10 @@ async function proxy(options: Partial<ProxyOptions> = {}): Promise<{ url: string
   return { url, events };
 }
 
-/** Events are handed over after the answer: waits until `count` have come (and a moment for any extra). */
+/** Events are handed over after the answer: the events of every answer received so far (an extra one shows too). */
 async function eventsOf(events: ProxyEvent[], count: number): Promise<ProxyEvent[]> {
-  for (let i = 0; i < 200 && events.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventsDelivered();
+  assert.ok(events.length >= count, `${count} events handed over, ${events.length} seen`);
   return events;
 }
 
@@ -220,7 +220,8 @@ describe('proxy events', () => {
     await eventsOf(plain.events, 1);
     assert.equal(held.calls, 1);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // the hook's rest runs in microtasks, all of them before the next timer
+    await eventsDelivered();
     assert.equal(held.finished, true);
     assert.ok(logged.some((line) => line.includes('onEvent() failed: ') && line.includes('sink down')), logged.join('\n'));
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createProxyHandler, type ProxyEvent } from '../../src/proxy/index.js';
-import { ACCESS_TOKEN, CookieJar, send, serverPool, stackOfThisFile } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, eventsDelivered, send, serverPool, stackOfThisFile } from './harness.js';
 
 // Where a host goes wrong, the proxy says so: mounted at the site's root, and an access token the
 // service refuses. Over HTTP, the sandbox behind.
@@ -11,7 +11,6 @@ import { ACCESS_TOKEN, CookieJar, send, serverPool, stackOfThisFile } from './ha
 const stack = stackOfThisFile();
 const serve = serverPool();
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('proxy: mounted at the site\'s root without prefix', () => {
   it('leaves the site\'s own pages to its routes, forwards the service\'s operations, and says once how to scope it', async () => {
@@ -65,7 +64,7 @@ describe('proxy: an access token the service refuses', () => {
     assert.equal(logs.length, 1, logs.join('\n'));
     assert.match(logs[0]!, /the service refused the access token \(40003\) for smartIdLogin: check accessToken/);
     assert.ok(!logs[0]!.includes(wrongToken));
-    await settle();
+    await eventsDelivered();
     assert.deepEqual(events.map((e) => [e.type, e.type === 'failed' ? e.failure : null]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
   });
 });

@@ -4,7 +4,7 @@ import type { RequestListener } from 'node:http';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { createProxyHandler, type ProxyEvent, type ProxyOptions, type ProxyResult, type ProxySigner } from '../../src/proxy/index.js';
 import { newestSignerCodes } from '../../src/proxy/signed-by.js';
-import { ACCESS_TOKEN, CookieJar, b64, send, serverPool, stackOfThisFile } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, eventsDelivered, b64, send, serverPool, stackOfThisFile } from './harness.js';
 
 // `signer`: signing only as the person signed in to the host's site, at the start and, in depth,
 // at the end (the signed file's newest signature must name them). Over HTTP, the sandbox behind.
@@ -56,7 +56,6 @@ async function gatedProxy(baseUrl: string, who: ProxySigner | null | (() => neve
   return { url, events, results, logs };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 const SIGNING_STARTS: [path: string, body: Record<string, unknown>][] = [
   ['/smartid/sign.json', { ...SMART_OTHER, type: 'pdf', pdf: PDF }],
@@ -78,7 +77,7 @@ describe('proxy: signer, at the start', () => {
       }
     }
     assert.deepEqual(service.reached, [], 'nothing forwarded');
-    await settle();
+    await eventsDelivered();
     assert.equal(proxy.events.length, 8);
     assert.ok(proxy.events.every((e) => e.type === 'refused' && e.reason === 'signer-mismatch' && e.status === 403));
     // nothing counted: the one start the visitor and the person are allowed still goes through
@@ -116,7 +115,7 @@ describe('proxy: signer, at the start', () => {
     const odd = await gatedProxy(service.url, { code: '' } as ProxySigner);
     assert.equal((await send(`${odd.url}/smartid/sign.json`, 'POST', { ...SMART, type: 'pdf', pdf: PDF }, false, { jar: new CookieJar() })).status, 500);
     assert.deepEqual(service.reached, ['/smartid/login.json']);
-    await settle();
+    await eventsDelivered();
     assert.deepEqual(nobody.events.map((e) => [e.type, e.type === 'refused' ? e.reason : null]), [['refused', 'signer-unknown'], ['started', null]]);
     assert.deepEqual(failing.events.map((e) => [e.type, e.type === 'host-error' ? e.hook : null]), [['host-error', 'signer']]);
     assert.match(failing.logs.join('\n'), /signer\(\) failed for smartIdSign: Error: session store down/);
@@ -158,7 +157,7 @@ describe('proxy: signer, in depth at the end', () => {
     assert.deepEqual([...smart.results, ...mobile.results], [], 'onResult never ran');
     assert.match(smart.logs.join('\n'), /a finished smartIdSignStatus was signed by another person than the signer: not handed over/);
     assert.match(mobile.logs.join('\n'), /a finished mobileSignStatus was signed by another person than the signer/);
-    await settle();
+    await eventsDelivered();
     for (const events of [smart.events, mobile.events]) {
       assert.deepEqual(events.map((e) => [e.type, e.type === 'refused' ? e.reason : null]), [['started', null], ['refused', 'signer-mismatch']]);
     }
