@@ -100,6 +100,11 @@ describe('esign-document-preview', () => {
     await sendKeys({ press: 'ArrowDown' });
     await sendKeys({ press: 'ArrowDown' });
     await until(() => viewport.scrollTop > 0, 'the arrows scroll within the page');
+    // Firefox scrolls smoothly: the person reads on once the scrolling has stopped
+    for (let last = -1; viewport.scrollTop !== last; ) {
+      last = viewport.scrollTop;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect(el.page, 'arrows do not change the page').to.equal(1);
     await sendKeys({ press: 'PageDown' });
     await shown(el, 'Page 2 of 4');

@@ -248,7 +248,7 @@ export class PreviewViewer {
       host._scale = scale;
       const page = host.page;
       await view.draw(page, scale, canvas, textLayer);
-      if (page !== this.#drawnPage) host.renderRoot.querySelector('.viewport')?.scrollTo({ top: 0 });
+      if (page !== this.#drawnPage) host.renderRoot.querySelector('.viewport')?.scrollTo({ top: 0, behavior: 'instant' });
       this.#drawnPage = page;
     } catch (error) {
       if (view === this.#view) this.fail(error);
