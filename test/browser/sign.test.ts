@@ -6,6 +6,8 @@ import type { EsignSign } from '../../src/elements/sign/sign.js';
 import type { EsignDocumentPreview } from '../../src/elements/document-preview/document-preview.js';
 import { en } from '../../src/i18n/en.js';
 import { lv } from '../../src/i18n/lv.js';
+import { et } from '../../src/i18n/et.js';
+import type { Strings } from '../../src/i18n/index.js';
 import { PERSONAS } from 'esign-sandbox/personas';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, deepText, personForm, requestsTo, submitButton, type, until } from './helpers.js';
@@ -143,6 +145,40 @@ describe('esign-sign: signing', () => {
     expect(el.shadowRoot!.querySelectorAll('[part="download"]').length).to.equal(1);
   });
 
+
+  for (const [lang, t, channel] of [
+    ['lv', lv, 'smartid'],
+    ['et', et, 'mobile'],
+  ] as [string, Strings, 'smartid' | 'mobile'][]) {
+    it(`signs in ${lang === 'lv' ? 'Latvian' : 'Estonian'} with ${channel === 'smartid' ? 'Smart-ID' : 'Mobile-ID'}: the form, the wait and the signed file in the person's words`, async () => {
+      const el = await fixture<EsignSign>(html`<esign-sign endpoint=${ENDPOINT} lang=${lang} poll-interval="100"></esign-sign>`);
+      el.files = pdfFile('ligums.pdf');
+      await el.updateComplete;
+      if (channel === 'mobile') {
+        await chooseMobile(el);
+        await type(el as never, 'phone', '+37200000766');
+        await type(el as never, 'code', '60001019906');
+      } else {
+        await type(el as never, 'code', '40504040001');
+      }
+      expect(deepText(personForm(el as never))).to.contain(t['form.code']);
+      expect(deepText(el)).to.contain(t[`channel.${channel}`]);
+      expect(submitButton(el as never).textContent!.trim()).to.equal(t['sign.submit']);
+      const events: string[] = [];
+      for (const type of ['esign-started', 'esign-signed', 'esign-error', 'esign-cancelled']) el.addEventListener(type, () => events.push(type));
+      const signed = oneEvent(el, 'esign-signed');
+      submitButton(el as never).click();
+      await until(() => deepText(el).includes(t['status.waiting']), 'the wait in the language');
+      const { detail } = await signed;
+      await el.updateComplete;
+      const name = `${detail.person.name} ${detail.person.surname}`;
+      expect(deepText(el)).to.contain(t['sign.success'].replace('{name}', name));
+      expect(el.shadowRoot!.querySelector('[part="download"]')!.textContent!.trim()).to.equal(t['sign.download']);
+      expect(events).to.deep.equal(['esign-started', 'esign-signed']);
+      expect(deepText(el), 'no English word left').not.to.contain(en['sign.download']);
+      await expect(el).to.be.accessible();
+    });
+  }
 
   it('signs a PDF with Smart-ID (visible, last page): the signed file as base64 and as a PDF Blob, and a download', async () => {
     const el = await signElement({ 'signature-position': 'right_bottom', 'signature-page': 'last_page', 'certificate-level': 'QUALIFIED' });
