@@ -106,12 +106,14 @@ async function show(): Promise<void> {
       const el = create('esign-sign', { 'poll-interval': '200', ...(state === 'signer' ? { signer: '30303039914,LT' } : {}) }) as Live & { files: File[] };
       if (state !== 'empty') el.files = [pdf()];
       await SESSION[state === 'empty' || state === 'signer' ? 'idle' : state]!(el);
-      // the document drawn (or its failure said) before the picture is taken
-      await until(() => {
-        const preview = el.shadowRoot.querySelector('esign-document-preview');
-        const root = preview?.shadowRoot;
-        return !preview || !root || Boolean(root.querySelector('[part="error"]') || root.querySelector('.textLayer')?.textContent);
-      });
+      // the document drawn (or its failure said) before the picture is taken; the preview's own
+      // code arrives after the form, so it may not be there yet; no preview while a session runs or after a failure
+      if (['idle', 'invalid', 'signer', 'success'].includes(state)) {
+        await until(() => {
+          const root = el.shadowRoot.querySelector('esign-document-preview')?.shadowRoot;
+          return Boolean(root?.querySelector('[part="error"]') || root?.querySelector('.textLayer')?.textContent);
+        });
+      }
       break;
     }
     case 'hash-sign':

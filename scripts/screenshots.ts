@@ -51,8 +51,12 @@ async function puppeteerShooter(): Promise<{ shoot: Shoot; close: () => Promise<
       : await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const shoot: Shoot = async (url, width, scheme, path, height = 800) => {
     const page = await browser.newPage();
-    await page.setViewport({ width, height });
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    // Firefox ESR's BiDi sets the viewport but not the screen orientation, nor media features: the
+    // stage page sets its own color-scheme from the address, which is what the elements follow
+    await page.setViewport({ width, height }).catch((error: unknown) => {
+      if (!/setScreenOrientationOverride/.test(String(error))) throw error;
+    });
+    if (values.browser !== 'firefox') await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
     await page.screenshot({ path, fullPage: true });
