@@ -70,7 +70,13 @@ async function shown(tab: Page, selector: string): Promise<{ state: string; head
 async function open(path: string, engine: Browser = env.browser): Promise<Page> {
   const tab = await engine.newPage();
   await tab.goto(`${env.url}${path}`, { waitUntil: 'load' });
-  await tab.waitForFunction(() => customElements.get('esign-identify') !== undefined && (window as unknown as { events?: unknown[] }).events !== undefined);
+  // the all-in-one file defines an element other than the login once it has seen it: a page calls
+  // an element's methods after it is defined, as docs/packages.md says
+  await tab.waitForFunction(
+    () =>
+      [...document.querySelectorAll('*')].every((el) => !el.localName.startsWith('esign-') || customElements.get(el.localName) !== undefined) &&
+      (window as unknown as { events?: unknown[] }).events !== undefined,
+  );
   return tab;
 }
 
