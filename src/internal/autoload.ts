@@ -1,7 +1,7 @@
 /**
  * Defines each element of a page when it first appears there: its code is asked for the moment
  * its tag is seen in the given root, now or later. A load that fails (the network, say) is asked
- * for again when the tag next appears. A root is watched as long as some element is not defined
+ * for again when the tag next appears, or when the browser is back online. A root is watched as long as some element is not defined
  * yet; a host's own shadow roots are not seen, so a host that puts elements there
  * passes each root to `discover` itself.
  */
@@ -15,6 +15,8 @@ export interface Autoloader {
 export function autoloader(loaders: ElementLoaders): Autoloader {
   const asked = new Set<string>();
   const observers = new Set<MutationObserver>();
+  const roots = new Set<ParentNode & Node>();
+  let retryOnline = false;
   const waiting = () => Object.keys(loaders).filter((tag) => !asked.has(tag) && !customElements.get(tag));
   const allDefined = () => Object.keys(loaders).every((tag) => customElements.get(tag));
 
@@ -30,7 +32,18 @@ export function autoloader(loaders: ElementLoaders): Autoloader {
       asked.add(tag);
       loaders[tag]!().catch((error: unknown) => {
         asked.delete(tag);
-        console.error(`esign-elements: <${tag}> could not be loaded; it is asked for again when it next appears`, error);
+        console.error(`esign-elements: <${tag}> could not be loaded; it is asked for again when it next appears or the connection is back`, error);
+        if (!retryOnline && typeof window !== 'undefined') {
+          retryOnline = true;
+          window.addEventListener(
+            'online',
+            () => {
+              retryOnline = false;
+              for (const root of roots) look(root);
+            },
+            { once: true },
+          );
+        }
       });
     }
   };
@@ -38,6 +51,7 @@ export function autoloader(loaders: ElementLoaders): Autoloader {
   return {
     discover(root) {
       if (typeof MutationObserver === 'undefined') return;
+      roots.add(root);
       look(root);
       if (allDefined()) return;
       const observer = new MutationObserver((records) => {

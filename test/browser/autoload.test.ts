@@ -88,6 +88,30 @@ describe('the all-in-one autoloader', () => {
     }
   });
 
+  it('asks again for an element whose load failed when the browser is back online, the element never re-added', async () => {
+    const tag = unique('offline');
+    const { calls, failing, made } = loaders([tag]);
+    failing.add(tag);
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      host.innerHTML = `<${tag}></${tag}>`;
+      autoloader(made).discover(host);
+      await settled();
+      expect(calls[tag]).to.equal(1);
+      failing.delete(tag);
+      window.dispatchEvent(new Event('online'));
+      await customElements.whenDefined(tag);
+      expect(calls[tag]).to.equal(2);
+      expect(host.querySelector(tag)).to.be.instanceOf(customElements.get(tag)!);
+      window.dispatchEvent(new Event('online'));
+      await settled();
+      expect(calls[tag], 'asked once more, not on every online').to.equal(2);
+    } finally {
+      console.error = original;
+    }
+  });
+
   it("finds elements in a host's own shadow root once that root is passed to it, not before", async () => {
     const tag = unique('shadowed');
     const { calls, made } = loaders([tag]);
