@@ -58,6 +58,7 @@ export function autoloader(loaders: ElementLoaders): Autoloader {
         if (allDefined()) {
           for (const each of observers) each.disconnect();
           observers.clear();
+          roots.clear();
           return;
         }
         for (const record of records) for (const node of record.addedNodes) look(node);

@@ -171,8 +171,8 @@ export class PreviewViewer {
 
   async #openPdf(bytes: Uint8Array, load: number): Promise<void> {
     const host = this.host;
-    // before PDF.js takes the bytes to its worker
-    const blob = new Blob([bytes.slice()], { type: 'application/pdf' });
+    // the Blob keeps its own copy: made before PDF.js takes the bytes to its worker
+    const blob = new Blob([bytes as BlobPart], { type: 'application/pdf' });
     const { PdfView } = await loadEngine();
     let view: PdfView;
     try {
