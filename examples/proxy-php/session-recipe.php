@@ -24,7 +24,7 @@ function on_result(string $operation, string $token, string $visitor, stdClass $
 function signer(): ?array
 {
     session_start(['read_and_close' => true]);
-    return isset($_SESSION['person']) ? ['code' => $_SESSION['person']['code']] : null;
+    return isset($_SESSION['person']) ? ['country' => $_SESSION['person']['country'], 'code' => $_SESSION['person']['code']] : null;
 }
 
 define('GATE_SIGNING', true);

@@ -23,7 +23,7 @@ def on_result(operation, token, visitor, answer):
 
 def signer():
     person = session.get("person")
-    return {"code": person["code"]} if person else None
+    return {"country": person["country"], "code": person["code"]} if person else None
 
 
 proxy.on_result = on_result

@@ -6,13 +6,14 @@
  */
 import express, { type Request } from 'express';
 import session from 'express-session';
-import { createProxyHandler } from 'esign-elements/proxy';
+import { createProxyHandler, type Country } from 'esign-elements/proxy';
 
+/** A person is a country and a code: the same digits in two countries are two people. */
 interface Person {
+  country: Country;
   code: string;
   name: string;
   surname: string;
-  country: string;
 }
 
 declare module 'express-session' {
@@ -53,7 +54,7 @@ export function createApp(options: { baseUrl: string; accessToken: string; sessi
       },
       signer: (request) => {
         const person = (request.raw as Request).session.person;
-        return person ? { code: person.code } : null;
+        return person ? { country: person.country, code: person.code } : null;
       },
     }),
   );

@@ -199,7 +199,7 @@ export interface SmartIdLoginResponse extends OkResponse {
 }
 
 export interface IdentificationStatusResponse extends OkResponse {
-  country: string;
+  country: Country;
   certificate: Certificate;
   code: string;
   token: string;

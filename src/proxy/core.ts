@@ -118,7 +118,8 @@ export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): 
 export function createProxyCore(options: ProxyOptions): ProxyCore {
   const setup = createSetup(options);
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
-  const beginTelemetry = createTelemetry(options.openTelemetry !== false, options.baseUrl);
+  const telemetryOption = options.openTelemetry;
+  const beginTelemetry = createTelemetry(telemetryOption !== false, options.baseUrl, typeof telemetryOption === 'object' && telemetryOption.propagate === 'all');
 
   /** Whether the store answers: one bounded read of a key nobody writes. */
   async function health(): Promise<ProxyHealth> {

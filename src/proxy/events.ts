@@ -45,7 +45,11 @@ export interface ProxyEventBase {
   operation?: OperationId;
   kind?: 'login' | 'sign' | 'hash' | 'document';
   channel?: 'mobile' | 'smartid';
-  /** The visitor as the host knows it (`visitor` hook), or the proxy's own cookie id. */
+  /**
+   * The visitor (the `visitor` hook's answer, or the proxy's own cookie id) as a keyed digest:
+   * HMAC-SHA256 with `eventSecret` (else the access token) of `visitor:<id>`, hex. The same for one
+   * visitor, so lines can be joined; never the value itself, which may let a browser in.
+   */
   visitor?: string;
   /** The browser's address, when the host gives `clientAddress`. */
   address?: string;

@@ -29,3 +29,4 @@ export {
 export { OPERATION_FIELDS } from './fields.js';
 export type { MatchedOperation } from '../protocol/operation-match.js';
 export type { OperationId } from '../protocol/operations.js';
+export type { Country } from '../protocol/types.js';

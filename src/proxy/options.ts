@@ -1,5 +1,6 @@
 import type { CamelCased } from '../protocol/camel.js';
 import type {
+  Country,
   HashSignStatusResponse,
   IdentificationStatusResponse,
   InviteSignerResponse,
@@ -21,7 +22,7 @@ export interface ProxyRequestInfo {
   headers: Headers;
   /** The operation's own fields as they go to the service, without the access token. */
   body: Record<string, unknown>;
-  /** Who is asking: the `visitor` hook's answer or the proxy's own visitor cookie. */
+  /** Who is asking: the `visitor` hook's answer or the proxy's own visitor cookie (after a login, the new one). */
   visitor: string;
   /** The framework's own request object (IncomingMessage or Request). */
   raw: unknown;
@@ -75,12 +76,16 @@ export type ProxyResult = LoginResult | SignResult | HashResult | DocumentResult
 /** A result as the hand-over builds it, before its run's signal. */
 export type ResultToHand = ProxyResult extends infer R ? (R extends ProxyResult ? Omit<R, 'signal'> : never) : never;
 
-/** The person signed in to the host's site, as `signer` names them. */
+/**
+ * The person signed in to the host's site, as `signer` names them: a country and a code (the same
+ * digits in two countries are two people). Pass on the login result's `result.country` and
+ * `result.code`.
+ */
 export interface ProxySigner {
+  /** Their country: a start for another country (a Mobile-ID phone of another country too) is refused. */
+  country: Country;
   /** Their personal code (a Latvian one with or without its hyphen). */
   code: string;
-  /** Their country, when the host knows it: a start for another country is refused. */
-  country?: 'LT' | 'LV' | 'EE';
   /** Their Mobile-ID phone in international form (`+370…`), when the host knows it. */
   phone?: string;
 }
@@ -113,13 +118,15 @@ export interface ProxyOptions {
   authorize?: (request: ProxyRequestInfo, operation: MatchedOperation) => boolean | Promise<boolean>;
   /**
    * Sign only as the person signed in to your site: return them from your session, or null when
-   * nobody is signed in (may be async). Every signing start (file and hash, Smart-ID and
-   * Mobile-ID, both locales) for another person is refused 403 `signer-mismatch`, and with null
-   * 403 `signer-unknown`, before anything is counted, stored or forwarded. Codes compare in their
-   * canonical form; a country or phone you give must match too. Then, in depth: a finished file
-   * signing whose newest signature's certificate names another person (or nobody that can be
-   * read) is handed neither to `onResult` nor to the browser (403 `signer-mismatch`, logged). A
-   * hash signing's answer names no one, so the start's check is what holds there.
+   * nobody is signed in (may be async). A person is `{ country, code }`: a person without a country
+   * is a configuration error (500, said in the log). Every signing start (file and hash, Smart-ID
+   * and Mobile-ID, both locales) for another person, the same digits in another country too, is
+   * refused 403 `signer-mismatch`, and with null 403 `signer-unknown`, before anything is counted,
+   * stored or forwarded; a phone you give must match too. Then, in depth: a finished file signing
+   * is handed over only when the one signature the service added in this session (checked against
+   * what the uploaded file already held) names that country and code by its certificate; anything
+   * else reaches neither `onResult` nor the browser (403 `signer-mismatch`, logged). A hash
+   * signing's answer names no one, so the start's check is what holds there.
    */
   signer?: (request: ProxyRequestInfo) => ProxySigner | null | undefined | Promise<ProxySigner | null | undefined>;
   /**
@@ -198,6 +205,12 @@ export interface ProxyOptions {
   upstreamTimeout?: number;
   /** A fetch to reach the service instead of the pooled node:http client. */
   fetch?: typeof fetch;
+  /**
+   * The key the proxy signs its visitor cookie with, so that it adopts only ids it minted (a cookie
+   * planted in a browser is replaced). Default: the access token. Give every node of one deployment
+   * the same; read the cookie with `visitorFromCookie(header, { secure, secret })` and this secret.
+   */
+  visitorSecret?: string;
   /** Mark the visitor cookie Secure. Default: when the request came over https. */
   secureCookie?: boolean;
   /** The clock of the default store and the limits. Default `Date.now`. */
@@ -211,17 +224,21 @@ export interface ProxyOptions {
    */
   onEvent?: (event: ProxyEvent) => void | Promise<void>;
   /**
-   * A secret for the person in events: with it, the personal code and phone appear as HMAC-SHA256
-   * digests the host can compute for its own records; without it, masked as the widget shows them.
+   * A secret for the person and the visitor in events: with it, the personal code and phone appear
+   * as HMAC-SHA256 digests the host can compute for its own records; without it, masked as the
+   * widget shows them. The visitor is always a keyed digest (`HMAC-SHA256(key, 'visitor:' + id)`,
+   * hex), with this secret as the key, else the access token: never the value that lets a browser in.
    */
   eventSecret?: string;
   /**
    * OpenTelemetry through `@opentelemetry/api` when the host has it (an optional peer): a span per
    * request, begun with it under the host's active span, with a child span for the service that is
-   * active around the call and whose trace context (`traceparent`) goes to the service; and metrics.
-   * Default true; false turns it off.
+   * active around the call; and metrics. The call to the service carries only that client span's
+   * own `traceparent`: no `tracestate` or `baggage` a browser sent (a host's instrumentation may
+   * have put them into the context) reaches the service. `{ propagate: 'all' }` opts in to the
+   * host's whole propagation instead. Default true; false turns it off.
    */
-  openTelemetry?: boolean;
+  openTelemetry?: boolean | { propagate?: 'traceparent' | 'all' };
 }
 
 export const DEFAULT_BODY_LIMIT = 80 * 1024 * 1024;

@@ -1,39 +1,59 @@
+import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
+import type { Country } from '../protocol/types.js';
+import { canonicalPersonCode, isCountry } from './person.js';
 
 /*
- * Who signed a file last, by the personal codes in the signing certificate's subject serial number
- * (`PNOLT-<code>`, OID 2.5.4.5): read from the last signature of a PDF (its CMS, in the last
- * signature dictionary's /Contents) or from the newest signature file of an ASiC-E, BDOC or ADOC
- * container. A CA's subject carries no personal number, so the codes found are the signer's.
+ * Who made the signature the service added in one signing session, by the certificate's subject
+ * serial number (`PNO<country>-<code>`, OID 2.5.4.5). At the start the proxy remembers what the
+ * uploaded file already held (a PDF's bytes by their digest; a container's signature entries, each
+ * with a digest); at the end it reads exactly the signature that was added: for a PDF the signed
+ * file must begin with the uploaded bytes and hold one signature in what was appended; for an
+ * ASiC-E, BDOC or ADOC container every earlier signature entry must be there unchanged and one new
+ * entry added. Anything else names nobody. A CA's subject carries no personal number, so the
+ * persons found are the signer's.
  */
 
 /** The DER of the attribute type serialNumber (2.5.4.5). */
 const SERIAL_NUMBER_OID = Buffer.from([0x06, 0x03, 0x55, 0x04, 0x05]);
 /** PrintableString and UTF8String, the two types a serial number comes in. */
 const STRING_TAGS = new Set([0x13, 0x0c]);
-const PERSONAL_NUMBER = /^PNO[A-Z]{2}-([0-9A-Z-]{6,20})$/;
-/** Newest signature files win: `signatures<N>.xml` (ASiC-E, BDOC) or `signatures/signatures<N>.xml` (ADOC). */
-const SIGNATURE_ENTRY = /^META-INF\/(?:signatures\/)?signatures(\d+)\.xml$/;
+const PERSONAL_NUMBER = /^PNO([A-Z]{2})-([0-9A-Z-]{6,20})$/;
+/** A container's signature files: `signatures<N>.xml` (ASiC-E, BDOC) or `signatures/signatures<N>.xml` (ADOC). */
+const SIGNATURE_ENTRY = /^META-INF\/(?:signatures\/)?signatures\d+\.xml$/;
 const CERTIFICATE_ELEMENT = /<(?:[A-Za-z0-9_-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)<\//g;
+const PDF_SIGNATURE = /\/Contents\s*<([0-9A-Fa-f\s]{128,})>/g;
+/** The most a container's signature entry may inflate to. */
+const ENTRY_LIMIT = 16 * 1024 * 1024;
+/** More signature entries than any real container holds: an upload with more is refused at the start. */
+export const MOST_SIGNATURE_ENTRIES = 64;
 
-/** Personal codes of subject serial numbers found anywhere in DER bytes, in canonical form (no hyphen). */
-export function codesInDer(der: Buffer): string[] {
-  const codes: string[] = [];
+export interface SignedPerson {
+  country: Country;
+  /** Canonical for the country (a Latvian code without its hyphen). */
+  code: string;
+}
+
+/** What an uploaded file held before the service signed it. */
+export type UploadPrint =
+  | { type: 'pdf'; length: number; sha256: string }
+  | { type: 'container'; entries: Record<string, string> };
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
+
+/** Persons of subject serial numbers found anywhere in DER bytes. */
+export function personsInDer(der: Buffer): SignedPerson[] {
+  const found = new Map<string, SignedPerson>();
   for (let at = der.indexOf(SERIAL_NUMBER_OID); at >= 0; at = der.indexOf(SERIAL_NUMBER_OID, at + 1)) {
     const tag = der[at + 5];
     const length = der[at + 6];
     if (tag === undefined || length === undefined || !STRING_TAGS.has(tag) || length > 64) continue;
-    const found = PERSONAL_NUMBER.exec(der.subarray(at + 7, at + 7 + length).toString('latin1'));
-    if (found) codes.push(found[1]!.replace(/-/g, ''));
+    const number = PERSONAL_NUMBER.exec(der.subarray(at + 7, at + 7 + length).toString('latin1'));
+    if (!number || !isCountry(number[1])) continue;
+    const person = { country: number[1], code: canonicalPersonCode(number[1], number[2]!) };
+    found.set(`${person.country}:${person.code}`, person);
   }
-  return [...new Set(codes)];
-}
-
-function lastPdfSignature(file: Buffer): Buffer | null {
-  const text = file.toString('latin1');
-  let last: string | null = null;
-  for (const match of text.matchAll(/\/Contents\s*<([0-9A-Fa-f\s]{128,})>/g)) last = match[1]!;
-  return last === null ? null : Buffer.from(last.replace(/\s/g, ''), 'hex');
+  return [...found.values()];
 }
 
 interface ZipEntry {
@@ -69,31 +89,85 @@ function zipEntryBytes(file: Buffer, entry: ZipEntry): Buffer | null {
   const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
   const stored = file.subarray(start, start + entry.size);
   if (entry.method === 0) return stored;
-  return entry.method === 8 ? inflateRawSync(stored, { maxOutputLength: 16 * 1024 * 1024 }) : null;
+  return entry.method === 8 ? inflateRawSync(stored, { maxOutputLength: ENTRY_LIMIT }) : null;
 }
 
-function lastContainerSignature(file: Buffer): Buffer[] | null {
-  let newest: { entry: ZipEntry; n: number } | null = null;
+const isZip = (file: Buffer) => file.subarray(0, 2).toString('latin1') === 'PK';
+
+/** A container's signature entries, each by its digest (an entry that cannot be read by a digest of nothing). */
+function signatureEntries(file: Buffer): Map<string, Buffer | null> {
+  const found = new Map<string, Buffer | null>();
+  if (!isZip(file)) return found;
   for (const entry of zipEntries(file)) {
-    const n = SIGNATURE_ENTRY.exec(entry.name);
-    if (n && (!newest || Number(n[1]) >= newest.n)) newest = { entry, n: Number(n[1]) };
+    if (!SIGNATURE_ENTRY.test(entry.name)) continue;
+    let bytes: Buffer | null;
+    try {
+      bytes = zipEntryBytes(file, entry);
+    } catch {
+      bytes = null;
+    }
+    found.set(entry.name, bytes);
   }
-  const xml = newest ? zipEntryBytes(file, newest.entry)?.toString('utf8') : undefined;
-  if (!xml) return null;
-  return [...xml.matchAll(CERTIFICATE_ELEMENT)].map((match) => Buffer.from(match[1]!.replace(/\s/g, ''), 'base64'));
+  return found;
 }
 
 /**
- * The personal codes of whoever made the file's newest signature (canonical: no hyphen), or null
- * when the file is of no kind read here or its newest signature names nobody.
+ * What the files of a signing start hold before the service signs them; null when a container
+ * brings more signature entries than any real one. A PDF: the first file. A container: the
+ * signature entries of the one container uploaded, and any file named like one (the service puts
+ * loose files into the new container by their names).
  */
-export function newestSignerCodes(file: Buffer): string[] | null {
+export function uploadPrint(type: 'pdf' | 'container', files: { name: string; content: Buffer }[]): UploadPrint | null {
+  if (type === 'pdf') {
+    const pdf = files[0]?.content ?? Buffer.alloc(0);
+    return { type, length: pdf.length, sha256: sha256(pdf) };
+  }
+  const entries: Record<string, string> = {};
+  for (const file of files) {
+    if (SIGNATURE_ENTRY.test(file.name)) entries[file.name] = sha256(file.content);
+  }
+  if (files.length === 1) {
+    for (const [name, bytes] of signatureEntries(files[0]!.content)) entries[name] = bytes ? sha256(bytes) : '';
+  }
+  return Object.keys(entries).length > MOST_SIGNATURE_ENTRIES ? null : { type, entries };
+}
+
+function certificatesOf(xml: string): Buffer[] {
+  return [...xml.matchAll(CERTIFICATE_ELEMENT)].map((match) => Buffer.from(match[1]!.replace(/\s/g, ''), 'base64'));
+}
+
+/** The one signature a PDF's incremental update appended to the uploaded bytes. */
+function addedToPdf(print: Extract<UploadPrint, { type: 'pdf' }>, signed: Buffer): Buffer[] | string {
+  if (signed.length <= print.length || sha256(signed.subarray(0, print.length)) !== print.sha256) return 'does not begin with the uploaded file';
+  const added = [...signed.subarray(print.length).toString('latin1').matchAll(PDF_SIGNATURE)];
+  if (added.length !== 1) return added.length ? 'has more than one new signature' : 'has no new signature';
+  return [Buffer.from(added[0]![1]!.replace(/\s/g, ''), 'hex')];
+}
+
+/** The one signature entry the service added to a container, every earlier one unchanged. */
+function addedToContainer(print: Extract<UploadPrint, { type: 'container' }>, signed: Buffer): Buffer[] | string {
+  const now = signatureEntries(signed);
+  for (const [name, digest] of Object.entries(print.entries)) {
+    const bytes = now.get(name);
+    if (!bytes || sha256(bytes) !== digest) return 'changed or dropped a signature it already had';
+  }
+  const added = [...now].filter(([name]) => !(name in print.entries));
+  if (added.length !== 1) return added.length ? 'has more than one new signature' : 'has no new signature';
+  const xml = added[0]![1];
+  return xml ? certificatesOf(xml.toString('utf8')) : 'has a new signature that cannot be read';
+}
+
+/**
+ * Who made the signature the service added to the uploaded file: the persons its certificate
+ * names, or why no one can be named (a sentence for the log).
+ */
+export function addedSignature(print: UploadPrint, signed: Buffer): { persons: SignedPerson[] } | { problem: string } {
   try {
-    const head = file.subarray(0, 5).toString('latin1');
-    const ders = head === '%PDF-' ? [lastPdfSignature(file)].filter((der): der is Buffer => der !== null) : head.startsWith('PK') ? lastContainerSignature(file) : null;
-    const codes = ders ? ders.flatMap(codesInDer) : [];
-    return codes.length ? codes : null;
+    const ders = print.type === 'pdf' ? addedToPdf(print, signed) : addedToContainer(print, signed);
+    if (typeof ders === 'string') return { problem: ders };
+    const persons = ders.flatMap(personsInDer);
+    return persons.length ? { persons } : { problem: 'has a new signature that names nobody' };
   } catch {
-    return null;
+    return { problem: 'cannot be read' };
   }
 }

@@ -37,8 +37,3 @@ export function checkStartFields(fields: Record<string, unknown>): void {
 export function storeKey(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 32);
 }
-
-/** A personal code as one person has it: a Latvian code with or without its hyphen is the same code. */
-export function canonicalCode(code: string): string {
-  return code.replace(/-/g, '');
-}

@@ -7,7 +7,8 @@ import type { ProxyEvent } from './events.js';
  * OpenTelemetry, when the host has `@opentelemetry/api` (an optional peer): a server span for each
  * request, begun with it under the host's active span (its HTTP instrumentation's), named by its
  * operation once routed; a client span for the call to the service, active around the call, whose
- * trace context goes to the service in the host's propagation format (`traceparent` with W3C's);
+ * own trace context goes to the service as a W3C `traceparent` (the host's whole propagation, with
+ * tracestate and baggage, only with `openTelemetry: { propagate: 'all' }`);
  * counters of starts, ends, refusals and failures, and the service's response time. Nothing
  * happens without the package or with `openTelemetry: false`. The same privacy rule as the events:
  * no token, no body, no person; a path is named by its template (`/smartid/status/{token}.json`).
@@ -42,7 +43,7 @@ interface Instruments {
 }
 
 /** Begins a request's telemetry (null when the package is not there, or it is turned off). */
-export function createTelemetry(enabled: boolean, serviceUrl: string): () => RequestTelemetry | null | Promise<RequestTelemetry | null> {
+export function createTelemetry(enabled: boolean, serviceUrl: string, propagateAll = false): () => RequestTelemetry | null | Promise<RequestTelemetry | null> {
   let loading: Promise<Instruments | null> | undefined;
   const attributes = callAttributes(new URL(serviceUrl));
   const load = async (): Promise<Instruments | null> => {
@@ -63,10 +64,10 @@ export function createTelemetry(enabled: boolean, serviceUrl: string): () => Req
   let found: Instruments | null | undefined;
   const loaded = async () => {
     found = await (loading ??= load());
-    return found ? begin(found, attributes) : null;
+    return found ? begin(found, attributes, propagateAll) : null;
   };
   // known after the first request: no promise for every request after it
-  return () => (!enabled || found === null ? null : found ? begin(found, attributes) : loaded());
+  return () => (!enabled || found === null ? null : found ? begin(found, attributes, propagateAll) : loaded());
 }
 
 /** The names and attributes of a proxy's spans and durations, each made once (attributes frozen: the SDK copies or only reads them). */
@@ -107,11 +108,11 @@ function callAttributes(server: URL): CallAttributes {
 }
 
 /** A request's server span, begun as the request is; null when a host's span processor threw at it. */
-function begin(found: Instruments, attributes: CallAttributes): RequestTelemetry | null {
+function begin(found: Instruments, attributes: CallAttributes, propagateAll: boolean): RequestTelemetry | null {
   try {
     const context = found.api.context.active();
     const span = found.tracer.startSpan(UNROUTED.name, { kind: found.api.SpanKind.SERVER }, context);
-    return new RequestSpans(found, attributes, found.api.trace.setSpan(context, span), span);
+    return new RequestSpans(found, attributes, found.api.trace.setSpan(context, span), span, propagateAll);
   } catch {
     // a host's span processor that throws costs that request's spans, never its answer
     return null;
@@ -126,6 +127,7 @@ class RequestSpans implements RequestTelemetry {
     /** The host's context with this request's span in it: the parent of its calls. */
     private readonly context: Context,
     private readonly span: Span,
+    private readonly propagateAll: boolean,
   ) {}
 
   async call<T extends { status: number }>(method: string, operation: OperationId, send: (headers: Record<string, string>) => Promise<T>): Promise<T> {
@@ -136,7 +138,8 @@ class RequestSpans implements RequestTelemetry {
     try {
       client = tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes: this.attributes.service(method, operation) }, this.context);
       active = api.trace.setSpan(this.context, client);
-      api.propagation.inject(active, headers);
+      if (this.propagateAll) api.propagation.inject(active, headers);
+      else ownTraceContext(api, client, headers);
     } catch {
       // a host's processor or propagator that throws: the call goes without its span, none left open
       if (client) endSafely(client);
@@ -172,6 +175,17 @@ class RequestSpans implements RequestTelemetry {
       endSafely(span);
     }
   }
+}
+
+/**
+ * The client span's own W3C trace context and nothing else: a browser's `tracestate` and `baggage`,
+ * which a host's instrumentation may have taken from the incoming request into the active context,
+ * never travel on to the service (baggage can carry anything, a personal code among it).
+ */
+function ownTraceContext(api: Api, client: Span, headers: Record<string, string>): void {
+  const own = client.spanContext();
+  if (!api.isSpanContextValid(own)) return;
+  headers['traceparent'] = `00-${own.traceId}-${own.spanId}-${(own.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
 }
 
 /** A host's span processor that throws costs that span, never the request's answer, the process or the others. */

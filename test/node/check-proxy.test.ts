@@ -26,6 +26,7 @@ const ALL_ROWS = [
   'scheme',
   'visitor-binding',
   'signer-gate',
+  'signer-country',
   'screening',
   'token-echo-plain',
   'token-echo-escaped',
@@ -33,6 +34,7 @@ const ALL_ROWS = [
   'token-redirect',
   'body-limit',
   'no-lockout',
+  'no-lockout-country',
   'rate-limit',
   'token-never',
 ];
@@ -81,7 +83,7 @@ async function pythonProxy(env: Record<string, string>, onLog?: (chunk: string) 
   return `http://127.0.0.1:${flaskPort}/esign`;
 }
 
-async function check(start: (sandboxPort: number, token: string) => Promise<string>, exposesScreening = false, signer?: { code: string; phone?: string }): Promise<CheckRow[]> {
+async function check(start: (sandboxPort: number, token: string) => Promise<string>, exposesScreening = false, signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string }): Promise<CheckRow[]> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const url = await start(port, token);
@@ -170,15 +172,27 @@ describe('check-proxy against working proxies', () => {
     assert.match(ungated.find((row) => row.id === 'signer-gate')!.evidence ?? '', /another person/);
   });
 
+  it('fails a signing gate that compares the digits alone on its country row, and nothing else', async () => {
+    const digitsOnly = (port: number, token: string) =>
+      nodeProxy(port, token, { signer: () => GATE_PERSON }, withBody((body, req, res, pass) => {
+        // the gate sees the signer's own country and phone whenever the digits are theirs
+        if (!/\/sign/.test(req.url ?? '') || body['code'] !== GATE_PERSON.code) return pass();
+        pass({ ...body, ...('country' in body ? { country: GATE_PERSON.country } : {}), ...('phone' in body ? { phone: GATE_PERSON.phone } : {}) });
+      }));
+    const rows = await check(digitsOnly, false, GATE_PERSON);
+    assert.deepEqual(failing(rows), ['signer-country'], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.match(rows.find((row) => row.id === 'signer-country')!.evidence ?? '', /the signer's digits, EE/);
+  });
+
   it('passes the Python proxy with its signing gate (ESIGN_SIGNER), which hands over no signing the service made as another person', async () => {
-    const rows = await check((port, token) => pythonProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: `${GATE_PERSON.code},,${GATE_PERSON.phone}` }), false, GATE_PERSON);
+    const rows = await check((port, token) => pythonProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country},${GATE_PERSON.phone}` }), false, GATE_PERSON);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     const token = 'python-gate-secret';
     const impostor = await startImpostor(token);
     try {
-      const honest = await signThrough(await pythonProxy({ ESIGN_BASE_URL: impostor.honest, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: GATE_PERSON.code }));
+      const honest = await signThrough(await pythonProxy({ ESIGN_BASE_URL: impostor.honest, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country}` }));
       assert.equal(honest.json['status'], 'ok', JSON.stringify(honest.json).slice(0, 200));
-      const refused = await signThrough(await pythonProxy({ ESIGN_BASE_URL: impostor.url, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: GATE_PERSON.code }));
+      const refused = await signThrough(await pythonProxy({ ESIGN_BASE_URL: impostor.url, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country}` }));
       assert.deepEqual([refused.status, refused.json['proxy_error'], refused.json['file']], [403, 'signer-mismatch', undefined]);
       for (let i = 0; i < 50 && !pythonLines.some((line) => line.includes('signer-mismatch')); i++) await new Promise((resolve) => setTimeout(resolve, 20));
       assert.ok(pythonLines.some((line) => JSON.parse(line).reason === 'signer-mismatch'), 'the refusal is an event');
@@ -252,6 +266,31 @@ describe('the check-proxy command', () => {
     assert.deepEqual(failing(bad.result.rows), ['rate-limit']);
   });
 });
+
+/** Smart-ID starts per code, by the check's token (one proxy each): for the proxy that counts a code without its country. */
+const smartCount = new Map<string, number>();
+
+/** A wrap that reads a JSON body first (passed on to the proxy as it came, or changed). */
+function withBody(decide: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, pass: (changed?: Record<string, unknown>) => void) => void): Wrap {
+  return (req, res, proxy) => {
+    if (Number(req.headers['content-length'] ?? 0) > 1024 * 1024) return proxy(req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // not JSON: the proxy's own answer
+      }
+      decide(body, req, res, (changed) => {
+        (req as IncomingMessage & { body?: unknown }).body = changed ?? text;
+        proxy(req, res);
+      });
+    });
+  };
+}
 
 describe('check-proxy against proxies with one rule broken', () => {
   const cases: [string, string[], (port: number, token: string) => Promise<string>][] = [
@@ -367,6 +406,13 @@ describe('check-proxy against proxies with one rule broken', () => {
       });
     }],
   ];
+  cases.push(['Smart-ID starts counted by the personal code alone, whatever the country', ['no-lockout-country'], (port, token) =>
+    nodeProxy(port, token, {}, withBody((body, req, res, pass) => {
+      if (!req.url?.includes('/smartid/login.json') || body['code'] !== '40504040001') return pass();
+      smartCount.set(token, (smartCount.get(token) ?? 0) + 1);
+      if (smartCount.get(token)! > 6) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '600' }).end('{"status":"error","proxy_error":"rate-limited"}');
+      pass();
+    }))]);
   for (const [broken, rows, start] of cases) {
     it(`${broken}: fails ${rows.join(', ')} and nothing else`, async () => {
       const result = await check(start);

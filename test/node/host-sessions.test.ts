@@ -57,6 +57,9 @@ async function recipeHolds(base: string): Promise<void> {
   // signing: as the person logged in only
   const other = await signAs(base, jar, '30303039914');
   assert.deepEqual([other.status, other.json.proxy_error], [403, 'signer-mismatch']);
+  // a person is a country and a code: the same digits in Lithuania are somebody else
+  const sameDigits = await send(`${base}/esign/smartid/sign.json`, 'POST', { code: '40504040001', country: 'LT', ...PDF }, false, { jar });
+  assert.deepEqual([sameDigits.status, sameDigits.json.proxy_error], [403, 'signer-mismatch']);
   assert.equal((await signAs(base, jar, '40504040001')).json.status, 'ok');
 }
 

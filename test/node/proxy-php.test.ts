@@ -112,7 +112,7 @@ http {
   return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}` };
 }
 
-async function check(start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>, signer?: { code: string; phone?: string }): Promise<{ rows: CheckRow[]; log: string }> {
+async function check(start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>, signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string }): Promise<{ rows: CheckRow[]; log: string }> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const proxy = await start(port, token);
@@ -156,7 +156,7 @@ describe('the PHP proxy', () => {
   it('behind nginx and php-fpm with its signing gate (ESIGN_SIGNER): every row passes with check-proxy --signer, and a signing the service made as another person is not handed over', async () => {
     const { rows, log } = await check(
       (port, token) =>
-        nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_SIGNER: `${GATE_PERSON.code},,${GATE_PERSON.phone}` }),
+        nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country},${GATE_PERSON.phone}` }),
       GATE_PERSON,
     );
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
@@ -164,7 +164,7 @@ describe('the PHP proxy', () => {
     const token = 'php-gate-secret';
     const impostor = await startImpostor(token);
     try {
-      const env = { ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: GATE_PERSON.code, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') };
+      const env = { ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country}`, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') };
       const honest = await signThrough((await phpServer({ ...env, ESIGN_BASE_URL: impostor.honest })).url);
       assert.equal(honest.json['status'], 'ok', JSON.stringify(honest.json).slice(0, 200));
       const fooled = await phpServer({ ...env, ESIGN_BASE_URL: impostor.url, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') });

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { createProxyHandler, type ProxyEvent, type ProxyOptions, type ProxyResult, type ProxySigner } from '../../src/proxy/index.js';
-import { newestSignerCodes } from '../../src/proxy/signed-by.js';
+import { addedSignature, uploadPrint } from '../../src/proxy/signed-by.js';
 import { ACCESS_TOKEN, CookieJar, eventsDelivered, b64, send, serverPool, stackOfThisFile } from './harness.js';
 
-// `signer`: signing only as the person signed in to the host's site, at the start and, in depth,
-// at the end (the signed file's newest signature must name them). Over HTTP, the sandbox behind.
+// `signer`: signing only as the person signed in to the host's site, a country and a code, at the
+// start and, in depth, at the end (the one signature the service added must name them). Over HTTP,
+// the sandbox behind.
 
 const stack = stackOfThisFile();
 const serve = serverPool();
@@ -15,10 +16,13 @@ const serve = serverPool();
 const PDF = { files: [{ name: 'contract.pdf', content: b64(samplePdf('Signer')) }] };
 const ASICE = { files: [{ name: 'terms.txt', content: b64('The terms.') }] };
 const HASH = 'ab'.repeat(32);
-const SMART = { code: '30303039914', country: 'LT' };
+const SMART = { code: '30303039914', country: 'LT' } as const;
 const MOBILE = { phone: '+37060000666', code: '50001018865' };
-const SMART_OTHER = { code: '40504040001', country: 'LT' };
+const MOBILE_SIGNER = { ...MOBILE, country: 'LT' } as const;
+const SMART_OTHER = { code: '40504040001', country: 'LT' } as const;
 const MOBILE_OTHER = { phone: '+37268000769', code: '60001017869' };
+/** The sandbox's OK person exists in Estonia and in Lithuania: two people with the same digits. */
+const ESTONIAN = { code: '40504040001', country: 'EE' } as const;
 
 /** A service in front of the sandbox that counts what reaches it and may change what a start asks for. */
 async function serviceSide(change?: (path: string, body: Record<string, unknown>) => Record<string, unknown>) {
@@ -67,7 +71,7 @@ const SIGNING_STARTS: [path: string, body: Record<string, unknown>][] = [
 describe('proxy: signer, at the start', () => {
   it('refuses every signing start for another person (both channels, files and hashes, both locales) before anything is counted, stored or forwarded', async () => {
     const service = await serviceSide();
-    const proxy = await gatedProxy(service.url, { code: SMART.code }, { rateLimit: { perVisitor: { limit: 1, windowMs: 600_000 }, perPerson: { limit: 1, windowMs: 600_000 } } });
+    const proxy = await gatedProxy(service.url, SMART, { rateLimit: { perVisitor: { limit: 1, windowMs: 600_000 }, perPerson: { limit: 1, windowMs: 600_000 } } });
     const jar = new CookieJar();
     for (const locale of ['', '/en']) {
       for (const [path, body] of SIGNING_STARTS) {
@@ -93,10 +97,48 @@ describe('proxy: signer, at the start', () => {
     assert.equal((await sign(lv.url, { code: '05040510009', country: 'LV' })).json.status, 'ok', 'without its hyphen');
     assert.equal((await sign(lv.url, { code: '050405-10009', country: 'LV' })).json.status, 'ok', 'with it');
     assert.equal((await sign(lv.url, { code: '050405-10009', country: 'EE' })).json.proxy_error, 'signer-mismatch', 'another country');
-    const phone = await gatedProxy(service.url, { code: MOBILE.code, phone: '+370 600 00666' }, { rateLimit: false });
+    const phone = await gatedProxy(service.url, { ...MOBILE_SIGNER, phone: '+370 600 00666' }, { rateLimit: false });
     assert.equal((await sign(phone.url, MOBILE, '/mobile/sign.json')).json.status, 'ok', 'the phone in another spelling');
     assert.equal((await sign(phone.url, { ...MOBILE, phone: '+37060000667' }, '/mobile/sign.json')).json.proxy_error, 'signer-mismatch', 'another phone');
     assert.deepEqual(service.reached, ['/smartid/sign.json', '/smartid/sign.json', '/mobile/sign.json']);
+  });
+
+  it('a person is a country and a code: the same digits in another country, or a Mobile-ID phone of another country, are refused unforwarded', async () => {
+    const service = await serviceSide();
+    const proxy = await gatedProxy(service.url, ESTONIAN, { rateLimit: false });
+    const jar = new CookieJar();
+    const refusals: [string, Record<string, unknown>][] = [
+      ['/smartid/sign.json', { ...ESTONIAN, country: 'LT', type: 'pdf', pdf: PDF }],
+      ['/smartid/sign/hash.json', { ...ESTONIAN, country: 'LT', hash: HASH, hash_algorithm: 'SHA256' }],
+      // Mobile-ID's file signing names its country by the phone alone
+      ['/mobile/sign.json', { code: ESTONIAN.code, phone: '+37060000666', type: 'pdf', pdf: PDF }],
+      // a hash start whose country field and phone disagree names nobody
+      ['/mobile/sign/hash.json', { code: ESTONIAN.code, phone: '+37060000666', country: 'EE', hash: HASH, hash_algorithm: 'SHA256' }],
+      ['/mobile/sign/hash.json', { code: ESTONIAN.code, phone: '+37268000769', country: 'LT', hash: HASH, hash_algorithm: 'SHA256' }],
+    ];
+    for (const [path, body] of refusals) {
+      const refused = await send(`${proxy.url}${path}`, 'POST', body, false, { jar });
+      assert.deepEqual([refused.status, refused.json.proxy_error], [403, 'signer-mismatch'], `${path} ${JSON.stringify(body).slice(0, 80)}`);
+    }
+    assert.deepEqual(service.reached, [], 'nothing forwarded');
+    const own = await send(`${proxy.url}/smartid/sign.json`, 'POST', { ...ESTONIAN, type: 'pdf', pdf: PDF }, false, { jar });
+    assert.equal(own.json.status, 'ok');
+    const ownMobile = await send(`${proxy.url}/mobile/sign/hash.json`, 'POST', { code: ESTONIAN.code, phone: '+37268000769', country: 'EE', hash: HASH, hash_algorithm: 'SHA256' }, false, { jar });
+    assert.equal(ownMobile.json.status, 'ok');
+    assert.deepEqual(service.reached, ['/smartid/sign.json', '/mobile/sign/hash.json']);
+    await eventsDelivered();
+    assert.deepEqual(proxy.events.map((e) => (e.type === 'refused' ? e.reason : e.type)), [...refusals.map(() => 'signer-mismatch'), 'started', 'started']);
+  });
+
+  it('a signer() without a country is a configuration error said in the log, never a comparison of digits alone', async () => {
+    const service = await serviceSide();
+    const proxy = await gatedProxy(service.url, { code: ESTONIAN.code } as ProxySigner);
+    const answer = await send(`${proxy.url}/smartid/sign.json`, 'POST', { ...ESTONIAN, type: 'pdf', pdf: PDF }, false, { jar: new CookieJar() });
+    assert.deepEqual([answer.status, answer.json.proxy_error], [500, 'host-error']);
+    assert.deepEqual(service.reached, []);
+    assert.match(proxy.logs.join('\n'), /signer\(\) returned a person without a country \(LT, LV or EE\)/);
+    await eventsDelivered();
+    assert.deepEqual(proxy.events.map((e) => [e.type, e.type === 'host-error' ? e.hook : null]), [['host-error', 'signer']]);
   });
 
   it('refuses signing when nobody is signed in (signer-unknown), answers 500 when the hook fails, and leaves logins alone', async () => {
@@ -112,14 +154,14 @@ describe('proxy: signer, at the start', () => {
     });
     const failed = await send(`${failing.url}/smartid/sign.json`, 'POST', { ...SMART, type: 'pdf', pdf: PDF }, false, { jar: new CookieJar() });
     assert.deepEqual([failed.status, failed.json.proxy_error], [500, 'host-error']);
-    const odd = await gatedProxy(service.url, { code: '' } as ProxySigner);
+    const odd = await gatedProxy(service.url, { code: '', country: 'LT' });
     assert.equal((await send(`${odd.url}/smartid/sign.json`, 'POST', { ...SMART, type: 'pdf', pdf: PDF }, false, { jar: new CookieJar() })).status, 500);
     assert.deepEqual(service.reached, ['/smartid/login.json']);
     await eventsDelivered();
     assert.deepEqual(nobody.events.map((e) => [e.type, e.type === 'refused' ? e.reason : null]), [['refused', 'signer-unknown'], ['started', null]]);
     assert.deepEqual(failing.events.map((e) => [e.type, e.type === 'host-error' ? e.hook : null]), [['host-error', 'signer']]);
     assert.match(failing.logs.join('\n'), /signer\(\) failed for smartIdSign: Error: session store down/);
-    assert.match(odd.logs.join('\n'), /signer\(\) returned neither null nor \{ code \}/);
+    assert.match(odd.logs.join('\n'), /signer\(\) returned a person without a code/);
   });
 });
 
@@ -134,10 +176,10 @@ describe('proxy: signer, in depth at the end', () => {
 
   it('hands over a signing whose file the signed-in person signed (a PDF, an ASiC-E container)', async () => {
     const service = await serviceSide();
-    const proxy = await gatedProxy(service.url, { code: SMART.code, country: 'LT' }, { rateLimit: false });
+    const proxy = await gatedProxy(service.url, SMART, { rateLimit: false });
     const pdf = await signAndFinish(proxy.url, '/smartid/sign.json', '/smartid/sign/status/', { ...SMART, type: 'pdf', pdf: PDF });
     assert.equal(pdf.json.status, 'ok');
-    const mobile = await gatedProxy(service.url, { code: MOBILE.code }, { rateLimit: false });
+    const mobile = await gatedProxy(service.url, MOBILE_SIGNER, { rateLimit: false });
     const asice = await signAndFinish(mobile.url, '/en/mobile/sign.json', '/en/mobile/sign/status/', { ...MOBILE, type: 'asice', asice: ASICE });
     assert.equal(asice.json.status, 'ok');
     assert.deepEqual([...proxy.results, ...mobile.results].map((r) => [r.kind, r.operation]), [['sign', 'smartIdSignStatus'], ['sign', 'mobileSignStatus']]);
@@ -146,12 +188,12 @@ describe('proxy: signer, in depth at the end', () => {
   it('hands neither onResult nor the browser a signing the service made as another person, and says so in the log and the events', async () => {
     // a hostile or mistaken service side: it signs as someone else than the start asked for
     const service = await serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, ...SMART_OTHER } : /\/mobile\/sign\.json$/.test(path) ? { ...body, ...MOBILE_OTHER } : body));
-    const smart = await gatedProxy(service.url, { code: SMART.code }, { rateLimit: false });
+    const smart = await gatedProxy(service.url, SMART, { rateLimit: false });
     const pdf = await signAndFinish(smart.url, '/smartid/sign.json', '/smartid/sign/status/', { ...SMART, type: 'pdf', pdf: PDF });
     assert.equal(pdf.status, 403);
     assert.equal(pdf.json.proxy_error, 'signer-mismatch');
     assert.equal(pdf.json.file, undefined, 'no file reaches the browser');
-    const mobile = await gatedProxy(service.url, { code: MOBILE.code }, { rateLimit: false });
+    const mobile = await gatedProxy(service.url, MOBILE_SIGNER, { rateLimit: false });
     const asice = await signAndFinish(mobile.url, '/mobile/sign.json', '/mobile/sign/status/', { ...MOBILE, type: 'asice', asice: ASICE });
     assert.deepEqual([asice.status, asice.json.proxy_error], [403, 'signer-mismatch']);
     assert.deepEqual([...smart.results, ...mobile.results], [], 'onResult never ran');
@@ -163,22 +205,79 @@ describe('proxy: signer, in depth at the end', () => {
     }
   });
 
-  it('reads the newest signature of a file signed twice, by two people', async () => {
-    const direct = (path: string, body: Record<string, unknown>) => send(`${stack().sandboxUrl}${path}`, 'POST', { ...body, access_token: ACCESS_TOKEN }, false, { jar: null });
-    async function signed(body: Record<string, unknown>): Promise<string> {
-      const start = await direct('/smartid/sign.json', body);
-      stack().clock.advance(60_000);
-      const done = await direct(`/smartid/sign/status/${start.json.token}.json`, {});
-      return done.json.file.content as string;
-    }
-    const once = await signed({ ...SMART, type: 'pdf', pdf: PDF });
-    assert.deepEqual(newestSignerCodes(Buffer.from(once, 'base64')), [SMART.code]);
-    const twice = await signed({ ...SMART_OTHER, type: 'pdf', pdf: { files: [{ name: 'contract.pdf', content: once }] } });
-    assert.deepEqual(newestSignerCodes(Buffer.from(twice, 'base64')), [SMART_OTHER.code]);
-    const container = await signed({ code: '050405-10009', country: 'LV', type: 'asice', asice: ASICE });
-    assert.deepEqual(newestSignerCodes(Buffer.from(container, 'base64')), ['05040510009']);
-    const again = await signed({ ...SMART, type: 'asice', asice: { files: [{ name: 'terms_signed.asice', content: container }] } });
-    assert.deepEqual(newestSignerCodes(Buffer.from(again, 'base64')), [SMART.code]);
-    assert.equal(newestSignerCodes(Buffer.from('not a signed file')), null);
+  it('refuses a signing the service made for the same digits in another country: the certificate\'s country counts', async () => {
+    // a service side that signs as the Lithuanian person with the Estonian person's digits
+    const service = await serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, country: 'LT' } : body));
+    const proxy = await gatedProxy(service.url, ESTONIAN, { rateLimit: false });
+    const signed = await signAndFinish(proxy.url, '/smartid/sign.json', '/smartid/sign/status/', { ...ESTONIAN, type: 'pdf', pdf: PDF });
+    assert.deepEqual([signed.status, signed.json.proxy_error, signed.json.file], [403, 'signer-mismatch', undefined]);
+    assert.deepEqual(proxy.results, []);
+    assert.match(proxy.logs.join('\n'), /a finished smartIdSignStatus was signed by another person than the signer: not handed over/);
+  });
+
+  it('reads only the signature added in this session: a planted high-numbered entry decides nothing, either way', async () => {
+    const signerOf = (person: { code: string; country: string }) => serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, ...person } : body));
+    // a container the signed-in person signed once, its signature renamed to signatures9.xml
+    const own = await directlySigned({ ...SMART, type: 'asice', asice: ASICE });
+    const planted = renamed(own, 'META-INF/signatures0.xml', 'META-INF/signatures9.xml');
+    const upload = (content: Buffer) => ({ type: 'asice', asice: { files: [{ name: 'terms.asice', content: content.toString('base64') }] } });
+    // the service signs as someone else: the planted entry must not pass for the new signature
+    const hostile = await signerOf(SMART_OTHER);
+    const gated = await gatedProxy(hostile.url, SMART, { rateLimit: false });
+    const fooled = await signAndFinish(gated.url, '/smartid/sign.json', '/smartid/sign/status/', { ...SMART, ...upload(planted) });
+    assert.deepEqual([fooled.status, fooled.json.proxy_error], [403, 'signer-mismatch']);
+    // an honest upload that holds somebody else's signatures9.xml: the person's own signing is theirs
+    const theirs = renamed(await directlySigned({ ...SMART_OTHER, type: 'asice', asice: ASICE }), 'META-INF/signatures0.xml', 'META-INF/signatures9.xml');
+    const honest = await gatedProxy((await serviceSide()).url, SMART, { rateLimit: false });
+    const signed = await signAndFinish(honest.url, '/smartid/sign.json', '/smartid/sign/status/', { ...SMART, ...upload(theirs) });
+    assert.equal(signed.json.status, 'ok', JSON.stringify(signed.json).slice(0, 200));
+    assert.deepEqual([gated.results.length, honest.results.length], [0, 1]);
+  });
+
+  it('refuses a PDF the service signed that does not begin with the uploaded one (another document signed)', async () => {
+    const swapped = await serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, pdf: { files: [{ name: 'other.pdf', content: b64(samplePdf('Another document')) }] } } : body));
+    const proxy = await gatedProxy(swapped.url, SMART, { rateLimit: false });
+    const signed = await signAndFinish(proxy.url, '/smartid/sign.json', '/smartid/sign/status/', { ...SMART, type: 'pdf', pdf: PDF });
+    assert.deepEqual([signed.status, signed.json.proxy_error], [403, 'signer-mismatch']);
+    assert.match(proxy.logs.join('\n'), /a finished smartIdSignStatus is not handed over: the signed file does not begin with the uploaded file/);
+  });
+
+  it('names the person of the one signature added: to a PDF signed twice, to a container, and nothing for an earlier entry changed', async () => {
+    const pdfUpload = Buffer.from(PDF.files[0]!.content, 'base64');
+    const once = await directlySigned({ ...SMART, type: 'pdf', pdf: PDF });
+    assert.deepEqual(addedSignature(uploadPrint('pdf', [{ name: 'a.pdf', content: pdfUpload }])!, once), { persons: [{ country: 'LT', code: SMART.code }] });
+    const twice = await directlySigned({ ...ESTONIAN, type: 'pdf', pdf: { files: [{ name: 'contract.pdf', content: once.toString('base64') }] } });
+    assert.deepEqual(addedSignature(uploadPrint('pdf', [{ name: 'a.pdf', content: once }])!, twice), { persons: [{ country: 'EE', code: ESTONIAN.code }] });
+    assert.deepEqual(addedSignature(uploadPrint('pdf', [{ name: 'a.pdf', content: pdfUpload }])!, twice), { problem: 'has more than one new signature' });
+    const container = await directlySigned({ code: '050405-10009', country: 'LV', type: 'asice', asice: ASICE });
+    const loose = uploadPrint('container', ASICE.files.map((f) => ({ name: f.name, content: Buffer.from(f.content, 'base64') })))!;
+    assert.deepEqual(addedSignature(loose, container), { persons: [{ country: 'LV', code: '05040510009' }] });
+    const again = await directlySigned({ ...SMART, type: 'asice', asice: { files: [{ name: 'terms_signed.asice', content: container.toString('base64') }] } });
+    const before = uploadPrint('container', [{ name: 'terms_signed.asice', content: container }])!;
+    assert.deepEqual(Object.keys(before.type === 'container' ? before.entries : {}), ['META-INF/signatures0.xml']);
+    assert.deepEqual(addedSignature(before, again), { persons: [{ country: 'LT', code: SMART.code }] });
+    // the earlier signature changed on the way: nobody is named
+    const changed = { type: 'container' as const, entries: { 'META-INF/signatures0.xml': 'not-its-digest' } };
+    assert.deepEqual(addedSignature(changed, again), { problem: 'changed or dropped a signature it already had' });
+    assert.deepEqual(addedSignature(before, container), { problem: 'has no new signature' });
+    assert.deepEqual(addedSignature(before, Buffer.from('not a signed file')), { problem: 'changed or dropped a signature it already had' });
   });
 });
+
+/** A file the sandbox signed when asked directly (no proxy): its bytes. */
+async function directlySigned(body: Record<string, unknown>): Promise<Buffer> {
+  const direct = (path: string, sent: Record<string, unknown>) => send(`${stack().sandboxUrl}${path}`, 'POST', { ...sent, access_token: ACCESS_TOKEN }, false, { jar: null });
+  const start = await direct('/smartid/sign.json', body);
+  assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
+  stack().clock.advance(60_000);
+  const done = await direct(`/smartid/sign/status/${start.json.token}.json`, {});
+  return Buffer.from(done.json.file.content as string, 'base64');
+}
+
+/** A ZIP with one entry renamed to a name of the same length (the local header and the central directory). */
+function renamed(zip: Buffer, from: string, to: string): Buffer {
+  assert.equal(from.length, to.length);
+  const text = zip.toString('latin1');
+  assert.equal(text.split(from).length, 3, 'the name once in its local header, once in the central directory');
+  return Buffer.from(text.split(from).join(to), 'latin1');
+}

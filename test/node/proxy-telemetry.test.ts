@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
@@ -248,6 +248,60 @@ describe('proxy: OpenTelemetry', () => {
         // the client span is the active one while the call is made
         assert.deepEqual(new Set(activeAtCall), new Set(clients.map((span) => span.spanContext().spanId)));
       }
+    }
+  });
+
+  it("sends the service only the proxy's own traceparent: a browser's tracestate and baggage stop at the proxy, unless the host opts in", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const sandbox = new URL(stack.sandboxUrl);
+    const service = await serve((req, res) => {
+      seen.push(req.headers);
+      const forwarded = httpRequest({ hostname: sandbox.hostname, port: sandbox.port, path: req.url, method: req.method, headers: { 'content-type': 'application/json' } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    // a host whose SDK propagates trace context and baggage, and whose HTTP instrumentation
+    // extracts both from the incoming request (what a browser sent) into the request's context
+    // (a global propagator is set once: the one of this file's setup goes first)
+    propagation.disable();
+    propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+    const tracer = trace.getTracer('host');
+    const host = (options: Partial<ProxyOptions>) => {
+      const handler = createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options });
+      return serve(((req, res) => {
+        const incoming = propagation.extract(context.active(), req.headers);
+        tracer.startActiveSpan('host request', {}, incoming, (span) => {
+          res.on('finish', () => span.end());
+          handler(req, res);
+        });
+      }) as RequestListener);
+    };
+    const browser = {
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      tracestate: 'vendor=browser-state',
+      baggage: 'user=50001018865,session=from-the-browser',
+    };
+    try {
+      spans.reset();
+      const plain = await host({});
+      assert.equal((await send(`${plain}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar(), headers: browser })).status, 200);
+      const client = spans.getFinishedSpans().find((span) => span.name === 'POST')!;
+      assert.equal(client.spanContext().traceId, '0af7651916cd43dd8448eb211c80319c', 'the trace goes on');
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0]!['traceparent'], `00-${client.spanContext().traceId}-${client.spanContext().spanId}-01`);
+      assert.equal(seen[0]!['baggage'], undefined, 'no baggage from a browser');
+      assert.equal(seen[0]!['tracestate'], undefined, 'no tracestate from a browser');
+      // the host opts in: its own propagation, baggage and all
+      const all = await host({ openTelemetry: { propagate: 'all' } });
+      assert.equal((await send(`${all}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar(), headers: browser })).status, 200);
+      assert.equal(seen.length, 2);
+      assert.match(String(seen[1]!['baggage']), /user=50001018865/);
+      assert.equal(seen[1]!['tracestate'], 'vendor=browser-state');
+    } finally {
+      propagation.disable();
+      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     }
   });
 

@@ -8,7 +8,7 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
  * start asked for (a hostile or mistaken service), in front of a real sandbox that answers at once.
  */
 
-export const GATE_PERSON = { phone: '+37060000666', code: '50001018865' };
+export const GATE_PERSON = { phone: '+37060000666', code: '50001018865', country: 'LT' } as const;
 export const OTHER_PERSON = { phone: '+37268000769', code: '60001017869' };
 export const SIGN_PDF = { type: 'pdf', pdf: { files: [{ name: 'contract.pdf', content: Buffer.from(samplePdf('Impostor')).toString('base64') }] } };
 

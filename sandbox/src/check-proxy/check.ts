@@ -5,7 +5,7 @@ import { createProber, type Check, type CheckOptions } from './prober.js';
 import { allowListPass, allowListRefuse } from './checks/allow-list.js';
 import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/bodies.js';
 import { crossSite, scheme } from './checks/origins.js';
-import { noLockout, rateLimit, screening, signerGate, visitorBinding } from './checks/sessions.js';
+import { noLockout, noLockoutCountry, rateLimit, screening, signerCountry, signerGate, visitorBinding } from './checks/sessions.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
 
 /*
@@ -40,6 +40,7 @@ export const CHECKS: readonly Check[] = [
   scheme,
   visitorBinding,
   signerGate,
+  signerCountry,
   screening,
   tokenEchoPlain,
   tokenEchoEscaped,
@@ -47,6 +48,7 @@ export const CHECKS: readonly Check[] = [
   tokenRedirect,
   bodyLimit,
   noLockout,
+  noLockoutCountry,
   rateLimit,
   tokenNever,
 ];

@@ -9,15 +9,18 @@ answers, probes it, and prints a pass/fail table. Exit code 0 only when every ru
   --port <n>             the sandbox's port (default: a free one; fix it so the proxy can be configured first)
   --access-token <t>     the access token the proxy must send (default: a random one)
   --exposes-screening    the proxy passes PEP and sanctions data to the browser on purpose
-  --signer <code[,country[,phone]]>
-                         the proxy signs only as this person (its signing gate): signing checks
-                         sign as them, and the gate is checked
+  --signer <code,country[,phone]>
+                         the proxy signs only as this person (its signing gate), a code and its
+                         country (LT, LV or EE): signing checks sign as them, and the gate is checked
   --wait <ms>            how long to wait for the proxy to answer (default 60000)
   --json                 print the result as JSON (for CI)`;
 
-function signerOf(given: string): NonNullable<CheckOptions['signer']> {
-  const [code = '', country, phone] = given.split(',').map((part) => part.trim());
-  return { code, ...(country ? { country } : {}), ...(phone ? { phone } : {}) };
+/** `--signer code,country[,phone]`, or null when it names no country: a person is a country and a code. */
+function signerOf(given: string): NonNullable<CheckOptions['signer']> | null {
+  const [code = '', country = '', phone] = given.split(',').map((part) => part.trim());
+  const upper = country.toUpperCase();
+  if (!code || (upper !== 'LT' && upper !== 'LV' && upper !== 'EE')) return null;
+  return { code, country: upper, ...(phone ? { phone } : {}) };
 }
 
 export async function runCheckProxy(args: string[]): Promise<number> {
@@ -39,13 +42,18 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     console.log(CHECK_HELP);
     return values.help ? 0 : 2;
   }
+  const signer = values.signer ? signerOf(values.signer) : undefined;
+  if (signer === null) {
+    console.error('--signer needs the person\'s code and country (LT, LV or EE), e.g. --signer 40504040001,EE: the same digits in two countries are two people');
+    return 2;
+  }
   const log = values.json ? (line: string) => console.error(line) : (line: string) => console.log(line);
   const { rows } = await checkProxy({
     proxyUrl,
     ...(values.port ? { port: Number(values.port) } : {}),
     ...(values['access-token'] ? { accessToken: values['access-token'] } : {}),
     exposesScreening: values['exposes-screening'],
-    ...(values.signer ? { signer: signerOf(values.signer) } : {}),
+    ...(signer ? { signer } : {}),
     ...(values.wait ? { waitMs: Number(values.wait) } : {}),
     onReady: ({ url, accessToken }) => {
       log(`sandbox for the proxy: base URL ${url}  access token ${accessToken}`);

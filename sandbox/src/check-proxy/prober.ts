@@ -14,7 +14,7 @@ export interface CheckOptions {
    * The person the proxy's signing gate lets sign (its `signer`): signing starts of the checks are
    * for them, and the gate itself is checked.
    */
-  signer?: { code: string; country?: string; phone?: string };
+  signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string };
   /** How long to wait for the proxy to answer at all, ms. Default 60 000. */
   waitMs?: number;
   /** Called once the sandbox runs, with what the proxy must point at. */

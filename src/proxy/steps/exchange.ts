@@ -4,6 +4,7 @@ import type { ProxyAnswer } from '../errors.js';
 import type { EventPerson, FailureKind, HostHook, ProxyEventBase, RefusalReason } from '../events.js';
 import type { Channel, SessionKind } from '../operation-kinds.js';
 import type { ProxyRequestInfo } from '../options.js';
+import type { UploadPrint } from '../signed-by.js';
 import type { RequestTelemetry } from '../telemetry.js';
 import type { ProxySetup } from './setup.js';
 
@@ -18,8 +19,10 @@ export interface Binding {
   status: MatchedOperation['id'];
   /** The person as events show them (digests or masked): never in clear. */
   person?: EventPerson;
-  /** With `signer`: the digest of the signed-in person's code the finished signature must name. */
+  /** With `signer`: the digest of the signed-in person (country and code) the added signature must name. */
   signer?: string;
+  /** With `signer`, for a file signing: what the uploaded file held, so the end reads only the signature added. */
+  upload?: UploadPrint;
 }
 
 /** What one request's event will say, filled in by the steps as the request is read and decided. */
@@ -65,8 +68,10 @@ export interface ExchangeStart {
   person: EventPerson | undefined;
   /** binding: the session a status poll or a removal is about */
   binding: Binding | null;
-  /** signer: the signed-in person's code digest a signing start was checked against */
+  /** signer: the signed-in person's digest (country and code) a signing start was checked against */
   signer: string | undefined;
+  /** signer: what a file signing's upload held before the service signed it */
+  upload: UploadPrint | undefined;
   /** limits: the person's counters a start was counted under, given back if the service refuses it */
   personCounters: string[];
 }
@@ -133,6 +138,7 @@ export function newExchange(request: IncomingProxyRequest, path: string, telemet
     person: undefined,
     binding: null,
     signer: undefined,
+    upload: undefined,
     personCounters: [],
   };
 }

@@ -7,6 +7,7 @@ import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
 import { keepFinished } from './sessions.js';
+import { mintVisitor } from './visitor.js';
 
 /** Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged). */
 async function runOnResult(setup: ProxySetup, result: ResultToHand): Promise<void> {
@@ -45,12 +46,20 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
   const value = service.value;
   if (session) {
     const token = operation.params['token'] as string;
-    const result = handed({ operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: visitor.id, raw: value, request: info, result: camelCased(value) });
+    // a login gives the browser a new visitor id of the proxy's own (a host that uses it as its
+    // session then never keeps one a browser had before logging in); a host's own session id, by
+    // the `visitor` hook, is the host's to rotate
+    const rotated = session.kind === 'login' && !setup.options.visitor ? mintVisitor(x.request, setup.options, setup.visitorSecret) : null;
+    const result = handed({ operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: (rotated ?? visitor).id, raw: value, request: info, result: camelCased(value) });
     const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, result));
     if (delivered === 'still-running') return jsonAnswer(200, WAITING);
     if (delivered === 'delivered') {
       x.event.outcome = { type: 'finished', outcome: 'ok' };
-      await keepFinished(setup, token, session);
+      if (rotated) {
+        x.visitor = rotated;
+        // a late poll of this browser, now with its new id, still gets the session's answer
+        await setup.store.set(`bind:${token}`, JSON.stringify({ ...session, visitor: rotated.key }), setup.handOver.doneTtlMs);
+      } else await keepFinished(setup, token, session);
     }
     return;
   }

@@ -3,7 +3,8 @@ import { addressKey } from '../address.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
 import { STARTS } from '../operation-kinds.js';
 import type { RateLimit } from '../options.js';
-import { canonicalCode, storeKey } from '../start-rules.js';
+import { canonicalPersonCode, startCountry } from '../person.js';
+import { storeKey } from '../start-rules.js';
 import type { Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 
@@ -24,7 +25,8 @@ async function count({ store }: ProxySetup, scope: string, rule: RateLimit | fal
 
 /**
  * The key of whom a start's push reaches, counted by the per-person limit. Smart-ID pushes to the
- * account of the personal code. Mobile-ID pushes only when the phone and the code belong together
+ * account of the country and personal code (the same digits in another country are another
+ * person, never locked out by these starts). Mobile-ID pushes only when the phone and the code belong together
  * (the service turns a wrong pair away at the status poll, after the start was accepted), so it
  * counts the pair: starts with a person's code and phones that are not theirs, or their phone and
  * other codes, never use up that person's starts, and one phone still gets at most the limit.
@@ -32,8 +34,9 @@ async function count({ store }: ProxySetup, scope: string, rule: RateLimit | fal
 export function personKey(id: OperationId, fields: Record<string, unknown>): string | null {
   const code = fields['code'];
   if (typeof code !== 'string') return null;
-  const person = canonicalCode(code);
-  if (!id.startsWith('mobile')) return `smartid:${person}`;
+  const country = startCountry(fields);
+  const person = canonicalPersonCode(country, code);
+  if (!id.startsWith('mobile')) return `smartid:${country ?? '-'}:${person}`;
   const phone = fields['phone'];
   return typeof phone === 'string' ? `mobile:${person}:${phone.replace(/\D/g, '')}` : `mobile:${person}`;
 }

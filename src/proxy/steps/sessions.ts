@@ -45,7 +45,7 @@ async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, set
   const start = STARTS[operation.id];
   if (start && status === 'error') for (const counter of x.personCounters) await store.decrement(counter);
   if (start && status === 'ok' && typeof service.value['token'] === 'string') {
-    const bound: Binding = { visitor: x.visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(x.person ? { person: x.person } : {}), ...(x.signer ? { signer: x.signer } : {}) };
+    const bound: Binding = { visitor: x.visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(x.person ? { person: x.person } : {}), ...(x.signer ? { signer: x.signer } : {}), ...(x.upload ? { upload: x.upload } : {}) };
     const token = service.value['token'];
     try {
       await store.set(`bind:${token}`, JSON.stringify(bound), sessionTtl);

@@ -43,6 +43,10 @@ export interface ProxySetup {
   handOver: HandOverOptions;
   sessionTtl: number;
   limits: { perVisitor?: RateLimit | false; perPerson?: RateLimit | false; perAddress?: RateLimit | false };
+  /** The key of the visitor cookie's MAC: `visitorSecret`, else the access token. */
+  visitorSecret: string;
+  /** The key of the digests events show a visitor by: `eventSecret`, else the access token. */
+  eventKey: string;
   /** When the log last said that the service refused the access token (at most once a minute). */
   tokenRefusedSaidAt: number;
   /** Writes a line for the host's operators, the token taken out. */
@@ -120,6 +124,8 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     },
     sessionTtl: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
     limits: options.rateLimit === false ? {} : { ...DEFAULT_RATE_LIMITS, ...options.rateLimit },
+    visitorSecret: options.visitorSecret || token,
+    eventKey: options.eventSecret || token,
     tokenRefusedSaidAt: -Infinity,
     log,
     askHost: async (hook, call, context = '') => {

@@ -1,21 +1,22 @@
 import { ProxyRefusal, proxyError } from '../errors.js';
 import { STATUS_OF } from '../operation-kinds.js';
-import { newestSignerCodes } from '../signed-by.js';
+import { personDigest } from '../person.js';
+import { addedSignature } from '../signed-by.js';
 import type { Step } from './exchange.js';
-import { signerKey } from './signer.js';
 
 /**
  * Signed by: defence in depth behind `signer`. A finished file signing of a session started for
- * the signed-in person is handed over only when the file's newest signature names that person
- * (the certificate's serial number); a signature by anyone else, or one whose signer cannot be
- * read, reaches neither `onResult` nor the browser. A hash signing's answer names nobody.
+ * the signed-in person is handed over only when the signature the service added in this session
+ * (and no other) names that person, country and code, by its certificate's serial number; a
+ * signature by anyone else, an earlier signature changed, none or two added, or one whose signer
+ * cannot be read, reaches neither `onResult` nor the browser. A hash signing's answer names nobody.
  */
 export const signedBy: Step<'operation' | 'service'> = (x, { log }) => {
   const { binding, operation, service } = x;
   if (!binding?.signer || STATUS_OF[operation.id]?.kind !== 'sign' || service.value['status'] !== 'ok') return;
   const content = (service.value['file'] as { content?: unknown } | undefined)?.content;
-  const codes = typeof content === 'string' ? newestSignerCodes(Buffer.from(content, 'base64')) : null;
-  if (codes?.some((code) => signerKey(code) === binding.signer)) return;
-  log(`[esign-proxy] a finished ${operation.id} ${codes ? 'was signed by another person than the signer' : 'names no signer that could be read'}: not handed over`);
+  const found = typeof content === 'string' && binding.upload ? addedSignature(binding.upload, Buffer.from(content, 'base64')) : { problem: 'cannot be read' };
+  if ('persons' in found && found.persons.some((person) => personDigest(person.country, person.code) === binding.signer)) return;
+  log(`[esign-proxy] a finished ${operation.id} ${'persons' in found ? 'was signed by another person than the signer: not handed over' : `is not handed over: the signed file ${found.problem}`}`);
   throw new ProxyRefusal(proxyError('signer-mismatch'));
 };

@@ -114,8 +114,61 @@ export const signerGate: Check = {
       if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length) return show(`POST ${path} (another person)`, answer);
     }
     const before = mark();
-    const own = await post('/smartid/sign.json', { code: signer.code, country: signer.country ?? 'LT', type: 'pdf', pdf });
+    const own = await post('/smartid/sign.json', { code: signer.code, country: signer.country, type: 'pdf', pdf });
     if (!reachedSince(before).length) return show('POST /smartid/sign.json (the signed-in person)', own);
+    return null;
+  },
+};
+
+/** Estonia's and Lithuania's OK person of the sandbox: the same eleven digits, two people. */
+const TWO_COUNTRIES_CODE = '40504040001';
+
+/**
+ * A person is a country and a code: Smart-ID starts for the same digits in another country reach
+ * another account, so however many there are, they never lock this person out.
+ */
+export const noLockoutCountry: Check = {
+  id: 'no-lockout-country',
+  rule: `Smart-ID starts for ${TWO_COUNTRIES_CODE} in Lithuania (${STRANGER_STARTS}, each a new visitor) do not lock out ${TWO_COUNTRIES_CODE} in Estonia, another person`,
+  async run({ post, show }) {
+    for (let i = 0; i < STRANGER_STARTS; i++) {
+      const answer = await post('/smartid/login.json', { code: TWO_COUNTRIES_CODE, country: 'LT' });
+      if (answer.status === 429) break; // the Lithuanian person's own limit, as it should be
+      if (answer.json?.['status'] !== 'ok') return show(`POST /smartid/login.json (LT, start ${i + 1})`, answer);
+    }
+    const estonian = await post('/smartid/login.json', { code: TWO_COUNTRIES_CODE, country: 'EE' });
+    if (estonian.status === 429 || estonian.json?.['status'] !== 'ok') return show('POST /smartid/login.json (the Estonian person, afterwards)', estonian);
+    return null;
+  },
+};
+
+/**
+ * With a signing gate (`--signer`): the same digits in another country are another person. A
+ * Smart-ID signing start with the signer's code and another country, and a Mobile-ID one with a
+ * phone of another country, are refused 403 `signer-mismatch` and reach nothing.
+ */
+export const signerCountry: Check = {
+  id: 'signer-country',
+  rule: ({ options }) =>
+    options.signer
+      ? 'signing starts with the signed-in person\'s digits and another country (or a Mobile-ID phone of another country) are refused (403 signer-mismatch), unforwarded'
+      : 'signing gate by country: not checked (no --signer given)',
+  async run({ post, mark, reachedSince, show, options }) {
+    const signer = options.signer;
+    if (!signer) return { failure: null, note: 'pass --signer <code,country[,phone]> when the proxy signs only as the signed-in person' };
+    const other = signer.country === 'LT' ? 'EE' : 'LT';
+    const otherPhone = other === 'LT' ? '+37060000666' : '+37268000769';
+    const pdf = { files: [{ name: 'probe.pdf', content: Buffer.from(samplePdf('Country')).toString('base64') }] };
+    const starts: [string, Record<string, unknown>][] = [
+      ['/smartid/sign.json', { code: signer.code, country: other, type: 'pdf', pdf }],
+      ['/smartid/sign/hash.json', { code: signer.code, country: other, hash: 'cd'.repeat(32), hash_algorithm: 'SHA256' }],
+      ['/mobile/sign.json', { phone: otherPhone, code: signer.code, type: 'pdf', pdf }],
+    ];
+    for (const [path, body] of starts) {
+      const before = mark();
+      const answer = await post(path, body);
+      if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length) return show(`POST ${path} (the signer's digits, ${other})`, answer);
+    }
     return null;
   },
 };

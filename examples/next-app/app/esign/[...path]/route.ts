@@ -20,7 +20,7 @@ function proxy(request: Request): Promise<Response> {
     },
     signer: ({ visitor }) => {
       const person = people().get(visitor);
-      return person ? { code: person.code } : null;
+      return person ? { country: person.country, code: person.code } : null;
     },
   });
   return handler(request);
