@@ -115,8 +115,9 @@ function on_result(string $operation, string $token, string $visitor, stdClass $
 /**
  * Sign only as the person signed in to your site: with ESIGN_SIGNER set (or GATE_SIGNING defined
  * true before this file is included), every signing start is for signer() alone. Return the person
- * from your session, e.g. $_SESSION['person'] after your on_result stored it: ['code' => ...,
- * 'country' => ?, 'phone' => ?], or null when nobody is signed in. ESIGN_SIGNER sets one for tests: "code[,country[,phone]]", or "-".
+ * from your session, e.g. $_SESSION['person'] after your on_result stored it: a country and a code
+ * (the same digits in two countries are two people), ['country' => 'EE', 'code' => ..., 'phone' => ?],
+ * or null when nobody is signed in. ESIGN_SIGNER sets one for tests: "code,country[,phone]", or "-".
  */
 if (!defined('GATE_SIGNING')) {
     define('GATE_SIGNING', (string) getenv('ESIGN_SIGNER') !== '');
@@ -134,13 +135,64 @@ function signer(): ?array
 }
 }
 
-/** The start is for the signer: the same code (canonical), and country and phone where both say one. */
+const COUNTRIES = ['LT', 'LV', 'EE'];
+
+/** A code as one person has it: only in Latvia is the code with or without its hyphen the same. */
+function canonical_code(?string $country, string $code): string
+{
+    $compact = (string) preg_replace('/\s/', '', $code);
+    return $country === 'LV' ? str_replace('-', '', $compact) : $compact;
+}
+
+/** Mobile-ID exists in Lithuania (+370) and Estonia (+372). */
+function phone_country(string $phone): ?string
+{
+    $compact = (string) preg_replace('/[\s-]/', '', $phone);
+    return str_starts_with($compact, '+370') ? 'LT' : (str_starts_with($compact, '+372') ? 'EE' : null);
+}
+
+/** The one country a start names (its country field, a Mobile-ID phone's), or null for none or two. */
+function start_country(stdClass $sent): ?string
+{
+    $named = [];
+    if (is_string($sent->country ?? null)) {
+        $named[strtoupper($sent->country)] = true;
+    }
+    if (is_string($sent->phone ?? null) && phone_country($sent->phone) !== null) {
+        $named[phone_country($sent->phone)] = true;
+    }
+    return count($named) === 1 ? (string) array_key_first($named) : null;
+}
+
+/** A person as a binding keeps them: a digest of country and code, never the code in clear. */
+function person_digest(string $country, string $code): string
+{
+    return digest("signer:$country:" . canonical_code($country, $code));
+}
+
+/** What is wrong with a signer() answer that is not null, or null when it names a person. */
+function signer_problem(mixed $who): ?string
+{
+    if (!is_array($who)) {
+        return 'neither null nor [country, code]';
+    }
+    if (!is_string($who['code'] ?? null) || trim($who['code']) === '') {
+        return 'a person without a code';
+    }
+    if (!in_array($who['country'] ?? null, COUNTRIES, true)) {
+        return 'a person without a country (LT, LV or EE): a person is a country and a code';
+    }
+    return null;
+}
+
+/** The start is for the signer: their country (the field, a Mobile-ID phone's), their code as that country writes it, their phone where given. */
 function same_signer(stdClass $sent, array $who): bool
 {
-    if (!is_string($sent->code ?? null) || str_replace('-', '', $sent->code) !== preg_replace('/[\s-]/', '', (string) $who['code'])) {
+    $country = $who['country'];
+    if (start_country($sent) !== $country) {
         return false;
     }
-    if (!empty($who['country']) && is_string($sent->country ?? null) && strtoupper($sent->country) !== strtoupper($who['country'])) {
+    if (!is_string($sent->code ?? null) || canonical_code($country, $sent->code) !== canonical_code($country, (string) $who['code'])) {
         return false;
     }
     if (!empty($who['phone']) && is_string($sent->phone ?? null) && preg_replace('/\D/', '', $sent->phone) !== preg_replace('/\D/', '', $who['phone'])) {
@@ -149,21 +201,21 @@ function same_signer(stdClass $sent, array $who): bool
     return true;
 }
 
-/** Personal codes of subject serial numbers (OID 2.5.4.5, "PNOLT-<code>") in DER bytes. */
-function codes_in_der(string $der): array
+/** [country, code] of subject serial numbers (OID 2.5.4.5, "PNOLT-<code>") in DER bytes. */
+function persons_in_der(string $der): array
 {
-    $codes = [];
+    $persons = [];
     preg_match_all('/\x06\x03\x55\x04\x05[\x13\x0c]([\x00-\x40])/s', $der, $found, PREG_OFFSET_CAPTURE);
     foreach ($found[1] as [$length, $at]) {
         $value = substr($der, $at + 1, ord($length));
-        if (preg_match('/^PNO[A-Z]{2}-([0-9A-Z-]{6,20})$/D', $value, $number)) {
-            $codes[] = str_replace('-', '', $number[1]);
+        if (preg_match('/^PNO([A-Z]{2})-([0-9A-Z-]{6,20})$/D', $value, $number) && in_array($number[1], COUNTRIES, true)) {
+            $persons[] = [$number[1], canonical_code($number[1], $number[2])];
         }
     }
-    return $codes;
+    return $persons;
 }
 
-/** The named entry of a ZIP (stored or deflated), by its central directory. */
+/** The entries of a ZIP's central directory, by name. */
 function zip_entries(string $zip): array
 {
     $end = strrpos($zip, "PK\x05\x06");
@@ -180,6 +232,7 @@ function zip_entries(string $zip): array
     return $entries;
 }
 
+/** An entry's bytes (stored or deflated, at most 16 MiB inflated), null when unreadable. */
 function zip_entry(string $zip, array $entry): ?string
 {
     $at = $entry['local'];
@@ -192,32 +245,112 @@ function zip_entry(string $zip, array $entry): ?string
     return $bytes === false ? null : $bytes;
 }
 
-/**
- * Who made the newest signature of a signed PDF (its last /Contents) or ASiC-E/BDOC/ADOC container
- * (its highest signatures<N>.xml), by certificate serial numbers; null when none can be read.
- */
-function newest_signer_codes(string $file): ?array
+const SIGNATURE_ENTRY = '#^META-INF/(?:signatures/)?signatures\d+\.xml$#D';
+const MOST_SIGNATURE_ENTRIES = 64;
+
+/** A container's signature entries by name, each its bytes (null when unreadable). */
+function signature_entries(string $file): array
 {
-    $ders = [];
-    if (str_starts_with($file, '%PDF-')) {
-        if (preg_match_all('/\/Contents\s*<([0-9A-Fa-f\s]{128,})>/', $file, $found)) {
-            $ders[] = (string) hex2bin(preg_replace('/\s/', '', end($found[1])));
-        }
-    } elseif (str_starts_with($file, 'PK')) {
-        $newest = null;
-        foreach (zip_entries($file) as $name => $entry) {
-            if (preg_match('#^META-INF/(?:signatures/)?signatures(\d+)\.xml$#D', (string) $name, $n) && ($newest === null || (int) $n[1] >= $newest[0])) {
-                $newest = [(int) $n[1], $entry];
-            }
-        }
-        $xml = $newest === null ? null : zip_entry($file, $newest[1]);
-        preg_match_all('#<(?:[\w-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)</#', (string) $xml, $certificates);
-        foreach ($certificates[1] as $certificate) {
-            $ders[] = (string) base64_decode(preg_replace('/\s/', '', $certificate));
+    $found = [];
+    if (!str_starts_with($file, 'PK')) {
+        return $found;
+    }
+    foreach (zip_entries($file) as $name => $entry) {
+        if (preg_match(SIGNATURE_ENTRY, (string) $name)) {
+            $found[(string) $name] = zip_entry($file, $entry);
         }
     }
-    $codes = array_merge(...array_map('codes_in_der', $ders ?: ['']));
-    return $codes ?: null;
+    return $found;
+}
+
+/**
+ * What the uploaded file held before the service signed it: a PDF's length and digest, a
+ * container's signature entries with a digest each (and loose files named like one); null for more
+ * signature entries than any real container has.
+ */
+function upload_print(stdClass $sent): ?array
+{
+    $type = is_string($sent->type ?? null) ? $sent->type : '';
+    $files = [];
+    foreach (($type !== '' ? ($sent->{$type}->files ?? []) : []) as $file) {
+        $files[] = [(string) ($file->name ?? ''), (string) base64_decode((string) ($file->content ?? ''))];
+    }
+    if ($type === 'pdf') {
+        $pdf = $files[0][1] ?? '';
+        return ['type' => 'pdf', 'length' => strlen($pdf), 'sha256' => hash('sha256', $pdf)];
+    }
+    $entries = [];
+    foreach ($files as [$name, $content]) {
+        if (preg_match(SIGNATURE_ENTRY, $name)) {
+            $entries[$name] = hash('sha256', $content);
+        }
+    }
+    if (count($files) === 1) {
+        foreach (signature_entries($files[0][1]) as $name => $bytes) {
+            $entries[$name] = $bytes === null ? '' : hash('sha256', $bytes);
+        }
+    }
+    return count($entries) > MOST_SIGNATURE_ENTRIES ? null : ['type' => 'container', 'entries' => $entries];
+}
+
+/** [persons, null] of the one signature the service added to the uploaded file, or [null, why]. */
+function added_signature(array $upload, string $signed): array
+{
+    $ders = [];
+    if ($upload['type'] === 'pdf') {
+        if (strlen($signed) <= $upload['length'] || hash('sha256', substr($signed, 0, $upload['length'])) !== $upload['sha256']) {
+            return [null, 'does not begin with the uploaded file'];
+        }
+        $count = preg_match_all('/\/Contents\s*<([0-9A-Fa-f\s]{128,})>/', substr($signed, $upload['length']), $found);
+        if ($count !== 1) {
+            return [null, $count ? 'has more than one new signature' : 'has no new signature'];
+        }
+        $ders[] = (string) hex2bin((string) preg_replace('/\s/', '', $found[1][0]));
+    } else {
+        $now = signature_entries($signed);
+        foreach ($upload['entries'] as $name => $before) {
+            if (($now[$name] ?? null) === null || hash('sha256', $now[$name]) !== $before) {
+                return [null, 'changed or dropped a signature it already had'];
+            }
+        }
+        $added = array_values(array_diff(array_keys($now), array_keys($upload['entries'])));
+        if (count($added) !== 1) {
+            return [null, $added ? 'has more than one new signature' : 'has no new signature'];
+        }
+        if ($now[$added[0]] === null) {
+            return [null, 'has a new signature that cannot be read'];
+        }
+        preg_match_all('#<(?:[\w-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)</#', $now[$added[0]], $certificates);
+        foreach ($certificates[1] as $certificate) {
+            $ders[] = (string) base64_decode((string) preg_replace('/\s/', '', $certificate));
+        }
+    }
+    $persons = array_merge([], ...array_map('persons_in_der', $ders));
+    return $persons ? [$persons, null] : [null, 'has a new signature that names nobody'];
+}
+
+/** The visitor cookie's MAC under ESIGN_VISITOR_SECRET (else the access token): the proxy adopts only ids it minted. */
+function visitor_mac(string $random): string
+{
+    $secret = (string) (getenv('ESIGN_VISITOR_SECRET') ?: getenv('ESIGN_ACCESS_TOKEN'));
+    return substr(rtrim(strtr(base64_encode(hash_hmac('sha256', "esign-visitor:$random", $secret, true)), '+/', '-_'), '='), 0, 22);
+}
+
+function new_visitor(): string
+{
+    $random = rtrim(strtr(base64_encode(random_bytes(18)), '+/', '-_'), '=');
+    return $random . visitor_mac($random);
+}
+
+function minted_visitor(string $value): bool
+{
+    return preg_match('/^[A-Za-z0-9_-]{46}$/D', $value) === 1 && hash_equals(visitor_mac(substr($value, 0, 24)), substr($value, 24));
+}
+
+/** The visitor in events: a keyed digest (ESIGN_EVENT_SECRET, else the access token), never the cookie's value. */
+function visitor_digest(string $visitor): string
+{
+    return hash_hmac('sha256', "visitor:$visitor", (string) (getenv('ESIGN_EVENT_SECRET') ?: getenv('ESIGN_ACCESS_TOKEN')));
 }
 
 /** One JSON line on stderr, the request's event: `type` and its own fields besides what is known of the request. */
@@ -277,7 +410,8 @@ function fail(int $status, string $kind, string $message, array $extra = [], arr
     } elseif (isset(FAILURES[$kind])) {
         event('failed', ['failure' => FAILURES[$kind], 'status' => $status]);
     } elseif ($kind === 'host-error') {
-        event('host-error', ['hook' => 'onResult', 'status' => $status]);
+        event('host-error', ['hook' => $extra['hook'] ?? 'onResult', 'status' => $status]);
+        unset($extra['hook']);
     }
     respond($status, json_encode(['status' => 'error', 'message' => $message, 'proxy_error' => $kind] + $extra, JSON_UNESCAPED_SLASHES), $headers);
 }
@@ -373,9 +507,10 @@ function bad_start_field(stdClass $sent): ?string
  */
 function person_key(string $channel, stdClass $sent): string
 {
-    $code = str_replace('-', '', (string) $sent->code);
+    $country = start_country($sent);
+    $code = canonical_code($country, (string) $sent->code);
     if ($channel !== 'mobile') {
-        return 'smartid:' . $code;
+        return 'smartid:' . ($country ?? '-') . ':' . $code;
     }
     return 'mobile:' . $code . ':' . preg_replace('/\D/', '', is_string($sent->phone ?? null) ? $sent->phone : '');
 }
@@ -405,9 +540,12 @@ function state(string $file): PDO
     $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
     $db->exec('PRAGMA busy_timeout = 10000');
     $db->exec('PRAGMA journal_mode = WAL');
-    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT)');
-    if (!in_array('signer', array_column($db->query('PRAGMA table_info(bindings)')->fetchAll(PDO::FETCH_ASSOC), 'name'), true)) {
-        $db->exec('ALTER TABLE bindings ADD COLUMN signer TEXT'); // a state file of an earlier version
+    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT)');
+    $columns = array_column($db->query('PRAGMA table_info(bindings)')->fetchAll(PDO::FETCH_ASSOC), 'name');
+    foreach (['signer', 'upload'] as $column) {
+        if (!in_array($column, $columns, true)) {
+            $db->exec("ALTER TABLE bindings ADD COLUMN $column TEXT"); // a state file of an earlier version
+        }
     }
     $db->exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER, resets REAL)');
     $db->exec('CREATE TABLE IF NOT EXISTS claims (token TEXT PRIMARY KEY, lease TEXT, expires REAL)');
@@ -579,12 +717,14 @@ if ($role[0] === 'start' && ($bad = bad_start_field($sent)) !== null) {
     fail(400, 'invalid-field', 'A field has the wrong type', ['field' => $bad]);
 }
 
-$visitor = (string) ($_COOKIE['esign-visitor'] ?? '');
-if (!preg_match('/^[A-Za-z0-9_-]{16,64}$/D', $visitor)) {
-    $visitor = rtrim(strtr(base64_encode(random_bytes(18)), '+/', '-_'), '=');
-    setcookie('esign-visitor', $visitor, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $https]);
+// the proxy's own visitor id: `__Host-` over https (no subdomain can set it), adopted only when minted here
+$cookieName = $https ? '__Host-esign-visitor' : 'esign-visitor';
+$visitor = (string) ($_COOKIE[$cookieName] ?? '');
+if (!minted_visitor($visitor)) {
+    $visitor = new_visitor();
+    setcookie($cookieName, $visitor, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $https]);
 }
-$GLOBALS['event']['visitor'] = $visitor;
+$GLOBALS['event']['visitor'] = visitor_digest($visitor);
 $person = $role[0] === 'start' ? event_person($sent) : null;
 if ($person !== null) {
     $GLOBALS['event']['person'] = $person;
@@ -593,21 +733,34 @@ if ($role[0] === 'start' && $config['by_address'] && isset($_SERVER['REMOTE_ADDR
     $GLOBALS['event']['address'] = (string) $_SERVER['REMOTE_ADDR'];
 }
 
-$signerCode = null;
+$signerPerson = null;
+$upload = null;
 if (GATE_SIGNING && $role[0] === 'start' && in_array($part, ['sign', 'hash'], true)) {
-    $who = signer();
+    try {
+        $who = signer();
+    } catch (Throwable) {
+        file_put_contents('php://stderr', '[esign-proxy] signer() failed for ' . NODE_NAMES[$operation] . "\n");
+        fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
+    }
     if ($who === null) {
         fail(403, 'signer-unknown', 'Nobody is signed in to this site to sign as');
+    }
+    if (($problem = signer_problem($who)) !== null) {
+        file_put_contents('php://stderr', "[esign-proxy] signer() returned $problem, for " . NODE_NAMES[$operation] . ": return ['country' => ..., 'code' => ...] of the person signed in, or null\n");
+        fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
     }
     if (!same_signer($sent, $who)) {
         fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
     }
-    $signerCode = preg_replace('/[\s-]/', '', (string) $who['code']);
+    $signerPerson = person_digest($who['country'], (string) $who['code']);
+    if ($part === 'sign' && ($upload = upload_print($sent)) === null) {
+        fail(400, 'invalid-field', 'A field has the wrong type', ['field' => ($sent->type ?? '') . '.files']);
+    }
 }
 
 $notFound = fn () => respond(404, json_encode(['status' => 'error', 'message' => 'Session for given token was not found'] + ($role[0] === 'status' ? ['error_code' => 40402] : [])));
 if ($role[0] === 'status' || $role[0] === 'remove') {
-    $row = $db->prepare('SELECT visitor, channel, status, expires, person, signer FROM bindings WHERE token = ?');
+    $row = $db->prepare('SELECT visitor, channel, status, expires, person, signer, upload FROM bindings WHERE token = ?');
     $row->execute([$token]);
     $bound = $row->fetch(PDO::FETCH_ASSOC);
     $ok = $bound && hash_equals($bound['visitor'], $visitor) && (float) $bound['expires'] > $now
@@ -724,8 +877,8 @@ if ($role[0] === 'start' && $answerStatus === 'error') {
     }
 }
 if ($answerStatus === 'ok' && $role[0] === 'start' && isset($value->token) && is_string($value->token)) {
-    $db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        ->execute([$value->token, $visitor, $role[1], $role[2], microtime(true) + SESSION_TTL, $person === null ? null : json_encode($person, JSON_UNESCAPED_UNICODE), $signerCode]);
+    $db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer, upload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        ->execute([$value->token, $visitor, $role[1], $role[2], microtime(true) + SESSION_TTL, $person === null ? null : json_encode($person, JSON_UNESCAPED_UNICODE), $signerPerson, $upload === null ? null : json_encode($upload)]);
     event('started');
 }
 if ($role[0] === 'status' && !empty($bound['person'])) {
@@ -737,11 +890,13 @@ if ($role[0] === 'status' && $answerStatus === 'error') {
     }
 }
 if ($answerStatus === 'ok' && str_ends_with($operation, '-sign-status') && !empty($bound['signer'])) {
-    // in depth: the file's newest signature must name the signed-in person
+    // in depth: the one signature the service added in this session must name the signed-in person
     $content = $value->file->content ?? null;
-    $codes = is_string($content) ? newest_signer_codes((string) base64_decode($content)) : null;
-    if ($codes === null || !in_array($bound['signer'], $codes, true)) {
-        file_put_contents('php://stderr', '[esign-proxy] a finished ' . NODE_NAMES[$operation] . " was signed by another person than the signer: not handed over\n");
+    $upload = empty($bound['upload']) ? null : json_decode($bound['upload'], true);
+    [$persons, $problem] = is_string($content) && is_array($upload) ? added_signature($upload, (string) base64_decode($content)) : [null, 'cannot be read'];
+    $named = array_map(fn (array $p) => person_digest($p[0], $p[1]), $persons ?? []);
+    if (!in_array($bound['signer'], $named, true)) {
+        file_put_contents('php://stderr', '[esign-proxy] a finished ' . NODE_NAMES[$operation] . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem") . "\n");
         fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
     }
 }

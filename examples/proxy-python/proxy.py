@@ -44,6 +44,9 @@ if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window[,address]", e.g
 LIMIT_BY_ADDRESS = os.environ.get("ESIGN_LIMIT_BY_ADDRESS") == "1"
 # With it, a person appears in events as HMAC-SHA256 digests the host can compute; without, masked.
 EVENT_SECRET = os.environ.get("ESIGN_EVENT_SECRET", "").encode()
+# The visitor cookie is minted here and signed with this key (default: the access token), so a value
+# planted in a browser is replaced, never adopted. Give every worker and node the same.
+VISITOR_SECRET = (os.environ.get("ESIGN_VISITOR_SECRET") or os.environ["ESIGN_ACCESS_TOKEN"]).encode()
 if len(ACCESS_TOKEN) < 8:
     raise SystemExit("ESIGN_ACCESS_TOKEN must have at least 8 characters")
 
@@ -88,19 +91,19 @@ SCREENING_FIELDS = ("peps_data", "sanctions_data")
 LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?", re.I)
 
 lock = threading.Lock()
-bindings = {}  # session token -> (visitor, channel, status name, expires, person, signer's code)
+bindings = {}  # session token -> (visitor, channel, status name, expires, person, signer's digest, upload print)
 counters = {}  # key -> [count, resets_at]
 claims = {}  # session token -> "done" or (lease id, expires): on_result's runs, one at a time
 last_polls = {}  # session token -> when it was last forwarded
 RESULTS = []   # what on_result received, for the host's server-side use
 # Sign only as the person signed in to your site: set GATE_SIGNING and return them from signer().
-# ESIGN_SIGNER sets one for tests: "code[,country[,phone]]", or "-" for nobody signed in.
+# ESIGN_SIGNER sets one for tests: "code,country[,phone]", or "-" for nobody signed in.
 GATE_SIGNING = bool(os.environ.get("ESIGN_SIGNER"))
 
 
 def signer():
-    """The person signed in to your site ({"code", "country"?, "phone"?}), or None when nobody is:
-    e.g. session.get("person") after your login stored it (flask.session)."""
+    """The person signed in to your site, a country and a code ({"country", "code", "phone"?}), or
+    None when nobody is: e.g. session.get("person") after your login stored it (flask.session)."""
     if os.environ.get("ESIGN_SIGNER", "-") == "-":
         return None
     code, country, phone = (os.environ["ESIGN_SIGNER"].split(",") + ["", ""])[:3]
@@ -246,62 +249,181 @@ def bad_start_field(sent):
     return None
 
 
+# --- a person is a country and a code: the same digits in two countries are two people ---------
+COUNTRIES = ("LT", "LV", "EE")
+
+
+def canonical_code(country, code):
+    """A code as one person has it: only in Latvia is the code with or without its hyphen the same."""
+    compact = re.sub(r"\s", "", code)
+    return compact.replace("-", "") if country == "LV" else compact
+
+
+def phone_country(phone):
+    """Mobile-ID exists in Lithuania (+370) and Estonia (+372)."""
+    compact = re.sub(r"[\s-]", "", phone)
+    return "LT" if compact.startswith("+370") else "EE" if compact.startswith("+372") else None
+
+
+def start_country(sent):
+    """The one country a start names (its country field, a Mobile-ID phone's), or None for none or two."""
+    named = set()
+    if isinstance(sent.get("country"), str):
+        named.add(sent["country"].upper())
+    if isinstance(sent.get("phone"), str) and phone_country(sent["phone"]):
+        named.add(phone_country(sent["phone"]))
+    return named.pop() if len(named) == 1 else None
+
+
+def person_digest(country, code):
+    """A person as a binding keeps them: a digest of country and code, never the code in clear."""
+    return digest(f"signer:{country}:{canonical_code(country, code)}")
+
+
 def person_key(channel, sent):
-    """Whom a start's push reaches. Smart-ID pushes to the code's account. Mobile-ID pushes only when
-    phone and code belong together (a wrong pair is turned away at the poll, after an accepted
-    start), so it counts the pair: a person's code with phones not theirs never uses up their
-    starts, and one phone still gets at most the limit."""
-    code = sent["code"].replace("-", "")
+    """Whom a start's push reaches. Smart-ID pushes to the account of the country and code (the same
+    digits in another country are another person). Mobile-ID pushes only when phone and code belong
+    together (a wrong pair is turned away at the poll, after an accepted start), so it counts the
+    pair: a person's code with phones not theirs never uses up their starts."""
+    country = start_country(sent)
+    code = canonical_code(country, sent["code"])
     if channel != "mobile":
-        return "smartid:" + code
+        return f"smartid:{country or '-'}:{code}"
     return "mobile:" + code + ":" + re.sub(r"\D", "", sent.get("phone") or "")
 
 
+def signer_problem(who):
+    """What is wrong with a signer() answer that is not None, or None when it names a person."""
+    if not isinstance(who, dict):
+        return "neither None nor {country, code}"
+    if not isinstance(who.get("code"), str) or not who["code"].strip():
+        return "a person without a code"
+    if who.get("country") not in COUNTRIES:
+        return "a person without a country (LT, LV or EE): a person is a country and a code"
+    return None
+
+
 def same_signer(sent, who):
-    """The start is for the signer: the same code (canonical), and country and phone where both say one."""
-    if not isinstance(sent.get("code"), str) or sent["code"].replace("-", "") != re.sub(r"[\s-]", "", who["code"]):
+    """The start is for the signer: their country (the field, and a Mobile-ID phone's), their code
+    as that country writes it, and their phone where the host gives one."""
+    country = who["country"]
+    if start_country(sent) != country:
         return False
-    if who.get("country") and isinstance(sent.get("country"), str) and sent["country"].upper() != who["country"].upper():
+    if not isinstance(sent.get("code"), str) or canonical_code(country, sent["code"]) != canonical_code(country, who["code"]):
         return False
     if who.get("phone") and isinstance(sent.get("phone"), str) and re.sub(r"\D", "", sent["phone"]) != re.sub(r"\D", "", who["phone"]):
         return False
     return True
 
 
+# --- the signature the service added in this session, and whom its certificate names -----------
 SERIAL_NUMBER = re.compile(rb"\x06\x03\x55\x04\x05[\x13\x0c]([\x00-\x40])")
-PERSONAL_NUMBER = re.compile(r"PNO[A-Z]{2}-([0-9A-Z-]{6,20})")
+PERSONAL_NUMBER = re.compile(r"PNO([A-Z]{2})-([0-9A-Z-]{6,20})")
+SIGNATURE_ENTRY = re.compile(r"META-INF/(?:signatures/)?signatures\d+\.xml")
+PDF_SIGNATURE = re.compile(rb"/Contents\s*<([0-9A-Fa-f\s]{128,})>")
+ENTRY_LIMIT = 16 * 1024 * 1024  # the most a container's signature entry may inflate to
+MOST_SIGNATURE_ENTRIES = 64
 
 
-def codes_in_der(der):
-    """Personal codes of subject serial numbers (OID 2.5.4.5, "PNOLT-<code>") in DER bytes."""
-    codes = []
+def persons_in_der(der):
+    """(country, code) of subject serial numbers (OID 2.5.4.5, "PNOLT-<code>") in DER bytes."""
+    persons = []
     for found in SERIAL_NUMBER.finditer(der):
         value = der[found.end():found.end() + found.group(1)[0]].decode("latin1")
         number = PERSONAL_NUMBER.fullmatch(value)
-        if number:
-            codes.append(number.group(1).replace("-", ""))
-    return codes
+        if number and number.group(1) in COUNTRIES:
+            persons.append((number.group(1), canonical_code(number.group(1), number.group(2))))
+    return persons
 
 
-def newest_signer_codes(data):
-    """Who made the newest signature of a signed PDF (its last /Contents) or ASiC-E/BDOC/ADOC
-    container (its highest signatures<N>.xml), by certificate serial numbers; None if unreadable."""
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_entry(container, name):
+    """An entry's bytes, at most ENTRY_LIMIT of them (None past it): a small answer may inflate to gigabytes."""
+    with container.open(name) as entry:
+        data = entry.read(ENTRY_LIMIT + 1)
+    return None if len(data) > ENTRY_LIMIT else data
+
+
+def signature_entries(data):
+    """A container's signature entries by name, each its bytes (None when unreadable)."""
+    found = {}
+    if not data.startswith(b"PK"):
+        return found
     try:
-        if data.startswith(b"%PDF-"):
-            found = re.findall(rb"/Contents\s*<([0-9A-Fa-f\s]{128,})>", data)
-            ders = [bytes.fromhex(re.sub(rb"\s", b"", found[-1]).decode())] if found else []
-        elif data.startswith(b"PK"):
-            with zipfile.ZipFile(BytesIO(data)) as container:
-                names = [(int(m.group(1)), n) for n in container.namelist()
-                         if (m := re.fullmatch(r"META-INF/(?:signatures/)?signatures(\d+)\.xml", n))]
-                xml = container.read(max(names)[1]).decode() if names else ""
-            ders = [base64.b64decode(re.sub(r"\s", "", c)) for c in re.findall(r"<(?:[\w-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)</", xml)]
-        else:
-            return None
-        codes = [code for der in ders for code in codes_in_der(der)]
-        return codes or None
-    except (ValueError, KeyError, zipfile.BadZipFile):
-        return None
+        with zipfile.ZipFile(BytesIO(data)) as container:
+            for name in container.namelist():
+                if SIGNATURE_ENTRY.fullmatch(name):
+                    try:
+                        found[name] = read_entry(container, name)
+                    except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError, EOFError):
+                        found[name] = None
+    except (zipfile.BadZipFile, ValueError, OSError):
+        pass
+    return found
+
+
+def upload_print(sent):
+    """What the uploaded file held before the service signed it: a PDF's length and digest, a
+    container's signature entries with a digest each (and loose files named like one); None for
+    more signature entries than any real container has."""
+    kind = sent.get("type")
+    files = [(f.get("name", ""), base64.b64decode(f.get("content", ""))) for f in ((sent.get(kind) or {}).get("files") or [])] if isinstance(kind, str) else []
+    if kind == "pdf":
+        pdf = files[0][1] if files else b""
+        return {"type": "pdf", "length": len(pdf), "sha256": sha256(pdf)}
+    entries = {name: sha256(content) for name, content in files if SIGNATURE_ENTRY.fullmatch(name)}
+    if len(files) == 1:
+        entries.update({name: sha256(data) if data is not None else "" for name, data in signature_entries(files[0][1]).items()})
+    return {"type": "container", "entries": entries} if len(entries) <= MOST_SIGNATURE_ENTRIES else None
+
+
+def added_signature(upload, signed):
+    """(persons, None) of the one signature the service added to the uploaded file, or (None, why)."""
+    if upload["type"] == "pdf":
+        if len(signed) <= upload["length"] or sha256(signed[:upload["length"]]) != upload["sha256"]:
+            return None, "does not begin with the uploaded file"
+        added = PDF_SIGNATURE.findall(signed[upload["length"]:])
+        if len(added) != 1:
+            return None, "has more than one new signature" if added else "has no new signature"
+        ders = [bytes.fromhex(re.sub(rb"\s", b"", added[0]).decode())]
+    else:
+        now = signature_entries(signed)
+        for name, digest_before in upload["entries"].items():
+            if now.get(name) is None or sha256(now[name]) != digest_before:
+                return None, "changed or dropped a signature it already had"
+        added = [name for name in now if name not in upload["entries"]]
+        if len(added) != 1:
+            return None, "has more than one new signature" if added else "has no new signature"
+        if now[added[0]] is None:
+            return None, "has a new signature that cannot be read"
+        xml = now[added[0]].decode("utf8", "replace")
+        ders = [base64.b64decode(re.sub(r"\s", "", c)) for c in re.findall(r"<(?:[\w-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)</", xml)]
+    persons = [person for der in ders for person in persons_in_der(der)]
+    return (persons, None) if persons else (None, "has a new signature that names nobody")
+
+
+def new_visitor():
+    """A visitor id minted here: a random part and its MAC under VISITOR_SECRET (46 characters)."""
+    random = secrets.token_urlsafe(18)
+    return random + visitor_mac(random)
+
+
+def visitor_mac(random):
+    mac = hmac.new(VISITOR_SECRET, f"esign-visitor:{random}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")[:22]
+
+
+def minted_visitor(value):
+    """Whether a cookie's value is an id minted here (a planted one is replaced, never adopted)."""
+    return bool(re.fullmatch(r"[A-Za-z0-9_-]{46}", value)) and hmac.compare_digest(visitor_mac(value[:24]), value[24:])
+
+
+def visitor_digest(visitor):
+    """The visitor in events: a keyed digest (ESIGN_EVENT_SECRET, else the access token), never the cookie's value."""
+    return hmac.new(EVENT_SECRET or ACCESS_TOKEN.encode(), f"visitor:{visitor}".encode(), hashlib.sha256).hexdigest()
 
 
 def digest(text):
@@ -431,11 +553,13 @@ def esign():
         return error(400, "invalid-field", "A field has the wrong type", field=str(bad))
     if role[0] == "start" and bad_start_field(sent):
         return error(400, "invalid-field", "A field has the wrong type", field=bad_start_field(sent))
-    visitor = request.cookies.get("esign-visitor") or ""
+    # the proxy's own visitor id: `__Host-` over https (no subdomain can set it), adopted only when minted here
+    cookie_name = "__Host-esign-visitor" if request.is_secure else "esign-visitor"
+    visitor = request.cookies.get(cookie_name) or ""
     new_cookie = None
-    if not re.fullmatch(r"[A-Za-z0-9_-]{16,64}", visitor):
-        visitor = new_cookie = secrets.token_urlsafe(18)
-    g.esign["visitor"] = visitor
+    if not minted_visitor(visitor):
+        visitor = new_cookie = new_visitor()
+    g.esign["visitor"] = visitor_digest(visitor)
     person = event_person(sent) if role[0] == "start" else None
     if person:
         g.esign["person"] = person
@@ -444,19 +568,37 @@ def esign():
 
     def answer(response):
         if new_cookie:
-            response.set_cookie("esign-visitor", new_cookie, httponly=True, samesite="Strict", secure=request.is_secure)
+            response.set_cookie(cookie_name, new_cookie, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
         return response
 
-    signer_code = None
+    signer_person, upload = None, None
     if GATE_SIGNING and role[0] == "start" and part in ("sign", "hash"):
-        who = signer()
+        try:
+            who = signer()
+        except Exception:
+            app.logger.error("signer() failed for %s", NODE_NAMES[name])
+            g.esign["hook"] = "signer"
+            return answer(error(500, "host-error", "The host could not process this request"))
         if who is None:
             g.esign["reason"] = "signer-unknown"
             return answer(error(403, "signer-unknown", "Nobody is signed in to this site to sign as"))
+        problem = signer_problem(who)
+        if problem:
+            app.logger.error("signer() returned %s, for %s: return {country, code} of the person signed in, or None", problem, NODE_NAMES[name])
+            g.esign["hook"] = "signer"
+            return answer(error(500, "host-error", "The host could not process this request"))
         if not same_signer(sent, who):
             g.esign["reason"] = "signer-mismatch"
             return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
-        signer_code = re.sub(r"[\s-]", "", who["code"])
+        signer_person = person_digest(who["country"], who["code"])
+        if part == "sign":
+            try:
+                upload = upload_print(sent)
+            except ValueError:
+                upload = None
+            if upload is None:
+                field = f"{sent.get('type')}.files"
+                return answer(error(400, "invalid-field", "A field has the wrong type", field=field))
     if role[0] in ("status", "remove"):
         with lock:
             bound = bindings.get(token)
@@ -521,7 +663,7 @@ def esign():
                 give_back(scope, key)
     if value.get("status") == "ok" and role[0] == "start" and isinstance(value.get("token"), str):
         with lock:
-            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL, person, signer_code)
+            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL, person, signer_person, upload)
         g.esign["outcome"] = {"type": "started"}
     if role[0] == "status":
         if bound[4]:
@@ -529,14 +671,17 @@ def esign():
         if value.get("status") == "error":
             g.esign["outcome"] = {"type": "finished", "outcome": str(value.get("error_code", "error"))}
     if value.get("status") == "ok" and name.endswith("-sign-status") and bound[5]:
-        # in depth: the file's newest signature must name the signed-in person
+        # in depth: the one signature the service added in this session must name the signed-in person
         content = (value.get("file") or {}).get("content") if isinstance(value.get("file"), dict) else None
         try:
-            codes = newest_signer_codes(base64.b64decode(content)) if isinstance(content, str) else None
-        except ValueError:
-            codes = None
-        if not codes or bound[5] not in codes:
-            app.logger.error("a finished %s was signed by another person than the signer: not handed over", NODE_NAMES[name])
+            persons, problem = added_signature(bound[6], base64.b64decode(content)) if isinstance(content, str) and bound[6] else (None, "cannot be read")
+        except (ValueError, TypeError):
+            persons, problem = None, "cannot be read"
+        if not persons or bound[5] not in [person_digest(country, code) for country, code in persons]:
+            if persons:
+                app.logger.error("a finished %s was signed by another person than the signer: not handed over", NODE_NAMES[name])
+            else:
+                app.logger.error("a finished %s is not handed over: the signed file %s", NODE_NAMES[name], problem)
             g.esign["reason"] = "signer-mismatch"
             return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
     if value.get("status") == "ok" and role[0] == "status":

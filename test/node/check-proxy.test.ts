@@ -5,11 +5,13 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createHmac } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, startedByThisFile } from './processes.js';
-import { GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
+import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
 import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions } from '../../src/proxy/index.js';
 
 // `esign-sandbox check-proxy` against our Node proxy (both handlers), the README's Python proxy
@@ -167,8 +169,9 @@ describe('check-proxy against working proxies', () => {
     const untold = await check(gated);
     assert.deepEqual(failing(untold), ['allow-list-pass'], 'the gate refuses the checks\' own signing for other people');
     assert.match(untold.find((row) => row.id === 'signer-gate')!.rule, /not checked/);
+    assert.match(untold.find((row) => row.id === 'signer-country')!.rule, /not checked/);
     const ungated = await check((port, token) => nodeProxy(port, token), false, GATE_PERSON);
-    assert.deepEqual(failing(ungated), ['signer-gate']);
+    assert.deepEqual(failing(ungated), ['signer-gate', 'signer-country']);
     assert.match(ungated.find((row) => row.id === 'signer-gate')!.evidence ?? '', /another person/);
   });
 
@@ -199,6 +202,47 @@ describe('check-proxy against working proxies', () => {
     } finally {
       await impostor.close();
     }
+  });
+
+  it('the Python proxy: a person is a country and a code at the far end too, and the signature it reads is the one the service added', async () => {
+    const token = 'python-person-secret';
+    await countryAndAddedSignatureHold(token, async (service) => {
+      let log = '';
+      const url = await pythonProxy({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: '40504040001,EE' }, (chunk) => (log += chunk));
+      return { url, log: () => log };
+    });
+  });
+
+  it('the Python proxy mints its visitor ids (a planted one is replaced), names the cookie __Host- over https, and writes only a keyed digest of the visitor into its events', async () => {
+    const service = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: 'token-1', control_code: '1234' }));
+    });
+    servers.push(service);
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const token = 'python-visitor-secret';
+    const proxy = await pythonProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_RATE_LIMIT: '100,100,600' });
+    const start = (cookie?: string) => fetch(`${proxy}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+    const first = await start();
+    const minted = first.headers.getSetCookie()[0]!.split(';')[0]!;
+    assert.match(minted, /^esign-visitor=[A-Za-z0-9_-]{46}$/);
+    const planted = `esign-visitor=${'A'.repeat(46)}`;
+    const replaced = (await start(planted)).headers.getSetCookie()[0]?.split(';')[0];
+    assert.ok(replaced && replaced !== planted && /^esign-visitor=[A-Za-z0-9_-]{46}$/.test(replaced), String(replaced));
+    assert.deepEqual((await start(minted)).headers.getSetCookie(), [], 'its own id is kept');
+    for (let i = 0; i < 100 && pythonLines.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const id = minted.split('=')[1]!;
+    const digestOf = (value: string) => createHmac('sha256', token).update(`visitor:${value}`).digest('hex');
+    assert.deepEqual(pythonLines.map((line) => JSON.parse(line).visitor), [digestOf(id), digestOf(replaced.split('=')[1]!), digestOf(id)]);
+    assert.ok(!pythonLines.join('\n').includes(id), 'the cookie\'s value is in no event');
+    // over https (as Flask sees a TLS request): the __Host- cookie, Secure
+    const overHttps = execFileSync('/usr/bin/python3', ['-c', [
+      'import proxy',
+      'path = "/esign/smartid/status/abcdefgh.json"',
+      'answer = proxy.app.test_client().post(path, base_url="https://localhost", json={}, environ_overrides={"RAW_URI": path})',
+      'print(answer.status_code, answer.headers.getlist("Set-Cookie"))',
+    ].join('\n')], { cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname, env: { ...process.env, ESIGN_BASE_URL: 'http://127.0.0.1:9', ESIGN_ACCESS_TOKEN: token }, encoding: 'utf8' });
+    assert.match(overHttps, /^404 \['__Host-esign-visitor=[A-Za-z0-9_-]{46}; Secure; HttpOnly; Path=\/; SameSite=Strict'\]/);
   });
 
   it('the Python proxy says an access token the service refuses in its log once a minute, and as a failed event each time', async () => {

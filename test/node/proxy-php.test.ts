@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, startedByThisFile } from './processes.js';
-import { GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
+import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
+import { createHmac } from 'node:crypto';
 
 // The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
 // as the front controller behind nginx and php-fpm with four workers (how PHP is served), against
@@ -125,7 +126,7 @@ const events = (log: string) =>
   log
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string; operation?: string; outcome?: string; person?: unknown });
+    .map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string; operation?: string; outcome?: string; person?: unknown; visitor?: string });
 
 describe('the PHP proxy', () => {
   it('behind nginx and php-fpm with four workers: every row of check-proxy passes, and its events say what it refused', async () => {
@@ -133,7 +134,7 @@ describe('the PHP proxy', () => {
     const { rows, log } = await check((port, token) =>
       nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_RESULT_LOG: results }),
     );
-    assert.equal(rows.length, 19);
+    assert.equal(rows.length, 21);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     const said = events(log);
     // the Node proxy's events, by the same names
@@ -176,6 +177,36 @@ describe('the PHP proxy', () => {
     }
   });
 
+  it('a person is a country and a code at the far end too, and the signature it reads is the one the service added', async () => {
+    const token = 'php-person-secret';
+    await countryAndAddedSignatureHold(token, (service) => phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: '40504040001,EE', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
+  });
+
+  it('mints its visitor ids (a planted one is replaced) and writes only a keyed digest of the visitor into its events', async () => {
+    const service = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: 'token-1', control_code: '1234' }));
+    });
+    servers.push(service);
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const token = 'php-visitor-secret';
+    const php = await phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_RATE_LIMIT: '100,100,600' });
+    const start = (cookie?: string) => fetch(`${php.url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+    const first = await start();
+    const minted = first.headers.getSetCookie()[0]!.split(';')[0]!;
+    assert.match(minted, /^esign-visitor=[A-Za-z0-9_-]{46}$/);
+    const planted = `esign-visitor=${'A'.repeat(46)}`;
+    const replaced = (await start(planted)).headers.getSetCookie()[0]?.split(';')[0];
+    assert.ok(replaced && replaced !== planted && /^esign-visitor=[A-Za-z0-9_-]{46}$/.test(replaced), String(replaced));
+    assert.deepEqual((await start(minted)).headers.getSetCookie(), [], 'its own id is kept');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = events(php.log()).filter((e) => e.type === 'started');
+    const id = minted.split('=')[1]!;
+    const digestOf = (value: string) => createHmac('sha256', token).update(`visitor:${value}`).digest('hex');
+    assert.deepEqual(started.map((e) => e.visitor), [digestOf(id), digestOf(replaced.split('=')[1]!), digestOf(id)]);
+    assert.ok(!php.log().includes(id), 'the cookie\'s value is in no event');
+  });
+
   it('says an access token the service refuses in its log once a minute, and as a failed event each time', async () => {
     const sandbox = await startSandbox({ accessToken: 'the-right-token-123' });
     try {
@@ -196,7 +227,7 @@ describe('the PHP proxy', () => {
 
   it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
     const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
-    assert.equal(rows.length, 19);
+    assert.equal(rows.length, 21);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });

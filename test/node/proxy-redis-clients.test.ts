@@ -102,8 +102,10 @@ describe('the Redis store with each client, on one server and on a Redis Cluster
       assert.equal(done.json.status, 'ok');
       assert.equal(results.length, 1, 'onResult ran before the ok');
       assert.equal(results[0]!.kind === 'login' && results[0]!.result.surname, 'TESTNUMBER');
-      // polled again on the first node: the result, without another run
-      assert.equal((await send(`${a}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie } })).json.status, 'ok');
+      // polled again on the first node, with the new visitor id the login gave the browser: the result, without another run
+      const rotated = done.headers.getSetCookie()[0]!.split(';')[0]!;
+      assert.notEqual(rotated, cookie);
+      assert.equal((await send(`${a}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie: rotated } })).json.status, 'ok');
       assert.equal(results.length, 1);
       // the person's limit counts starts on both nodes
       const statuses = [];

@@ -61,7 +61,9 @@ describe('proxy: a Redis store shared by two nodes', () => {
     stack.clock.advance(60_000);
     const own = await send(`${b}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
     assert.equal(own.json.status, 'ok');
-    const again = await send(`${a}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+    // the login gave the browser a new visitor id (minted on node b, known on node a)
+    const rotated = own.headers.getSetCookie()[0]!.split(';')[0]!;
+    const again = await send(`${a}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie: rotated } });
     assert.equal(again.json.status, 'ok');
     assert.equal(results.length, 1, 'one result across both nodes');
   });

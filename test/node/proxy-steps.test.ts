@@ -6,6 +6,7 @@ import { OPERATIONS, OPERATION_IDS } from '../../src/protocol/operations.js';
 import { STEPS, runSteps, type IncomingProxyRequest } from '../../src/proxy/core.js';
 import { ProxyRefusal, proxyError, type ProxyAnswer } from '../../src/proxy/errors.js';
 import type { ProxyOptions } from '../../src/proxy/options.js';
+import { newVisitorId } from '../../src/proxy/visitor.js';
 import { authorize } from '../../src/proxy/steps/authorize.js';
 import { binding } from '../../src/proxy/steps/binding.js';
 import { contentType } from '../../src/proxy/steps/content-type.js';
@@ -126,7 +127,8 @@ describe('proxy steps, each on its own', () => {
     assert.equal(await visitor(fresh, setup), undefined);
     assert.match(fresh.visitor.cookie ?? '', /HttpOnly/);
     assert.equal(fresh.visitor.key, `cookie:${fresh.visitor.id}`);
-    assert.equal(fresh.event.base.visitor, fresh.visitor.id);
+    assert.match(fresh.event.base.visitor ?? '', /^[0-9a-f]{64}$/, 'the event has a keyed digest');
+    assert.notEqual(fresh.event.base.visitor, fresh.visitor.id);
     assert.deepEqual(fresh.event.base.person, { code: '4050••••001' });
     assert.deepEqual(fresh.info.body, PERSON);
     const name = /^([^=]+)=/.exec(fresh.visitor.cookie!)![1]!;
@@ -146,6 +148,9 @@ describe('proxy steps, each on its own', () => {
       [`${name}`, null],
       [`a=${name}=${id}`, null],
       [`${name}=; ${name}=${id}`, null],
+      // well formed, but not minted by this proxy: planted, and replaced
+      [`${name}=${'A'.repeat(id.length)}`, null],
+      [`${name}=${id.slice(0, 24)}${'A'.repeat(id.length - 24)}`, null],
     ] as const) {
       const seen = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: header } }), setup);
       await visitor(seen, setup);
@@ -193,12 +198,13 @@ describe('proxy steps, each on its own', () => {
 
   it('limits: a start counts against its visitor and person; over a limit it is refused with the seconds to wait', async () => {
     const setup = setupOf({ rateLimit: { perVisitor: { limit: 5, windowMs: 60_000 }, perPerson: { limit: 1, windowMs: 60_000 } } });
+    const sameVisitor = newVisitorId(setup.visitorSecret);
     const start = async () => {
-      const x = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: 'esign-visitor=same-visitor-000001' } }), setup);
+      const x = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: `esign-visitor=${sameVisitor}` } }), setup);
       return x;
     };
     const first = await start();
-    assert.equal(first.visitor.id, 'same-visitor-000001', 'one visitor, by its cookie');
+    assert.equal(first.visitor.id, sameVisitor, 'one visitor, by its cookie');
     assert.equal(await limits(first, setup), undefined);
     assert.equal(first.personCounters.length, 1, 'the person\'s counter kept, to give back if the service refuses');
     assert.doesNotMatch(first.personCounters[0]!, /40504040001/, 'no personal code in a store key');

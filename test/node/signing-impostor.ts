@@ -20,7 +20,10 @@ export interface Impostor {
   close(): Promise<void>;
 }
 
-export async function startImpostor(accessToken: string): Promise<Impostor> {
+/** What the impostor does to a start by default: a Mobile-ID file signing goes to the other person. */
+const toOtherPerson = (path: string, body: Record<string, unknown>) => (/\/mobile\/sign\.json$/.test(path) ? { ...body, ...OTHER_PERSON } : body);
+
+export async function startImpostor(accessToken: string, change: (path: string, body: Record<string, unknown>) => Record<string, unknown> = toOtherPerson): Promise<Impostor> {
   const sandbox = new Sandbox({ accessToken, answerAfterMs: 0 });
   const servers: Server[] = [createServer(sandbox.handle)];
   const listen = async (server: Server) => {
@@ -33,7 +36,7 @@ export async function startImpostor(accessToken: string): Promise<Impostor> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
       let body = Buffer.concat(chunks).toString('utf8');
-      if (/\/mobile\/sign\.json$/.test(req.url ?? '') && body) body = JSON.stringify({ ...(JSON.parse(body) as object), ...OTHER_PERSON });
+      if (body) body = JSON.stringify(change(req.url ?? '', JSON.parse(body) as Record<string, unknown>));
       const answer = await fetch(`${honest}${req.url}`, { method: req.method!, headers: { 'content-type': 'application/json' }, ...(body ? { body } : {}) });
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
     });
@@ -53,7 +56,12 @@ export async function startImpostor(accessToken: string): Promise<Impostor> {
 }
 
 /** A Mobile-ID file signing for the gate's person through a proxy, polled until it ends: the last answer. */
-export async function signThrough(proxyUrl: string): Promise<{ status: number; json: Record<string, unknown> }> {
+export function signThrough(proxyUrl: string): Promise<{ status: number; json: Record<string, unknown> }> {
+  return signingThrough(proxyUrl, '/mobile/sign.json', '/mobile/sign/status/', { ...GATE_PERSON, ...SIGN_PDF });
+}
+
+/** A file signing through a proxy as a browser makes it (its cookie kept), polled until it ends: the last answer. */
+export async function signingThrough(proxyUrl: string, path: string, statusPath: string, body: Record<string, unknown>): Promise<{ status: number; json: Record<string, unknown> }> {
   let cookie = '';
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${proxyUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
@@ -61,11 +69,68 @@ export async function signThrough(proxyUrl: string): Promise<{ status: number; j
     if (set) cookie = set.split(';')[0]!;
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
-  const start = await post('/mobile/sign.json', { ...GATE_PERSON, ...SIGN_PDF });
+  const start = await post(path, body);
   if (start.json['status'] !== 'ok') return start;
   for (let i = 0; ; i++) {
     await new Promise((resolve) => setTimeout(resolve, 600));
-    const poll = await post(`/mobile/sign/status/${String(start.json['token'])}.json`, {});
+    const poll = await post(`${statusPath}${String(start.json['token'])}.json`, {});
     if (poll.json['status'] !== 'waiting' || i > 20) return poll;
+  }
+}
+
+/** A file the sandbox at `sandboxUrl` signed by Smart-ID when asked directly (no proxy): its bytes. */
+export async function signedDirectly(sandboxUrl: string, accessToken: string, body: Record<string, unknown>): Promise<Buffer> {
+  const post = async (path: string, sent: object) =>
+    (await (await fetch(`${sandboxUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...sent, access_token: accessToken }) })).json()) as Record<string, any>;
+  const start = await post('/smartid/sign.json', body);
+  for (let i = 0; i < 40; i++) {
+    const done = await post(`/smartid/sign/status/${String(start['token'])}.json`, {});
+    if (done['status'] === 'ok') return Buffer.from(String(done['file']['content']), 'base64');
+    if (done['status'] !== 'waiting') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the sandbox did not sign: ${JSON.stringify(start).slice(0, 200)}`);
+}
+
+/** A ZIP with one entry renamed to a name of the same length (in its local header and the central directory). */
+export function renamedEntry(zip: Buffer, from: string, to: string): Buffer {
+  if (from.length !== to.length) throw new Error('names of one length only');
+  const parts = zip.toString('latin1').split(from);
+  if (parts.length !== 3) throw new Error(`${from} is not in the ZIP once, with its central directory entry`);
+  return Buffer.from(parts.join(to), 'latin1');
+}
+
+/** The sandbox's OK person in Estonia; the same digits are another person in Lithuania. */
+export const ESTONIAN = { code: '40504040001', country: 'EE' } as const;
+
+/**
+ * What every proxy must do with a person who is a country and a code, at the gate's far end: a
+ * signing the service made for the same digits in another country is not handed over; a planted
+ * high-numbered signature entry decides nothing, either way. `proxyFor` starts the proxy, gated to
+ * the Estonian person, in front of the given service side.
+ */
+export async function countryAndAddedSignatureHold(
+  accessToken: string,
+  proxyFor: (serviceUrl: string) => Promise<{ url: string; log: () => string }>,
+): Promise<void> {
+  const toLithuania = (path: string, body: Record<string, unknown>) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, country: 'LT' } : body);
+  const impostor = await startImpostor(accessToken, toLithuania);
+  try {
+    const pdf = await proxyFor(impostor.url);
+    const sameDigits = await signingThrough(pdf.url, '/smartid/sign.json', '/smartid/sign/status/', { ...ESTONIAN, ...SIGN_PDF });
+    if (sameDigits.status !== 403 || sameDigits.json['proxy_error'] !== 'signer-mismatch') throw new Error(`the Lithuanian signature was handed over: ${JSON.stringify(sameDigits.json).slice(0, 200)}`);
+    if (!/a finished smartIdSignStatus was signed by another person than the signer: not handed over/.test(pdf.log())) throw new Error(`not in the log: ${pdf.log().slice(-500)}`);
+    const asice = (content: Buffer) => ({ type: 'asice', asice: { files: [{ name: 'terms.asice', content: content.toString('base64') }] } });
+    const terms = { type: 'asice', asice: { files: [{ name: 'terms.txt', content: Buffer.from('The terms.').toString('base64') }] } };
+    // the signer's own old signature planted as signatures9.xml; the service signs as the Lithuanian person
+    const planted = renamedEntry(await signedDirectly(impostor.honest, accessToken, { ...ESTONIAN, ...terms }), 'META-INF/signatures0.xml', 'META-INF/signatures9.xml');
+    const fooled = await signingThrough((await proxyFor(impostor.url)).url, '/smartid/sign.json', '/smartid/sign/status/', { ...ESTONIAN, ...asice(planted) });
+    if (fooled.status !== 403 || fooled.json['proxy_error'] !== 'signer-mismatch') throw new Error(`a planted entry decided the check: ${JSON.stringify(fooled.json).slice(0, 200)}`);
+    // somebody else's signatures9.xml in an honest upload: the person's own signing is theirs
+    const theirs = renamedEntry(await signedDirectly(impostor.honest, accessToken, { code: '30303039914', country: 'LT', ...terms }), 'META-INF/signatures0.xml', 'META-INF/signatures9.xml');
+    const honest = await signingThrough((await proxyFor(impostor.honest)).url, '/smartid/sign.json', '/smartid/sign/status/', { ...ESTONIAN, ...asice(theirs) });
+    if (honest.json['status'] !== 'ok') throw new Error(`the person's own signing was refused: ${JSON.stringify(honest.json).slice(0, 200)}`);
+  } finally {
+    await impostor.close();
   }
 }
