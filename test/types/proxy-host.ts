@@ -1,7 +1,8 @@
 // A Node host's onResult, type-checked against the built package (`tsc -p test/types`, part of
 // `npm run typecheck`): each kind's result typed from the service's answers, no cast needed, and
 // a field an answer does not have is an error. Each @ts-expect-error must stay an error.
-import { createProxyHandler, type ProxyResult } from 'esign-elements/proxy';
+import { createProxyHandler, type Country, type ProxyResult, type ProxySigner } from 'esign-elements/proxy';
+import type { EsignSign } from 'esign-elements';
 
 declare function logIn(visitor: string, person: { code: string; name: string; surname: string; country: string }): void;
 declare function keep(name: string, content: string, signer: string): void;
@@ -51,3 +52,18 @@ createProxyHandler({
   // @ts-expect-error: the signer is a person with a code, not a code alone
   signer: () => '50001018865',
 });
+
+createProxyHandler({
+  baseUrl: 'https://service.example',
+  accessToken: 'a-token-from-configuration',
+  // @ts-expect-error: a person is a country and a code: a code alone names nobody
+  signer: () => ({ code: '50001018865' }),
+});
+
+/** What a host keeps at login, as the login result types it, passed on with no cast. */
+export function personOf(result: ProxyResult, sign: EsignSign): ProxySigner | null {
+  if (result.kind !== 'login') return null;
+  const country: Country = result.result.country;
+  sign.signer = { code: result.result.code, country: result.result.country };
+  return { country, code: result.result.code };
+}
