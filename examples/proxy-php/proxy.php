@@ -15,27 +15,26 @@
  */
 declare(strict_types=1);
 
-const PREFIX = '/esign';
-const BODY_LIMIT = 80 * 1024 * 1024;
-const SESSION_BODY_LIMIT = 16 * 1024; // every session operation but the two that carry files
-const ANSWER_LIMIT = 120 * 1024 * 1024;
-const SESSION_TTL = 30 * 60;
-const RESULT_TIMEOUT = 30.0; // seconds on_result may take; past it the run counts as failed
-const RESULT_WAIT = 2.0; // seconds a poll waits for another request's on_result before it answers "waiting"
-const MIN_POLL_INTERVAL = 0.5; // a poll sooner than this after the last one is answered "waiting" unforwarded
-const START_TEXT_LIMIT = 200;
-const ID = '[A-Za-z0-9_-]{1,128}';
-// the events' reasons and failures by the proxy's error kinds, and the Node proxy's operation ids
-const REASONS = ['operation-not-allowed' => 'not-allowed', 'cross-site' => 'cross-site', 'unsupported-media-type' => 'content-type',
-    'malformed-json' => 'invalid-field', 'invalid-field' => 'invalid-field', 'request-too-large' => 'too-large', 'rate-limited' => 'rate-limited',
-    'signer-mismatch' => 'signer-mismatch', 'signer-unknown' => 'signer-unknown'];
-const FAILURES = ['upstream-unreachable' => 'service-unreachable', 'upstream-timeout' => 'service-timeout', 'upstream-invalid' => 'service-invalid',
-    'upstream-redirect' => 'service-invalid', 'upstream-too-large' => 'service-invalid'];
-const NODE_NAMES = ['mobile-login' => 'mobileLogin', 'smartid-login' => 'smartIdLogin', 'mobile-sign' => 'mobileSign', 'smartid-sign' => 'smartIdSign',
-    'mobile-hash' => 'mobileHashSign', 'smartid-hash' => 'smartIdHashSign', 'mobile-login-status' => 'mobileLoginStatus',
-    'smartid-login-status' => 'smartIdLoginStatus', 'mobile-sign-status' => 'mobileSignStatus', 'smartid-sign-status' => 'smartIdSignStatus',
-    'mobile-hash-status' => 'mobileHashSignStatus', 'smartid-hash-status' => 'smartIdHashSignStatus',
-    'mobile-remove' => 'removeMobileSession', 'smartid-remove' => 'removeSmartIdSession'];
+// The rules every esign-elements proxy keeps (operations, fields, shapes, limits, lifetimes, event
+// names) come from proxy-rules.json beside this file, made from the Node proxy's own rulebook.
+$RULES = json_decode((string) file_get_contents((string) (getenv('ESIGN_RULES_FILE') ?: __DIR__ . '/proxy-rules.json')), true, 512, JSON_THROW_ON_ERROR);
+define('PREFIX', rtrim((string) (getenv('ESIGN_PREFIX') ?: '/esign'), '/'));
+define('BODY_LIMIT', (int) $RULES['bodyLimit']);
+define('SESSION_BODY_LIMIT', (int) $RULES['sessionBodyLimit']); // every session operation but those that carry files
+define('ANSWER_LIMIT', (int) $RULES['answerLimit']);
+define('UPSTREAM_TIMEOUT', $RULES['upstreamTimeoutMs'] / 1000);
+define('SESSION_TTL', $RULES['sessionTtlMs'] / 1000);
+define('FINISHED_TTL', $RULES['finishedSessionTtlMs'] / 1000); // a finished session's marks stay this long for late polls
+define('RESULT_TIMEOUT', $RULES['result']['timeoutMs'] / 1000); // seconds on_result may take; past it the run counts as failed
+define('RESULT_WAIT', $RULES['result']['waitMs'] / 1000); // seconds a poll waits for another request's on_result before it answers "waiting"
+define('LEASE', $RULES['result']['leaseMs'] / 1000); // the claim on a result, renewed while on_result runs: a dead worker's lapses this soon
+define('RENEW_EVERY', $RULES['result']['renewEveryMs'] / 1000);
+define('MIN_POLL_INTERVAL', $RULES['minPollIntervalMs'] / 1000); // a poll sooner than this after the last one is answered "waiting" unforwarded
+define('STORE_RETRY_AFTER', (int) $RULES['storeRetryAfterSeconds']);
+define('START_TEXT_LIMIT', (int) $RULES['startTextLimit']);
+// the events' reasons and failures by the proxy's error kinds
+define('REASONS', $RULES['events']['refusals']);
+define('FAILURES', $RULES['events']['failures']);
 
 /** What the request's event will say, filled in as it is read: never a token, a body or a person in clear. */
 $GLOBALS['event'] = ['t0' => microtime(true)] + (isset($_SERVER['HTTP_USER_AGENT']) ? ['userAgent' => substr((string) $_SERVER['HTTP_USER_AGENT'], 0, 256)] : []);
@@ -58,7 +57,7 @@ $config = [
     'by_address' => getenv('ESIGN_LIMIT_BY_ADDRESS') === '1',
     'state' => (string) (getenv('ESIGN_STATE_FILE') ?: sys_get_temp_dir() . '/esign-proxy-state.sqlite'),
     // starts per window (seconds): "visitor,person,window[,address]", e.g. "3,2,60" for tests
-    'limits' => ['visitor' => [12, 600], 'person' => [6, 600], 'address' => [60, 600]],
+    'limits' => array_map(fn (array $rule) => [$rule['limit'], $rule['windowMs'] / 1000], ['visitor' => $RULES['rateLimits']['perVisitor'], 'person' => $RULES['rateLimits']['perPerson'], 'address' => $RULES['rateLimits']['perAddress']]),
 ];
 if (getenv('ESIGN_RATE_LIMIT')) {
     $n = array_map('intval', explode(',', (string) getenv('ESIGN_RATE_LIMIT')));
@@ -69,31 +68,21 @@ if (strlen($config['token']) < 8 || $config['base'] === '') {
 }
 
 // --- the allow-list: method, path, the operation's own fields and JSON types ------------------------
-$files = ['files' => [['name' => 'string', 'content' => 'string', 'digest' => 'string']]];
-$screening = ['peps' => 'bool', 'sanctions' => 'bool'];
-$sign = ['type' => 'string', 'message' => 'string', 'code' => 'string', 'signature_position' => 'string', 'signature_page' => 'string',
-    'pdf' => $files, 'asice' => $files, 'adoc' => $files, 'bdoc' => $files] + $screening;
-// name => [method, path pattern, fields, role]; role: ['start', channel, status name] | ['status'] | ['remove', channel]
-$operations = [
-    'mobile-login' => ['POST', '/mobile/login\.json', ['phone' => 'string', 'code' => 'string', 'language' => 'string', 'message' => 'string', 'message_format' => 'string'] + $screening, ['start', 'mobile', 'mobile-login-status']],
-    'smartid-login' => ['POST', '/smartid/login\.json', ['code' => 'string', 'country' => 'string', 'message' => 'string'] + $screening, ['start', 'smartid', 'smartid-login-status']],
-    'mobile-sign' => ['POST', '/mobile/sign\.json', $sign + ['phone' => 'string', 'message_format' => 'string'], ['start', 'mobile', 'mobile-sign-status']],
-    'smartid-sign' => ['POST', '/smartid/sign\.json', $sign + ['country' => 'string', 'certificate_level' => 'string'], ['start', 'smartid', 'smartid-sign-status']],
-    'mobile-hash' => ['POST', '/mobile/sign/hash\.json', ['hash' => 'string', 'hash_algorithm' => 'string', 'phone' => 'string', 'code' => 'string', 'country' => 'string', 'message' => 'string'], ['start', 'mobile', 'mobile-hash-status']],
-    'smartid-hash' => ['POST', '/smartid/sign/hash\.json', ['hash' => 'string', 'hash_algorithm' => 'string', 'code' => 'string', 'country' => 'string', 'message' => 'string'], ['start', 'smartid', 'smartid-hash-status']],
-    'mobile-login-status' => ['POST', '/mobile/status/(?<token>' . ID . ')\.json', [], ['status']],
-    'smartid-login-status' => ['POST', '/smartid/status/(?<token>' . ID . ')\.json', [], ['status']],
-    'mobile-sign-status' => ['POST', '/mobile/sign/status/(?<token>' . ID . ')\.json', [], ['status']],
-    'smartid-sign-status' => ['POST', '/smartid/sign/status/(?<token>' . ID . ')\.json', [], ['status']],
-    'mobile-hash-status' => ['POST', '/mobile/sign-hash/status/(?<token>' . ID . ')\.json', [], ['status']],
-    'smartid-hash-status' => ['POST', '/smartid/sign/hash/status/(?<token>' . ID . ')\.json', [], ['status']],
-    'mobile-remove' => ['DELETE', '/api/mobile/session/(?<token>' . ID . ')', [], ['remove', 'mobile']],
-    'smartid-remove' => ['DELETE', '/api/smartid/session/(?<token>' . ID . ')', [], ['remove', 'smartid']],
-];
+// id => [method, path pattern, fields, role, channel, kind]; role: ['start', channel, status id] | ['status'] | ['remove', channel]
 // Document operations are off here; a host that enables them adds them with an authorize check per uuid.
-const FILE_STARTS = ['mobile-sign', 'smartid-sign'];
+$operations = [];
+foreach ($RULES['sessionOperations'] as $id) {
+    $op = $RULES['operations'][$id];
+    $pattern = implode('', array_map(
+        fn (string $part) => preg_match('/^\{(\w+)\}$/', $part, $param) ? '(?<' . $param[1] . '>' . $RULES['paramPattern'] . ')' : preg_quote($part, '#'),
+        preg_split('/(\{\w+\})/', $op['path'], -1, PREG_SPLIT_DELIM_CAPTURE | PREG_SPLIT_NO_EMPTY),
+    ));
+    $role = match ($op['role']) { 'start' => ['start', $op['channel'], $op['status']], 'remove' => ['remove', $op['channel']], default => ['status'] };
+    $operations[$id] = [$op['method'], ($op['localized'] ? '(?:' . preg_quote($RULES['englishPrefix'], '#') . ')?' : '') . $pattern, $op['fields'], $role, $op['channel'], $op['kind'] ?? null];
+}
+define('FILE_STARTS', array_keys(array_filter($RULES['operations'], fn (array $op) => $op['carriesFiles'])));
 // Start fields by the service's published shapes: checked before anything is counted or forwarded.
-const SHAPES = ['code' => '[0-9]{6}-?[0-9]{5}', 'phone' => '\+37(?:0[0-9]{8}|2[0-9]{7,8})', 'country' => 'LT|LV|EE', 'hash' => '[0-9a-fA-F]{64}(?:[0-9a-fA-F]{64})?'];
+define('SHAPES', $RULES['startShapes']);
 const SCREENING_FIELDS = ['peps_data', 'sanctions_data'];
 
 /**
@@ -424,23 +413,23 @@ final class InvalidField extends Exception
 function pick(mixed $shape, mixed $value, string $path): mixed
 {
     if (is_string($shape)) {
-        $ok = $shape === 'bool' ? is_bool($value) : is_string($value);
+        $ok = match ($shape) { 'boolean' => is_bool($value), 'integer' => is_int($value), default => is_string($value) };
         if (!$ok) {
             throw new InvalidField($path);
         }
         return $value;
     }
-    if ($shape !== [] && array_is_list($shape)) {
+    if (isset($shape['array'])) {
         if (!is_array($value)) {
             throw new InvalidField($path);
         }
-        return array_map(fn ($item, $i) => pick($shape[0], $item, "$path.$i"), $value, array_keys($value));
+        return array_map(fn ($item, $i) => pick($shape['array'], $item, "$path.$i"), $value, array_keys($value));
     }
     if (!$value instanceof stdClass) {
         throw new InvalidField($path);
     }
     $out = new stdClass();
-    foreach ($shape as $key => $inner) {
+    foreach ($shape['object'] ?? $shape as $key => $inner) {
         if (property_exists($value, $key)) {
             $out->$key = pick($inner, $value->$key, $path === '' ? $key : "$path.$key");
         }
@@ -492,7 +481,7 @@ function bad_start_field(stdClass $sent): ?string
             continue;
         }
         $shape = SHAPES[$name] ?? null;
-        if ($shape !== null ? !preg_match('/^(?:' . $shape . ')$/D', $value) : strlen($value) > START_TEXT_LIMIT) {
+        if ($shape !== null ? !preg_match('/' . $shape . '/D', $value) : strlen($value) > START_TEXT_LIMIT) {
             return (string) $name;
         }
     }
@@ -538,7 +527,8 @@ function address_key(string $address): string
 function state(string $file): PDO
 {
     $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
-    $db->exec('PRAGMA busy_timeout = 10000');
+    // a state that cannot be read or written within a second fails the request closed (503, Retry-After)
+    $db->exec('PRAGMA busy_timeout = 1000');
     $db->exec('PRAGMA journal_mode = WAL');
     $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT)');
     $columns = array_column($db->query('PRAGMA table_info(bindings)')->fetchAll(PDO::FETCH_ASSOC), 'name');
@@ -622,7 +612,7 @@ function hand_over(PDO $db, string $token, callable $run): bool
             }
             if (!$claim || (float) $claim['expires'] <= microtime(true)) { // free, or its holder died
                 $db->prepare('INSERT OR REPLACE INTO claims (token, lease, expires) VALUES (?, ?, ?)')
-                    ->execute([$token, $lease, microtime(true) + RESULT_TIMEOUT + 1]);
+                    ->execute([$token, $lease, microtime(true) + LEASE]);
                 return 'mine';
             }
             return 'busy';
@@ -638,6 +628,9 @@ function hand_over(PDO $db, string $token, callable $run): bool
         }
         usleep(50_000);
     }
+    // the lease is renewed while on_result runs, by a small process of its own: it stops when this
+    // request closes its pipe, or when this worker dies, and then the lease lapses within LEASE
+    $renewer = renew_while_running($token, $lease);
     try {
         $started = microtime(true);
         $run();
@@ -645,21 +638,63 @@ function hand_over(PDO $db, string $token, callable $run): bool
             throw new RuntimeException('on_result took longer than RESULT_TIMEOUT');
         }
     } catch (Throwable $error) {
+        stop_renewing($renewer);
         $db->prepare('DELETE FROM claims WHERE token = ? AND lease = ?')->execute([$token, $lease]);
         throw $error;
     }
-    $db->prepare("UPDATE claims SET lease = 'done' WHERE token = ?")->execute([$token]);
+    stop_renewing($renewer);
+    $db->prepare("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?")->execute([microtime(true) + FINISHED_TTL, $token]);
     return true;
 }
 
+/**
+ * A process that renews this worker's lease every RENEW_EVERY seconds while its stdin stays open
+ * (PHP runs on_result in this very thread, with nothing to renew the lease beside it).
+ */
+function renew_while_running(string $token, string $lease): mixed
+{
+    $code = '$db = new PDO("sqlite:" . $argv[1], null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);'
+        . '$db->exec("PRAGMA busy_timeout = 1000");'
+        . 'stream_set_blocking(STDIN, false);'
+        . 'for (;;) { $r = [STDIN]; $w = $e = null;'
+        . ' if (stream_select($r, $w, $e, (int) $argv[4], (int) (fmod((float) $argv[4], 1) * 1e6)) > 0 && fgets(STDIN) === false && feof(STDIN)) { exit; }'
+        . ' try { $db->prepare("UPDATE claims SET expires = ? WHERE token = ? AND lease = ?")->execute([microtime(true) + $argv[5], $argv[2], $argv[3]]); } catch (Throwable) {} }';
+    $php = PHP_BINDIR . '/php';
+    $process = @proc_open([is_executable($php) ? $php : 'php', '-r', $code, $GLOBALS['config']['state'], $token, $lease, (string) RENEW_EVERY, (string) LEASE], [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+    return $process === false ? null : [$process, $pipes[0]];
+}
+
+function stop_renewing(mixed $renewer): void
+{
+    if ($renewer !== null) {
+        fclose($renewer[1]);
+        proc_close($renewer[0]);
+    }
+}
+
+/** A finished session's binding stays only as long as a late poll needs it. */
+function finished(PDO $db, string $token): void
+{
+    $db->prepare('UPDATE bindings SET expires = MIN(expires, ?) WHERE token = ?')->execute([microtime(true) + FINISHED_TTL, $token]);
+}
+
 // --- the request ------------------------------------------------------------------------------------
+// the shared state that cannot be read or written: nothing it could not check goes on (fails closed)
+set_exception_handler(function (Throwable $error): void {
+    if ($error instanceof PDOException) {
+        file_put_contents('php://stderr', '[esign-proxy] the state file cannot be read or written: ' . $error->getMessage() . "\n");
+        fail(503, 'store-unavailable', 'The proxy cannot reach its state; try again shortly', ['retry_after' => STORE_RETRY_AFTER], ['Retry-After: ' . STORE_RETRY_AFTER]);
+    }
+    file_put_contents('php://stderr', '[esign-proxy] ' . get_class($error) . ': ' . $error->getMessage() . "\n");
+    respond(500, '{"status":"error","message":"The proxy failed"}');
+});
 $method = (string) ($_SERVER['REQUEST_METHOD'] ?? 'GET');
 $path = substr($raw, strlen(PREFIX));
 $found = null;
 if (!preg_match('/[?#%\\\\]/', $path)) {
-    foreach ($operations as $name => [$opMethod, $pattern, $fields, $role]) {
-        if ($method === $opMethod && preg_match('#^(?:/en)?' . $pattern . '$#D', $path, $match)) {
-            $found = [$name, $fields, $role, $match['token'] ?? null];
+    foreach ($operations as $name => [$opMethod, $pattern, $fields, $role, $opChannel, $kind]) {
+        if ($method === $opMethod && preg_match('#^' . $pattern . '$#D', $path, $match)) {
+            $found = [$name, $fields, $role, $match['token'] ?? $match['sessionId'] ?? null, $opChannel, $kind];
             break;
         }
     }
@@ -667,9 +702,8 @@ if (!preg_match('/[?#%\\\\]/', $path)) {
 if ($found === null) {
     fail(404, 'operation-not-allowed', 'Not an operation of the service');
 }
-[$operation, $fields, $role, $token] = $found;
-[$channel, $part] = explode('-', $operation);
-$GLOBALS['event'] += ['operation' => NODE_NAMES[$operation]] + (in_array($part, ['login', 'sign', 'hash'], true) ? ['kind' => $part] : []) + ['channel' => $channel];
+[$operation, $fields, $role, $token, $channel, $part] = $found;
+$GLOBALS['event'] += ['operation' => $operation] + ($part !== null ? ['kind' => $part] : []) + ['channel' => $channel];
 $db = state($config['state']);
 $now = microtime(true);
 sweep($db, $now);
@@ -739,14 +773,14 @@ if (GATE_SIGNING && $role[0] === 'start' && in_array($part, ['sign', 'hash'], tr
     try {
         $who = signer();
     } catch (Throwable) {
-        file_put_contents('php://stderr', '[esign-proxy] signer() failed for ' . NODE_NAMES[$operation] . "\n");
+        file_put_contents('php://stderr', '[esign-proxy] signer() failed for ' . $operation . "\n");
         fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
     }
     if ($who === null) {
         fail(403, 'signer-unknown', 'Nobody is signed in to this site to sign as');
     }
     if (($problem = signer_problem($who)) !== null) {
-        file_put_contents('php://stderr', "[esign-proxy] signer() returned $problem, for " . NODE_NAMES[$operation] . ": return ['country' => ..., 'code' => ...] of the person signed in, or null\n");
+        file_put_contents('php://stderr', "[esign-proxy] signer() returned $problem, for " . $operation . ": return ['country' => ..., 'code' => ...] of the person signed in, or null\n");
         fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
     }
     if (!same_signer($sent, $who)) {
@@ -866,7 +900,7 @@ if ($tokenRefused) {
         return true;
     });
     if ($say) {
-        file_put_contents('php://stderr', '[esign-proxy] the service refused the access token (40003) for ' . NODE_NAMES[$operation] . ": check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL\n");
+        file_put_contents('php://stderr', '[esign-proxy] the service refused the access token (40003) for ' . $operation . ": check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL\n");
     }
 }
 $answerStatus = $value->status ?? null;
@@ -886,30 +920,32 @@ if ($role[0] === 'status' && !empty($bound['person'])) {
 }
 if ($role[0] === 'status' && $answerStatus === 'error') {
     if (!$tokenRefused) {
+        finished($db, $token);
         event('finished', ['outcome' => (string) ($value->error_code ?? 'error')]);
     }
 }
-if ($answerStatus === 'ok' && str_ends_with($operation, '-sign-status') && !empty($bound['signer'])) {
+if ($answerStatus === 'ok' && $role[0] === 'status' && $part === 'sign' && !empty($bound['signer'])) {
     // in depth: the one signature the service added in this session must name the signed-in person
     $content = $value->file->content ?? null;
     $upload = empty($bound['upload']) ? null : json_decode($bound['upload'], true);
     [$persons, $problem] = is_string($content) && is_array($upload) ? added_signature($upload, (string) base64_decode($content)) : [null, 'cannot be read'];
     $named = array_map(fn (array $p) => person_digest($p[0], $p[1]), $persons ?? []);
     if (!in_array($bound['signer'], $named, true)) {
-        file_put_contents('php://stderr', '[esign-proxy] a finished ' . NODE_NAMES[$operation] . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem") . "\n");
+        file_put_contents('php://stderr', '[esign-proxy] a finished ' . $operation . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem") . "\n");
         fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
     }
 }
 if ($answerStatus === 'ok' && $role[0] === 'status') {
     // the browser sees the result only after on_result succeeded for it (at least once)
     try {
-        $delivered = hand_over($db, $token, fn () => on_result(NODE_NAMES[$operation], $token, $visitor, $value));
+        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $visitor, $value));
     } catch (Throwable) {
         fail(500, 'host-error', 'The host could not process this request');
     }
     if (!$delivered) {
         respond(200, '{"status":"waiting"}');
     }
+    finished($db, $token);
     event('finished', ['outcome' => 'ok']);
 }
 if (!$config['screening']) {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { OperationId } from '../protocol/operations.js';
 import type { ProxyErrorKind } from '../protocol/types.js';
+import { FAILURE_KINDS, REFUSAL_REASONS } from '../protocol/proxy-rules.js';
 import { maskCode, maskPhone } from '../protocol/mask.js';
 
 /** Why the proxy refused a request: what a security team alerts on. */
@@ -66,29 +67,9 @@ export type ProxyEvent =
   | (ProxyEventBase & { type: 'failed'; failure: FailureKind; status: number })
   | (ProxyEventBase & { type: 'host-error'; hook: HostHook; status: number });
 
-/** The refusals and failures of the proxy's own answers, by their kind. */
-export const REFUSALS: Partial<Record<ProxyErrorKind, RefusalReason>> = {
-  'operation-not-allowed': 'not-allowed',
-  'operation-disabled': 'not-allowed',
-  'cross-site': 'cross-site',
-  'unsupported-media-type': 'content-type',
-  'malformed-json': 'invalid-field',
-  'invalid-field': 'invalid-field',
-  'request-too-large': 'too-large',
-  'body-timeout': 'timeout',
-  forbidden: 'unauthorized',
-  'signer-mismatch': 'signer-mismatch',
-  'signer-unknown': 'signer-unknown',
-  'rate-limited': 'rate-limited',
-};
-export const FAILURES: Partial<Record<ProxyErrorKind, FailureKind>> = {
-  'upstream-unreachable': 'service-unreachable',
-  'upstream-timeout': 'service-timeout',
-  'upstream-invalid': 'service-invalid',
-  'upstream-redirect': 'service-invalid',
-  'upstream-too-large': 'service-invalid',
-  'store-unavailable': 'store',
-};
+/** The refusals and failures of the proxy's own answers, by their kind (the rulebook's tables). */
+export const REFUSALS: Partial<Record<ProxyErrorKind, RefusalReason>> = REFUSAL_REASONS;
+export const FAILURES: Partial<Record<ProxyErrorKind, FailureKind>> = FAILURE_KINDS;
 
 /** The person of a session start's fields, as events may show them. */
 export function eventPerson(fields: Record<string, unknown>, secret: string | undefined): EventPerson | undefined {

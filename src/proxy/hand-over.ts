@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../protocol/proxy-rules.js';
 import type { ProxyStore } from './store.js';
 
 /*
@@ -14,13 +15,7 @@ const DONE = 'done';
 const LOOK_EVERY_MS = 50;
 /** Beyond the run's own time limit: a lease outlives its holder's run only by this much. */
 const LEASE_MARGIN_MS = 1_000;
-/**
- * A lease its holder renews (a store with `extendIfEqual`): a node that dies, or loses its store,
- * while running `onResult` delays the visitor by this much at most, however long a live run may take.
- */
-export const RENEWED_LEASE_MS = 8_000;
-/** How often a live holder renews its lease: several times within its life, so one late renewal loses nothing. */
-const RENEW_EVERY_MS = RENEWED_LEASE_MS / 4;
+export { RENEWED_LEASE_MS } from '../protocol/proxy-rules.js';
 
 export interface HandOverOptions {
   store: ProxyStore;

@@ -12,6 +12,7 @@ import type {
 } from '../protocol/types.js';
 import type { MatchedOperation } from '../protocol/operation-match.js';
 import type { OperationId } from '../protocol/operations.js';
+import type { RateLimit } from '../protocol/proxy-rules.js';
 import type { ProxyStore } from './store.js';
 import type { ProxyEvent } from './events.js';
 
@@ -90,11 +91,7 @@ export interface ProxySigner {
   phone?: string;
 }
 
-export interface RateLimit {
-  /** Session starts allowed in one window. */
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimit } from '../protocol/proxy-rules.js';
 
 export type OperationChoice = 'sessions' | 'all' | readonly OperationId[];
 
@@ -241,33 +238,19 @@ export interface ProxyOptions {
   openTelemetry?: boolean | { propagate?: 'traceparent' | 'all' };
 }
 
-export const DEFAULT_BODY_LIMIT = 80 * 1024 * 1024;
-export const DEFAULT_ANSWER_LIMIT = 120 * 1024 * 1024;
-export const DEFAULT_UPSTREAM_TIMEOUT = 60_000;
-export const DEFAULT_SESSION_TTL = 30 * 60_000;
-/**
- * How long a finished session's keys stay (its binding and its done mark): what a late poll needs,
- * of another tab or a page reloaded after the end, to get the same answer. Then they go.
- */
-export const FINISHED_SESSION_TTL = 5 * 60_000;
+export {
+  DEFAULT_ANSWER_LIMIT,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_MIN_POLL_INTERVAL,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_RESULT_TIMEOUT,
+  DEFAULT_RESULT_WAIT,
+  DEFAULT_SESSION_BODY_LIMIT,
+  DEFAULT_SESSION_TTL,
+  DEFAULT_UPSTREAM_TIMEOUT,
+  FINISHED_SESSION_TTL,
+  STORE_RETRY_AFTER,
+} from '../protocol/proxy-rules.js';
 export const DEFAULT_BODY_TIMEOUT = 10_000;
-export const DEFAULT_SESSION_BODY_LIMIT = 16 * 1024;
-export const DEFAULT_MIN_POLL_INTERVAL = 500;
-export const DEFAULT_RESULT_TIMEOUT = 30_000;
-export const DEFAULT_RESULT_WAIT = 2_000;
 export const DEFAULT_STORE_TIMEOUT = 1_000;
-/** Seconds a browser is asked to wait after the store failed. */
-export const STORE_RETRY_AFTER = 5;
 export const DEFAULT_BODY_TIMEOUT_PER_MB = 2_000;
-/**
- * A person answers a push in 10–60 s. Six starts in ten minutes cover a login, retries after a
- * typo, a refusal or a time-out, and a few signatures; more pushes to one person than that is
- * spam. Twelve per visitor leaves room for a person signing for two people on one computer. Sixty
- * per address leaves room for an office or a mobile network sharing one address, and stops a script
- * that goes through personal codes.
- */
-export const DEFAULT_RATE_LIMITS = {
-  perVisitor: { limit: 12, windowMs: 10 * 60_000 },
-  perPerson: { limit: 6, windowMs: 10 * 60_000 },
-  perAddress: { limit: 60, windowMs: 10 * 60_000 },
-} as const satisfies Record<string, RateLimit>;
