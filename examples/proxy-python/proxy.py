@@ -1,8 +1,15 @@
 """The esign-elements proxy contract in Python (Flask + requests), for hosts that do not run Node.
 
 Run:  ESIGN_BASE_URL=https://service.example ESIGN_ACCESS_TOKEN=... flask --app proxy run
-Mount it (or a blueprint made from it) where the widget's `endpoint` points: /esign.
+Or under several workers:  gunicorn -w 4 proxy:app  (they share their state in ESIGN_STATE_FILE).
+In your own Flask app:  app.register_blueprint(proxy.blueprint, url_prefix="/esign")
 Check it with:  npx esign-sandbox check-proxy http://127.0.0.1:5000/esign
+
+The rules every esign-elements proxy keeps (operations, fields, shapes, limits, lifetimes, event
+names) come from proxy-rules.json beside this file, made from the Node proxy's own rulebook. What
+every worker must agree on (which visitor started which session, the counters, who is handing a
+result over, when a session was last polled) lives in one SQLite file, written in IMMEDIATE
+transactions so that workers take turns: the same tables as the PHP proxy's.
 """
 import base64
 import hashlib
@@ -12,7 +19,9 @@ import json
 import os
 import re
 import secrets
+import sqlite3
 import sys
+import tempfile
 import threading
 import time
 import zipfile
@@ -20,25 +29,36 @@ from io import BytesIO
 from datetime import datetime, timezone
 
 import requests
-from flask import Flask, Response, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request
+
+with open(os.environ.get("ESIGN_RULES_FILE") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "proxy-rules.json")) as rules_file:
+    RULES = json.load(rules_file)
 
 BASE_URL = os.environ["ESIGN_BASE_URL"].rstrip("/")
 ACCESS_TOKEN = os.environ["ESIGN_ACCESS_TOKEN"]
 ALLOWED_ORIGINS = {o for o in os.environ.get("ESIGN_ALLOWED_ORIGINS", "").split(",") if o}
 EXPOSE_SCREENING = os.environ.get("ESIGN_EXPOSE_SCREENING") == "1"
-BODY_LIMIT = 80 * 1024 * 1024
-SESSION_BODY_LIMIT = 16 * 1024  # every session operation but the two that carry files
+PREFIX = os.environ.get("ESIGN_PREFIX", "/esign").rstrip("/")
+STATE_FILE = os.environ.get("ESIGN_STATE_FILE") or os.path.join(tempfile.gettempdir(), "esign-proxy-state.sqlite")
+BODY_LIMIT = RULES["bodyLimit"]
+SESSION_BODY_LIMIT = RULES["sessionBodyLimit"]  # every session operation but those that carry files
 # The scheme the host's pages are served over; by default https, and http too on a loopback address.
 PUBLIC_SCHEME = os.environ.get("ESIGN_PUBLIC_SCHEME")
-RESULT_TIMEOUT = 30  # seconds on_result may take; past it the run counts as failed
-RESULT_WAIT = 2  # seconds a poll waits for another request's on_result before it answers "waiting"
-MIN_POLL_INTERVAL = 0.5  # a poll sooner than this after the last one is answered "waiting" unforwarded
-ANSWER_LIMIT = 120 * 1024 * 1024
-SESSION_TTL = 30 * 60
-LIMITS = {"visitor": (12, 600), "person": (6, 600), "address": (60, 600)}  # starts per window (seconds)
+RESULT_TIMEOUT = RULES["result"]["timeoutMs"] / 1000  # seconds on_result may take; past it the run counts as failed
+RESULT_WAIT = RULES["result"]["waitMs"] / 1000  # seconds a poll waits for another request's on_result before it answers "waiting"
+LEASE = RULES["result"]["leaseMs"] / 1000  # the claim on a result, renewed while on_result runs: a dead worker's lapses this soon
+RENEW_EVERY = RULES["result"]["renewEveryMs"] / 1000
+MIN_POLL_INTERVAL = RULES["minPollIntervalMs"] / 1000  # a poll sooner than this after the last one is answered "waiting" unforwarded
+ANSWER_LIMIT = RULES["answerLimit"]
+UPSTREAM_TIMEOUT = RULES["upstreamTimeoutMs"] / 1000
+SESSION_TTL = RULES["sessionTtlMs"] / 1000
+FINISHED_TTL = RULES["finishedSessionTtlMs"] / 1000  # a finished session's marks stay this long for late polls
+STORE_RETRY_AFTER = RULES["storeRetryAfterSeconds"]
+LIMITS = {scope: (RULES["rateLimits"][key]["limit"], RULES["rateLimits"][key]["windowMs"] / 1000)
+          for scope, key in (("visitor", "perVisitor"), ("person", "perPerson"), ("address", "perAddress"))}
 if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window[,address]", e.g. "3,2,60" for tests
     v, p, w, *a = (int(x) for x in os.environ["ESIGN_RATE_LIMIT"].split(","))
-    LIMITS = {"visitor": (v, w), "person": (p, w), "address": (a[0] if a else 60, w)}
+    LIMITS = {"visitor": (v, w), "person": (p, w), "address": (a[0] if a else LIMITS["address"][0], w)}
 # Count starts per client address only where request.remote_addr is the browser's: nothing in
 # front of Flask, or werkzeug's ProxyFix set for your load balancer (else everyone shares its address).
 LIMIT_BY_ADDRESS = os.environ.get("ESIGN_LIMIT_BY_ADDRESS") == "1"
@@ -50,52 +70,23 @@ VISITOR_SECRET = (os.environ.get("ESIGN_VISITOR_SECRET") or os.environ["ESIGN_AC
 if len(ACCESS_TOKEN) < 8:
     raise SystemExit("ESIGN_ACCESS_TOKEN must have at least 8 characters")
 
-# --- the allow-list: method, path, the operation's own fields and JSON types -------------------
-ID = r"[A-Za-z0-9_-]{1,128}"
-S, B, I = str, bool, int
-FILES = {"files": [{"name": S, "content": S, "digest": S}]}
-SCREENING = {"peps": B, "sanctions": B}
-SIGN = {"type": S, "message": S, "code": S, "signature_position": S, "signature_page": S,
-        "pdf": FILES, "asice": FILES, "adoc": FILES, "bdoc": FILES, **SCREENING}
-SIGNER = {"name": S, "surname": S, "email": S, "successUrl": S, "noEmail": B}
-# name: (method, pattern, fields, localized, role); role ("start", channel, status name) | ("status",) | ("remove", channel)
-OPERATIONS = {
-    "mobile-login": ("POST", r"/mobile/login\.json", {"phone": S, "code": S, "language": S, "message": S, "message_format": S, **SCREENING}, ("start", "mobile", "mobile-login-status")),
-    "smartid-login": ("POST", r"/smartid/login\.json", {"code": S, "country": S, "message": S, **SCREENING}, ("start", "smartid", "smartid-login-status")),
-    "mobile-sign": ("POST", r"/mobile/sign\.json", {**SIGN, "phone": S, "message_format": S}, ("start", "mobile", "mobile-sign-status")),
-    "smartid-sign": ("POST", r"/smartid/sign\.json", {**SIGN, "country": S, "certificate_level": S}, ("start", "smartid", "smartid-sign-status")),
-    "mobile-hash": ("POST", r"/mobile/sign/hash\.json", {"hash": S, "hash_algorithm": S, "phone": S, "code": S, "country": S, "message": S}, ("start", "mobile", "mobile-hash-status")),
-    "smartid-hash": ("POST", r"/smartid/sign/hash\.json", {"hash": S, "hash_algorithm": S, "code": S, "country": S, "message": S}, ("start", "smartid", "smartid-hash-status")),
-    "mobile-login-status": ("POST", rf"/mobile/status/(?P<token>{ID})\.json", {}, ("status",)),
-    "smartid-login-status": ("POST", rf"/smartid/status/(?P<token>{ID})\.json", {}, ("status",)),
-    "mobile-sign-status": ("POST", rf"/mobile/sign/status/(?P<token>{ID})\.json", {}, ("status",)),
-    "smartid-sign-status": ("POST", rf"/smartid/sign/status/(?P<token>{ID})\.json", {}, ("status",)),
-    "mobile-hash-status": ("POST", rf"/mobile/sign-hash/status/(?P<token>{ID})\.json", {}, ("status",)),
-    "smartid-hash-status": ("POST", rf"/smartid/sign/hash/status/(?P<token>{ID})\.json", {}, ("status",)),
-    "mobile-remove": ("DELETE", rf"/api/mobile/session/(?P<token>{ID})", {}, ("remove", "mobile")),
-    "smartid-remove": ("DELETE", rf"/api/smartid/session/(?P<token>{ID})", {}, ("remove", "smartid")),
-}
+# --- the allow-list, from the rulebook: method, path, the operation's own fields and JSON types ----
 # Document operations are off here; a host that enables them adds them with an authorize check per uuid.
-FILE_STARTS = {"mobile-sign", "smartid-sign"}
-# The Node proxy's operation ids, for the events: a host's dashboards read both proxies alike.
-NODE_NAMES = {"mobile-login": "mobileLogin", "smartid-login": "smartIdLogin", "mobile-sign": "mobileSign", "smartid-sign": "smartIdSign",
-              "mobile-hash": "mobileHashSign", "smartid-hash": "smartIdHashSign", "mobile-login-status": "mobileLoginStatus",
-              "smartid-login-status": "smartIdLoginStatus", "mobile-sign-status": "mobileSignStatus", "smartid-sign-status": "smartIdSignStatus",
-              "mobile-hash-status": "mobileHashSignStatus", "smartid-hash-status": "smartIdHashSignStatus",
-              "mobile-remove": "removeMobileSession", "smartid-remove": "removeSmartIdSession"}
+def path_pattern(op):
+    parts = re.split(r"(\{\w+\})", op["path"])
+    body = "".join(f"(?P<{m.group(1)}>{RULES['paramPattern']})" if (m := re.fullmatch(r"\{(\w+)\}", part)) else re.escape(part) for part in parts)
+    return (f"(?:{re.escape(RULES['englishPrefix'])})?" if op["localized"] else "") + body
+
+
+OPERATIONS = {op_id: (op["method"], path_pattern(op), op["fields"], op) for op_id in RULES["sessionOperations"] for op in [RULES["operations"][op_id]]}
+FILE_STARTS = {op_id for op_id, op in RULES["operations"].items() if op["carriesFiles"]}
 # Start fields by the service's published shapes: checked before anything is counted or forwarded.
-SHAPES = {"code": r"[0-9]{6}-?[0-9]{5}", "phone": r"\+37(?:0[0-9]{8}|2[0-9]{7,8})",
-          "country": r"LT|LV|EE", "hash": r"[0-9a-fA-F]{64}(?:[0-9a-fA-F]{64})?"}
-START_TEXT_LIMIT = 200
+SHAPES = RULES["startShapes"]
+START_TEXT_LIMIT = RULES["startTextLimit"]
 SCREENING_FIELDS = ("peps_data", "sanctions_data")
 LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?", re.I)
 
-lock = threading.Lock()
-bindings = {}  # session token -> (visitor, channel, status name, expires, person, signer's digest, upload print)
-counters = {}  # key -> [count, resets_at]
-claims = {}  # session token -> "done" or (lease id, expires): on_result's runs, one at a time
-last_polls = {}  # session token -> when it was last forwarded
-RESULTS = []   # what on_result received, for the host's server-side use
+RESULTS = []   # what on_result received in this process, for the host's server-side use
 # Sign only as the person signed in to your site: set GATE_SIGNING and return them from signer().
 # ESIGN_SIGNER sets one for tests: "code,country[,phone]", or "-" for nobody signed in.
 GATE_SIGNING = bool(os.environ.get("ESIGN_SIGNER"))
@@ -119,16 +110,16 @@ def on_result(operation, token, visitor, answer):
             log.write(json.dumps({"operation": operation, "status": answer.get("status")}) + "\n")
 
 
-app = Flask(__name__)
+# The proxy as a blueprint: app.register_blueprint(blueprint, url_prefix="/esign") in your own app
+# (the prefix of its registration, else ESIGN_PREFIX); `app` is a whole app of its own with it.
+blueprint = Blueprint("esign", __name__)
+prefixes = []
+blueprint.record(lambda state: prefixes.append((state.url_prefix or PREFIX).rstrip("/")))
 
 
 # --- events: the Node proxy's names, one JSON line on stderr per request that ended in one of them --
-REASONS = {"operation-not-allowed": "not-allowed", "cross-site": "cross-site", "unsupported-media-type": "content-type",
-           "malformed-json": "invalid-field", "invalid-field": "invalid-field", "request-too-large": "too-large",
-           "rate-limited": "rate-limited", "forbidden": "unauthorized", "signer-mismatch": "signer-mismatch",
-           "signer-unknown": "signer-unknown"}
-FAILURES = {"upstream-unreachable": "service-unreachable", "upstream-timeout": "service-timeout",
-            "upstream-invalid": "service-invalid", "upstream-redirect": "service-invalid", "upstream-too-large": "service-invalid"}
+REASONS = RULES["events"]["refusals"]
+FAILURES = RULES["events"]["failures"]
 
 
 def mask_code(code):
@@ -151,7 +142,7 @@ def event_person(sent):
     return person or None
 
 
-@app.after_request
+@blueprint.after_app_request
 def write_event(response):
     """The request's event, if it made one: never a token, a body, or a person in clear."""
     info = g.pop("esign", None)
@@ -181,10 +172,11 @@ def error(status, kind, message, **extra):
 
 
 def match(method, path):
-    for name, (op_method, pattern, fields, role) in OPERATIONS.items():
-        found = re.fullmatch(rf"(?:/en)?{pattern}", path)  # fullmatch: "$" would also match before a final "\n"
+    for name, (op_method, pattern, fields, op) in OPERATIONS.items():
+        found = re.fullmatch(pattern, path)  # fullmatch: "$" would also match before a final "\n"
         if found and method == op_method:
-            return name, fields, role, found.groupdict().get("token")
+            params = found.groupdict()
+            return name, fields, op, params.get("token") or params.get("sessionId")
     return None
 
 
@@ -193,21 +185,20 @@ class InvalidField(Exception):
 
 
 def pick(shape, value, path):
-    if shape is B or shape is S:
-        if type(value) is not shape:
+    """The fields the operation takes, of their JSON types (the rulebook's shapes); a wrong type is refused."""
+    if isinstance(shape, str):
+        kind = {"string": str, "boolean": bool, "integer": int}[shape]
+        if type(value) is not kind:
             raise InvalidField(path)
         return value
-    if shape is I:
-        if type(value) is not int:
-            raise InvalidField(path)
-        return value
-    if isinstance(shape, list):
+    if set(shape) == {"array"} and isinstance(shape["array"], (str, dict)):
         if not isinstance(value, list):
             raise InvalidField(path)
-        return [pick(shape[0], item, f"{path}.{i}") for i, item in enumerate(value)]
+        return [pick(shape["array"], item, f"{path}.{i}") for i, item in enumerate(value)]
+    fields = shape["object"] if set(shape) == {"object"} and isinstance(shape["object"], dict) else shape
     if not isinstance(value, dict):
         raise InvalidField(path)
-    return {k: pick(s, value[k], f"{path}.{k}" if path else k) for k, s in shape.items() if k in value}
+    return {k: pick(s, value[k], f"{path}.{k}" if path else k) for k, s in fields.items() if k in value}
 
 
 def redact(value):
@@ -244,7 +235,7 @@ def bad_start_field(sent):
     for name, value in sent.items():
         if isinstance(value, str):
             shape = SHAPES.get(name)
-            if (not re.fullmatch(shape, value)) if shape else len(value) > START_TEXT_LIMIT:
+            if (not re.search(shape, value) or value.endswith("\n")) if shape else len(value) > START_TEXT_LIMIT:
                 return name
     return None
 
@@ -439,80 +430,167 @@ def page_schemes():
     return {"https", "http"} if LOOPBACK.fullmatch(request.host) else {"https"}
 
 
+# --- the state every worker shares: one SQLite file (the PHP proxy's tables) ----------------------
+class StateUnavailable(Exception):
+    """The state file could not be read or written in time: the request fails closed (503)."""
+
+
+local = threading.local()
+
+
+def state():
+    """This thread's connection to the state file (a second's wait for another worker at most)."""
+    db = getattr(local, "db", None)
+    if db is None:
+        db = sqlite3.connect(STATE_FILE, timeout=1.0, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT)")
+        db.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER, resets REAL)")
+        db.execute("CREATE TABLE IF NOT EXISTS claims (token TEXT PRIMARY KEY, lease TEXT, expires REAL)")
+        db.execute("CREATE TABLE IF NOT EXISTS polls (token TEXT PRIMARY KEY, at REAL)")
+        db.execute("CREATE TABLE IF NOT EXISTS said (what TEXT PRIMARY KEY, at REAL)")
+        local.db = db
+    return db
+
+
+def atomically(work):
+    """Runs work(db) in one IMMEDIATE transaction: no other worker writes between its read and its write."""
+    try:
+        db = state()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(db)
+            db.execute("COMMIT")
+            return result
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as failure:
+        local.db = None
+        raise StateUnavailable(str(failure)) from failure
+
+
 def hand_over(token, run):
-    """True once on_result has succeeded for this session (by this or another request); False
-    when another request is running it past RESULT_WAIT; raises what run raised."""
+    """True once on_result has succeeded for this session (by this or another worker); False
+    when another worker is running it past RESULT_WAIT; raises what run raised. The claim is a
+    lease renewed while run runs: a worker that dies gives it up within LEASE."""
     lease = secrets.token_hex(8)
     until = time.time() + RESULT_WAIT
+
+    def take(db):
+        claim = db.execute("SELECT lease, expires FROM claims WHERE token = ?", (token,)).fetchone()
+        if claim and claim[0] == "done":
+            return "done"
+        if claim is None or claim[1] <= time.time():  # free, or its holder died
+            db.execute("INSERT OR REPLACE INTO claims (token, lease, expires) VALUES (?, ?, ?)", (token, lease, time.time() + LEASE))
+            return "mine"
+        return "busy"
+
     while True:
-        with lock:
-            claim = claims.get(token)
-            if claim == "done":
-                return True
-            if claim is None or claim[1] <= time.time():  # free, or its holder died
-                claims[token] = (lease, time.time() + RESULT_TIMEOUT + 1)
-                break
+        taken = atomically(take)
+        if taken == "done":
+            return True
+        if taken == "mine":
+            break
         if time.time() >= until:
             return False
         time.sleep(0.05)
+    running = threading.Event()
+
+    def renew():
+        db = sqlite3.connect(STATE_FILE, timeout=1.0, isolation_level=None)
+        try:
+            while not running.wait(RENEW_EVERY):
+                try:
+                    db.execute("UPDATE claims SET expires = ? WHERE token = ? AND lease = ?", (time.time() + LEASE, token, lease))
+                except sqlite3.Error:
+                    pass  # a state away for a while lets the lease lapse: another worker runs it again
+        finally:
+            db.close()
+
+    threading.Thread(target=renew, daemon=True).start()
     try:
         started = time.time()
         run()
         if time.time() - started > RESULT_TIMEOUT:
             raise TimeoutError("on_result took longer than RESULT_TIMEOUT")
     except Exception:
-        with lock:
-            if claims.get(token, ("",))[0] == lease:
-                del claims[token]
+        running.set()
+        atomically(lambda db: db.execute("DELETE FROM claims WHERE token = ? AND lease = ?", (token, lease)))
         raise
-    with lock:
-        claims[token] = "done"
+    running.set()
+    atomically(lambda db: db.execute("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
     return True
 
 
-last_sweep = [0.0]
-token_refused_said = [float("-inf")]  # when the log last said the access token was refused (once a minute)
+def finished(token):
+    """A finished session's binding stays only as long as a late poll needs it."""
+    atomically(lambda db: db.execute("UPDATE bindings SET expires = MIN(expires, ?) WHERE token = ?", (time.time() + FINISHED_TTL, token)))
 
 
 def sweep():
     """Forgets expired sessions (their claims and poll times too) and counters, once a minute."""
     now = time.time()
-    with lock:
-        if now - last_sweep[0] < 60:
+
+    def work(db):
+        last = db.execute("SELECT at FROM said WHERE what = 'sweep'").fetchone()
+        if last and now - last[0] < 60:
             return
-        last_sweep[0] = now
-        for token in [t for t, bound in bindings.items() if bound[3] <= now]:
-            del bindings[token]
-            claims.pop(token, None)
-            last_polls.pop(token, None)
-        for key in [k for k, (_, resets) in counters.items() if resets <= now]:
-            del counters[key]
+        db.execute("INSERT OR REPLACE INTO said (what, at) VALUES ('sweep', ?)", (now,))
+        for (token,) in db.execute("SELECT token FROM bindings WHERE expires <= ?", (now,)).fetchall():
+            for table in ("bindings", "claims", "polls"):
+                db.execute(f"DELETE FROM {table} WHERE token = ?", (token,))
+        db.execute("DELETE FROM counters WHERE resets <= ?", (now,))
+    atomically(work)
 
 
 def over_limit(scope, key):
+    """Counts one start under key; the seconds until the window resets when over the limit, else 0."""
     limit, window = LIMITS[scope]
-    now = time.time()
-    with lock:
-        count, resets = counters.get((scope, key), (0, now + window))
+
+    def work(db):
+        now = time.time()
+        row = db.execute("SELECT count, resets FROM counters WHERE key = ?", (f"{scope}:{key}",)).fetchone()
+        count, resets = row if row else (0, now + window)
         if resets <= now:
             count, resets = 0, now + window
-        counters[(scope, key)] = (count + 1, resets)
+        db.execute("INSERT OR REPLACE INTO counters (key, count, resets) VALUES (?, ?, ?)", (f"{scope}:{key}", count + 1, resets))
         return max(1, int(resets - now + 0.999)) if count + 1 > limit else 0
+    return atomically(work)
 
 
 def give_back(scope, key):
-    with lock:
-        if (scope, key) in counters:
-            count, resets = counters[(scope, key)]
-            counters[(scope, key)] = (count - 1, resets)
+    atomically(lambda db: db.execute("UPDATE counters SET count = count - 1 WHERE key = ?", (f"{scope}:{key}",)))
 
 
-@app.before_request  # before Flask's routing, which would redirect "//" and "/x/" instead of refusing
+def say_once_a_minute(what):
+    """True when `what` was not said in the log within the last minute, by any worker."""
+    def work(db):
+        last = db.execute("SELECT at FROM said WHERE what = ?", (what,)).fetchone()
+        if last and time.time() - last[0] < 60:
+            return False
+        db.execute("INSERT OR REPLACE INTO said (what, at) VALUES (?, ?)", (what, time.time()))
+        return True
+    return atomically(work)
+
+
+@blueprint.before_app_request  # before Flask's routing, which would redirect "//" and "/x/" instead of refusing
 def esign():
     raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""
-    if not raw.startswith("/esign/"):
+    prefix = prefixes[-1] if prefixes else PREFIX
+    if not raw.startswith(prefix + "/"):
         return None  # not for the proxy: the host's own routes
-    path = raw[len("/esign"):]
+    try:
+        return handle(raw[len(prefix):])
+    except StateUnavailable as failure:
+        # the shared state cannot be read or written: nothing it could not check goes on (fails closed)
+        current_app.logger.error("the state file cannot be read or written: %s", failure)
+        refused = error(503, "store-unavailable", "The proxy cannot reach its state; try again shortly", retry_after=STORE_RETRY_AFTER)
+        refused.headers["Retry-After"] = str(STORE_RETRY_AFTER)
+        return refused
+
+
+def handle(path):
     now = time.time()
     g.esign = {"at": datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"), "t0": now}
     if request.headers.get("User-Agent"):
@@ -520,10 +598,12 @@ def esign():
     found = None if re.search(r"[?#%\\]", path) else match(request.method, path)
     if not found:
         return error(404, "operation-not-allowed", "Not an operation of the service")
-    name, fields, role, token = found
-    channel, part = name.split("-")[:2]
-    g.esign.update(operation=NODE_NAMES[name], channel=channel)
-    if part in ("login", "sign", "hash"):
+    name, fields, op, token = found
+    channel, part = op["channel"], op.get("kind")
+    # role: ("start", channel, status id) | ("status",) | ("remove", channel)
+    role = ("start", channel, op["status"]) if op["role"] == "start" else ("remove", channel) if op["role"] == "remove" else ("status",)
+    g.esign.update(operation=name, channel=channel)
+    if part:
         g.esign["kind"] = part
     sweep()
     body_limit = BODY_LIMIT if name in FILE_STARTS else SESSION_BODY_LIMIT  # only signing carries files
@@ -576,7 +656,7 @@ def esign():
         try:
             who = signer()
         except Exception:
-            app.logger.error("signer() failed for %s", NODE_NAMES[name])
+            current_app.logger.error("signer() failed for %s", name)
             g.esign["hook"] = "signer"
             return answer(error(500, "host-error", "The host could not process this request"))
         if who is None:
@@ -584,7 +664,7 @@ def esign():
             return answer(error(403, "signer-unknown", "Nobody is signed in to this site to sign as"))
         problem = signer_problem(who)
         if problem:
-            app.logger.error("signer() returned %s, for %s: return {country, code} of the person signed in, or None", problem, NODE_NAMES[name])
+            current_app.logger.error("signer() returned %s, for %s: return {country, code} of the person signed in, or None", problem, name)
             g.esign["hook"] = "signer"
             return answer(error(500, "host-error", "The host could not process this request"))
         if not same_signer(sent, who):
@@ -600,9 +680,9 @@ def esign():
                 field = f"{sent.get('type')}.files"
                 return answer(error(400, "invalid-field", "A field has the wrong type", field=field))
     if role[0] in ("status", "remove"):
-        with lock:
-            bound = bindings.get(token)
-        ok = bound and bound[0] == visitor and bound[3] > time.time() and (
+        bound = atomically(lambda db: db.execute(
+            "SELECT visitor, channel, status, expires, person, signer, upload FROM bindings WHERE token = ?", (token,)).fetchone())
+        ok = bound and hmac.compare_digest(bound[0], visitor) and bound[3] > time.time() and (
             bound[2] == name if role[0] == "status" else bound[1] == role[1])
         if not ok:
             g.esign["reason"] = "not-your-session"
@@ -623,15 +703,17 @@ def esign():
                 refused.headers["Retry-After"] = str(wait)
                 return answer(refused)
     if role[0] == "status":
-        with lock:
-            too_soon = time.time() - last_polls.get(token, 0) < MIN_POLL_INTERVAL
-            if not too_soon:
-                last_polls[token] = time.time()
-        if too_soon:
+        def poll(db):
+            last = db.execute("SELECT at FROM polls WHERE token = ?", (token,)).fetchone()
+            if last and time.time() - last[0] < MIN_POLL_INTERVAL:
+                return True
+            db.execute("INSERT OR REPLACE INTO polls (token, at) VALUES (?, ?)", (token, time.time()))
+            return False
+        if atomically(poll):
             return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
     try:
         upstream = requests.request(request.method, BASE_URL + path, json={**sent, "access_token": ACCESS_TOKEN},
-                                    timeout=60, allow_redirects=False, stream=True)
+                                    timeout=UPSTREAM_TIMEOUT, allow_redirects=False, stream=True)
         if 300 <= upstream.status_code < 400:
             return answer(error(502, "upstream-redirect", "The service answered with a redirect, which is not followed"))
         content = upstream.raw.read(ANSWER_LIMIT + 1, decode_content=True)
@@ -650,52 +732,56 @@ def esign():
     if value.get("error_code") == 40003:
         # the service refused the access token: nothing can work until the configuration is right
         g.esign["failure"] = "access-token"
-        with lock:
-            say = time.time() - token_refused_said[0] >= 60
-            if say:
-                token_refused_said[0] = time.time()
-        if say:
-            app.logger.error("the service refused the access token (40003) for %s: check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL", NODE_NAMES[name])
+        if say_once_a_minute("access-token"):
+            current_app.logger.error("the service refused the access token (40003) for %s: check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL", name)
     if role[0] == "start" and value.get("status") == "error":
         # the service refused the start: no session, no push; the person is not charged for it
         for scope, key in keys:
             if scope == "person":
                 give_back(scope, key)
     if value.get("status") == "ok" and role[0] == "start" and isinstance(value.get("token"), str):
-        with lock:
-            bindings[value["token"]] = (visitor, role[1], role[2], time.time() + SESSION_TTL, person, signer_person, upload)
+        atomically(lambda db: db.execute(
+            "INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer, upload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (value["token"], visitor, role[1], role[2], time.time() + SESSION_TTL, json.dumps(person, ensure_ascii=False) if person else None,
+             signer_person, json.dumps(upload) if upload else None)))
         g.esign["outcome"] = {"type": "started"}
     if role[0] == "status":
         if bound[4]:
-            g.esign["person"] = bound[4]
-        if value.get("status") == "error":
+            g.esign["person"] = json.loads(bound[4])
+        if value.get("status") == "error" and value.get("error_code") != 40003:
+            finished(token)
             g.esign["outcome"] = {"type": "finished", "outcome": str(value.get("error_code", "error"))}
-    if value.get("status") == "ok" and name.endswith("-sign-status") and bound[5]:
+    if value.get("status") == "ok" and role[0] == "status" and part == "sign" and bound[5]:
         # in depth: the one signature the service added in this session must name the signed-in person
         content = (value.get("file") or {}).get("content") if isinstance(value.get("file"), dict) else None
         try:
-            persons, problem = added_signature(bound[6], base64.b64decode(content)) if isinstance(content, str) and bound[6] else (None, "cannot be read")
+            persons, problem = added_signature(json.loads(bound[6]), base64.b64decode(content)) if isinstance(content, str) and bound[6] else (None, "cannot be read")
         except (ValueError, TypeError):
             persons, problem = None, "cannot be read"
         if not persons or bound[5] not in [person_digest(country, code) for country, code in persons]:
             if persons:
-                app.logger.error("a finished %s was signed by another person than the signer: not handed over", NODE_NAMES[name])
+                current_app.logger.error("a finished %s was signed by another person than the signer: not handed over", name)
             else:
-                app.logger.error("a finished %s is not handed over: the signed file %s", NODE_NAMES[name], problem)
+                current_app.logger.error("a finished %s is not handed over: the signed file %s", name, problem)
             g.esign["reason"] = "signer-mismatch"
             return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
     if value.get("status") == "ok" and role[0] == "status":
         # the browser sees the result only after on_result succeeded for it (at least once)
         try:
-            delivered = hand_over(token, lambda: on_result(NODE_NAMES[name], token, visitor, value))
+            delivered = hand_over(token, lambda: on_result(name, token, visitor, value))
         except Exception:
-            app.logger.error("on_result failed for %s", name)
+            current_app.logger.error("on_result failed for %s", name)
             g.esign["hook"] = "onResult"
             return answer(error(500, "host-error", "The host could not process this request"))
         if not delivered:
             return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
+        finished(token)
         g.esign["outcome"] = {"type": "finished", "outcome": "ok"}
     if not EXPOSE_SCREENING:
         value = without_screening(value)
     return answer(Response(json.dumps(value), upstream.status_code,
                            {"content-type": "application/json", "cache-control": "no-store"}))
+
+
+app = Flask(__name__)
+app.register_blueprint(blueprint)

@@ -62,7 +62,8 @@ async function pythonProxy(env: Record<string, string>, onLog?: (chunk: string) 
   const flaskPort = await freePort();
   const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
     cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
-    env: { ...process.env, ...env },
+    // each its own state file, as each deployment has
+    env: { ...process.env, ESIGN_STATE_FILE: join(mkdtempSync(join(tmpdir(), 'esign-py-state-')), 'state.sqlite'), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);

@@ -89,7 +89,7 @@ describe('host sessions: the recipes', () => {
     const base = await started(
       '/usr/bin/python3',
       ['-m', 'flask', '--app', 'session_recipe', 'run', '--port', String(port)],
-      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, FLASK_SECRET_KEY: 'recipe-flask-secret' },
+      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, FLASK_SECRET_KEY: 'recipe-flask-secret', ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'py-')), 'state.sqlite') },
       new URL('../../examples/proxy-python/', import.meta.url).pathname,
       port,
     );
