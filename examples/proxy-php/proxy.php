@@ -98,6 +98,25 @@ function on_result(string $operation, string $token, string $visitor, stdClass $
     if (getenv('ESIGN_RESULT_LOG')) {
         file_put_contents((string) getenv('ESIGN_RESULT_LOG'), json_encode(['operation' => $operation, 'status' => $answer->status ?? null]) . "\n", FILE_APPEND | LOCK_EX);
     }
+    report_to_check($token);
+}
+}
+
+/**
+ * With ESIGN_CHECK_HOOK_URL (esign-sandbox check-proxy's result-first row): say when this run begins
+ * and ends, and take ESIGN_CHECK_HOOK_MS between, as a slow host's work would.
+ */
+if (!function_exists('report_to_check')) {
+function report_to_check(string $token): void
+{
+    $hook = (string) getenv('ESIGN_CHECK_HOOK_URL');
+    if ($hook === '') {
+        return;
+    }
+    $post = fn (string $at) => file_get_contents($hook, false, stream_context_create(['http' => ['method' => 'POST', 'header' => 'content-type: application/json', 'content' => json_encode(['token' => $token, 'at' => $at]), 'timeout' => 5]]));
+    $post('start');
+    usleep((int) getenv('ESIGN_CHECK_HOOK_MS') * 1000);
+    $post('end');
 }
 }
 

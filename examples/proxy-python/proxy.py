@@ -101,10 +101,21 @@ def signer():
     return {"code": code, "country": country or None, "phone": phone or None}
 
 
+def report_to_check(token):
+    """With ESIGN_CHECK_HOOK_URL (esign-sandbox check-proxy's result-first row): say when this run
+    begins and ends, and take ESIGN_CHECK_HOOK_MS between, as a slow host's work would."""
+    hook = os.environ.get("ESIGN_CHECK_HOOK_URL")
+    if hook:
+        requests.post(hook, json={"token": token, "at": "start"}, timeout=5)
+        time.sleep(int(os.environ.get("ESIGN_CHECK_HOOK_MS") or 0) / 1000)
+        requests.post(hook, json={"token": token, "at": "end"}, timeout=5)
+
+
 def on_result(operation, token, visitor, answer):
     """The verified result, before the browser sees it: log the person in, store the file, ...
     (idempotent by token). operation is the Node proxy's id (mobileLoginStatus, smartIdSignStatus, ...)."""
     RESULTS.append({"operation": operation, "token": token, "visitor": visitor, "result": answer})
+    report_to_check(token)
     if os.environ.get("ESIGN_RESULT_LOG"):  # for trying the example out: a line per result, no personal data
         with open(os.environ["ESIGN_RESULT_LOG"], "a") as log:
             log.write(json.dumps({"operation": operation, "status": answer.get("status")}) + "\n")

@@ -10,9 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
-import { freePort, startedByThisFile } from './processes.js';
+import { freePort, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
-import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions } from '../../src/proxy/index.js';
+import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { RedisStore } from '../../src/proxy/redis.js';
+import { createClient } from 'redis';
+import { startRedis } from './redis-server.js';
 
 // `esign-sandbox check-proxy` against our Node proxy (both handlers), the README's Python proxy
 // (Flask, run for real), and deliberately broken proxies that each fail exactly their rows.
@@ -35,8 +38,13 @@ const ALL_ROWS = [
   'token-header',
   'token-redirect',
   'body-limit',
+  'small-bodies',
+  'poll-floor',
+  'result-first',
+  'fail-closed',
   'no-lockout',
   'no-lockout-country',
+  'limits-exact',
   'rate-limit',
   'token-never',
 ];
@@ -86,21 +94,60 @@ async function pythonProxy(env: Record<string, string>, onLog?: (chunk: string) 
   return `http://127.0.0.1:${flaskPort}/esign`;
 }
 
-async function check(start: (sandboxPort: number, token: string) => Promise<string>, exposesScreening = false, signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string }): Promise<CheckRow[]> {
+async function check(
+  start: (sandboxPort: number, token: string) => Promise<string>,
+  exposesScreening = false,
+  signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string },
+  state?: { stopState: string; startState: string },
+): Promise<CheckRow[]> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const url = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}) });
+  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}), ...state });
   return rows;
 }
+
+const skipped = (rows: CheckRow[]) => rows.filter((row) => row.skipped).map((row) => row.id);
+
+/** What check-proxy's result-first row asks of a result hook: it reports when it begins and ends, and takes its time between. */
+function reportingHook(sandboxPort: number, ms = 2_000): (result: ProxyResult) => Promise<void> {
+  const report = (token: string, at: string) => fetch(`http://127.0.0.1:${sandboxPort}/__probe/hook`, { method: 'POST', body: JSON.stringify({ token, at }) }).then((r) => r.arrayBuffer());
+  return async (result) => {
+    await report(result.token, 'start');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await report(result.token, 'end');
+  };
+}
+
 
 const failing = (rows: CheckRow[]) => rows.filter((row) => !row.ok).map((row) => row.id);
 
 describe('check-proxy against working proxies', () => {
-  it('passes our Node proxy (node:http handler) on every row', async () => {
+  it('passes our Node proxy (node:http handler) on every row, and says which rows it could not check', async () => {
     const rows = await check((port, token) => nodeProxy(port, token));
     assert.deepEqual(rows.map((row) => row.id), ALL_ROWS);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'result-first', 'fail-closed'], 'nothing told, nothing checked: skipped, never passed');
+  });
+
+  it('passes our Node proxy with a Redis store and a slow, reporting result hook on every row, the state taken away and given back', async () => {
+    const redis = await startRedis();
+    const client = createClient({ socket: { path: redis.socket, tls: false } });
+    await client.connect();
+    try {
+      const pid = redis.pid()!;
+      const rows = await check(
+        (port, token) => nodeProxy(port, token, { store: new RedisStore(client), onResult: reportingHook(port) }),
+        false,
+        undefined,
+        { stopState: `kill -STOP ${pid}`, startState: `kill -CONT ${pid}` },
+      );
+      assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+      assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country']);
+    } finally {
+      await client.quit().catch(() => undefined);
+      await redis.stop();
+    }
   });
 
   it('passes our fetch-style handler served through fetchHandlerToNode', async () => {
@@ -122,6 +169,26 @@ describe('check-proxy against working proxies', () => {
     assert.ok(handed.some((r) => r.operation === 'mobileLoginStatus' && r.status === 'ok'), JSON.stringify(handed));
     assert.ok(handed.every((r) => /^(mobile|smartId)(Login|Sign|HashSign)Status$/.test(r.operation)), JSON.stringify(handed));
     rmSync(dirname(results), { recursive: true, force: true });
+  });
+
+  it('passes the Python proxy under gunicorn with four workers on every row: one state for all of them, its result hook run once at a time, failing closed without it', async () => {
+    const port = await freePort();
+    const token = `check-${port}-secret`;
+    const gunicornPort = await freePort();
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'esign-gunicorn-')), 'state.sqlite');
+    const child = spawn('gunicorn', ['-w', '4', '-b', `127.0.0.1:${gunicornPort}`, 'proxy:app'], {
+      cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
+      env: { ...process.env, ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: stateFile, ESIGN_CHECK_HOOK_URL: `http://127.0.0.1:${port}/__probe/hook`, ESIGN_CHECK_HOOK_MS: '2000' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let log = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    const { rows } = await checkProxy({ proxyUrl: `http://127.0.0.1:${gunicornPort}/esign`, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...sqliteStateCommands(stateFile) });
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country']);
+    assert.equal(rows.length, ALL_ROWS.length);
+    assert.equal((log.match(/Booting worker/g) ?? []).length, 4, log.slice(0, 500));
   });
 
   it('limits the Python proxy\'s session starts per client address when told to, whatever the cookies and persons', async () => {
@@ -174,6 +241,31 @@ describe('check-proxy against working proxies', () => {
     const ungated = await check((port, token) => nodeProxy(port, token), false, GATE_PERSON);
     assert.deepEqual(failing(ungated), ['signer-gate', 'signer-country']);
     assert.match(ungated.find((row) => row.id === 'signer-gate')!.evidence ?? '', /another person/);
+  });
+
+  it('fails a proxy whose result hook leaves its work running after it returned on the result-first row, and nothing else', async () => {
+    const rows = await check((port, token) =>
+      nodeProxy(port, token, {
+        onResult: (result) => {
+          // the host's work goes on in the background: the browser is told before it is done
+          reportingHook(port)(result).catch(() => undefined);
+        },
+      }),
+    );
+    assert.deepEqual(failing(rows), ['result-first'], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.match(rows.find((row) => row.id === 'result-first')!.evidence ?? '', /before the result hook ended/, JSON.stringify(rows.find((row) => row.id === 'result-first')));
+  });
+
+  it('fails a proxy that goes on without its state on the fail-closed row, and nothing else', async () => {
+    // the state taken away is one the proxy does not use: it keeps answering as if nothing happened
+    const redis = await startRedis();
+    try {
+      const pid = redis.pid()!;
+      const rows = await check((port, token) => nodeProxy(port, token), false, undefined, { stopState: `kill -STOP ${pid}`, startState: `kill -CONT ${pid}` });
+      assert.deepEqual(failing(rows), ['fail-closed'], JSON.stringify(rows.filter((r) => !r.ok)));
+    } finally {
+      await redis.stop();
+    }
   });
 
   it('fails a signing gate that compares the digits alone on its country row, and nothing else', async () => {
@@ -451,6 +543,10 @@ describe('check-proxy against proxies with one rule broken', () => {
       });
     }],
   ];
+  cases.push(['a person\'s window of one minute instead of ten', ['limits-exact'], (port, token) => nodeProxy(port, token, { rateLimit: { perPerson: { limit: 6, windowMs: 60_000 } } })]);
+  cases.push(['twenty starts per visitor instead of twelve', ['limits-exact'], (port, token) => nodeProxy(port, token, { rateLimit: { perVisitor: { limit: 20, windowMs: 600_000 } } })]);
+  cases.push(['no poll floor', ['poll-floor'], (port, token) => nodeProxy(port, token, { minPollIntervalMs: 0 })]);
+  cases.push(['64 KB for bodies without files', ['small-bodies'], (port, token) => nodeProxy(port, token, { sessionBodyLimit: 64 * 1024 })]);
   cases.push(['Smart-ID starts counted by the personal code alone, whatever the country', ['no-lockout-country'], (port, token) =>
     nodeProxy(port, token, {}, withBody((body, req, res, pass) => {
       if (!req.url?.includes('/smartid/login.json') || body['code'] !== '40504040001') return pass();

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -23,4 +26,14 @@ export function startedByThisFile(): { children: ChildProcess[]; servers: Server
     }
   });
   return started;
+}
+
+/** Shell commands that take a SQLite state file away (another process holds its write lock) and give it back. */
+export function sqliteStateCommands(stateFile: string): { stopState: string; startState: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-lock-'));
+  const holder = `import sqlite3, sys, time; db = sqlite3.connect(sys.argv[1], isolation_level=None); db.execute("BEGIN EXCLUSIVE"); open(sys.argv[2], "w").close(); time.sleep(300)`;
+  return {
+    stopState: `/usr/bin/python3 -c '${holder}' ${stateFile} ${dir}/ready & echo $! > ${dir}/pid; while [ ! -e ${dir}/ready ]; do sleep 0.05; done`,
+    startState: `kill $(cat ${dir}/pid); rm -f ${dir}/ready`,
+  };
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
-import { freePort, startedByThisFile } from './processes.js';
+import { freePort, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
 import { createHmac } from 'node:crypto';
 
@@ -113,11 +113,15 @@ http {
   return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}` };
 }
 
-async function check(start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>, signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string }): Promise<{ rows: CheckRow[]; log: string }> {
+async function check(
+  start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>,
+  signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string },
+  state?: { stopState: string; startState: string },
+): Promise<{ rows: CheckRow[]; log: string }> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const proxy = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...(signer ? { signer } : {}) });
+  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...(signer ? { signer } : {}), ...state });
   return { rows, log: proxy.log() };
 }
 
@@ -129,13 +133,25 @@ const events = (log: string) =>
     .map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string; operation?: string; outcome?: string; person?: unknown; visitor?: string });
 
 describe('the PHP proxy', () => {
-  it('behind nginx and php-fpm with four workers: every row of check-proxy passes, and its events say what it refused', async () => {
+  it('behind nginx and php-fpm with four workers: every row of check-proxy passes (its result hook run once at a time, failing closed without its state), and its events say what it refused', async () => {
     const results = join(scratch(), 'results.jsonl');
-    const { rows, log } = await check((port, token) =>
-      nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_RESULT_LOG: results }),
+    const stateFile = join(scratch(), 'state.sqlite');
+    const { rows, log } = await check(
+      (port, token) =>
+        nginxFpm({
+          ESIGN_BASE_URL: `http://127.0.0.1:${port}`,
+          ESIGN_ACCESS_TOKEN: token,
+          ESIGN_STATE_FILE: stateFile,
+          ESIGN_RESULT_LOG: results,
+          ESIGN_CHECK_HOOK_URL: `http://127.0.0.1:${port}/__probe/hook`,
+          ESIGN_CHECK_HOOK_MS: '2000',
+        }),
+      undefined,
+      sqliteStateCommands(stateFile),
     );
-    assert.equal(rows.length, 21);
+    assert.equal(rows.length, 26);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country']);
     const said = events(log);
     // the Node proxy's events, by the same names
     const reasons = new Set(said.filter((e) => e.type === 'refused').map((e) => e.reason));
@@ -227,7 +243,7 @@ describe('the PHP proxy', () => {
 
   it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
     const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
-    assert.equal(rows.length, 21);
+    assert.equal(rows.length, 26);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });

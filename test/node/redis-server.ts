@@ -13,6 +13,8 @@ export interface RedisServer {
   pause: () => Promise<void>;
   /** Starts it again on the same socket (empty: it keeps nothing). */
   resume: () => Promise<void>;
+  /** The running server's process id (for a check that freezes it with SIGSTOP and thaws it with SIGCONT). */
+  pid: () => number | undefined;
 }
 
 async function spawnRedis(socket: string): Promise<ChildProcess> {
@@ -51,6 +53,7 @@ export async function startRedis(): Promise<RedisServer> {
     resume: async () => {
       redis ??= await spawnRedis(socket);
     },
+    pid: () => redis?.pid,
   };
 }
 

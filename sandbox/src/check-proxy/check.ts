@@ -6,6 +6,7 @@ import { allowListPass, allowListRefuse } from './checks/allow-list.js';
 import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/bodies.js';
 import { crossSite, scheme } from './checks/origins.js';
 import { noLockout, noLockoutCountry, rateLimit, screening, signerCountry, signerGate, visitorBinding } from './checks/sessions.js';
+import { failClosed, limitsExact, pollFloor, resultFirst, smallBodies } from './checks/rules.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
 
 /*
@@ -23,6 +24,8 @@ export interface CheckRow {
   /** For a failure: the request that showed it and what came back. */
   evidence?: string;
   note?: string;
+  /** The row checked nothing (why): it neither passes nor fails. */
+  skipped?: string;
 }
 
 /**
@@ -47,8 +50,13 @@ export const CHECKS: readonly Check[] = [
   tokenHeader,
   tokenRedirect,
   bodyLimit,
+  smallBodies,
+  pollFloor,
+  resultFirst,
+  failClosed,
   noLockout,
   noLockoutCountry,
+  limitsExact,
   rateLimit,
   tokenNever,
 ];
@@ -74,8 +82,12 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
     const rows: CheckRow[] = [];
     for (const check of CHECKS) {
       const found = await check.run(prober);
-      const { failure, note } = typeof found === 'object' && found !== null ? found : { failure: found, note: undefined };
       const rule = typeof check.rule === 'string' ? check.rule : check.rule(prober);
+      if (typeof found === 'object' && found !== null && 'skipped' in found) {
+        rows.push({ id: check.id, rule, ok: true, skipped: found.skipped });
+        continue;
+      }
+      const { failure, note } = typeof found === 'object' && found !== null ? found : { failure: found, note: undefined };
       rows.push({ id: check.id, rule, ok: failure === null, ...(failure === null ? {} : { evidence: failure }), ...(note ? { note } : {}) });
     }
     return { rows, sandbox: running.url, accessToken };
@@ -86,8 +98,9 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
 
 export function checkTable(rows: CheckRow[]): string {
   const lines = ['| rule | result |', '|---|---|'];
-  for (const row of rows) lines.push(`| ${row.rule} | ${row.ok ? 'pass' : `FAIL: ${row.evidence?.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`} |`);
+  for (const row of rows) lines.push(`| ${row.rule} | ${row.skipped ? `skipped: ${row.skipped}` : row.ok ? 'pass' : `FAIL: ${row.evidence?.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`} |`);
   const failed = rows.filter((row) => !row.ok).length;
-  lines.push('', `${rows.length - failed} passed, ${failed} failed`);
+  const skipped = rows.filter((row) => row.skipped).length;
+  lines.push('', `${rows.length - failed - skipped} passed, ${failed} failed, ${skipped} skipped`);
   return lines.join('\n');
 }

@@ -12,7 +12,17 @@ answers, probes it, and prints a pass/fail table. Exit code 0 only when every ru
   --signer <code,country[,phone]>
                          the proxy signs only as this person (its signing gate), a code and its
                          country (LT, LV or EE): signing checks sign as them, and the gate is checked
+  --stop-state <command> a shell command that takes the proxy's shared state away (stops its Redis,
+                         makes its SQLite file unwritable): the fail-closed row checks the proxy then
+                         refuses with 503; without it that row is skipped
+  --start-state <command>
+                         the shell command that brings the state back
   --wait <ms>            how long to wait for the proxy to answer (default 60000)
+
+A proxy whose result hook reports to the check is checked for handing results over first: start
+it with ESIGN_CHECK_HOOK_URL=http://127.0.0.1:<port>/__probe/hook (its hook POSTs {"token","at":
+"start"} before its work and {"token","at":"end"} after it; ESIGN_CHECK_HOOK_MS=3000 makes it slow).
+The Python and PHP proxies do this when the variable is set; without it that row is skipped.
   --json                 print the result as JSON (for CI)`;
 
 /** `--signer code,country[,phone]`, or null when it names no country: a person is a country and a code. */
@@ -32,6 +42,8 @@ export async function runCheckProxy(args: string[]): Promise<number> {
       'access-token': { type: 'string' },
       'exposes-screening': { type: 'boolean', default: false },
       signer: { type: 'string' },
+      'stop-state': { type: 'string' },
+      'start-state': { type: 'string' },
       wait: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -54,6 +66,8 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     ...(values['access-token'] ? { accessToken: values['access-token'] } : {}),
     exposesScreening: values['exposes-screening'],
     ...(signer ? { signer } : {}),
+    ...(values['stop-state'] ? { stopState: values['stop-state'] } : {}),
+    ...(values['start-state'] ? { startState: values['start-state'] } : {}),
     ...(values.wait ? { waitMs: Number(values.wait) } : {}),
     onReady: ({ url, accessToken }) => {
       log(`sandbox for the proxy: base URL ${url}  access token ${accessToken}`);

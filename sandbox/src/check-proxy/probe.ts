@@ -16,6 +16,8 @@ export interface ReachedRequest {
 
 export class Probe {
   readonly reached: ReachedRequest[] = [];
+  /** What a proxy's result hook reported (ESIGN_CHECK_HOOK_URL): when each run began and ended, by session token. */
+  readonly hookMarks: { token: string; at: 'start' | 'end'; when: number }[] = [];
   /** Requests that followed a redirect to the trap. */
   trapped = 0;
   #hostile: HostileAnswer | null = null;
@@ -32,11 +34,25 @@ export class Probe {
   }
 
   record(req: IncomingMessage, body: Buffer): void {
+    if (req.url === '/__probe/hook') {
+      // a result hook's report, not a request of the service's
+      try {
+        const mark = JSON.parse(body.toString('utf8')) as { token?: unknown; at?: unknown };
+        if (typeof mark.token === 'string' && (mark.at === 'start' || mark.at === 'end')) this.hookMarks.push({ token: mark.token, at: mark.at, when: Date.now() });
+      } catch {
+        // not a report: nothing to keep
+      }
+      return;
+    }
     this.reached.push({ method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8'), headers: req.headers });
   }
 
   /** True when the request was answered here (the trap or a hostile answer). */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.url === '/__probe/hook') {
+      res.writeHead(204).end();
+      return true;
+    }
     if (req.url?.startsWith('/__probe/trap')) {
       this.trapped++;
       res.writeHead(200, { 'content-type': 'application/json' }).end(`{"status":"ok","trapped":${JSON.stringify(this.accessToken)}}`);

@@ -15,6 +15,10 @@ export interface CheckOptions {
    * for them, and the gate itself is checked.
    */
   signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string };
+  /** A shell command that takes the proxy's shared state away (stops Redis, makes the SQLite file unwritable): the fail-closed row runs it. */
+  stopState?: string;
+  /** A shell command that brings the state back after `stopState`. */
+  startState?: string;
   /** How long to wait for the proxy to answer at all, ms. Default 60 000. */
   waitMs?: number;
   /** Called once the sandbox runs, with what the proxy must point at. */
@@ -132,6 +136,9 @@ export interface Check {
   id: string;
   /** What the rule says (some say how much they tried, known once they ran). */
   rule: string | ((prober: Prober) => string);
-  /** Null when the proxy keeps the rule; else the request that showed it does not, and what came back. */
-  run(prober: Prober): Promise<string | null | { failure: string | null; note?: string }>;
+  /**
+   * Null when the proxy keeps the rule; else the request that showed it does not, and what came
+   * back; `skipped` (and why) when the row could check nothing with what it was told.
+   */
+  run(prober: Prober): Promise<string | null | { failure: string | null; note?: string } | { skipped: string }>;
 }

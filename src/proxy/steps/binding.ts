@@ -42,7 +42,8 @@ function bound(x: Has<'operation' | 'visitor'>, stored: string | null): void {
   const { operation } = x;
   const removalChannel = REMOVALS[operation.id];
   const bound = stored ? parseBinding(stored) : null;
-  const fits = bound !== null && bound.visitor === x.visitor.key && (removalChannel ? bound.channel === removalChannel : bound.status === operation.id);
+  const owner = bound !== null && (bound.visitor === x.visitor.key || bound.rotatedFrom === x.visitor.key);
+  const fits = owner && (removalChannel ? bound.channel === removalChannel : bound.status === operation.id);
   if (fits) {
     x.binding = bound;
     return;

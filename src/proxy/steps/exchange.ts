@@ -21,6 +21,8 @@ export interface Binding {
   person?: EventPerson;
   /** With `signer`: the digest of the signed-in person (country and code) the added signature must name. */
   signer?: string;
+  /** A finished login's visitor before the proxy gave the browser a new id: its polls already on their way still get the answer. */
+  rotatedFrom?: string;
   /** With `signer`, for a file signing: what the uploaded file held, so the end reads only the signature added. */
   upload?: UploadPrint;
 }

@@ -57,8 +57,8 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
       x.event.outcome = { type: 'finished', outcome: 'ok' };
       if (rotated) {
         x.visitor = rotated;
-        // a late poll of this browser, now with its new id, still gets the session's answer
-        await setup.store.set(`bind:${token}`, JSON.stringify({ ...session, visitor: rotated.key }), setup.handOver.doneTtlMs);
+        // a late poll of this browser, with its new id or one sent before the new id arrived, still gets the session's answer
+        await setup.store.set(`bind:${token}`, JSON.stringify({ ...session, visitor: rotated.key, rotatedFrom: session.visitor }), setup.handOver.doneTtlMs);
       } else await keepFinished(setup, token, session);
     }
     return;

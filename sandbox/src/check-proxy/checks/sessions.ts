@@ -97,7 +97,7 @@ export const signerGate: Check = {
     options.signer ? 'signing starts for another person than the signed-in one are refused (403 signer-mismatch), unforwarded' : 'signing gate: not checked (no --signer given)',
   async run({ post, mark, reachedSince, show, options }) {
     const signer = options.signer;
-    if (!signer) return { failure: null, note: 'pass --signer <code[,country[,phone]]> when the proxy signs only as the signed-in person' };
+    if (!signer) return { skipped: 'pass --signer <code,country[,phone]> when the proxy signs only as the signed-in person' };
     const code = signer.code.replace(/-/g, '');
     const smartOther = code === '40504040001' ? '30303039914' : '40504040001';
     const [phoneOther, codeOther] = code === '60001017869' ? ['+37060000666', '50001018865'] : ['+37268000769', '60001017869'];
@@ -155,7 +155,7 @@ export const signerCountry: Check = {
       : 'signing gate by country: not checked (no --signer given)',
   async run({ post, mark, reachedSince, show, options }) {
     const signer = options.signer;
-    if (!signer) return { failure: null, note: 'pass --signer <code,country[,phone]> when the proxy signs only as the signed-in person' };
+    if (!signer) return { skipped: 'pass --signer <code,country[,phone]> when the proxy signs only as the signed-in person' };
     const other = signer.country === 'LT' ? 'EE' : 'LT';
     const otherPhone = other === 'LT' ? '+37060000666' : '+37268000769';
     const pdf = { files: [{ name: 'probe.pdf', content: Buffer.from(samplePdf('Country')).toString('base64') }] };

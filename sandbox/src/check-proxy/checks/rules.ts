@@ -1,0 +1,189 @@
+import { execSync } from 'node:child_process';
+import { Jar, type Answer, type Check, type Prober } from '../prober.js';
+
+/*
+ * The rules a black box shows by their numbers: the limits (12 starts per visitor, 6 per person,
+ * in ten minutes) and the give-back of a start the service refused, the 500 ms poll floor, the
+ * 16 KB limit on bodies without files, failing closed when the proxy's state is away, and the
+ * result handed to the host before the browser sees it, one hook run at a time.
+ */
+
+const PER_VISITOR = 12;
+const PER_PERSON = 6;
+const WINDOW_SECONDS = 600;
+const SMALL_BODY_LIMIT = 16 * 1024;
+
+/** A made-up, well-formed personal code nobody in the sandbox has (the service refuses its start). */
+const nobody = (i: number) => `3${String(10_000_000_000 + i).slice(1)}`;
+
+function retryAfterFits(answer: Answer): boolean {
+  const seconds = Number(answer.headers['retry-after']);
+  return Number.isFinite(seconds) && seconds > WINDOW_SECONDS - 90 && seconds <= WINDOW_SECONDS;
+}
+
+/** The limits by their numbers, and a refused start given back to the person. */
+export const limitsExact: Check = {
+  id: 'limits-exact',
+  rule: `the limits by their numbers: a person's ${PER_PERSON + 1}th start in ten minutes and a visitor's ${PER_VISITOR + 1}th get 429 with a Retry-After of about ten minutes, unforwarded; starts the service refused are given back to the person`,
+  async run({ post, mark, reachedSince, show }) {
+    // one person, each start a new visitor: six pass, the seventh is refused
+    for (let i = 1; i <= PER_PERSON + 1; i++) {
+      const before = mark();
+      const answer = await post('/smartid/login.json', { code: '61101019999', country: 'EE' });
+      const reached = reachedSince(before).length > 0;
+      if (i <= PER_PERSON && (answer.json?.['status'] !== 'ok' || !reached)) return show(`POST /smartid/login.json (one person, start ${i} of ${PER_PERSON})`, answer);
+      if (i > PER_PERSON && (answer.status !== 429 || reached || !retryAfterFits(answer))) return show(`POST /smartid/login.json (one person, start ${i})`, answer);
+    }
+    // one person the service has no account for: every start refused by the service, none charged
+    for (let i = 0; i < PER_PERSON + 4; i++) {
+      const before = mark();
+      const answer = await post('/smartid/login.json', { code: nobody(7), country: 'LT' });
+      if (answer.status === 429 || !reachedSince(before).length) return `${show(`POST /smartid/login.json (a person without an account, start ${i + 1})`, answer)} (a start the service refused was not given back)`;
+    }
+    // one visitor, each start another person: twelve pass to the service, the thirteenth is refused
+    const visitor = new Jar();
+    for (let i = 1; i <= PER_VISITOR + 1; i++) {
+      const before = mark();
+      const answer = await post('/smartid/login.json', { code: nobody(100 + i), country: 'LT' }, visitor);
+      const reached = reachedSince(before).length > 0;
+      if (i <= PER_VISITOR && (answer.status === 429 || !reached)) return show(`POST /smartid/login.json (one visitor, start ${i} of ${PER_VISITOR})`, answer);
+      if (i > PER_VISITOR && (answer.status !== 429 || reached || !retryAfterFits(answer))) return show(`POST /smartid/login.json (one visitor, start ${i})`, answer);
+    }
+    return null;
+  },
+};
+
+/** Two polls of one session within 500 ms: the second answered `waiting`, unforwarded. */
+export const pollFloor: Check = {
+  id: 'poll-floor',
+  rule: 'a poll of a session sooner than 500 ms after the one before is answered waiting without reaching the service; one after it reaches it',
+  async run({ post, mark, reachedSince, show, wait }) {
+    const jar = new Jar();
+    const start = await post('/mobile/login.json', { phone: '+37268000769', code: '60001017869' }, jar);
+    if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
+    const path = `/mobile/status/${String(start.json['token'])}.json`;
+    await post(path, {}, jar);
+    const before = mark();
+    const soon = await post(path, {}, jar);
+    if (soon.json?.['status'] !== 'waiting' || reachedSince(before).length) return show(`POST ${path} (again at once)`, soon);
+    await wait(700);
+    const later = mark();
+    const after = await post(path, {}, jar);
+    if (!reachedSince(later).length) return show(`POST ${path} (700 ms later)`, after);
+    return null;
+  },
+};
+
+/** Bodies of session operations without files: 16 KB at most, refused unforwarded above it. */
+export const smallBodies: Check = {
+  id: 'small-bodies',
+  rule: `a body over ${SMALL_BODY_LIMIT / 1024} KB for an operation without files (a login, a status poll) gets 413 and is not forwarded; one under it passes`,
+  async run({ post, send, mark, reachedSince, show }) {
+    const padding = 'x'.repeat(SMALL_BODY_LIMIT + 64);
+    let before = mark();
+    const login = await post('/smartid/login.json', { code: '30303039914', country: 'LT', padding });
+    if (login.status !== 413 || reachedSince(before).length) return show('POST /smartid/login.json (17 KB)', login);
+    const jar = new Jar();
+    const start = await post('/mobile/login.json', { phone: '+37200000766', code: '60001019906' }, jar);
+    if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
+    before = mark();
+    const path = `/mobile/status/${String(start.json['token'])}.json`;
+    const poll = await send({ method: 'POST', path, body: JSON.stringify({ padding }), jar });
+    if (poll.status !== 413 || reachedSince(before).length) return show(`POST ${path} (17 KB)`, poll);
+    before = mark();
+    const fits = await post(path, { padding: 'x'.repeat(SMALL_BODY_LIMIT - 1024) }, jar);
+    if (!reachedSince(before).length) return show(`POST ${path} (15 KB)`, fits);
+    return null;
+  },
+};
+
+function runCommand(command: string): string | null {
+  try {
+    execSync(command, { stdio: 'ignore', timeout: 30_000, shell: '/bin/sh' });
+    return null;
+  } catch (error) {
+    return `the command ${JSON.stringify(command)} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  }
+}
+
+/**
+ * With `--stop-state` and `--start-state` (shell commands that take the proxy's shared state away
+ * and bring it back: stop Redis, make the SQLite file unwritable): a start while the state is away
+ * gets 503 with Retry-After and reaches nothing; after it is back, starts work again.
+ */
+export const failClosed: Check = {
+  id: 'fail-closed',
+  rule: ({ options }) =>
+    options.stopState ? 'with the proxy\'s state away, a start gets 503 with Retry-After and reaches nothing; with it back, starts pass' : 'failing closed without state: not checked (no --stop-state given)',
+  async run({ post, mark, reachedSince, show, options, wait }) {
+    if (!options.stopState || !options.startState) return { skipped: 'pass --stop-state <command> and --start-state <command> that take the proxy\'s state away and bring it back' };
+    const stopped = runCommand(options.stopState);
+    if (stopped) return stopped;
+    let failure: string | null = null;
+    try {
+      const before = mark();
+      const answer = await post('/smartid/login.json', { code: '30303039914', country: 'LT' });
+      const retry = Number(answer.headers['retry-after']);
+      if (answer.status !== 503 || !(retry > 0) || reachedSince(before).length) failure = show('POST /smartid/login.json (state away)', answer);
+    } finally {
+      const started = runCommand(options.startState);
+      failure ??= started;
+    }
+    if (failure) return failure;
+    for (let i = 0; i < 20; i++) {
+      const answer = await post('/smartid/login.json', { code: '30303039914', country: 'LT' });
+      if (answer.json?.['status'] === 'ok') return null;
+      if (i === 19) return show('POST /smartid/login.json (state back)', answer);
+      await wait(250);
+    }
+    return null;
+  },
+};
+
+/** The marks the check's result hook left at the service side, by token: when each run began and ended. */
+function hookMarks(prober: Prober): { token: string; at: 'start' | 'end'; when: number }[] {
+  return prober.probe.hookMarks;
+}
+
+/**
+ * With a proxy whose result hook reports to the check (ESIGN_CHECK_HOOK_URL, see docs/proxy.md):
+ * the result of a session reaches no browser before its hook run ended, and the hook never runs
+ * twice at once for one session, however many polls come together.
+ */
+export const resultFirst: Check = {
+  id: 'result-first',
+  rule: 'a session\'s result reaches the browser only after the host\'s result hook ended, and the hook never runs twice at once for one session, with polls coming together',
+  async run(prober) {
+    const { post, show, wait } = prober;
+    const jar = new Jar();
+    const start = await post('/mobile/login.json', { phone: '+37060000666', code: '50001018865' }, jar);
+    if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
+    const token = String(start.json['token']);
+    const path = `/mobile/status/${token}.json`;
+    await wait(400);
+    const okAt: number[] = [];
+    const deadline = Date.now() + 45_000;
+    while (Date.now() < deadline && okAt.length < 3) {
+      // four polls together, as tabs or retries of one browser send them
+      const answers = await Promise.all(Array.from({ length: 4 }, () => post(path, {}, jar)));
+      for (const answer of answers) {
+        if (answer.json?.['status'] === 'ok') okAt.push(Date.now());
+        else if (answer.json?.['status'] !== 'waiting') return show(`POST ${path}`, answer);
+      }
+      await wait(600);
+    }
+    const marks = hookMarks(prober).filter((mark) => mark.token === token);
+    if (!marks.length) {
+      return { skipped: 'start the proxy with ESIGN_CHECK_HOOK_URL=<the sandbox>/__probe/hook (its result hook reports to the check; ESIGN_CHECK_HOOK_MS=3000 makes it slow)' };
+    }
+    if (!okAt.length) return `no ok came for ${path} within 45 s`;
+    let running = 0;
+    for (const mark of marks) {
+      running += mark.at === 'start' ? 1 : -1;
+      if (running > 1) return `the result hook ran twice at once for one session (${JSON.stringify(marks.map((m) => m.at))})`;
+    }
+    const firstEnd = marks.find((mark) => mark.at === 'end')?.when ?? Infinity;
+    if (Math.min(...okAt) < firstEnd) return 'a browser got the result before the result hook ended';
+    return null;
+  },
+};
