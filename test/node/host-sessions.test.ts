@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from 'esign-sandbox';
+import { checkProxy, startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { createApp } from '../../examples/sessions/express-session.js';
 import { CookieJar, b64, send, serverPool } from './harness.js';
@@ -107,5 +107,52 @@ describe('host sessions: the recipes', () => {
       port,
     );
     await recipeHolds(base);
+  });
+});
+
+/**
+ * check-proxy against a recipe as it is written: it logs in through the proxy first as a sandbox
+ * person (--login), then checks that this person may sign and nobody else may, with every other row.
+ */
+async function recipePassesCheck(startRecipe: (baseUrl: string, token: string) => Promise<string>, failing: string[] = []): Promise<void> {
+  const port = await freePort();
+  const token = `recipe-check-${port}`;
+  const base = await startRecipe(`http://127.0.0.1:${port}`, token);
+  const { rows } = await checkProxy({ proxyUrl: `${base}/esign`, port, accessToken: token, waitMs: 20_000, login: { code: '30303039914', country: 'LT' } });
+  assert.deepEqual(rows.filter((row) => !row.ok).map((row) => row.id), failing, JSON.stringify(rows.filter((row) => !row.ok)));
+  assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['result-first', 'fail-closed'], 'the signing gate is checked, as the person logged in');
+}
+
+describe('host sessions: check-proxy logs in first, and the recipes pass it as written', () => {
+  it('Express with express-session', async () => {
+    await recipePassesCheck((baseUrl, accessToken) => serve(createApp({ baseUrl, accessToken, sessionSecret: 'recipe-check-secret' }) as unknown as RequestListener));
+  });
+
+  it('Flask with its session', async () => {
+    await recipePassesCheck(async (baseUrl, accessToken) => {
+      const port = await freePort();
+      return started(
+        '/usr/bin/python3',
+        ['-m', 'flask', '--app', 'session_recipe', 'run', '--port', String(port)],
+        { ESIGN_BASE_URL: baseUrl, ESIGN_ACCESS_TOKEN: accessToken, FLASK_SECRET_KEY: 'recipe-flask-secret', ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'py-')), 'state.sqlite') },
+        new URL('../../examples/proxy-python/', import.meta.url).pathname,
+        port,
+      );
+    });
+  });
+
+  it('PHP with $_SESSION', async () => {
+    await recipePassesCheck(async (baseUrl, accessToken) => {
+      const port = await freePort();
+      const sessions = mkdtempSync(join(scratch, 'php-'));
+      return started(
+        'php',
+        ['-d', `session.save_path=${sessions}`, '-d', 'display_errors=stderr', '-S', `127.0.0.1:${port}`, 'session-recipe.php'],
+        { ESIGN_BASE_URL: baseUrl, ESIGN_ACCESS_TOKEN: accessToken, ESIGN_STATE_FILE: join(sessions, 'state.sqlite') },
+        new URL('../../examples/proxy-php/', import.meta.url).pathname,
+        port,
+      );
+      // PHP's built-in server reads a whole body before the script runs (php-fpm refuses early)
+    }, ['body-limit']);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Sandbox, type RunningSandbox } from '../server.js';
 import type { Probe } from './probe.js';
-import { createProber, type Check, type CheckOptions } from './prober.js';
+import { createProber, Jar, type Check, type CheckOptions, type Prober } from './prober.js';
 import { allowListPass, allowListRefuse } from './checks/allow-list.js';
 import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/bodies.js';
 import { crossSite, scheme } from './checks/origins.js';
@@ -65,7 +65,9 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
   const accessToken = options.accessToken ?? `probe-${randomBytes(12).toString('hex')}`;
   const sandbox = new Sandbox({ accessToken, answerAfterMs: 200, slowAnswerAfterMs: 60_000, probe: true });
   const running: RunningSandbox = await sandbox.listen(options.port ?? 0);
-  const prober = createProber(options, accessToken, sandbox.probe as Probe);
+  // logged in first: the checks sign as that person, with that browser's cookies
+  const signer = options.signer ?? options.login;
+  const prober = createProber(signer ? { ...options, signer } : options, accessToken, sandbox.probe as Probe);
   try {
     await options.onReady?.({ url: running.url, accessToken });
     // the proxy answers at all
@@ -79,6 +81,7 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
         await prober.wait(250);
       }
     }
+    if (options.login) await logIn(prober, options.login);
     const rows: CheckRow[] = [];
     for (const check of CHECKS) {
       const found = await check.run(prober);
@@ -94,6 +97,23 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
   } finally {
     await running.close();
   }
+}
+
+/** Logs in through the proxy as a sandbox person, as a browser does: the start, then polls until it ends. */
+async function logIn(prober: Prober, person: { code: string; country: string }): Promise<void> {
+  const jar = new Jar();
+  const start = await prober.post('/smartid/login.json', person, jar);
+  if (start.json?.['status'] !== 'ok') throw new Error(`--login: ${prober.show('POST /smartid/login.json', start)}`);
+  for (let i = 0; i < 60; i++) {
+    await prober.wait(300);
+    const poll = await prober.post(`/smartid/status/${String(start.json['token'])}.json`, {}, jar);
+    if (poll.json?.['status'] === 'ok') {
+      prober.session = jar;
+      return;
+    }
+    if (poll.json?.['status'] !== 'waiting') throw new Error(`--login: ${prober.show('POST /smartid/status/<token>.json', poll)}`);
+  }
+  throw new Error('--login: the login did not end within 18 s');
 }
 
 export function checkTable(rows: CheckRow[]): string {

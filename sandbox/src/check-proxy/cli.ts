@@ -12,6 +12,9 @@ answers, probes it, and prints a pass/fail table. Exit code 0 only when every ru
   --signer <code,country[,phone]>
                          the proxy signs only as this person (its signing gate), a code and its
                          country (LT, LV or EE): signing checks sign as them, and the gate is checked
+  --login <code,country>  log in through the proxy first as this sandbox person (Smart-ID), for a proxy
+                         whose signing gate reads the host's own session: the signing checks then
+                         sign with that browser's cookies, as that person
   --stop-state <command> a shell command that takes the proxy's shared state away (stops its Redis,
                          makes its SQLite file unwritable): the fail-closed row checks the proxy then
                          refuses with 503; without it that row is skipped
@@ -43,6 +46,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
       'exposes-screening': { type: 'boolean', default: false },
       signer: { type: 'string' },
       'stop-state': { type: 'string' },
+      login: { type: 'string' },
       'start-state': { type: 'string' },
       wait: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -59,6 +63,11 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     console.error('--signer needs the person\'s code and country (LT, LV or EE), e.g. --signer 40504040001,EE: the same digits in two countries are two people');
     return 2;
   }
+  const login = values.login ? signerOf(values.login) : undefined;
+  if (login === null) {
+    console.error('--login needs a sandbox person\'s code and country (LT, LV or EE), e.g. --login 30303039914,LT');
+    return 2;
+  }
   const log = values.json ? (line: string) => console.error(line) : (line: string) => console.log(line);
   const { rows } = await checkProxy({
     proxyUrl,
@@ -66,6 +75,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     ...(values['access-token'] ? { accessToken: values['access-token'] } : {}),
     exposesScreening: values['exposes-screening'],
     ...(signer ? { signer } : {}),
+    ...(login ? { login: { code: login.code, country: login.country } } : {}),
     ...(values['stop-state'] ? { stopState: values['stop-state'] } : {}),
     ...(values['start-state'] ? { startState: values['start-state'] } : {}),
     ...(values.wait ? { waitMs: Number(values.wait) } : {}),

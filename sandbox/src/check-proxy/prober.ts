@@ -15,6 +15,12 @@ export interface CheckOptions {
    * for them, and the gate itself is checked.
    */
   signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string };
+  /**
+   * A sandbox person (Smart-ID) to log in as through the proxy before the checks: for a proxy whose
+   * signing gate reads the host's own session. The checks then sign with that browser's cookies,
+   * as that person (the signer, unless `signer` says otherwise).
+   */
+  login?: { code: string; country: 'LT' | 'LV' | 'EE' };
   /** A shell command that takes the proxy's shared state away (stops Redis, makes the SQLite file unwritable): the fail-closed row runs it. */
   stopState?: string;
   /** A shell command that brings the state back after `stopState`. */
@@ -36,6 +42,11 @@ export interface Answer {
 /** A browser's cookies: what one visitor sends back. */
 export class Jar {
   cookies = new Map<string, string>();
+  copy(): Jar {
+    const jar = new Jar();
+    for (const [name, value] of this.cookies) jar.cookies.set(name, value);
+    return jar;
+  }
   header(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
@@ -69,6 +80,10 @@ export interface Prober {
   answers: { where: string; answer: Answer }[];
   send(spec: Send): Promise<Answer>;
   post(path: string, body: object, jar?: Jar, extra?: Partial<Send>): Promise<Answer>;
+  /** The cookies of the browser logged in with `login`, when one did. */
+  session: Jar | null;
+  /** A jar for a signing start: a copy of the logged-in browser's cookies, or a new visitor's. */
+  signingJar(): Jar;
   /** Where the service side's record stands now: pass it to `reachedSince` after a request. */
   mark(): number;
   reachedSince(mark: number): ReachedRequest[];
@@ -116,12 +131,15 @@ export function createProber(options: CheckOptions, accessToken: string, probe: 
     });
   }
 
-  return {
+  const prober: Prober = {
     options,
     accessToken,
     base,
     probe,
     answers,
+    session: null,
+    // read when called (the login comes after the prober is made); safe to destructure
+    signingJar: () => (prober.session ? prober.session.copy() : new Jar()),
     send,
     post: (path, body, jar = new Jar(), extra = {}) => send({ method: 'POST', path, body: JSON.stringify(body), jar, ...extra }),
     mark: () => probe.reached.length,
@@ -129,6 +147,7 @@ export function createProber(options: CheckOptions, accessToken: string, probe: 
     show: (spec, answer) => `${spec} → ${answer.status} ${answer.text.slice(0, 160)}`,
     wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
+  return prober;
 }
 
 /** One rule of the checklist: its id, what it says, and the probe that shows whether a proxy keeps it. */

@@ -95,9 +95,9 @@ export const signerGate: Check = {
   id: 'signer-gate',
   rule: ({ options }) =>
     options.signer ? 'signing starts for another person than the signed-in one are refused (403 signer-mismatch), unforwarded' : 'signing gate: not checked (no --signer given)',
-  async run({ post, mark, reachedSince, show, options }) {
+  async run({ post, mark, reachedSince, show, options, signingJar }) {
     const signer = options.signer;
-    if (!signer) return { skipped: 'pass --signer <code,country[,phone]> when the proxy signs only as the signed-in person' };
+    if (!signer) return { skipped: 'pass --signer <code,country[,phone]> (or --login <code,country>) when the proxy signs only as the signed-in person' };
     const code = signer.code.replace(/-/g, '');
     const smartOther = code === '40504040001' ? '30303039914' : '40504040001';
     const [phoneOther, codeOther] = code === '60001017869' ? ['+37060000666', '50001018865'] : ['+37268000769', '60001017869'];
@@ -110,11 +110,11 @@ export const signerGate: Check = {
     ];
     for (const [path, body] of others) {
       const before = mark();
-      const answer = await post(path, body);
+      const answer = await post(path, body, signingJar());
       if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length) return show(`POST ${path} (another person)`, answer);
     }
     const before = mark();
-    const own = await post('/smartid/sign.json', { code: signer.code, country: signer.country, type: 'pdf', pdf });
+    const own = await post('/smartid/sign.json', { code: signer.code, country: signer.country, type: 'pdf', pdf }, signingJar());
     if (!reachedSince(before).length) return show('POST /smartid/sign.json (the signed-in person)', own);
     return null;
   },
@@ -153,9 +153,9 @@ export const signerCountry: Check = {
     options.signer
       ? 'signing starts with the signed-in person\'s digits and another country (or a Mobile-ID phone of another country) are refused (403 signer-mismatch), unforwarded'
       : 'signing gate by country: not checked (no --signer given)',
-  async run({ post, mark, reachedSince, show, options }) {
+  async run({ post, mark, reachedSince, show, options, signingJar }) {
     const signer = options.signer;
-    if (!signer) return { skipped: 'pass --signer <code,country[,phone]> when the proxy signs only as the signed-in person' };
+    if (!signer) return { skipped: 'pass --signer <code,country[,phone]> (or --login <code,country>) when the proxy signs only as the signed-in person' };
     const other = signer.country === 'LT' ? 'EE' : 'LT';
     const otherPhone = other === 'LT' ? '+37060000666' : '+37268000769';
     const pdf = { files: [{ name: 'probe.pdf', content: Buffer.from(samplePdf('Country')).toString('base64') }] };
@@ -166,7 +166,7 @@ export const signerCountry: Check = {
     ];
     for (const [path, body] of starts) {
       const before = mark();
-      const answer = await post(path, body);
+      const answer = await post(path, body, signingJar());
       if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length) return show(`POST ${path} (the signer's digits, ${other})`, answer);
     }
     return null;

@@ -1,0 +1,65 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { proxyRulesDocument } from '../../src/protocol/proxy-rules.js';
+import { DEFAULT_RATE_LIMITS, FINISHED_SESSION_TTL } from '../../src/proxy/options.js';
+import { countingService, serverPool } from './harness.js';
+import { freePort, startedByThisFile } from './processes.js';
+
+// One rulebook (src/protocol/proxy-rules.ts) for the three proxies: its JSON copies beside the
+// Python and PHP proxies are what it makes, and those proxies take their rules from the file
+// (a copy with another limit changes what they do). check-proxy then holds all three to the rules.
+
+const { children } = startedByThisFile();
+const serve = serverPool();
+const scratch = mkdtempSync(join(tmpdir(), 'esign-rules-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A proxy of another language on its own port, with this environment; its /esign URL. */
+async function proxyOf(kind: 'python' | 'php', env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const dir = new URL(`../../examples/proxy-${kind}/`, import.meta.url).pathname;
+  const [command, args] = kind === 'python' ? ['/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(port)]] : ['php', ['-S', `127.0.0.1:${port}`, 'proxy.php']];
+  const child = spawn(command, args, { cwd: dir, env: { ...process.env, ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'state-')), 'state.sqlite'), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let log = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
+    if (await fetch(`http://127.0.0.1:${port}/esign/`).then(() => true, () => false)) return `http://127.0.0.1:${port}/esign`;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return assert.fail(`${command} did not start: ${log}`);
+}
+
+describe('the proxy rulebook', () => {
+  it('its copies beside the Python and PHP proxies are what src/protocol/proxy-rules.ts makes', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/proxy-rules.ts', '--check']);
+    assert.match(stdout, /the rulebook and its copies agree/);
+    const copy = JSON.parse(readFileSync('examples/proxy-python/proxy-rules.json', 'utf8')) as ReturnType<typeof proxyRulesDocument>;
+    // the Node proxy's own defaults are the rulebook's numbers
+    assert.deepEqual(copy.rateLimits, DEFAULT_RATE_LIMITS);
+    assert.equal(copy.finishedSessionTtlMs, FINISHED_SESSION_TTL);
+    assert.equal(readFileSync('examples/proxy-php/proxy-rules.json', 'utf8'), readFileSync('examples/proxy-python/proxy-rules.json', 'utf8'));
+  });
+
+  for (const kind of ['python', 'php'] as const) {
+    it(`the ${kind === 'python' ? 'Python' : 'PHP'} proxy takes its rules from the file: a copy with two starts per person stops the third`, async () => {
+      const service = await countingService(serve);
+      const rules = proxyRulesDocument();
+      const changed = { ...rules, rateLimits: { ...rules.rateLimits, perPerson: { limit: 2, windowMs: 600_000 } } };
+      const file = join(scratch, `rules-${kind}.json`);
+      writeFileSync(file, JSON.stringify(changed));
+      const start = async (url: string) => (await fetch(`${url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) })).status;
+      const strict = await proxyOf(kind, { ESIGN_BASE_URL: service.url, ESIGN_ACCESS_TOKEN: `rules-${kind}-token`, ESIGN_RULES_FILE: file });
+      assert.deepEqual([await start(strict), await start(strict), await start(strict)], [200, 200, 429]);
+      const shipped = await proxyOf(kind, { ESIGN_BASE_URL: service.url, ESIGN_ACCESS_TOKEN: `rules-${kind}-token` });
+      assert.deepEqual([await start(shipped), await start(shipped), await start(shipped)], [200, 200, 200], 'the shipped file: six per person');
+      assert.equal(service.seen.length, 5);
+    });
+  }
+});
