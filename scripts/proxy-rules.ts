@@ -1,24 +1,62 @@
 // Writes the proxy's rulebook (src/protocol/proxy-rules.ts) as proxy-rules.json beside the Python
-// and PHP proxies, and into dist/ for the package (with --dist). With --check, fails when a copy
+// and PHP proxies and as the table of docs/proxy.md, and into dist/ for the package (with --dist). With --check, fails when a copy
 // differs from what the rulebook makes (CI runs the check through test/node/proxy-rules.test.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { proxyRulesDocument } from '../src/protocol/proxy-rules.js';
 
 const COPIES = ['examples/proxy-python/proxy-rules.json', 'examples/proxy-php/proxy-rules.json'];
-const text = `${JSON.stringify(proxyRulesDocument(), null, 2)}\n`;
-const targets = process.argv.includes('--dist') ? ['dist/proxy-rules.json'] : COPIES;
+const DOC = 'docs/proxy.md';
+const rules = proxyRulesDocument();
+const text = `${JSON.stringify(rules, null, 2)}\n`;
+
+const minutes = (ms: number) => `${ms / 60_000} min`;
+const seconds = (ms: number) => `${ms / 1000} s`;
+const bytes = (n: number) => (n >= 1024 * 1024 ? `${n / (1024 * 1024)} MB` : `${n / 1024} KB`);
+const limit = (rule: { limit: number; windowMs: number }) => `${rule.limit} in ${minutes(rule.windowMs)}`;
+
+/** What each proxy does, the numbers from the rulebook; how each keeps them, in a few words. */
+function table(): string {
+  const rows: [string, string, string, string, string][] = [
+    ['operations forwarded', `${rules.sessionOperations.length} session operations, both locales`, 'same; `operations` adds document ones', 'same', 'same'],
+    ['starts per person', limit(rules.rateLimits.perPerson), 'store: memory or Redis', 'SQLite file', 'SQLite file'],
+    ['starts per visitor', limit(rules.rateLimits.perVisitor), 'same', 'same', 'same'],
+    ['starts per address', limit(rules.rateLimits.perAddress), 'with `clientAddress`', 'with `ESIGN_LIMIT_BY_ADDRESS`', 'with `ESIGN_LIMIT_BY_ADDRESS`'],
+    ['poll floor', `${rules.minPollIntervalMs} ms`, 'same', 'same', 'same'],
+    ['bodies without files', bytes(rules.sessionBodyLimit), 'same', 'same', 'same'],
+    ['bodies with files', bytes(rules.bodyLimit), 'same', 'same', 'the web server\'s limit'],
+    ['a started session is bound', minutes(rules.sessionTtlMs), 'same', 'same', 'same'],
+    ['a finished session is kept', minutes(rules.finishedSessionTtlMs), 'same', 'same', 'same'],
+    ['result lease, renewed while the hook runs', `${seconds(rules.result.leaseMs)}, every ${seconds(rules.result.renewEveryMs)}`, 'a timer', 'a thread', 'a helper process that stops with the worker'],
+    ['result hook time limit', seconds(rules.result.timeoutMs), '`signal` aborts; counts as failed', 'counts as failed when it returns', 'counts as failed when it returns'],
+    ['other polls wait for the hook', seconds(rules.result.waitMs), 'then `waiting`', 'same', 'same'],
+    ['state away', `503, Retry-After ${rules.storeRetryAfterSeconds} s`, 'store calls bounded at 1 s', 'SQLite lock wait 1 s', 'SQLite lock wait 1 s'],
+    ['event names', rules.events.types.join(', '), 'to `onEvent`', 'JSON lines on stderr', 'JSON lines on stderr'],
+  ];
+  const lines = ['| rule | rulebook | Node | Python | PHP |', '|---|---|---|---|---|', ...rows.map((row) => `| ${row.join(' | ')} |`)];
+  return `<!-- proxy-rules:start -->\n<!-- made from src/protocol/proxy-rules.ts by npm run proxy-rules -->\n${lines.join('\n')}\n<!-- proxy-rules:end -->`;
+}
+
+function withTable(doc: string): string {
+  return doc.replace(/<!-- proxy-rules:start -->[\s\S]*?<!-- proxy-rules:end -->/, table());
+}
 
 if (process.argv.includes('--check')) {
   const stale = COPIES.filter((file) => !existsSync(file) || readFileSync(file, 'utf8') !== text);
+  const doc = readFileSync(DOC, 'utf8');
+  if (withTable(doc) !== doc) stale.push(DOC);
   if (stale.length) {
     console.error(`not made from src/protocol/proxy-rules.ts: ${stale.join(', ')} (run npm run proxy-rules)`);
     process.exit(1);
   }
   console.log('the rulebook and its copies agree');
+} else if (process.argv.includes('--dist')) {
+  mkdirSync('dist', { recursive: true });
+  writeFileSync('dist/proxy-rules.json', text);
 } else {
-  for (const file of targets) {
+  for (const file of COPIES) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }
+  writeFileSync(DOC, withTable(readFileSync(DOC, 'utf8')));
 }
