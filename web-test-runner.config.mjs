@@ -15,7 +15,7 @@ const faultsOf = new Map();
 const faultsFor = (ctx) => {
   const agent = ctx.get('user-agent');
   const browser = /firefox/i.test(agent) ? 'firefox' : /chrom/i.test(agent) ? 'chromium' : 'webkit';
-  if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0, holdStarts: 0 });
+  if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0, holdStarts: 0, parserStarts: 0 });
   return faultsOf.get(browser);
 };
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
@@ -100,6 +100,19 @@ export default {
       if (ctx.path === '/__faults/start') {
         faults.holdStarts = Number(ctx.query.hold ?? 0);
         ctx.body = { holding: faults.holdStarts };
+        return undefined;
+      }
+      // /__faults/parser?starts=1: the next file signing start is refused as a body parser in front of the proxy does (express.json()'s own 413 page)
+      if (ctx.path === '/__faults/parser') {
+        faults.parserStarts = Number(ctx.query.starts ?? 0);
+        ctx.body = { refusing: faults.parserStarts };
+        return undefined;
+      }
+      if (/^\/esign\/(en\/)?(mobile|smartid)\/sign\.json$/.test(ctx.path) && faults.parserStarts > 0) {
+        faults.parserStarts--;
+        ctx.status = 413;
+        ctx.type = 'text/html';
+        ctx.body = '<!DOCTYPE html><html><head><title>Error</title></head><body><pre>PayloadTooLargeError: request entity too large</pre></body></html>';
         return undefined;
       }
       if (/^\/esign\/(en\/)?(mobile|smartid)\/(login|sign|sign\/hash)\.json$/.test(ctx.path) && faults.holdStarts > 0) {

@@ -146,6 +146,8 @@ export class ProxyCaller {
       // not JSON: an error page of something on the way
     }
     if (typeof json?.status !== 'string') {
+      // a body parser or a web server in front that refused the size (its own page, not JSON): the file, not the network
+      if (response.status === 413) throw new EsignError('request-too-large', 'The request is larger than a server on the way accepts (HTTP 413)', { httpStatus: 413 });
       throw new EsignError('network', `Not the service's JSON (HTTP ${response.status})`, { httpStatus: response.status });
     }
     const status = (json as { status: string }).status;

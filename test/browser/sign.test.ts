@@ -180,6 +180,21 @@ describe('esign-sign: signing', () => {
     });
   }
 
+  it('a body parser in front that refuses the file with its own 413 page: said as a file too large, never as the network', async () => {
+    await fetch('/__faults/parser?starts=1');
+    const el = await signElement();
+    el.files = pdfFile();
+    await type(el as never, 'code', '40504040001');
+    const errors: string[] = [];
+    el.addEventListener('esign-error', (event) => errors.push((event as CustomEvent<{ code: string }>).detail.code));
+    submitButton(el as never).click();
+    await until(() => errors.length > 0, 'the error');
+    expect(errors).to.deep.equal(['request-too-large']);
+    await until(() => deepText(el).includes(en['error.request-too-large']), 'the words of a file too large');
+    expect(deepText(el)).not.to.include(en['error.network']);
+    await expect(el).to.be.accessible();
+  });
+
   it('signs a PDF with Smart-ID (visible, last page): the signed file as base64 and as a PDF Blob, and a download', async () => {
     const el = await signElement({ 'signature-position': 'right_bottom', 'signature-page': 'last_page', 'certificate-level': 'QUALIFIED' });
     el.files = pdfFile('contract.pdf', 2);

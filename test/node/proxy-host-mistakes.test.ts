@@ -98,3 +98,57 @@ describe('proxy: a session removed while a poll of it was on its way', () => {
     assert.equal(forwardedPolls, 1, 'the poll after the removal was not forwarded: the proxy knows the session no more');
   });
 });
+
+describe('proxy: setup mistakes said once in the log, where a new host looks', () => {
+  it('express-session with saveUninitialized: false: a poll comes with another session than its start; refused, and the log says why, once', async () => {
+    const session = (await import('express-session')).default;
+    const logs: string[] = [];
+    const app = express();
+    app.use(session({ secret: 'mistake-secret', resave: false, saveUninitialized: false }));
+    app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/esign', rateLimit: false, visitor: (request) => (request.raw as express.Request).sessionID, log: (line) => logs.push(line) }));
+    const url = await serve(app as unknown as RequestListener);
+    const jar = new CookieJar();
+    const start = await send(`${url}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar });
+    assert.equal(start.json.status, 'ok');
+    assert.equal(jar.header(url), '', 'an unsaved session sets no cookie: every request is another session');
+    for (let i = 0; i < 3; i++) {
+      const poll = await send(`${url}/esign/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar });
+      assert.deepEqual([poll.status, poll.json.error_code], [404, 40402]);
+    }
+    assert.equal(logs.length, 1, logs.join('\n'));
+    assert.match(logs[0]!, /a poll came from another visitor than the start of its session.*saveUninitialized: true/);
+  });
+
+  it('a body parser in front: the log says once where to mount the proxy and what limit to set; a parser\'s own 413 page is what the browser then gets for a large file', async () => {
+    const logs: string[] = [];
+    const app = express();
+    app.use(express.json());
+    app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/esign', rateLimit: false, log: (line) => logs.push(line) }));
+    // the parser's refusal as Express's own error page, without its stack on the test's output
+    app.use((error: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(error.status ?? 500).type('html').send('<pre>PayloadTooLargeError: request entity too large</pre>'));
+    const url = await serve(app as unknown as RequestListener);
+    for (let i = 0; i < 2; i++) assert.equal((await send(`${url}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() })).json.status, 'ok');
+    assert.equal(logs.length, 1, logs.join('\n'));
+    assert.match(logs[0]!, /a body parsed by another middleware reached the proxy.*mount the proxy before your body parsers.*limit: '80mb'/);
+    // a 475 KB file: refused by express.json()'s 100 kb default, as an HTML page the proxy never sees
+    const large = await fetch(`${url}/esign/smartid/sign.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: 'A'.repeat(475 * 1024) }] } }) });
+    assert.equal(large.status, 413);
+    assert.match(large.headers.get('content-type') ?? '', /html/);
+  });
+
+  it('behind a reverse proxy that does not pass the Host on: the first cross-site refusal is said with the Origin and the Host it saw, once', async () => {
+    const logs: string[] = [];
+    const events: ProxyEvent[] = [];
+    const proxyUrl = await serve(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/esign', rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }) as RequestListener);
+    // what nginx sends without proxy_set_header Host: its upstream's address as the Host, the page's origin as it was
+    for (let i = 0; i < 2; i++) {
+      const refused = await send(`${proxyUrl}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar(), headers: { origin: 'https://bank.example', 'sec-fetch-site': 'same-origin' } });
+      assert.deepEqual([refused.status, refused.json.proxy_error], [403, 'cross-site']);
+    }
+    await eventsDelivered();
+    assert.equal(events.filter((e) => e.type === 'refused' && e.reason === 'cross-site').length, 2, 'each refusal is an event');
+    assert.equal(logs.length, 1, logs.join('\n'));
+    assert.match(logs[0]!, /refused a request as cross-site: Origin "https:\/\/bank\.example", Sec-Fetch-Site "same-origin", Host "127\.0\.0\.1:\d+", over http/);
+    assert.match(logs[0]!, /proxy_set_header Host \$host/);
+  });
+});

@@ -2,6 +2,7 @@ import { ProxyRefusal, jsonAnswer } from '../errors.js';
 import { REMOVALS, STATUS_OF } from '../operation-kinds.js';
 import { MemoryStore } from '../store.js';
 import type { Binding, Step, Has } from './exchange.js';
+import type { ProxySetup } from './setup.js';
 
 /** Bindings as parsed, by their stored text: a session is polled every second or so, its binding never changes. */
 const parsed = new Map<string, Binding>();
@@ -29,16 +30,17 @@ export const SESSION_NOT_FOUND = 'Session for given token was not found';
  * channel. Any other token gets the service's own answer for a token it does not know, whether
  * the session exists or not.
  */
-export const binding: Step<'operation' | 'visitor'> = (x, { store }) => {
+export const binding: Step<'operation' | 'visitor'> = (x, setup) => {
   const { operation } = x;
+  const { store } = setup;
   if (!REMOVALS[operation.id] && !STATUS_OF[operation.id]) return;
   const key = `bind:${operation.params['token'] ?? operation.params['sessionId'] ?? ''}`;
   // the process's own memory answers at once: no promise for every poll
-  if (store instanceof MemoryStore) return bound(x, store.getNow(key));
-  return store.get(key).then((stored) => bound(x, stored));
+  if (store instanceof MemoryStore) return bound(x, setup, store.getNow(key));
+  return store.get(key).then((stored) => bound(x, setup, stored));
 };
 
-function bound(x: Has<'operation' | 'visitor'>, stored: string | null): void {
+function bound(x: Has<'operation' | 'visitor'>, setup: ProxySetup, stored: string | null): void {
   const { operation } = x;
   const removalChannel = REMOVALS[operation.id];
   const bound = stored ? parseBinding(stored) : null;
@@ -47,6 +49,15 @@ function bound(x: Has<'operation' | 'visitor'>, stored: string | null): void {
   if (fits) {
     x.binding = bound;
     return;
+  }
+  if (bound !== null && !owner && setup.options.visitor) {
+    // the session exists, for another visitor by the host's hook: most often a session that is not kept between requests
+    setup.hint(
+      'visitor-changed',
+      '[esign-proxy] a poll came from another visitor than the start of its session, by your visitor hook, and was refused (not-your-session): ' +
+        'when the hook returns a session id, that session is not kept between requests. With express-session set saveUninitialized: true ' +
+        '(or write something into the session before the start), and keep its cookie on the proxy\'s path. (Said once; if it was not your own browser, it was someone else\'s token.)',
+    );
   }
   const answer = removalChannel ? { status: 'error', message: SESSION_NOT_FOUND } : { status: 'error', message: SESSION_NOT_FOUND, error_code: 40402 };
   throw new ProxyRefusal(jsonAnswer(404, answer), { reason: 'not-your-session' });

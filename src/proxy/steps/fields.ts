@@ -53,6 +53,14 @@ function checked(x: Has<'operation'>, body: unknown): void {
 export const fields: Step<'operation'> = (x, setup) => {
   if (x.request.method === 'GET') return;
   const body = x.request.parsedBody;
+  if (body !== undefined) {
+    setup.hint(
+      'parsed-body',
+      '[esign-proxy] a body parsed by another middleware reached the proxy (express.json() or the like in front of it): mount the proxy before your body parsers, ' +
+        `or give them a limit of ${setup.bodyLimit / (1024 * 1024)} MB for files to sign (express.json({ limit: '${setup.bodyLimit / (1024 * 1024)}mb' })); ` +
+        'with express.json()\'s default of 100 kb a larger file is answered 413 by the parser before the proxy sees it. (Said once.)',
+    );
+  }
   if (typeof body === 'string') return checked(x, parsed(body));
   if (body instanceof Uint8Array) return checked(x, parsed(DECODER.decode(body)));
   if (body !== undefined) return checked(x, body);

@@ -26,6 +26,9 @@ import { createUpstream, type Upstream } from '../upstream.js';
 
 export const MIN_TOKEN_LENGTH = 8;
 
+/** Setup mistakes the log says once each: a refused origin, a body parsed before the proxy, a visitor that changed between a start and its polls. */
+export type SetupHint = 'cross-site' | 'parsed-body' | 'visitor-changed';
+
 /** What every step of one proxy shares: its options read once, its store, the way to the service. */
 export interface ProxySetup {
   options: ProxyOptions;
@@ -51,6 +54,8 @@ export interface ProxySetup {
   tokenRefusedSaidAt: number;
   /** Writes a line for the host's operators, the token taken out. */
   log: (message: string) => void;
+  /** Writes a line about the host's setup once per process for each `kind`: what points at a mistake of setup, said where the host looks. */
+  hint: (kind: SetupHint, message: string) => void;
   /** Runs a host hook: a throw is the host's failure, logged without secrets and answered 500 (no denial). */
   askHost: <T>(hook: HostHook, call: () => T | Promise<T>, context?: string) => Promise<T>;
 }
@@ -100,6 +105,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
   const write = options.log ?? ((message: string) => console.error(message));
   // a host's error message could quote anything: the token never reaches a log line
   const log = (message: string) => write(message.split(token).join('[redacted]'));
+  const hinted = new Set<SetupHint>();
   return {
     options,
     enabled: enabledOperations(options),
@@ -128,6 +134,11 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     eventKey: options.eventSecret || token,
     tokenRefusedSaidAt: -Infinity,
     log,
+    hint: (kind, message) => {
+      if (hinted.has(kind)) return;
+      hinted.add(kind);
+      log(message);
+    },
     askHost: async (hook, call, context = '') => {
       try {
         return await call();
