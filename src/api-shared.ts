@@ -22,6 +22,8 @@ export { EsignSessionElement } from './internal/session-element.js';
 export { blobToBase64, base64ToBlob } from './internal/base64.js';
 export type { SignInput, SignFile } from './internal/sign-files.js';
 export type { PersonValue, PersonChannel, PersonField } from './elements/person-form/person-form.js';
+export type { SignerPerson } from './internal/signer.js';
+export type { Country } from './protocol/types.js';
 export type { StatusState } from './elements/status/status.js';
 export type { AuthenticatedDetail, StartedDetail, CancelledDetail } from './elements/identify/events.js';
 export type { SignedDetail } from './elements/sign/events.js';

@@ -62,12 +62,15 @@ export class ProxyCaller {
   readonly locale: ServiceLocale;
   readonly timeoutMs: number;
   readonly #fetch: typeof fetch;
+  /** With the browser's own fetch: a host's fetch may reach another origin its own way. */
+  readonly #sameOriginOnly: boolean;
 
   constructor(options: EsignClientOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
     this.locale = serviceLocale(options.lang);
     this.timeoutMs = options.timeoutMs || 30_000;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#sameOriginOnly = !options.fetch;
   }
 
   /** Sends one operation and returns its `ok` (or `waiting`) body; throws EsignError otherwise. */
@@ -84,6 +87,10 @@ export class ProxyCaller {
       throw new EsignError('invalid-input', (cause as Error).message, { cause, field: Object.keys(params)[0] });
     }
     const { method } = operation;
+    // the proxy answers its own origin only (decision 0011): another origin would fail as "the network"
+    if (this.#sameOriginOnly && typeof location == 'object' && new URL(this.endpoint, location.href).origin != location.origin) {
+      throw new EsignError('misconfigured', `The endpoint must be on the page's own origin (${location.origin})`, { field: 'endpoint', retryable: false });
+    }
     // the GETs have no body: the proxy adds the token to their query
     const payload = method === 'GET' ? undefined : serializeJson(body);
     const base = options.timeoutMs ?? this.timeoutMs;
@@ -147,8 +154,8 @@ export class ProxyCaller {
     }
     if (typeof json?.status !== 'string') {
       // a body parser or a web server in front that refused the size (its own page, not JSON): the file, not the network
-      if (response.status === 413) throw new EsignError('request-too-large', 'The request is larger than a server on the way accepts (HTTP 413)', { httpStatus: 413 });
-      throw new EsignError('network', `Not the service's JSON (HTTP ${response.status})`, { httpStatus: response.status });
+      const code = response.status == 413 ? 'request-too-large' : 'network';
+      throw new EsignError(code, `Not the service's JSON (HTTP ${response.status})`, { httpStatus: response.status });
     }
     const status = (json as { status: string }).status;
     if (status === 'ok' || status === 'waiting') return json as Answer;

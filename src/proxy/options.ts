@@ -160,7 +160,11 @@ export interface ProxyOptions {
    * for a plain-http server reached on another address.
    */
   publicScheme?: 'https' | 'http';
-  /** Origins of other sites allowed to call the proxy (exact `https://app.example` strings). Default none. */
+  /**
+   * Origins of other sites allowed to call the proxy (exact `https://app.example` strings). Default
+   * none. The elements call their own origin only, and the proxy answers no CORS preflight
+   * (decision 0011): this is for a host that answers CORS itself in front of the proxy.
+   */
   allowedOrigins?: readonly string[];
   /**
    * Limits on session starts. Per person (default 6 in 10 minutes) stops a flood of pushes: it

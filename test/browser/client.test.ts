@@ -70,6 +70,20 @@ describe('client: authentication', () => {
   });
 });
 
+describe('client: the endpoint is on the page\'s own origin', () => {
+  it('an endpoint of another origin is a setup error said at once, with nothing sent (never "the network")', async () => {
+    const before = performance.getEntriesByType('resource').length;
+    const elsewhere = new EsignClient({ endpoint: 'http://127.0.0.2:9/esign', lang: 'en' });
+    const error = await rejection(elsewhere.smartIdLogin({ code: '40504040001', country: 'EE' }));
+    expect([error.code, error.field, error.retryable]).to.deep.equal(['misconfigured', 'endpoint', false]);
+    expect(error.message).to.contain(`must be on the page's own origin (${location.origin})`);
+    expect(performance.getEntriesByType('resource').slice(before).filter((entry) => entry.name.includes('127.0.0.2'))).to.deep.equal([]);
+    // the same path on the page's origin, written out in full, is the page's own
+    const own = new EsignClient({ endpoint: `${location.origin}/esign`, lang: 'en' });
+    expect((await own.smartIdLogin({ code: '40504040001', country: 'EE' })).status).to.equal('ok');
+  });
+});
+
 describe('client: signing', () => {
   it('mobile and smart file signing with their errors', async () => {
     const mobile = await en.mobileSign({ type: 'pdf', phone: '+37060000666', code: '50001018865', pdf: pdf(), signature_position: 'right_bottom' });

@@ -25,6 +25,15 @@ describe('README and docs', () => {
     assert.ok(readFileSync('examples/vue-vite/vite.config.ts', 'utf8').includes("isCustomElement: (tag) => tag.startsWith('esign-')"));
   });
 
+  it('docs/host-sessions.md shows the whole code of the Next.js and Express recipes, as CI runs them (next build and next start; the Express app over HTTP)', () => {
+    const page = readFileSync('docs/host-sessions.md', 'utf8');
+    const blocks = [...page.matchAll(/```(?:ts|tsx)\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    for (const file of ['app/session.ts', 'app/esign/[...path]/route.ts', 'app/page.tsx']) {
+      assert.ok(blocks.includes(readFileSync(`examples/next-app/${file}`, 'utf8')), `${file}, whole`);
+    }
+    assert.ok(blocks.includes(readFileSync('examples/sessions/express-session.ts', 'utf8')), 'the Express recipe, whole');
+  });
+
   it('matches paths in its Python proxy with fullmatch, never with $', () => {
     const python = readFileSync('examples/proxy-python/proxy.py', 'utf8');
     assert.match(python, /re\.fullmatch\(/);

@@ -3,13 +3,14 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { EsignIdentify, EsignSign } from 'esign-elements/react';
+import type { Country } from 'esign-elements';
 
 /**
  * Rendered on the server and hydrated: the components add their event listeners themselves, so
  * onAuthenticated and onSigned work after hydration. The events are signals for the page only:
  * after a login the page asks the server again, which greets whom onResult logged in.
  */
-export function Flows({ signer }: { signer: { code: string } | null }) {
+export function Flows({ signer }: { signer: { country: Country; code: string } | null }) {
   const router = useRouter();
   const [files, setFiles] = useState<File[]>([]);
   const [signed, setSigned] = useState('');

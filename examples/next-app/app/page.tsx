@@ -16,7 +16,7 @@ export default async function Page() {
       ) : (
         <p id="anonymous">Not logged in</p>
       )}
-      <Flows signer={person ? { code: person.code } : null} />
+      <Flows signer={person ? { country: person.country, code: person.code } : null} />
     </main>
   );
 }
