@@ -2,10 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
@@ -226,6 +227,28 @@ describe('the packed packages installed into an empty app', () => {
       const script = entries.map((key) => `await import(${JSON.stringify(key === '.' ? name : `${name}/${key.slice(2)}`)});`).join('\n');
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', `${script}\nconsole.log('imported ${entries.length}')`], { cwd: app });
       assert.equal(stdout.trim(), `imported ${entries.length}`);
+    }
+  });
+
+  it('each entry a page imports brings the types of what it defines (its tags and their events), and the packed declarations compile with skipLibCheck off', async () => {
+    const app = join(dir, 'app');
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules/esign-elements/package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const tags = Object.keys(manifest.exports)
+      .map((key) => key.slice(2))
+      .filter((name) => existsSync(join(app, `node_modules/esign-elements/dist/elements/${name}/define.d.ts`)));
+    assert.ok(tags.length >= 12, tags.join(', '));
+    const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+    for (const entry of [...tags, 'define']) {
+      const tag = entry === 'define' ? 'identify' : entry;
+      const folder = join(app, `types-${entry}`);
+      mkdirSync(folder, { recursive: true });
+      // an element with events of its own (a part of another has none): its error's detail typed
+      const events = existsSync(join(app, `node_modules/esign-elements/dist/elements/${tag}/events.d.ts`));
+      const listen = events ? `element.addEventListener('esign-error', (event) => console.log(event.detail.code));\n` : '';
+      writeFileSync(join(folder, 'page.ts'), `import 'esign-elements/${entry}';\nconst element: HTMLElementTagNameMap['esign-${tag}'] = document.createElement('esign-${tag}');\n${listen}`);
+      writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, include: ['page.ts'] }));
+      const compiled = await run(process.execPath, [tsc, '-p', folder], { cwd: app }).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error));
+      assert.equal(compiled, '', `esign-elements/${entry} alone: ${compiled}`);
     }
   });
 

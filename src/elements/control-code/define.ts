@@ -5,3 +5,9 @@ import { defineElement } from '../../internal/define.js';
 defineElement('esign-control-code', EsignControlCode);
 
 export { EsignControlCode };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'esign-control-code': EsignControlCode;
+  }
+}

@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 export interface PreviewLoadedDetail {
   /** The name of the file shown (inside a container: of the PDF shown). */
   fileName: string;
@@ -7,6 +9,10 @@ export interface PreviewLoadedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    'esign-preview-loaded': CustomEvent<PreviewLoadedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     'esign-preview-loaded': CustomEvent<PreviewLoadedDetail>;
   }
 }

@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 import type { InvitedSigner } from '../../protocol/types.js';
 
 export interface DocumentUploadedDetail {
@@ -9,6 +11,10 @@ export interface DocumentUploadedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    'esign-document-uploaded': CustomEvent<DocumentUploadedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     'esign-document-uploaded': CustomEvent<DocumentUploadedDetail>;
   }
 }

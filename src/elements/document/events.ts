@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 export interface DocumentRemovedDetail {
   documentId: string;
 }
@@ -10,6 +12,11 @@ export interface DocumentDownloadedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    'esign-document-removed': CustomEvent<DocumentRemovedDetail>;
+    'esign-document-downloaded': CustomEvent<DocumentDownloadedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     'esign-document-removed': CustomEvent<DocumentRemovedDetail>;
     'esign-document-downloaded': CustomEvent<DocumentDownloadedDetail>;
   }

@@ -1,5 +1,7 @@
 /** Registers <esign-hash-sign> and the elements it is made of; safe to import twice. */
 import { EsignHashSign } from './hash-sign.js';
+// its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
+import './events.js';
 import { defineElement } from '../../internal/define.js';
 import { definedLater } from '../../internal/session-later-load.js';
 import '../person-form/define.js';
@@ -10,3 +12,9 @@ definedLater.push(() => import('../control-code/define.js'), () => import('../st
 defineElement('esign-hash-sign', EsignHashSign);
 
 export { EsignHashSign };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'esign-hash-sign': EsignHashSign;
+  }
+}

@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 import type { Channel } from '../../client/client.js';
 import type { HashAlgorithm, HashSignStatusResponse } from '../../protocol/types.js';
 
@@ -14,6 +16,10 @@ export interface HashSignedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    'esign-hash-signed': CustomEvent<HashSignedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     'esign-hash-signed': CustomEvent<HashSignedDetail>;
   }
 }

@@ -1,5 +1,7 @@
 /** Registers <esign-identify> and the elements it is made of; safe to import twice. */
 import { EsignIdentify } from './identify.js';
+// its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
+import './events.js';
 import { defineElement } from '../../internal/define.js';
 import { definedLater } from '../../internal/session-later-load.js';
 import '../person-form/define.js';
@@ -10,3 +12,9 @@ definedLater.push(() => import('../control-code/define.js'), () => import('../st
 defineElement('esign-identify', EsignIdentify);
 
 export { EsignIdentify };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'esign-identify': EsignIdentify;
+  }
+}

@@ -1,13 +1,15 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 import type { CamelCased } from '../../protocol/camel.js';
 import type { Channel } from '../../client/client.js';
-import type { EsignErrorDetail } from '../../client/errors.js';
 import type { CancelledDetail, StartedDetail } from '../../internal/session-events.js';
-import type { Certificate, IdentificationStatusResponse, PepsRecord, SanctionsRecord } from '../../protocol/types.js';
+import type { Certificate, Country, IdentificationStatusResponse, PepsRecord, SanctionsRecord } from '../../protocol/types.js';
 
 export type { CancelledDetail, StartedDetail };
 
 export interface AuthenticatedDetail {
-  person: { name: string; surname: string; code: string; country: string };
+  /** A person is a country and a code: pass `country` and `code` on to a signing element's `signer` as they are. */
+  person: { name: string; surname: string; code: string; country: Country };
   certificate: CamelCased<Certificate>;
   token: string;
   channel: Channel;
@@ -22,10 +24,13 @@ export interface AuthenticatedDetail {
 
 declare global {
   interface HTMLElementEventMap {
-    'esign-started': CustomEvent<StartedDetail>;
     'esign-authenticated': CustomEvent<AuthenticatedDetail>;
-    'esign-cancelled': CustomEvent<CancelledDetail>;
-    'esign-error': CustomEvent<EsignErrorDetail>;
+    'esign-cancel-request': CustomEvent<undefined>;
+    'esign-person-submit': CustomEvent<unknown>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
+    'esign-authenticated': CustomEvent<AuthenticatedDetail>;
     'esign-cancel-request': CustomEvent<undefined>;
     'esign-person-submit': CustomEvent<unknown>;
   }

@@ -4,3 +4,9 @@ import { defineElement } from '../../internal/define.js';
 defineElement('esign-person-form', EsignPersonForm);
 
 export { EsignPersonForm };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'esign-person-form': EsignPersonForm;
+  }
+}

@@ -1,5 +1,7 @@
 /** Registers <esign-sign> and the elements it is made of; safe to import twice. */
 import { EsignSign } from './sign.js';
+// its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
+import './events.js';
 import { defineElement } from '../../internal/define.js';
 import '../control-code/define.js';
 import '../document-preview/define.js';
@@ -9,3 +11,9 @@ import '../status/define.js';
 defineElement('esign-sign', EsignSign);
 
 export { EsignSign };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'esign-sign': EsignSign;
+  }
+}

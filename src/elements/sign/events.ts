@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 import type { CamelCased } from '../../protocol/camel.js';
 import type { Channel } from '../../client/client.js';
 import type { PepsRecord, SanctionsRecord, SignStatusResponse } from '../../protocol/types.js';
@@ -17,6 +19,10 @@ export interface SignedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    'esign-signed': CustomEvent<SignedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     'esign-signed': CustomEvent<SignedDetail>;
   }
 }

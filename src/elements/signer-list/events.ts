@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 import type { InvitedSigner, SignerEntry } from '../../protocol/types.js';
 
 export interface SignersLoadedDetail {
@@ -24,6 +26,14 @@ export interface SignerRemovedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    /** A removal confirmation opened for this signer (bubbles, not composed). */
+    'esign-confirm-open': CustomEvent<TemporarySignerName>;
+    'esign-signers-loaded': CustomEvent<SignersLoadedDetail>;
+    'esign-signer-invited': CustomEvent<SignerInvitedDetail>;
+    'esign-signer-removed': CustomEvent<SignerRemovedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     /** A removal confirmation opened for this signer (bubbles, not composed). */
     'esign-confirm-open': CustomEvent<TemporarySignerName>;
     'esign-signers-loaded': CustomEvent<SignersLoadedDetail>;

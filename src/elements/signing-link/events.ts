@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 import type { TemporarySigningLink, TemporarySigningLinkResponse } from '../../protocol/types.js';
 import type { TemporarySignerName } from '../signer-list/events.js';
 
@@ -11,6 +13,10 @@ export interface SigningLinkCreatedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    'esign-signing-link-created': CustomEvent<SigningLinkCreatedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     'esign-signing-link-created': CustomEvent<SigningLinkCreatedDetail>;
   }
 }

@@ -5,3 +5,9 @@ import { defineElement } from '../../internal/define.js';
 defineElement('esign-status', EsignStatus);
 
 export { EsignStatus };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'esign-status': EsignStatus;
+  }
+}

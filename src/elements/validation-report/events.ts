@@ -1,3 +1,5 @@
+// the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
+import '../../internal/shared-events.js';
 import type { ValidationReport } from '../../protocol/types.js';
 
 export interface ValidatedDetail {
@@ -12,6 +14,10 @@ export interface ValidatedDetail {
 
 declare global {
   interface HTMLElementEventMap {
+    'esign-validated': CustomEvent<ValidatedDetail>;
+  }
+  /** The same events, bubbled and composed up to the document: a listener there is typed too. */
+  interface DocumentEventMap {
     'esign-validated': CustomEvent<ValidatedDetail>;
   }
 }
