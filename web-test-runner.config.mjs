@@ -30,7 +30,7 @@ const limited = createProxyHandler({
   rateLimit: { perVisitor: { limit: 1, windowMs: 250_000 }, perPerson: false },
 });
 
-// signing only as the person signed in: the test page says who that is in a cookie (none: nobody)
+// signing only as the person signed in: the test page says who that is in a cookie, `code,country` (none: nobody)
 const gated = createProxyHandler({
   baseUrl: sandbox.url,
   accessToken: ACCESS_TOKEN,
@@ -38,7 +38,9 @@ const gated = createProxyHandler({
   rateLimit: false,
   signer: ({ headers }) => {
     const signedIn = /(?:^|;\s*)signed-in=([^;]+)/.exec(headers.get('cookie') ?? '')?.[1];
-    return signedIn ? { code: decodeURIComponent(signedIn) } : null;
+    if (!signedIn) return null;
+    const [code, country] = decodeURIComponent(signedIn).split(',');
+    return { code, country };
   },
 });
 

@@ -496,7 +496,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * rate limit lasts the time left instead.
    */
   #renderActions() {
-    const { other, retryable, wait } = this.#runtime?.endChoices() ?? { other: null, retryable: true, wait: undefined };
+    const { other, retryable, wait, deadEnd } = this.#runtime?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
     return html`<div class="actions">
       ${other
         ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
@@ -505,9 +505,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         : nothing}
       ${wait
         ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
-        : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.#retry()}>
-            ${this.t(retryable ? 'action.retry' : 'action.edit')}
-          </button>`}
+        : deadEnd
+          ? nothing
+          : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.#retry()}>
+              ${this.t(retryable ? 'action.retry' : 'action.edit')}
+            </button>`}
     </div>`;
   }
 

@@ -27,9 +27,19 @@ export function sessionFailed(host: AnyHost, error: unknown, channel: Channel): 
     host.flow.reset();
     void host.controllers.updateComplete.then(() => host.personForm?.setFieldError(field, fieldMessage(host, field)));
   } else {
-    void host.focusLater(otherChannel(host) ? '[part="other-channel"]' : '[part="retry"]');
+    // an end the person cannot change (the site's setup, the site's own login): the focus on what is said
+    void host.focusLater(otherChannel(host) ? '[part="other-channel"]' : isDeadEnd(error) ? 'esign-status' : '[part="retry"]');
   }
   return wait;
+}
+
+/**
+ * An error the person cannot fix with their details or by trying again: the site's setup (its
+ * access token, its proxy, its settings) or its own login (`signer-unknown`). No action is offered
+ * that brings the same error back: the words say what to do, and the host answers `esign-error`.
+ */
+export function isDeadEnd(error: unknown): boolean {
+  return error instanceof EsignError && !error.retryable && ((error.group === 'caller' && error.code !== 'request-too-large') || error.code === 'signer-unknown');
 }
 
 function formField(error: EsignError): PersonField | null {
@@ -58,6 +68,8 @@ export interface EndChoices {
   other: Channel | null;
   /** Whether trying the same again can help (else: change the details). */
   retryable: boolean;
+  /** Neither can help: the person cannot fix it (the site's setup or login), so nothing is offered. */
+  deadEnd: boolean;
   /** After a rate limit, the time left: said in place of an action that cannot work yet. */
   wait: string | undefined;
 }
@@ -71,6 +83,7 @@ export function endChoices(host: AnyHost, wait: RetryWait | undefined): EndChoic
   return {
     other: otherChannel(host),
     retryable: host.flow.state === 'cancelled' || !(error instanceof EsignError) || error.retryable,
+    deadEnd: host.flow.state === 'error' && isDeadEnd(error),
     // the words are undefined once the time is over: Try again comes back
     wait: error?.code === 'rate-limited' ? wait?.words() : undefined,
   };

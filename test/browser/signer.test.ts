@@ -8,7 +8,7 @@ import { lt } from '../../src/i18n/lt.js';
 import { ru } from '../../src/i18n/ru.js';
 import { en } from '../../src/i18n/en.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { deepActiveElement, deepText, personForm, submitButton } from './helpers.js';
+import { deepActiveElement, deepText, personForm, submitButton, until } from './helpers.js';
 
 // The signing elements given the person logged in to the site (`signer`): shown as fixed, not as
 // fields, and the proxy's signing gate (/esign-gated, whose person the page names in a cookie)
@@ -37,14 +37,15 @@ function field(el: HTMLElement, id: string) {
 
 describe('signer: the person the site fixed', () => {
   it('shows the signer read-only and masked, saying the site set it, and signs as them through the gate', async () => {
-    signedIn('30303039914');
+    signedIn('30303039914,LT');
     const el = await signWith('30303039914,LT');
     await expect(el).to.be.accessible();
     const code = field(el, 'code');
     expect([code.label, code.hint, code.input.value, code.input.readOnly]).to.deep.equal(['Personal code', en['form.fixed'], '3030••••914', true]);
+    // the country set by the site as the code is: read-only, said so, reached by the keyboard (not a disabled choice)
     const country = field(el, 'country');
-    expect([...country.input.options].map((option) => option.value), 'the one country offered').to.deep.equal(['LT']);
-    expect(country.input.disabled, 'nothing to choose').to.equal(true);
+    expect([country.label, country.hint, country.input.value, country.input.readOnly, country.input.disabled]).to.deep.equal(['Country', en['form.fixed'], en['country.LT'], true, false]);
+    expect(country.input.getAttribute('aria-describedby')).to.equal('country-hint');
     expect(deepText(el)).not.to.contain('30303039914');
     // typing changes nothing
     code.input.focus();
@@ -58,7 +59,7 @@ describe('signer: the person the site fixed', () => {
   });
 
   it('takes the signer as a property too, with a phone for Mobile-ID, read-only on the way of the keyboard to the submit button', async () => {
-    signedIn('50001018865');
+    signedIn('50001018865,LT');
     const el = await fixture<EsignHashSign>(
       html`<esign-hash-sign endpoint="/esign-gated" lang="en" channel="mobile" hash=${'ab'.repeat(32)} .signer=${{ code: '50001018865', phone: '+37060000666' }}></esign-hash-sign>`,
     );
@@ -79,7 +80,7 @@ describe('signer: the person the site fixed', () => {
   });
 
   it('says in the person\'s language that they can sign only as the person logged in (signer-mismatch), once', async () => {
-    signedIn('40504040001');
+    signedIn('40504040001,EE');
     const el = await signWith('30303039914,LT', 'lt');
     const errors: EsignErrorDetail[] = [];
     el.addEventListener('esign-error', (event) => errors.push((event as CustomEvent<EsignErrorDetail>).detail));
@@ -98,20 +99,23 @@ describe('signer: the person the site fixed', () => {
     await el.updateComplete;
     await personForm(el as never).updateComplete;
     expect([field(el, 'code').input.value, field(el, 'code').input.readOnly]).to.deep.equal(['4050••••001', true]);
-    expect([...field(el, 'country').input.options].map((option) => option.value)).to.deep.equal(['EE']);
+    expect([field(el, 'country').input.value, field(el, 'country').input.readOnly]).to.deep.equal([en['country.EE'], true]);
     el.signer = null;
     await el.updateComplete;
     await personForm(el as never).updateComplete;
     expect(field(el, 'code').input.readOnly, 'a field again').to.equal(false);
   });
 
-  it('asks the person to log in first when nobody is (signer-unknown)', async () => {
+  it('asks the person to log in first when nobody is (signer-unknown): no action that brings the same error back, the focus on what is said, the host told', async () => {
     const el = await signWith('30303039914', 'ru');
     const failed = oneEvent(el, 'esign-error');
-    el.start().catch(() => undefined);
+    submitButton(el as never).click();
     const { detail } = await failed;
-    expect([detail.code, detail.message]).to.deep.equal(['signer-unknown', ru['error.signer-unknown']]);
-    await el.updateComplete;
-    expect(deepText(el)).to.contain(ru['error.signer-unknown']);
+    expect([detail.code, detail.message, detail.retryable]).to.deep.equal(['signer-unknown', ru['error.signer-unknown'], false]);
+    await until(() => deepText(el).includes(ru['error.signer-unknown']), 'the words');
+    expect(el.shadowRoot!.querySelector('[part="retry"]'), 'no Change the details').to.equal(null);
+    expect(deepText(el)).not.to.contain(ru['action.edit']);
+    await until(() => el.shadowRoot!.activeElement?.localName === 'esign-status', 'the focus on the status');
+    await expect(el).to.be.accessible();
   });
 });

@@ -259,6 +259,17 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     const known = this.countries.filter((c) => COUNTRIES.includes(c));
     const offered = known.length ? known : COUNTRIES;
     const countryError = this.#errorOf('country');
+    if (this.fixed.includes('country')) {
+      // set by the site, as the code is: read-only, reached by the keyboard and read like it, said so
+      return html`<div class="wrap"><div class="row two">
+        <div class="field" part="field">
+          <label for="country">${this.t('form.country')}</label>
+          <span class="hint" id="country-hint">${this.t('form.fixed')}</span>
+          <input id="country" part="input" type="text" readonly .value=${this.t(`country.${this.country}` as StringKey)} ?disabled=${this.disabled} aria-describedby="country-hint" />
+        </div>
+        ${code}
+      </div></div>`;
+    }
     return html`<div class="wrap"><div class="row two">
       <div class="field" part="field">
         <label for="country">${this.t('form.country')}</label>
