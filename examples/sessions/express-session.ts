@@ -37,23 +37,24 @@ export function createApp(options: { baseUrl: string; accessToken: string; sessi
     }),
   );
   app.use(
-    createProxyHandler({
+    // typed by Express's Request: `request.raw` is the request the proxy was given, with its session
+    createProxyHandler<Request>({
       baseUrl: options.baseUrl,
       accessToken: options.accessToken,
       prefix: '/esign',
       // `result.visitor` is this id; without the hook it would be a cookie of the proxy's own
-      visitor: (request) => (request.raw as Request).sessionID,
+      visitor: (request) => request.raw.sessionID,
       onResult: async (result) => {
         if (result.kind !== 'login') return;
         // `result.request.raw` is the poll that finished the login: the browser, and the session, that started it
-        const req = result.request.raw as Request;
+        const req = result.request.raw;
         const { code, name, surname, country } = result.result;
         await regenerate(req);
         req.session.person = { code, name, surname, country };
         await save(req);
       },
       signer: (request) => {
-        const person = (request.raw as Request).session.person;
+        const person = request.raw.session.person;
         return person ? { country: person.country, code: person.code } : null;
       },
     }),

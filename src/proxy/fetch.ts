@@ -46,8 +46,9 @@ async function readBody(request: Request, limit: number, timeoutFor: (bytes: num
 }
 
 /** The proxy as a fetch-style `(Request) => Promise<Response>` route handler (Next.js, Hono, Deno, Bun). */
-export function createFetchProxyHandler(options: ProxyOptions): FetchProxyHandler {
-  const core = createProxyCore(options);
+export function createFetchProxyHandler<Raw extends Request = Request>(options: ProxyOptions<Raw>): FetchProxyHandler {
+  // the hooks get back the Request this handler was given
+  const core = createProxyCore(options as ProxyOptions);
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     let answer;

@@ -125,8 +125,9 @@ class NodeRequest implements IncomingProxyRequest {
  * on the URL the framework left after its own mount path. Requests outside go to `next`.
  * Behind a body parser (`express.json()`), the parsed `req.body` is used.
  */
-export function createProxyHandler(options: ProxyOptions): NodeProxyHandler {
-  const core = createProxyCore(options);
+export function createProxyHandler<Raw extends IncomingMessage = IncomingMessage>(options: ProxyOptions<Raw>): NodeProxyHandler {
+  // the hooks get back the request this handler was given (Express's Request is an IncomingMessage)
+  const core = createProxyCore(options as ProxyOptions);
   const log = options.log ?? ((message: string) => console.error(message));
   let saidAtRoot = false;
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {

@@ -16,7 +16,7 @@ import type { RateLimit } from '../protocol/proxy-rules.js';
 import type { ProxyStore } from './store.js';
 import type { ProxyEvent } from './events.js';
 
-export interface ProxyRequestInfo {
+export interface ProxyRequestInfo<Raw = unknown> {
   method: string;
   /** The service path the browser asked for (without the mount prefix). */
   path: string;
@@ -25,12 +25,15 @@ export interface ProxyRequestInfo {
   body: Record<string, unknown>;
   /** Who is asking: the `visitor` hook's answer or the proxy's own visitor cookie (after a login, the new one). */
   visitor: string;
-  /** The framework's own request object (IncomingMessage or Request). */
-  raw: unknown;
+  /**
+   * The framework's own request object (IncomingMessage, Express's Request, or a fetch Request),
+   * typed by the handler's type parameter: `createProxyHandler<express.Request>(...)`.
+   */
+  raw: Raw;
 }
 
 /** What every result handed to `onResult` has besides its kind's own answer. */
-interface ResultOf<Kind extends string, Operation extends OperationId, Answer> {
+interface ResultOf<Kind extends string, Operation extends OperationId, Answer, Raw = unknown> {
   operation: Operation;
   /** `login`, `sign` and `hash` for sessions; `document` for document operations. */
   kind: Kind;
@@ -42,37 +45,37 @@ interface ResultOf<Kind extends string, Operation extends OperationId, Answer> {
   result: CamelCased<Answer>;
   /** The service's answer as it came, screening data included. */
   raw: Record<string, unknown>;
-  request: ProxyRequestInfo;
+  request: ProxyRequestInfo<Raw>;
   /** Aborted when the run passes `resultTimeoutMs` (it then counts as failed): stop the work it started. */
   signal: AbortSignal;
 }
 
 /** A finished session's result: its channel besides. */
-type SessionResultOf<Kind extends string, Operation extends OperationId, Answer> = ResultOf<Kind, Operation, Answer> & {
+type SessionResultOf<Kind extends string, Operation extends OperationId, Answer, Raw = unknown> = ResultOf<Kind, Operation, Answer, Raw> & {
   /** The session's channel. */
   channel: 'mobile' | 'smartid';
 };
 
 /** A login: the person (`result.name`, `surname`, `code`, `country`) and their certificate. */
-export type LoginResult = SessionResultOf<'login', 'mobileLoginStatus' | 'smartIdLoginStatus', IdentificationStatusResponse>;
+export type LoginResult<Raw = unknown> = SessionResultOf<'login', 'mobileLoginStatus' | 'smartIdLoginStatus', IdentificationStatusResponse, Raw>;
 /** A signed file (`result.file.name`, `content` as base64, `digest`) and its signer (`result.person`). */
-export type SignResult = SessionResultOf<'sign', 'mobileSignStatus' | 'smartIdSignStatus', SignStatusResponse>;
+export type SignResult<Raw = unknown> = SessionResultOf<'sign', 'mobileSignStatus' | 'smartIdSignStatus', SignStatusResponse, Raw>;
 /** A hash signature (`result.signatureValue`, base64). */
-export type HashResult = SessionResultOf<'hash', 'mobileHashSignStatus' | 'smartIdHashSignStatus', HashSignStatusResponse>;
+export type HashResult<Raw = unknown> = SessionResultOf<'hash', 'mobileHashSignStatus' | 'smartIdHashSignStatus', HashSignStatusResponse, Raw>;
 /** A document operation's success, typed by its `operation`. */
-export type DocumentResult =
-  | ResultOf<'document', 'uploadDocument', UploadDocumentResponse>
-  | ResultOf<'document', 'inviteSigner', InviteSignerResponse>
-  | ResultOf<'document', 'removeDocument', RemoveDocumentResponse>
-  | ResultOf<'document', 'generateTemporarySigningLink', TemporarySigningLinkResponse>
-  | ResultOf<'document', 'removeTemporarySigner', OkResponse>;
+export type DocumentResult<Raw = unknown> =
+  | ResultOf<'document', 'uploadDocument', UploadDocumentResponse, Raw>
+  | ResultOf<'document', 'inviteSigner', InviteSignerResponse, Raw>
+  | ResultOf<'document', 'removeDocument', RemoveDocumentResponse, Raw>
+  | ResultOf<'document', 'generateTemporarySigningLink', TemporarySigningLinkResponse, Raw>
+  | ResultOf<'document', 'removeTemporarySigner', OkResponse, Raw>;
 
 /**
  * A result the service confirmed, handed to the host's server before the browser sees it: a union
  * by `kind` (and, for documents, by `operation`), so `result.result.name` of a login needs no cast
  * and a field its answer does not have is a type error.
  */
-export type ProxyResult = LoginResult | SignResult | HashResult | DocumentResult;
+export type ProxyResult<Raw = unknown> = LoginResult<Raw> | SignResult<Raw> | HashResult<Raw> | DocumentResult<Raw>;
 
 /** A result as the hand-over builds it, before its run's signal. */
 export type ResultToHand = ProxyResult extends infer R ? (R extends ProxyResult ? Omit<R, 'signal'> : never) : never;
@@ -95,7 +98,11 @@ export type { RateLimit } from '../protocol/proxy-rules.js';
 
 export type OperationChoice = 'sessions' | 'all' | readonly OperationId[];
 
-export interface ProxyOptions {
+/**
+ * The proxy's options. `Raw` is the framework's request object its hooks see as `request.raw`
+ * (`createProxyHandler<express.Request>(...)`): the handler passes the request it was given.
+ */
+export interface ProxyOptions<Raw = unknown> {
   /** The service's base URL, e.g. `https://service.example`. Required. */
   baseUrl: string;
   /** The secret access token. Required. Never sent to the browser, never logged. */
@@ -112,7 +119,7 @@ export interface ProxyOptions {
    * The host's decision per request; required for document operations, which get the document
    * uuid in `operation.params.documentId`. False answers 403; a throw answers 500 and is logged.
    */
-  authorize?: (request: ProxyRequestInfo, operation: MatchedOperation) => boolean | Promise<boolean>;
+  authorize?: (request: ProxyRequestInfo<Raw>, operation: MatchedOperation) => boolean | Promise<boolean>;
   /**
    * Sign only as the person signed in to your site: return them from your session, or null when
    * nobody is signed in (may be async). A person is `{ country, code }`: a person without a country
@@ -125,7 +132,7 @@ export interface ProxyOptions {
    * else reaches neither `onResult` nor the browser (403 `signer-mismatch`, logged). A hash
    * signing's answer names no one, so the start's check is what holds there.
    */
-  signer?: (request: ProxyRequestInfo) => ProxySigner | null | undefined | Promise<ProxySigner | null | undefined>;
+  signer?: (request: ProxyRequestInfo<Raw>) => ProxySigner | null | undefined | Promise<ProxySigner | null | undefined>;
   /**
    * Called for every finished session (status `ok`) and every successful document operation,
    * before the answer goes to the browser. No browser sees a session's result before a run of
@@ -134,7 +141,7 @@ export interface ProxyOptions {
    * gives the claim back, so the next poll runs it again: it runs at least once and may run more
    * than once (a node that dies mid-run), so make it idempotent with `token` as its key.
    */
-  onResult?: (result: ProxyResult) => void | Promise<void>;
+  onResult?: (result: ProxyResult<Raw>) => void | Promise<void>;
   /** onResult's time limit, ms; past it the run counts as failed and its `signal` aborts. Default 30 000. */
   resultTimeoutMs?: number;
   /** How long a poll waits for another request's onResult of the same session before it answers `waiting`, ms. Default 2 000. */
@@ -143,7 +150,7 @@ export interface ProxyOptions {
    * Who the visitor is, e.g. the host's session id. Default: a random id in an HttpOnly,
    * SameSite=Strict cookie (Secure over https) that the proxy sets itself. Null refuses (403).
    */
-  visitor?: (request: Omit<ProxyRequestInfo, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
+  visitor?: (request: Omit<ProxyRequestInfo<Raw>, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
   /**
    * The network address of the person's browser, for the per-address limit on session starts:
    * Express's `req.ip` with `trust proxy` set for your load balancer, `req.socket.remoteAddress`
@@ -152,7 +159,7 @@ export interface ProxyOptions {
    * trust, and a limit on a load balancer's address would stop everybody at once. Without it, a
    * script that drops its cookie is a new visitor at every start; the per-person limit still holds.
    */
-  clientAddress?: (request: Omit<ProxyRequestInfo, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
+  clientAddress?: (request: Omit<ProxyRequestInfo<Raw>, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
   /**
    * The scheme the host's pages are served over, when TLS ends in front of this server (a load
    * balancer): the page's `Origin` must have it. Default: `https` when the request came over TLS;

@@ -67,3 +67,23 @@ export function personOf(result: ProxyResult, sign: EsignSign): ProxySigner | nu
   sign.signer = { code: result.result.code, country: result.result.country };
   return { country, code: result.result.code };
 }
+
+/** A framework's request, as Express's is: an IncomingMessage with more on it. */
+interface HostRequest extends import('node:http').IncomingMessage {
+  sessionID: string;
+}
+
+createProxyHandler<HostRequest>({
+  baseUrl: 'https://service.example',
+  accessToken: 'a-token-from-configuration',
+  // typed by the handler's type parameter: the host's own request, no cast
+  visitor: (request) => request.raw.sessionID,
+  onResult: (result) => console.log(result.request.raw.sessionID),
+});
+
+createProxyHandler({
+  baseUrl: 'https://service.example',
+  accessToken: 'a-token-from-configuration',
+  // @ts-expect-error: without the type parameter the request is a plain IncomingMessage
+  visitor: (request) => request.raw.sessionID,
+});
