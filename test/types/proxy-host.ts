@@ -1,6 +1,7 @@
 // A Node host's onResult, type-checked against the built package (`tsc -p test/types`, part of
 // `npm run typecheck`): each kind's result typed from the service's answers, no cast needed, and
 // a field an answer does not have is an error. Each @ts-expect-error must stay an error.
+import type { IncomingMessage } from 'node:http';
 import { createProxyHandler, type Country, type ProxyResult, type ProxySigner } from 'esign-elements/proxy';
 import type { EsignSign } from 'esign-elements';
 
@@ -69,7 +70,7 @@ export function personOf(result: ProxyResult, sign: EsignSign): ProxySigner | nu
 }
 
 /** A framework's request, as Express's is: an IncomingMessage with more on it. */
-interface HostRequest extends import('node:http').IncomingMessage {
+interface HostRequest extends IncomingMessage {
   sessionID: string;
 }
 
