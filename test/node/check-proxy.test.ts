@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
-import { freePort, sqliteStateCommands, startedByThisFile } from './processes.js';
+import { freePort, scratchDir, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor } from './signing-impostor.js';
 import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore } from '../../src/proxy/redis.js';
@@ -71,7 +71,7 @@ async function pythonProxy(env: Record<string, string>, onLog?: (chunk: string) 
   const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
     cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
     // each its own state file, as each deployment has
-    env: { ...process.env, ESIGN_STATE_FILE: join(mkdtempSync(join(tmpdir(), 'esign-py-state-')), 'state.sqlite'), ...env },
+    env: { ...process.env, ESIGN_STATE_FILE: join(scratchDir('esign-py-state-'), 'state.sqlite'), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
@@ -175,7 +175,7 @@ describe('check-proxy against working proxies', () => {
     const port = await freePort();
     const token = `check-${port}-secret`;
     const gunicornPort = await freePort();
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'esign-gunicorn-')), 'state.sqlite');
+    const stateFile = join(scratchDir('esign-gunicorn-'), 'state.sqlite');
     const child = spawn('gunicorn', ['-w', '4', '-b', `127.0.0.1:${gunicornPort}`, 'proxy:app'], {
       cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
       env: { ...process.env, ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: stateFile, ESIGN_CHECK_HOOK_URL: `http://127.0.0.1:${port}/__probe/hook`, ESIGN_CHECK_HOOK_MS: '2000' },

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -28,9 +28,16 @@ export function startedByThisFile(): { children: ChildProcess[]; servers: Server
   return started;
 }
 
+/** A fresh folder in the system's temporary one, removed with everything in it when the test file ends. */
+export function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** Shell commands that take a SQLite state file away (another process holds its write lock) and give it back. */
 export function sqliteStateCommands(stateFile: string): { stopState: string; startState: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-lock-'));
+  const dir = scratchDir('esign-lock-');
   const holder = `import sqlite3, sys, time; db = sqlite3.connect(sys.argv[1], isolation_level=None); db.execute("BEGIN EXCLUSIVE"); open(sys.argv[2], "w").close(); time.sleep(300)`;
   return {
     stopState: `/usr/bin/python3 -c '${holder}' ${stateFile} ${dir}/ready & echo $! > ${dir}/pid; while [ ! -e ${dir}/ready ]; do sleep 0.05; done`,
