@@ -1,7 +1,7 @@
 // Writes the proxy's rulebook (src/protocol/proxy-rules.ts) as proxy-rules.json beside the Python
 // and PHP proxies and as the table of docs/proxy.md, and into dist/ for the package (with --dist). With --check, fails when a copy
 // differs from what the rulebook makes (CI runs the check through test/node/proxy-rules.test.ts).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { proxyRulesDocument } from '../src/protocol/proxy-rules.js';
 
@@ -53,6 +53,12 @@ if (process.argv.includes('--check')) {
 } else if (process.argv.includes('--dist')) {
   mkdirSync('dist', { recursive: true });
   writeFileSync('dist/proxy-rules.json', text);
+  // the Python and PHP proxies in the package, each folder whole with its rules: a host copies one
+  for (const [language, files] of [['python', ['proxy.py', 'session_recipe.py']], ['php', ['proxy.php', 'session-recipe.php']]] as const) {
+    mkdirSync(`dist/proxies/${language}`, { recursive: true });
+    for (const file of files) copyFileSync(`examples/proxy-${language}/${file}`, `dist/proxies/${language}/${file}`);
+    writeFileSync(`dist/proxies/${language}/proxy-rules.json`, text);
+  }
 } else {
   for (const file of COPIES) {
     mkdirSync(dirname(file), { recursive: true });

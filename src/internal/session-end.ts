@@ -19,6 +19,8 @@ export function sessionFailed(host: AnyHost, error: unknown, channel: Channel): 
     return undefined;
   }
   host.emit('esign-error', host.errorDetail(error));
+  // the site's setup: the person is told to contact the site, the developer what is wrong
+  if (error.group === 'caller') console.warn(`esign-elements: ${error.code}: ${error.message}`);
   // the time left in place of Try again, and the focus on it once shown (retry-wait.ts)
   const wait = error.code === 'rate-limited' ? new RetryWait(host.controllers, error.retryAfter ?? 60) : undefined;
   const field = formField(error);

@@ -55,6 +55,10 @@ describe('the packed packages installed into an empty app', () => {
   it('the widget tarball holds the build, no sources, tests or sandbox', () => {
     assert.ok(widget.files.includes('dist/cdn/esign-elements.js'));
     assert.ok(widget.files.includes('dist/cdn/integrity.json'), 'the script-tag files\' digests are packed');
+    // the Python and PHP proxies, each folder whole with its rules (a host copies one), and the rules alone
+    for (const file of ['dist/proxy-rules.json', 'dist/proxies/python/proxy.py', 'dist/proxies/python/session_recipe.py', 'dist/proxies/python/proxy-rules.json', 'dist/proxies/php/proxy.php', 'dist/proxies/php/session-recipe.php', 'dist/proxies/php/proxy-rules.json']) {
+      assert.ok(widget.files.includes(file), `${file} is packed`);
+    }
     assert.ok(widget.files.includes('custom-elements.json'));
     const foreign = widget.files.filter((f) => /^(src|test|sandbox|demo|bench|examples)\/|\.ts$(?<!\.d\.ts$)/.test(f) || /sandbox/.test(f));
     assert.deepEqual(foreign, []);
