@@ -83,7 +83,7 @@ foreach ($RULES['sessionOperations'] as $id) {
 define('FILE_STARTS', array_keys(array_filter($RULES['operations'], fn (array $op) => $op['carriesFiles'])));
 // Start fields by the service's published shapes: checked before anything is counted or forwarded.
 define('SHAPES', $RULES['startShapes']);
-const SCREENING_FIELDS = ['peps_data', 'sanctions_data'];
+define('SCREENING_FIELDS', $RULES['screeningFields']);
 
 /**
  * The verified result, before the browser sees it: log the person in, store the file, ...
@@ -143,7 +143,7 @@ function signer(): ?array
 }
 }
 
-const COUNTRIES = ['LT', 'LV', 'EE'];
+define('COUNTRIES', $RULES['countries']);
 
 /** A code as one person has it: only in Latvia is the code with or without its hyphen the same. */
 function canonical_code(?string $country, string $code): string
@@ -249,12 +249,13 @@ function zip_entry(string $zip, array $entry): ?string
     }
     ['name' => $name, 'extra' => $extra] = unpack('vname/vextra', substr($zip, $at + 26, 4));
     $stored = substr($zip, $at + 30 + $name + $extra, $entry['size']);
-    $bytes = $entry['method'] === 0 ? $stored : ($entry['method'] === 8 ? @gzinflate($stored, 16 * 1024 * 1024) : false);
+    $bytes = $entry['method'] === 0 ? $stored : ($entry['method'] === 8 ? @gzinflate($stored, INFLATE_LIMIT) : false);
     return $bytes === false ? null : $bytes;
 }
 
-const SIGNATURE_ENTRY = '#^META-INF/(?:signatures/)?signatures\d+\.xml$#D';
-const MOST_SIGNATURE_ENTRIES = 64;
+define('SIGNATURE_ENTRY', '#' . $RULES['signatureEntries']['pattern'] . '#D');
+define('MOST_SIGNATURE_ENTRIES', (int) $RULES['signatureEntries']['most']);
+define('INFLATE_LIMIT', (int) $RULES['signatureEntries']['inflateLimit']); // the most a signature entry may inflate to
 
 /** A container's signature entries by name, each its bytes (null when unreadable). */
 function signature_entries(string $file): array

@@ -83,7 +83,7 @@ FILE_STARTS = {op_id for op_id, op in RULES["operations"].items() if op["carries
 # Start fields by the service's published shapes: checked before anything is counted or forwarded.
 SHAPES = RULES["startShapes"]
 START_TEXT_LIMIT = RULES["startTextLimit"]
-SCREENING_FIELDS = ("peps_data", "sanctions_data")
+SCREENING_FIELDS = tuple(RULES["screeningFields"])
 LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?", re.I)
 
 RESULTS = []   # what on_result received in this process, for the host's server-side use
@@ -252,7 +252,7 @@ def bad_start_field(sent):
 
 
 # --- a person is a country and a code: the same digits in two countries are two people ---------
-COUNTRIES = ("LT", "LV", "EE")
+COUNTRIES = tuple(RULES["countries"])
 
 
 def canonical_code(country, code):
@@ -321,10 +321,10 @@ def same_signer(sent, who):
 # --- the signature the service added in this session, and whom its certificate names -----------
 SERIAL_NUMBER = re.compile(rb"\x06\x03\x55\x04\x05[\x13\x0c]([\x00-\x40])")
 PERSONAL_NUMBER = re.compile(r"PNO([A-Z]{2})-([0-9A-Z-]{6,20})")
-SIGNATURE_ENTRY = re.compile(r"META-INF/(?:signatures/)?signatures\d+\.xml")
+SIGNATURE_ENTRY = re.compile(RULES["signatureEntries"]["pattern"])
 PDF_SIGNATURE = re.compile(rb"/Contents\s*<([0-9A-Fa-f\s]{128,})>")
-ENTRY_LIMIT = 16 * 1024 * 1024  # the most a container's signature entry may inflate to
-MOST_SIGNATURE_ENTRIES = 64
+ENTRY_LIMIT = RULES["signatureEntries"]["inflateLimit"]  # the most a container's signature entry may inflate to
+MOST_SIGNATURE_ENTRIES = RULES["signatureEntries"]["most"]
 
 
 def persons_in_der(der):

@@ -151,6 +151,16 @@ export const RENEW_EVERY_MS = RENEWED_LEASE_MS / 4;
 /** Seconds a browser is asked to wait after the proxy's state could not be read or written. */
 export const STORE_RETRY_AFTER = 5;
 
+/** The countries of the service: a person is one of them and a personal code. */
+export const COUNTRIES = ['LT', 'LV', 'EE'] as const;
+/** The answer's fields of PEP and sanctions data: kept on the server, at any depth of the answer. */
+export const SCREENING_FIELDS = ['peps_data', 'sanctions_data'] as const;
+/**
+ * A signed container's signature entries (`signatures<N>.xml` of ASiC-E and BDOC,
+ * `signatures/signatures<N>.xml` of ADOC), how many an upload may bring, and how much one may inflate to.
+ */
+export const SIGNATURE_ENTRIES = { pattern: '^META-INF/(?:signatures/)?signatures\\d+\\.xml$', most: 64, inflateLimit: 16 * 1024 * 1024 } as const;
+
 /** The names of the events every proxy writes, one per request that made one. */
 export const EVENT_TYPES = ['started', 'finished', 'refused', 'failed', 'host-error'] as const;
 /** Why a proxy refused a request, by the kind of its own refusal: what a security team alerts on. */
@@ -216,6 +226,9 @@ export function proxyRulesDocument() {
     minPollIntervalMs: DEFAULT_MIN_POLL_INTERVAL,
     result: { timeoutMs: DEFAULT_RESULT_TIMEOUT, waitMs: DEFAULT_RESULT_WAIT, leaseMs: RENEWED_LEASE_MS, renewEveryMs: RENEW_EVERY_MS },
     storeRetryAfterSeconds: STORE_RETRY_AFTER,
+    countries: COUNTRIES,
+    screeningFields: SCREENING_FIELDS,
+    signatureEntries: SIGNATURE_ENTRIES,
     events: { types: EVENT_TYPES, refusals: REFUSAL_REASONS, failures: FAILURE_KINDS },
   };
 }

@@ -33,7 +33,9 @@ export function mayHoldToken(text: string, token: string): boolean {
   return text.includes('\\') || text.includes(token);
 }
 
-export const SCREENING_FIELDS = ['peps_data', 'sanctions_data'] as const;
+import { SCREENING_FIELDS } from '../protocol/proxy-rules.js';
+
+export { SCREENING_FIELDS };
 
 /**
  * The answer without PEP and sanctions data, wherever in it they are (a service that nests them

@@ -1,4 +1,5 @@
 import type { Country } from '../protocol/types.js';
+import { COUNTRIES } from '../protocol/proxy-rules.js';
 import { storeKey } from './start-rules.js';
 
 /*
@@ -8,7 +9,7 @@ import { storeKey } from './start-rules.js';
  * holds the country beside the code.
  */
 
-export const COUNTRIES: readonly Country[] = ['LT', 'LV', 'EE'];
+export { COUNTRIES };
 
 export function isCountry(value: unknown): value is Country {
   return typeof value === 'string' && (COUNTRIES as readonly string[]).includes(value);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import type { Country } from '../protocol/types.js';
+import { SIGNATURE_ENTRIES } from '../protocol/proxy-rules.js';
 import { canonicalPersonCode, isCountry } from './person.js';
 
 /*
@@ -20,13 +21,13 @@ const SERIAL_NUMBER_OID = Buffer.from([0x06, 0x03, 0x55, 0x04, 0x05]);
 const STRING_TAGS = new Set([0x13, 0x0c]);
 const PERSONAL_NUMBER = /^PNO([A-Z]{2})-([0-9A-Z-]{6,20})$/;
 /** A container's signature files: `signatures<N>.xml` (ASiC-E, BDOC) or `signatures/signatures<N>.xml` (ADOC). */
-const SIGNATURE_ENTRY = /^META-INF\/(?:signatures\/)?signatures\d+\.xml$/;
+const SIGNATURE_ENTRY = new RegExp(SIGNATURE_ENTRIES.pattern);
 const CERTIFICATE_ELEMENT = /<(?:[A-Za-z0-9_-]+:)?X509Certificate>([A-Za-z0-9+/=\s]+)<\//g;
 const PDF_SIGNATURE = /\/Contents\s*<([0-9A-Fa-f\s]{128,})>/g;
 /** The most a container's signature entry may inflate to. */
-const ENTRY_LIMIT = 16 * 1024 * 1024;
+const ENTRY_LIMIT = SIGNATURE_ENTRIES.inflateLimit;
 /** More signature entries than any real container holds: an upload with more is refused at the start. */
-export const MOST_SIGNATURE_ENTRIES = 64;
+export const MOST_SIGNATURE_ENTRIES = SIGNATURE_ENTRIES.most;
 
 export interface SignedPerson {
   country: Country;

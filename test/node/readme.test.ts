@@ -34,6 +34,15 @@ describe('README and docs', () => {
     assert.ok(blocks.includes(readFileSync('examples/sessions/express-session.ts', 'utf8')), 'the Express recipe, whole');
   });
 
+  it('docs/proxy.md shows its setups (behind a reverse proxy, limits while developing) as examples/readme/proxy-setups.ts type-checks them', () => {
+    const page = readFileSync('docs/proxy.md', 'utf8');
+    const blocks = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const file = readFileSync('examples/readme/proxy-setups.ts', 'utf8');
+    const checked = [...file.matchAll(/\/\/ --- [^\n]+ ---\n([\s\S]*?)\/\/ --- end ---/g)].map((m) => m[1]!);
+    assert.equal(checked.length, 2);
+    for (const snippet of checked) assert.ok(blocks.includes(snippet), snippet.slice(0, 80));
+  });
+
   it('matches paths in its Python proxy with fullmatch, never with $', () => {
     const python = readFileSync('examples/proxy-python/proxy.py', 'utf8');
     assert.match(python, /re\.fullmatch\(/);
