@@ -102,6 +102,7 @@ export default defineConfig(({ mode }): UserConfig => {
           'client/index': 'src/client/index.ts',
           'proxy/index': 'src/proxy/index.ts',
           'proxy/redis': 'src/proxy/redis.ts',
+          'server/cli': 'src/server/cli.ts',
           'react/index': 'src/react/index.ts',
           'react/jsx': 'src/react/jsx.ts',
           'vue/index': 'src/vue/index.ts',

@@ -1,0 +1,135 @@
+/*
+ * `esign-proxy`'s settings: environment variables named as the Python and PHP proxies name theirs,
+ * and a flag for each. A bad setting stops the server at start with a sentence that names it.
+ */
+
+export interface ServerSettings {
+  baseUrl: string;
+  accessToken: string;
+  prefix: string;
+  port: number;
+  host: string;
+  allowedOrigins: string[];
+  publicScheme: 'https' | 'http' | undefined;
+  redisUrl: string | undefined;
+  /** Several Redis Cluster nodes, by URL. */
+  redisClusterUrls: string[];
+  eventSecret: string | undefined;
+  visitorSecret: string | undefined;
+  exposeScreening: boolean;
+  /** The browser's address from X-Forwarded-For's last hop (the one nginx or the balancer in front added), for the per-address limit. */
+  trustProxy: boolean;
+  /** Serve the widget's script-tag files under `<prefix>/cdn/`. */
+  serveWidget: boolean;
+  /** How long SIGTERM waits for requests in flight (their result hooks), ms. */
+  shutdownMs: number;
+}
+
+interface Setting {
+  env: string;
+  flag: string;
+  what: string;
+}
+
+/** Every setting, for --help and for the sentences that name one. */
+export const SETTINGS: readonly Setting[] = [
+  { env: 'ESIGN_BASE_URL', flag: '--base-url', what: 'the service\'s address, e.g. https://service.example (the sandbox\'s: npx esign-sandbox). Required.' },
+  { env: 'ESIGN_ACCESS_TOKEN', flag: '--access-token', what: 'the service\'s secret access token, 8 characters or more. Required; never logged. Prefer the environment to the flag.' },
+  { env: 'ESIGN_PREFIX', flag: '--prefix', what: 'the path the widget\'s endpoint points at. Default /esign.' },
+  { env: 'PORT', flag: '--port', what: 'the port to listen on. Default 8787.' },
+  { env: 'ESIGN_HOST', flag: '--host', what: 'the address to listen on. Default 127.0.0.1 (behind nginx on the same machine); 0.0.0.0 for every address.' },
+  { env: 'ESIGN_ALLOWED_ORIGINS', flag: '--allowed-origins', what: 'other sites\' origins allowed to call, comma-separated (a host that answers CORS itself in front). Default none.' },
+  { env: 'ESIGN_PUBLIC_SCHEME', flag: '--public-scheme', what: 'https or http: the scheme the site\'s pages are served over when TLS ends in front. Default https (http too on a loopback address).' },
+  { env: 'ESIGN_REDIS_URL', flag: '--redis-url', what: 'a Redis server for the state of several instances, e.g. redis://127.0.0.1:6379. Default: this process\'s memory.' },
+  { env: 'ESIGN_REDIS_CLUSTER', flag: '--redis-cluster', what: 'Redis Cluster nodes instead, comma-separated URLs.' },
+  { env: 'ESIGN_EVENT_SECRET', flag: '--event-secret', what: 'the key of the digests events show a person and a visitor by. Default: the access token (the person then masked).' },
+  { env: 'ESIGN_VISITOR_SECRET', flag: '--visitor-secret', what: 'the key the visitor cookie is signed with; the same for every instance. Default: the access token.' },
+  { env: 'ESIGN_EXPOSE_SCREENING', flag: '--expose-screening', what: '1 passes PEP and sanctions data to the browser. Default 0.' },
+  { env: 'ESIGN_TRUST_PROXY', flag: '--trust-proxy', what: '1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser\'s address, for the per-address limit. Default 0 (no per-address limit).' },
+  { env: 'ESIGN_SERVE_WIDGET', flag: '--serve-widget', what: '1 serves the widget\'s script-tag files under <prefix>/cdn/ (a static site needs nothing else). Default 1.' },
+  { env: 'ESIGN_SHUTDOWN_MS', flag: '--shutdown-ms', what: 'how long SIGTERM waits for requests in flight, ms. Default 35000 (a result hook\'s 30 s and a margin).' },
+];
+
+export class SettingError extends Error {}
+
+/** The value of a setting: its flag (`--port 8080` or `--port=8080`), else its variable. */
+function valueOf(setting: Setting, args: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === setting.flag) return args[i + 1] ?? '';
+    if (arg.startsWith(`${setting.flag}=`)) return arg.slice(setting.flag.length + 1);
+  }
+  return env[setting.env];
+}
+
+const byEnv = (name: string) => SETTINGS.find((setting) => setting.env === name)!;
+const named = (setting: Setting) => `${setting.env} (${setting.flag})`;
+
+function flagOf(value: string | undefined, setting: Setting, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new SettingError(`${named(setting)} must be 1 or 0, not ${JSON.stringify(value)}`);
+}
+
+/** Reads and checks the settings; throws SettingError naming the one that is wrong. */
+export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): ServerSettings {
+  const unknown = args.find((arg) => arg.startsWith('--') && !SETTINGS.some((s) => arg === s.flag || arg.startsWith(`${s.flag}=`)) && arg !== '--help');
+  if (unknown) throw new SettingError(`${unknown.split('=')[0]} is no setting of esign-proxy (see --help)`);
+  const get = (name: string) => valueOf(byEnv(name), args, env)?.trim();
+  const baseUrl = get('ESIGN_BASE_URL');
+  if (!baseUrl) throw new SettingError(`${named(byEnv('ESIGN_BASE_URL'))} is required: the service's address, e.g. https://service.example`);
+  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new SettingError(`${named(byEnv('ESIGN_BASE_URL'))} must be an http(s) address, not ${JSON.stringify(baseUrl.slice(0, 80))}`);
+  const accessToken = get('ESIGN_ACCESS_TOKEN');
+  if (!accessToken || accessToken.length < 8) throw new SettingError(`${named(byEnv('ESIGN_ACCESS_TOKEN'))} is required, 8 characters or more: the service's secret access token`);
+  const prefix = (get('ESIGN_PREFIX') || '/esign').replace(/\/+$/, '');
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(prefix) || prefix.includes('//') || prefix === '') throw new SettingError(`${named(byEnv('ESIGN_PREFIX'))} must be a path such as /esign, not ${JSON.stringify(prefix)}`);
+  const portText = get('PORT') || '8787';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SettingError(`${named(byEnv('PORT'))} must be a port number, not ${JSON.stringify(portText)}`);
+  const scheme = get('ESIGN_PUBLIC_SCHEME') || undefined;
+  if (scheme !== undefined && scheme !== 'https' && scheme !== 'http') throw new SettingError(`${named(byEnv('ESIGN_PUBLIC_SCHEME'))} must be https or http, not ${JSON.stringify(scheme)}`);
+  const origins = (get('ESIGN_ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new SettingError(`${named(byEnv('ESIGN_ALLOWED_ORIGINS'))} lists origins such as https://app.example; ${JSON.stringify(origin)} is none`);
+  }
+  const redisUrl = get('ESIGN_REDIS_URL') || undefined;
+  const cluster = (get('ESIGN_REDIS_CLUSTER') ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  for (const url of [...(redisUrl ? [redisUrl] : []), ...cluster]) {
+    if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol)) throw new SettingError(`${named(byEnv(redisUrl === url ? 'ESIGN_REDIS_URL' : 'ESIGN_REDIS_CLUSTER'))} takes redis:// or rediss:// addresses`);
+  }
+  if (redisUrl && cluster.length) throw new SettingError(`${named(byEnv('ESIGN_REDIS_URL'))} and ${named(byEnv('ESIGN_REDIS_CLUSTER'))}: set one of them`);
+  const shutdownText = get('ESIGN_SHUTDOWN_MS') || '35000';
+  const shutdownMs = Number(shutdownText);
+  if (!Number.isFinite(shutdownMs) || shutdownMs < 0) throw new SettingError(`${named(byEnv('ESIGN_SHUTDOWN_MS'))} must be a number of milliseconds, not ${JSON.stringify(shutdownText)}`);
+  return {
+    baseUrl,
+    accessToken,
+    prefix,
+    port,
+    host: get('ESIGN_HOST') || '127.0.0.1',
+    allowedOrigins: origins,
+    publicScheme: scheme,
+    redisUrl,
+    redisClusterUrls: cluster,
+    eventSecret: get('ESIGN_EVENT_SECRET') || undefined,
+    visitorSecret: get('ESIGN_VISITOR_SECRET') || undefined,
+    exposeScreening: flagOf(get('ESIGN_EXPOSE_SCREENING'), byEnv('ESIGN_EXPOSE_SCREENING'), false),
+    trustProxy: flagOf(get('ESIGN_TRUST_PROXY'), byEnv('ESIGN_TRUST_PROXY'), false),
+    serveWidget: flagOf(get('ESIGN_SERVE_WIDGET'), byEnv('ESIGN_SERVE_WIDGET'), true),
+    shutdownMs,
+  };
+}
+
+export function helpText(): string {
+  const lines = SETTINGS.map((s) => `  ${s.env.padEnd(24)}${s.flag}\n      ${s.what}`);
+  return `esign-proxy: the esign-elements proxy as a server of its own, for a site on any stack.
+
+It serves the service's operations under the prefix with every rule of the proxy (the token kept
+here, the allow-list, the visitor binding, the limits, the result checked), writes one JSON line per
+event on stdout, answers GET /healthz (alive) and GET /readyz (its state reachable), and on SIGTERM
+finishes the requests in flight and stops. Settings, by environment variable or flag:
+
+${lines.join('\n')}
+`;
+}
