@@ -66,11 +66,11 @@ export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly A
   try {
     for (const step of steps) {
       const early = await step(x, setup);
-      if (early) return withCookie(early, x.visitor?.cookie);
+      if (early) return withCookie(early, x);
     }
     const service = x.service;
     if (!service) throw new TypeError('the steps ended without forwarding the request');
-    return withCookie({ status: service.status, headers: { ...JSON_HEADERS }, body: service.body }, x.visitor?.cookie);
+    return withCookie({ status: service.status, headers: { ...JSON_HEADERS }, body: service.body }, x);
   } catch (error) {
     return answerFor(error, x, setup);
   }
@@ -80,15 +80,15 @@ export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly A
 function answerFor(error: unknown, x: Exchange, setup: ProxySetup): ProxyAnswer {
   if (error instanceof ProxyRefusal) {
     x.event.why = error.why;
-    return withCookie(error.answer, x.visitor?.cookie);
+    return withCookie(error.answer, x);
   }
   if (error instanceof StoreUnavailable) {
     setup.log(`[esign-proxy] ${error.message}`);
-    return withCookie(proxyError('store-unavailable', { retry_after: STORE_RETRY_AFTER }, { 'retry-after': String(STORE_RETRY_AFTER) }), x.visitor?.cookie);
+    return withCookie(proxyError('store-unavailable', { retry_after: STORE_RETRY_AFTER }, { 'retry-after': String(STORE_RETRY_AFTER) }), x);
   }
-  if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), x.visitor?.cookie);
+  if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), x);
   // an answer nested too deep to walk
-  if (error instanceof RangeError) return withCookie(proxyError('upstream-invalid'), x.visitor?.cookie);
+  if (error instanceof RangeError) return withCookie(proxyError('upstream-invalid'), x);
   throw error;
 }
 
@@ -169,6 +169,9 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   return Object.assign(core, { health });
 }
 
-function withCookie(answer: ProxyAnswer, cookie: string | undefined): ProxyAnswer {
-  return cookie ? { ...answer, headers: { ...answer.headers, 'set-cookie': cookie } } : answer;
+/** The answer with the visitor's new cookie, and the host's own cookies its result hook set (a new session at a login). */
+function withCookie(answer: ProxyAnswer, x: Exchange): ProxyAnswer {
+  const cookie = x.visitor?.cookie;
+  const withVisitor = cookie ? { ...answer, headers: { ...answer.headers, 'set-cookie': cookie } } : answer;
+  return x.hostCookies.length ? { ...withVisitor, cookies: x.hostCookies } : withVisitor;
 }

@@ -6,6 +6,8 @@ export interface ProxyAnswer {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array;
+  /** `Set-Cookie` lines of the host's, beside the proxy's own visitor cookie (a new session at a login). */
+  cookies?: readonly string[];
   /** The proxy's own refusal or failure this answer says (for its events; not sent). */
   kind?: ProxyErrorKind;
 }

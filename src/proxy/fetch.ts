@@ -69,7 +69,9 @@ export function createFetchProxyHandler<Raw extends Request = Request>(options: 
       return new Response(JSON.stringify({ status: 'error', message: 'Proxy failure' }), { status: 500, headers: JSON_HEADERS });
     }
     if (!answer) return new Response(JSON.stringify({ status: 'error', message: 'Not found' }), { status: 404, headers: JSON_HEADERS });
-    return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+    const headers = new Headers(answer.headers);
+    for (const cookie of answer.cookies ?? []) headers.append('set-cookie', cookie);
+    return new Response(answer.body as BodyInit, { status: answer.status, headers });
   };
   return Object.assign(handler, { health: core.health });
 }

@@ -24,6 +24,7 @@ export {
   type ProxyRequestInfo,
   type ProxyResult,
   type ProxySigner,
+  type ResultAnswer,
   type RateLimit,
 } from './options.js';
 export { OPERATION_FIELDS } from './fields.js';

@@ -77,12 +77,14 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
 export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer): void {
   const { body } = answer;
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const headers: Record<string, string | string[]> = { ...answer.headers };
+  if (answer.cookies?.length) headers['set-cookie'] = [...(answer.headers['set-cookie'] ? [answer.headers['set-cookie']] : []), ...answer.cookies];
   if (req.complete) {
-    res.writeHead(answer.status, { ...answer.headers, 'content-length': length });
+    res.writeHead(answer.status, { ...headers, 'content-length': length });
     res.end(body);
     return;
   }
-  res.writeHead(answer.status, { ...answer.headers, 'content-length': length, connection: 'close' });
+  res.writeHead(answer.status, { ...headers, 'content-length': length, connection: 'close' });
   res.end(body, () => req.socket.destroy());
 }
 

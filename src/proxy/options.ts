@@ -81,6 +81,14 @@ export type ProxyResult<Raw = unknown> = LoginResult<Raw> | SignResult<Raw> | Ha
 export type ResultToHand = ProxyResult extends infer R ? (R extends ProxyResult ? Omit<R, 'signal'> : never) : never;
 
 /**
+ * What `onResult` may give back for the browser whose poll it ran in: `Set-Cookie` lines (a new
+ * session of the host's at a login) that go on that poll's answer, beside the result.
+ */
+export interface ResultAnswer {
+  setCookies?: readonly string[];
+}
+
+/**
  * The person signed in to the host's site, as `signer` names them: a country and a code (the same
  * digits in two countries are two people). Pass on the login result's `result.country` and
  * `result.code`.
@@ -141,7 +149,7 @@ export interface ProxyOptions<Raw = unknown> {
    * gives the claim back, so the next poll runs it again: it runs at least once and may run more
    * than once (a node that dies mid-run), so make it idempotent with `token` as its key.
    */
-  onResult?: (result: ProxyResult<Raw>) => void | Promise<void>;
+  onResult?: (result: ProxyResult<Raw>) => void | ResultAnswer | Promise<void | ResultAnswer>;
   /** onResult's time limit, ms; past it the run counts as failed and its `signal` aborts. Default 30 000. */
   resultTimeoutMs?: number;
   /** How long a poll waits for another request's onResult of the same session before it answers `waiting`, ms. Default 2 000. */

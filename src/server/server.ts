@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,6 +7,7 @@ import { createProxyHandler } from '../proxy/node.js';
 import { RedisStore } from '../proxy/redis.js';
 import type { ProxyStore } from '../proxy/store.js';
 import type { ServerSettings } from './settings.js';
+import { askSigner, deliverResults } from './webhook.js';
 
 /*
  * `esign-proxy`: the Node proxy as a server of its own, for a site on any stack. Around the
@@ -42,6 +44,20 @@ async function storeOf(settings: ServerSettings): Promise<{ store: ProxyStore | 
   client.on('error', () => undefined);
   await client.connect();
   return { store: new RedisStore(client), close: async () => void (await client.quit().catch(() => undefined)) };
+}
+
+/** The host's own session cookie as the visitor, by its name: kept only as a keyed digest, never its value. */
+function sessionVisitor(name: string, key: string): (request: { headers: Headers }) => string | null {
+  return (request) => {
+    for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+      const eq = part.indexOf('=');
+      if (eq > 0 && part.slice(0, eq).trim() === name) {
+        const value = part.slice(eq + 1).trim();
+        return value ? createHmac('sha256', key).update(`session:${value}`).digest('base64url') : null;
+      }
+    }
+    return null;
+  };
 }
 
 /** The browser's address as the reverse proxy in front saw it: the last hop of X-Forwarded-For, which it added. */
@@ -81,6 +97,10 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     ...(settings.trustProxy ? { clientAddress: forwardedFor } : {}),
     onEvent: (event) => io.event(JSON.stringify(event)),
     log: io.log,
+    resultTimeoutMs: settings.resultTimeoutMs,
+    ...(settings.webhookUrl ? { onResult: deliverResults({ url: settings.webhookUrl, keys: settings.webhookKeys }) } : {}),
+    ...(settings.signerUrl ? { signer: askSigner({ url: settings.signerUrl, keys: settings.webhookKeys }) } : {}),
+    ...(settings.visitorCookie ? { visitor: sessionVisitor(settings.visitorCookie, settings.visitorSecret ?? settings.accessToken) } : {}),
   });
   const cdn = `${settings.prefix}/cdn/`;
   let inFlight = 0;

@@ -1,3 +1,5 @@
+import { webhookKeys } from './webhook.js';
+
 /*
  * `esign-proxy`'s settings: environment variables named as the Python and PHP proxies name theirs,
  * and a flag for each. A bad setting stops the server at start with a sentence that names it.
@@ -23,6 +25,16 @@ export interface ServerSettings {
   serveWidget: boolean;
   /** How long SIGTERM waits for requests in flight (their result hooks), ms. */
   shutdownMs: number;
+  /** Where the verified results go, signed as Standard Webhooks deliveries. */
+  webhookUrl: string | undefined;
+  /** The keys of the `whsec_` secrets, the current one first. */
+  webhookKeys: Buffer[];
+  /** Where the signing gate asks who is signed in. */
+  signerUrl: string | undefined;
+  /** The host's session cookie by name, as the visitor (kept as a keyed digest). */
+  visitorCookie: string | undefined;
+  /** How long the host may take to take a result, ms. */
+  resultTimeoutMs: number;
 }
 
 interface Setting {
@@ -47,6 +59,11 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'ESIGN_EXPOSE_SCREENING', flag: '--expose-screening', what: '1 passes PEP and sanctions data to the browser. Default 0.' },
   { env: 'ESIGN_TRUST_PROXY', flag: '--trust-proxy', what: '1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser\'s address, for the per-address limit. Default 0 (no per-address limit).' },
   { env: 'ESIGN_SERVE_WIDGET', flag: '--serve-widget', what: '1 serves the widget\'s script-tag files under <prefix>/cdn/ (a static site needs nothing else). Default 1.' },
+  { env: 'ESIGN_WEBHOOK_URL', flag: '--webhook-url', what: 'where each verified result is POSTed, signed as a Standard Webhooks delivery, before the browser sees it; with the browser\'s cookies, and the Set-Cookie of the 2xx answer goes to that browser. Default none.' },
+  { env: 'ESIGN_WEBHOOK_SECRET', flag: '--webhook-secret', what: 'the whsec_ secret the deliveries are signed with; several, comma-separated, while one is rotated (each signs). Required with a webhook or signer URL.' },
+  { env: 'ESIGN_SIGNER_URL', flag: '--signer-url', what: 'signing only as the person signed in: the server asks this URL (a signed POST with the browser\'s cookies), which answers {"country","code"} or null. Default none: no gate.' },
+  { env: 'ESIGN_VISITOR_COOKIE', flag: '--visitor-cookie', what: 'the name of the site\'s own session cookie, to be the visitor (kept only as a keyed digest). Default: a cookie of the proxy\'s own.' },
+  { env: 'ESIGN_RESULT_TIMEOUT_MS', flag: '--result-timeout-ms', what: 'how long the webhook may take to take a result, ms; after it the browser is told to try again. Default 30000.' },
   { env: 'ESIGN_SHUTDOWN_MS', flag: '--shutdown-ms', what: 'how long SIGTERM waits for requests in flight, ms. Default 35000 (a result hook\'s 30 s and a margin).' },
 ];
 
@@ -102,7 +119,26 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   const shutdownText = get('ESIGN_SHUTDOWN_MS') || '35000';
   const shutdownMs = Number(shutdownText);
   if (!Number.isFinite(shutdownMs) || shutdownMs < 0) throw new SettingError(`${named(byEnv('ESIGN_SHUTDOWN_MS'))} must be a number of milliseconds, not ${JSON.stringify(shutdownText)}`);
+  const webhookUrl = get('ESIGN_WEBHOOK_URL') || undefined;
+  const signerUrl = get('ESIGN_SIGNER_URL') || undefined;
+  for (const [name, url] of [['ESIGN_WEBHOOK_URL', webhookUrl], ['ESIGN_SIGNER_URL', signerUrl]] as const) {
+    if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) throw new SettingError(`${named(byEnv(name))} must be an http(s) address, not ${JSON.stringify(url.slice(0, 80))}`);
+  }
+  const secrets = get('ESIGN_WEBHOOK_SECRET') ?? '';
+  const keys = secrets ? webhookKeys(secrets) : [];
+  if (keys === null) throw new SettingError(`${named(byEnv('ESIGN_WEBHOOK_SECRET'))} takes whsec_ secrets (whsec_ and the base64 of 24 bytes or more), comma-separated`);
+  if ((webhookUrl || signerUrl) && !keys.length) throw new SettingError(`${named(byEnv('ESIGN_WEBHOOK_SECRET'))} is required with ${webhookUrl ? 'ESIGN_WEBHOOK_URL' : 'ESIGN_SIGNER_URL'}: the deliveries are signed`);
+  const visitorCookie = get('ESIGN_VISITOR_COOKIE') || undefined;
+  if (visitorCookie && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(visitorCookie)) throw new SettingError(`${named(byEnv('ESIGN_VISITOR_COOKIE'))} must be a cookie's name, not ${JSON.stringify(visitorCookie)}`);
+  const resultText = get('ESIGN_RESULT_TIMEOUT_MS') || '30000';
+  const resultTimeoutMs = Number(resultText);
+  if (!Number.isFinite(resultTimeoutMs) || resultTimeoutMs <= 0) throw new SettingError(`${named(byEnv('ESIGN_RESULT_TIMEOUT_MS'))} must be a number of milliseconds, not ${JSON.stringify(resultText)}`);
   return {
+    webhookUrl,
+    webhookKeys: keys,
+    signerUrl,
+    visitorCookie,
+    resultTimeoutMs,
     baseUrl,
     accessToken,
     prefix,

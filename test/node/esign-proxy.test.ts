@@ -160,3 +160,114 @@ describe('esign-proxy, the proxy as a server', () => {
     assert.match(proxy.stderr(), /SIGTERM, finishing the requests in flight[\s\S]*stopped/);
   });
 });
+
+/** A host's own server: it takes deliveries as the Standard Webhooks package verifies them, and answers as told. */
+async function hostServer(secret: string, answer: (attempt: number, verified: Record<string, unknown>) => { status: number; cookie?: string; delayMs?: number }) {
+  const { Webhook } = await import('standardwebhooks');
+  const deliveries: { headers: Record<string, string>; body: string; verified: Record<string, unknown> | null; at: number }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      let verified: Record<string, unknown> | null = null;
+      try {
+        verified = new Webhook(secret).verify(body, headers) as Record<string, unknown>;
+      } catch {
+        verified = null;
+      }
+      deliveries.push({ headers, body, verified, at: Date.now() });
+      if (!verified) return void res.writeHead(400).end();
+      const told = answer(deliveries.length, verified);
+      setTimeout(() => {
+        res.writeHead(told.status, told.cookie ? { 'set-cookie': told.cookie } : {}).end();
+      }, told.delayMs ?? 0);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign-webhook`, deliveries };
+}
+
+const SECRET = `whsec_${Buffer.from('a-test-webhook-secret-of-32-bytes!!').toString('base64')}`;
+const OLD_SECRET = `whsec_${Buffer.from('the-secret-being-rotated-out-now!!').toString('base64')}`;
+
+describe('esign-proxy: the verified result as a signed webhook delivery', () => {
+  it('delivers a login to the host before the browser sees it, signed (checked by the Standard Webhooks package, with either secret while one rotates), with the browser\'s cookies; the host\'s Set-Cookie reaches that browser', async () => {
+    const { startSandbox } = await import('esign-sandbox');
+    const sandbox = await startSandbox({ accessToken: 'webhook-sandbox-token', answerAfterMs: 200 });
+    try {
+      // the host is slow to take it, and fails once: the browser waits, the delivery is tried again with the same id
+      const host = await hostServer(SECRET, (attempt) => (attempt === 1 ? { status: 503 } : { status: 204, cookie: 'host-session=new-session-id; Path=/; HttpOnly; SameSite=Lax', delayMs: 800 }));
+      const old = await hostServer(OLD_SECRET, () => ({ status: 204 }));
+      const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'webhook-sandbox-token', ESIGN_WEBHOOK_URL: host.url, ESIGN_WEBHOOK_SECRET: `${SECRET},${OLD_SECRET}` });
+      let cookie = 'host-session=before-login';
+      const post = async (path: string, body: object) => {
+        const answer = await fetch(`${proxy.url}/esign${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+        const set = answer.headers.getSetCookie();
+        for (const line of set) {
+          const pair = line.split(';')[0]!;
+          cookie = [...cookie.split('; ').filter((c) => !c.startsWith(`${pair.split('=')[0]}=`)), pair].join('; ');
+        }
+        return { status: answer.status, json: (await answer.json()) as Record<string, unknown>, set, at: Date.now() };
+      };
+      const start = await post('/smartid/login.json', { code: '40504040001', country: 'EE' });
+      assert.equal(start.json['status'], 'ok');
+      let done: Awaited<ReturnType<typeof post>> | null = null;
+      for (let i = 0; i < 40 && !done; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const poll = await post(`/smartid/status/${String(start.json['token'])}.json`, {});
+        if (poll.json['status'] === 'ok') done = poll;
+        else assert.equal(poll.json['status'], 'waiting', JSON.stringify(poll.json));
+      }
+      assert.ok(done, 'the login ended');
+      assert.equal(host.deliveries.length, 2, 'tried again after the 503');
+      const [first, second] = host.deliveries;
+      assert.equal(first!.headers['webhook-id'], second!.headers['webhook-id'], 'one id for every try: the host\'s idempotency key');
+      assert.match(second!.headers['webhook-id']!, /^msg_/);
+      assert.deepEqual(second!.verified && { type: second!.verified['type'], kind: (second!.verified['data'] as Record<string, unknown>)['kind'] }, { type: 'login.verified', kind: 'login' });
+      const data = (second!.verified as { data: { result: { code: string; country: string }; token: string; operation: string } }).data;
+      assert.deepEqual([data.result.code, data.result.country, data.operation, data.token], ['40504040001', 'EE', 'smartIdLoginStatus', start.json['token']]);
+      assert.match(second!.headers['cookie'] ?? '', /host-session=before-login/, 'the browser\'s own cookies came along');
+      assert.ok(done.at >= second!.at + 800, 'the browser got the result only after the host answered');
+      assert.ok(done.set.some((line) => line.startsWith('host-session=new-session-id;')), 'the host\'s new session reached the browser on that answer');
+      // the old secret verifies the same delivery too (a host still on it while it rotates)
+      const { Webhook } = await import('standardwebhooks');
+      assert.ok(new Webhook(OLD_SECRET).verify(second!.body, second!.headers));
+      assert.equal(old.deliveries.length, 0);
+      // a forged or replayed delivery is refused by the package's check
+      assert.throws(() => new Webhook(SECRET).verify(second!.body.replace('40504040001', '30303039914'), second!.headers));
+      assert.throws(() => new Webhook(SECRET).verify(second!.body, { ...second!.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) }));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a host that never takes the result: the browser gets the failing hook\'s error, not the result, and the next poll tries again', async () => {
+    const { startSandbox } = await import('esign-sandbox');
+    const sandbox = await startSandbox({ accessToken: 'webhook-refused-token', answerAfterMs: 100 });
+    try {
+      const host = await hostServer(SECRET, () => ({ status: 500 }));
+      const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'webhook-refused-token', ESIGN_WEBHOOK_URL: host.url, ESIGN_WEBHOOK_SECRET: SECRET, ESIGN_RESULT_TIMEOUT_MS: '1500' });
+      let cookie = '';
+      const post = async (path: string) => {
+        const answer = await fetch(`${proxy.url}/esign${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+        cookie = answer.headers.getSetCookie()[0]?.split(';')[0] ?? cookie;
+        return { status: answer.status, json: (await answer.json()) as Record<string, unknown> };
+      };
+      const start = await post('/smartid/login.json');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await post(`/smartid/status/${String(start.json['token'])}.json`);
+      assert.deepEqual([refused.status, refused.json['proxy_error'], refused.json['name']], [500, 'host-error', undefined]);
+      const tries = host.deliveries.length;
+      assert.ok(tries >= 2, `tried until the time ran out (${tries})`);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const again = await post(`/smartid/status/${String(start.json['token'])}.json`);
+      assert.equal(again.status, 500);
+      assert.ok(host.deliveries.length > tries, 'the next poll tried again');
+      assert.ok(proxy.stdout().split('\n').some((line) => line.includes('"host-error"') && line.includes('"onResult"')));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -76,6 +76,8 @@ export interface ExchangeStart {
   upload: UploadPrint | undefined;
   /** limits: the person's counters a start was counted under, given back if the service refuses it */
   personCounters: string[];
+  /** hand-over: `Set-Cookie` lines the host's result hook gave for this browser (a new session at a login) */
+  hostCookies: string[];
 }
 
 /** What the steps find, each set by the step named beside it: there only after that step ran. */
@@ -142,5 +144,6 @@ export function newExchange(request: IncomingProxyRequest, path: string, telemet
     signer: undefined,
     upload: undefined,
     personCounters: [],
+    hostCookies: [],
   };
 }

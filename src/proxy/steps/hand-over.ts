@@ -9,13 +9,22 @@ import { WAITING } from './poll-floor.js';
 import { keepFinished } from './sessions.js';
 import { mintVisitor } from './visitor.js';
 
-/** Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged). */
-async function runOnResult(setup: ProxySetup, result: ResultToHand): Promise<void> {
+/** A `Set-Cookie` line as a header may carry it: no line break a host's value could smuggle in. */
+const cookieLine = (line: unknown) => (typeof line === 'string' && line && !/[\r\n\0]/.test(line) ? [line] : []);
+
+/**
+ * Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged).
+ * The cookies it gives back go on this poll's answer.
+ */
+async function runOnResult(setup: ProxySetup, result: ResultToHand, cookies: string[] = []): Promise<void> {
   const onResult = setup.options.onResult;
   if (!onResult) return;
   const context = ` for ${result.operation}`;
   try {
-    await within(setup.handOver.timeoutMs, (signal) => setup.askHost('onResult', () => onResult({ ...result, signal } as ProxyResult), context));
+    await within(setup.handOver.timeoutMs, async (signal) => {
+      const answer = await setup.askHost('onResult', () => onResult({ ...result, signal } as ProxyResult), context);
+      if (answer && typeof answer === 'object' && Array.isArray(answer.setCookies)) cookies.push(...answer.setCookies.flatMap(cookieLine));
+    });
   } catch (error) {
     if (!(error instanceof HandOverTimeout)) throw error;
     setup.log(`[esign-proxy] onResult() failed${context}: ${error.message}`);
@@ -51,7 +60,7 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     // the `visitor` hook, is the host's to rotate
     const rotated = session.kind === 'login' && !setup.options.visitor ? mintVisitor(x.request, setup.options, setup.visitorSecret) : null;
     const result = handed({ operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: (rotated ?? visitor).id, raw: value, request: info, result: camelCased(value) });
-    const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, result));
+    const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, result, x.hostCookies));
     if (delivered === 'still-running') return jsonAnswer(200, WAITING);
     if (delivered === 'delivered') {
       x.event.outcome = { type: 'finished', outcome: 'ok' };
@@ -64,7 +73,7 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     return;
   }
   const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
-  await runOnResult(setup, handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }));
+  await runOnResult(setup, handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }), x.hostCookies);
 }
 
 /** A result as built here, before it is read as its operation's. */
