@@ -405,7 +405,7 @@ describe('the check-proxy command', () => {
     assert.equal(good.result.rows.length, ALL_ROWS.length);
     const bad = await run({ rateLimit: false });
     assert.equal(bad.code, 1);
-    assert.deepEqual(failing(bad.result.rows), ['rate-limit']);
+    assert.deepEqual(failing(bad.result.rows), ['limits-exact', 'rate-limit']);
   });
 });
 
@@ -487,7 +487,8 @@ describe('check-proxy against proxies with one rule broken', () => {
           proxy(req, res);
         });
       })],
-    ['every visitor the same', ['visitor-binding'], (port, token) => nodeProxy(port, token, { visitor: () => 'everyone', rateLimit: { perVisitor: false } })],
+    // (without a limit per visitor, the limits' numbers fail too)
+    ['every visitor the same', ['visitor-binding', 'limits-exact'], (port, token) => nodeProxy(port, token, { visitor: () => 'everyone', rateLimit: { perVisitor: false } })],
     ['screening passed on', ['screening'], (port, token) => nodeProxy(port, token, { exposeScreening: true })],
     ['no redaction', ['token-echo-plain', 'token-echo-escaped', 'token-never'], (port, token) =>
       nodeProxy(port, token, {}, (req, res, proxy) => {
@@ -524,7 +525,7 @@ describe('check-proxy against proxies with one rule broken', () => {
           req.on('end', () => res.writeHead(413, { 'content-type': 'application/json' }).end('{"status":"error","message":"too large"}'));
         } else proxy(req, res);
       })],
-    ['no rate limits', ['rate-limit'], (port, token) => nodeProxy(port, token, { rateLimit: false })],
+    ['no rate limits', ['rate-limit', 'limits-exact'], (port, token) => nodeProxy(port, token, { rateLimit: false })],
     ['Mobile-ID starts counted by the personal code alone', ['no-lockout'], (port, token) => {
       const byCode = new Map<string, number>();
       return nodeProxy(port, token, {}, (req, res, proxy) => {

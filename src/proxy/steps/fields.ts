@@ -61,6 +61,12 @@ export const fields: Step<'operation'> = (x, setup) => {
         'with express.json()\'s default of 100 kb a larger file is answered 413 by the parser before the proxy sees it. (Said once.)',
     );
   }
+  if (body !== undefined) {
+    // the same limits for a body read before the proxy: a session operation's is small
+    const limit = SMALL_BODIES.has(x.operation.id) ? setup.sessionBodyLimit : setup.bodyLimit;
+    const size = typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : Buffer.byteLength(JSON.stringify(body) ?? '');
+    if (size > limit) throw new ProxyRefusal(proxyError('request-too-large'));
+  }
   if (typeof body === 'string') return checked(x, parsed(body));
   if (body instanceof Uint8Array) return checked(x, parsed(DECODER.decode(body)));
   if (body !== undefined) return checked(x, body);
