@@ -74,7 +74,7 @@ export const REGISTRY: readonly ElementEntry[] = [
     className: 'EsignSigningLink',
     events: { ...ERROR, onSigningLinkCreated: 'esign-signing-link-created' },
     attributes: { 'expire-after': 'expireAfter', 'delete-document-after': 'deleteAfter', 'callback-url': 'callbackUrl', 'page-language': 'pageLanguage', 'document-id': 'documentId' },
-    ceiling: { bytes: 14933, why: GROWN },
+    ceiling: { bytes: 15050, why: `${GROWN}; raised for issue 53 (the client's same-origin check and 413 reading)` },
   },
   {
     name: 'document',

@@ -601,6 +601,7 @@ function over_limit(PDO $db, string $key, array $limit): int
         $row = $db->prepare('SELECT count, resets FROM counters WHERE key = ?');
         $row->execute([$key]);
         [$count, $resets] = $row->fetch(PDO::FETCH_NUM) ?: [0, $now + $window];
+        $row->closeCursor();
         if ($resets <= $now) {
             [$count, $resets] = [0, $now + $window];
         }
@@ -627,6 +628,7 @@ function hand_over(PDO $db, string $token, callable $run): bool
             $row = $db->prepare('SELECT lease, expires FROM claims WHERE token = ?');
             $row->execute([$token]);
             $claim = $row->fetch(PDO::FETCH_ASSOC);
+            $row->closeCursor();
             if ($claim && $claim['lease'] === 'done') {
                 return 'done';
             }
@@ -817,6 +819,9 @@ if ($role[0] === 'status' || $role[0] === 'remove') {
     $row = $db->prepare('SELECT visitor, channel, status, expires, person, signer, upload FROM bindings WHERE token = ?');
     $row->execute([$token]);
     $bound = $row->fetch(PDO::FETCH_ASSOC);
+    // a statement left open keeps a read transaction open: a later write would fail at once when
+    // another worker wrote meanwhile (SQLite's busy snapshot), however long it was willing to wait
+    $row->closeCursor();
     $ok = $bound && hash_equals($bound['visitor'], $visitor) && (float) $bound['expires'] > $now
         && ($role[0] === 'status' ? $bound['status'] === $operation : $bound['channel'] === $role[1]);
     if (!$ok) {
@@ -848,6 +853,7 @@ if ($role[0] === 'status') {
         $row = $db->prepare('SELECT at FROM polls WHERE token = ?');
         $row->execute([$token]);
         $last = (float) ($row->fetchColumn() ?: 0);
+        $row->closeCursor();
         if (microtime(true) - $last < MIN_POLL_INTERVAL) {
             return true;
         }
@@ -912,7 +918,9 @@ if ($tokenRefused) {
     // the service refused the access token: nothing can work until the configuration is right (said once a minute)
     event('failed', ['failure' => 'access-token', 'status' => $status]);
     $say = atomically($db, function (PDO $db) {
-        $row = $db->query("SELECT at FROM polls WHERE token = ':token-refused'")->fetchColumn();
+        $said = $db->query("SELECT at FROM polls WHERE token = ':token-refused'");
+        $row = $said->fetchColumn();
+        $said->closeCursor();
         if ($row !== false && microtime(true) - (float) $row < 60) {
             return false;
         }
@@ -959,7 +967,10 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
     // the browser sees the result only after on_result succeeded for it (at least once)
     try {
         $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $visitor, $value));
-    } catch (Throwable) {
+    } catch (PDOException $error) {
+        throw $error; // the state, not the host: 503 by the exception handler
+    } catch (Throwable $error) {
+        file_put_contents('php://stderr', "[esign-proxy] on_result() failed for $operation: " . get_class($error) . ': ' . substr($error->getMessage(), 0, 300) . "\n");
         fail(500, 'host-error', 'The host could not process this request');
     }
     if (!$delivered) {

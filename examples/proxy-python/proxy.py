@@ -780,6 +780,8 @@ def handle(path):
         # the browser sees the result only after on_result succeeded for it (at least once)
         try:
             delivered = hand_over(token, lambda: on_result(name, token, visitor, value))
+        except StateUnavailable:
+            raise  # the state, not the host: 503
         except Exception:
             current_app.logger.error("on_result failed for %s", name)
             g.esign["hook"] = "onResult"

@@ -150,7 +150,7 @@ describe('the PHP proxy', () => {
       sqliteStateCommands(stateFile),
     );
     assert.equal(rows.length, 26);
-    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.deepEqual(failing(rows), [], `${JSON.stringify(rows.filter((r) => !r.ok))}\n${log.split('\n').filter((line) => line.includes('[esign-proxy]') || /PHP (Warning|Fatal|Notice)/.test(line)).join('\n').slice(0, 3000)}`);
     assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country']);
     const said = events(log);
     // the Node proxy's events, by the same names
