@@ -88,8 +88,9 @@ export class ProxyCaller {
     }
     const { method } = operation;
     // the proxy answers its own origin only (decision 0011): another origin would fail as "the network"
-    if (this.#sameOriginOnly && typeof location == 'object' && new URL(this.endpoint, location.href).origin != location.origin) {
-      throw new EsignError('misconfigured', `The endpoint must be on the page's own origin (${location.origin})`, { field: 'endpoint', retryable: false });
+    // (resolved as fetch resolves it, against the document's base: a frame's srcdoc page has its parent's)
+    if (this.#sameOriginOnly && typeof document == 'object' && new URL(this.endpoint, document.baseURI).origin != origin) {
+      throw new EsignError('misconfigured', `The endpoint must be on the page's own origin (${origin})`, { field: 'endpoint', retryable: false });
     }
     // the GETs have no body: the proxy adds the token to their query
     const payload = method === 'GET' ? undefined : serializeJson(body);

@@ -76,7 +76,7 @@ describe('client: the endpoint is on the page\'s own origin', () => {
     const elsewhere = new EsignClient({ endpoint: 'http://127.0.0.2:9/esign', lang: 'en' });
     const error = await rejection(elsewhere.smartIdLogin({ code: '40504040001', country: 'EE' }));
     expect([error.code, error.field, error.retryable]).to.deep.equal(['misconfigured', 'endpoint', false]);
-    expect(error.message).to.contain(`must be on the page's own origin (${location.origin})`);
+    expect(error.message).to.contain(`must be on the page's own origin (${origin})`);
     expect(performance.getEntriesByType('resource').slice(before).filter((entry) => entry.name.includes('127.0.0.2'))).to.deep.equal([]);
     // the same path on the page's origin, written out in full, is the page's own
     const own = new EsignClient({ endpoint: `${location.origin}/esign`, lang: 'en' });
