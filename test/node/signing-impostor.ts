@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Sandbox } from 'esign-sandbox';
@@ -132,5 +133,42 @@ export async function countryAndAddedSignatureHold(
     if (honest.json['status'] !== 'ok') throw new Error(`the person's own signing was refused: ${JSON.stringify(honest.json).slice(0, 200)}`);
   } finally {
     await impostor.close();
+  }
+}
+
+/**
+ * What every proxy of another language must do with its visitor cookie: mint the ids itself (a
+ * planted value is replaced), keep its own, and write only a keyed digest of the visitor into its
+ * events. `proxyFor` starts the proxy in front of the given service with the given token (its
+ * limits wide); `visitorsOfStarts` reads the `visitor` of its `started` events once three are there.
+ */
+export async function visitorIsMintedAndDigested(
+  token: string,
+  proxyFor: (serviceUrl: string, token: string) => Promise<{ url: string; log: () => string }>,
+  visitorsOfStarts: () => Promise<string[]>,
+): Promise<void> {
+  const service = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: 'token-1', control_code: '1234' }));
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  try {
+    const proxy = await proxyFor(`http://127.0.0.1:${(service.address() as AddressInfo).port}`, token);
+    const start = (cookie?: string) =>
+      fetch(`${proxy.url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+    const minted = (await start()).headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    if (!/^esign-visitor=[A-Za-z0-9_-]{46}$/.test(minted)) throw new Error(`no visitor id minted: ${minted}`);
+    const planted = `esign-visitor=${'A'.repeat(46)}`;
+    const replaced = (await start(planted)).headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    if (replaced === planted || !/^esign-visitor=[A-Za-z0-9_-]{46}$/.test(replaced)) throw new Error(`a planted id was not replaced: ${replaced}`);
+    if ((await start(minted)).headers.getSetCookie().length) throw new Error('its own id was replaced');
+    const digestOf = (cookie: string) => createHmac('sha256', token).update(`visitor:${cookie.split('=')[1]!}`).digest('hex');
+    const seen = await visitorsOfStarts();
+    const expected = [digestOf(minted), digestOf(replaced), digestOf(minted)];
+    if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Error(`the events' visitors ${JSON.stringify(seen)}, not the keyed digests ${JSON.stringify(expected)}`);
+    if (proxy.log().includes(minted.split('=')[1]!)) throw new Error('the cookie\'s value is in a log line');
+  } finally {
+    service.closeAllConnections();
+    await new Promise((resolve) => service.close(resolve));
   }
 }
