@@ -497,6 +497,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    */
   #renderActions() {
     const { other, retryable, wait, deadEnd } = this.#runtime?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
+    // nothing that can help: no empty row of actions under the words either
+    if (deadEnd && !other && !wait) return nothing;
     return html`<div class="actions">
       ${other
         ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
