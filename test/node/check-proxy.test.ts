@@ -175,6 +175,37 @@ describe('check-proxy against working proxies', () => {
     assert.ok(handed.every((r) => /^(mobile|smartId)(Login|Sign|HashSign)Status$/.test(r.operation)), JSON.stringify(handed));
   });
 
+  it('passes the Python proxy mounted as a blueprint in a Flask app of the host\'s, at a prefix of its choosing, the app\'s own routes untouched', async () => {
+    const port = await freePort();
+    const token = `check-${port}-secret`;
+    const appPort = await freePort();
+    const host = [
+      'import sys',
+      'from flask import Flask',
+      'import proxy',
+      'app = Flask("host")',
+      '@app.get("/")',
+      'def home():',
+      '    return "the host\'s own page"',
+      'app.register_blueprint(proxy.blueprint, url_prefix="/api/esign")',
+      'app.run(port=int(sys.argv[1]))',
+    ].join('\n');
+    const child = spawn('/usr/bin/python3', ['-c', host, String(appPort)], {
+      cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
+      env: { ...process.env, ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratchDir('esign-blueprint-'), 'state.sqlite') },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    child.stderr!.resume();
+    const { rows } = await checkProxy({ proxyUrl: `http://127.0.0.1:${appPort}/api/esign`, port, accessToken: token, exposesScreening: false, waitMs: 20_000 });
+    assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.equal(await (await fetch(`http://127.0.0.1:${appPort}/`)).text(), 'the host\'s own page');
+    // the default prefix is the host's to choose: nothing answers for the proxy at /esign
+    const elsewhere = await fetch(`http://127.0.0.1:${appPort}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(elsewhere.status, 404);
+    assert.equal(elsewhere.headers.get('content-type')?.includes('json') ? ((await elsewhere.json()) as { proxy_error?: string }).proxy_error : undefined, undefined);
+  });
+
   it('passes the Python proxy under gunicorn with four workers on every row: one state for all of them, its result hook run once at a time, failing closed without it', async () => {
     const port = await freePort();
     const token = `check-${port}-secret`;
