@@ -1,0 +1,171 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { startSandbox, type RunningSandbox } from 'esign-sandbox';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { freePort, scratchDir, startedByThisFile } from '../node/processes.js';
+
+// docs/any-stack.md's recipes run as a host runs them: nginx in front, esign-proxy at /esign/ and
+// the site at /, one origin. In Chromium: a login through the widget becomes the site's own session
+// from the signed webhook delivery, the page greets from the server, and signing is gated to that
+// person by the site's answer to the signer question. A forged or replayed delivery is refused.
+
+const TOKEN = 'any-stack-token';
+const SECRET = `whsec_${Buffer.from('the-any-stack-webhook-secret-32b!').toString('base64')}`;
+const { children } = startedByThisFile();
+let sandbox: RunningSandbox;
+let browser: Browser;
+before(async () => {
+  sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 300 });
+  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+  await sandbox?.close();
+});
+
+const RECIPES = new URL('../../examples/any-stack/', import.meta.url).pathname;
+
+interface Recipe {
+  name: string;
+  /** The command that serves the site on PORT, from its folder. */
+  command: (dir: string) => [string, string[]];
+}
+
+const recipes: Recipe[] = [
+  { name: 'go', command: (dir) => ['go', ['run', join(dir, 'main.go')]] },
+];
+
+/** A process of this test, once `url` answers. */
+async function started(command: string, args: string[], env: Record<string, string>, url: string, cwd?: string): Promise<{ child: ChildProcess; log: () => string }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+  children.push(child);
+  let log = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
+    if (await fetch(url).then(() => true, () => false)) return { child, log: () => log };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return assert.fail(`${command} did not answer at ${url}: ${log}`);
+}
+
+/** nginx on its own port: /esign/ to esign-proxy, the rest to the site (the snippet of docs/any-stack.md). */
+async function nginx(proxyPort: number, sitePort: number): Promise<string> {
+  const dir = scratchDir('esign-nginx-');
+  const port = await freePort();
+  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `user root;
+worker_processes 1;
+error_log stderr;
+pid ${dir}/nginx.pid;
+events {}
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    location /esign/ {
+      proxy_pass http://127.0.0.1:${proxyPort};
+      proxy_set_header Host $http_host;
+      client_max_body_size 80m;
+      proxy_read_timeout 90s;
+    }
+    location / {
+      proxy_pass http://127.0.0.1:${sitePort};
+      proxy_set_header Host $http_host;
+    }
+  }
+}
+`,
+  );
+  await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `http://127.0.0.1:${port}/esign/`);
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A delivery signed as esign-proxy signs it, at a given time. */
+function delivery(body: string, at: number, secret = SECRET): Record<string, string> {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const id = 'msg_forged0000000000000000';
+  const signature = createHmac('sha256', key).update(`${id}.${at}.${body}`).digest('base64');
+  return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` };
+}
+
+for (const recipe of recipes) {
+  describe(`any stack: the ${recipe.name} recipe behind nginx with esign-proxy`, () => {
+    it('a login through the widget becomes the site\'s own session, the page greets from the server, and signing is gated to that person; a forged or replayed delivery is refused', async () => {
+      const sitePort = await freePort();
+      const proxyPort = await freePort();
+      const [command, args] = recipe.command(join(RECIPES, recipe.name));
+      const site = await started(command, args, { PORT: String(sitePort), ESIGN_WEBHOOK_SECRET: SECRET, GOCACHE: join(scratchDir('esign-gocache-'), 'cache') }, `http://127.0.0.1:${sitePort}/`, join(RECIPES, recipe.name));
+      await started(
+        process.execPath,
+        [new URL('../../bin/esign-proxy.js', import.meta.url).pathname],
+        {
+          PORT: String(proxyPort),
+          ESIGN_BASE_URL: sandbox.url,
+          ESIGN_ACCESS_TOKEN: TOKEN,
+          ESIGN_WEBHOOK_URL: `http://127.0.0.1:${sitePort}/esign-webhook`,
+          ESIGN_SIGNER_URL: `http://127.0.0.1:${sitePort}/esign-signer`,
+          ESIGN_WEBHOOK_SECRET: SECRET,
+        },
+        `http://127.0.0.1:${proxyPort}/healthz`,
+      );
+      const origin = await nginx(proxyPort, sitePort);
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${origin}/`);
+        await page.waitForSelector('#anonymous');
+        // the widget, as a person uses it: the code typed, the login confirmed on the (sandbox's) phone
+        await page.waitForFunction(() => customElements.get('esign-identify') !== undefined);
+        const person = await page.evaluate(async () => {
+          const el = document.querySelector('esign-identify') as HTMLElement & { code: string; start(): Promise<{ person: { code: string; country: string } }> };
+          el.code = '40504040001';
+          await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+          return (await el.start()).person;
+        });
+        assert.deepEqual([person.code, person.country], ['40504040001', 'EE']);
+        // the server knows: its own session, from the delivery
+        await page.reload();
+        const welcome = await page.waitForSelector('#welcome');
+        assert.equal(await welcome!.evaluate((el) => el.textContent), 'Welcome, OK TESTNUMBER');
+        // signing only as that person: the site answers the signer question from its session
+        const pdf = { type: 'pdf', pdf: { files: [{ name: 'contract.pdf', content: Buffer.from(samplePdf('Any stack')).toString('base64') }] } };
+        const sign = (body: object) =>
+          page.evaluate(async (sent) => {
+            const answer = await fetch('/esign/smartid/sign.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
+            return { status: answer.status, json: (await answer.json()) as { status: string; proxy_error?: string } };
+          }, body);
+        const other = await sign({ code: '40504040001', country: 'LT', ...pdf });
+        assert.deepEqual([other.status, other.json.proxy_error], [403, 'signer-mismatch']);
+        const own = await sign({ code: '40504040001', country: 'EE', ...pdf });
+        assert.equal(own.json.status, 'ok', JSON.stringify(own.json));
+        // another browser is nobody: its signing is refused as nobody's
+        const stranger = await fetch(`${origin}/esign/smartid/sign.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE', ...pdf }) });
+        assert.equal(((await stranger.json()) as { proxy_error?: string }).proxy_error, 'signer-unknown');
+        // a forged delivery (another secret) and a replayed one (an hour old) are refused by the site
+        const body = JSON.stringify({ type: 'login.verified', timestamp: new Date().toISOString(), data: { kind: 'login', result: { code: '30303039914', country: 'LT', name: 'MALLORY', surname: 'FORGED' } } });
+        const forged = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers: delivery(body, Math.floor(Date.now() / 1000), `whsec_${Buffer.from('not-the-secret-of-this-site-at-all').toString('base64')}`), body });
+        const replayed = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers: delivery(body, Math.floor(Date.now() / 1000) - 3600), body });
+        assert.deepEqual([forged.status >= 400, replayed.status >= 400, forged.headers.getSetCookie(), replayed.headers.getSetCookie()], [true, true, [], []]);
+        // the same delivery signed now is taken: the refusals were the forgery and the age, nothing else
+        const fresh = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers: delivery(body, Math.floor(Date.now() / 1000)), body });
+        assert.ok(fresh.status >= 200 && fresh.status < 300, `${fresh.status} ${site.log().slice(-300)}`);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}
