@@ -39,6 +39,7 @@ interface Recipe {
 
 const recipes: Recipe[] = [
   { name: 'go', command: (dir) => ['go', ['run', join(dir, 'main.go')]] },
+  { name: 'ruby', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
 ];
 
 /** A process of this test, once `url` answers. */
