@@ -40,6 +40,7 @@ interface Recipe {
 const recipes: Recipe[] = [
   { name: 'go', command: (dir) => ['go', ['run', join(dir, 'main.go')]] },
   { name: 'ruby', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
+  { name: 'django', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
 ];
 
 /** A process of this test, once `url` answers. */
