@@ -123,7 +123,8 @@ describe('proxy: OpenTelemetry', () => {
       assert.ok(ms(span.endTime) >= ms(span.startTime) && span.startTime[1] < 1e9 && span.endTime[1] < 1e9);
     }
     for (const [i, child] of clients.entries()) {
-      assert.ok(ms(child.startTime) >= ms(servers[i]!.startTime) && ms(child.endTime) <= ms(servers[i]!.endTime), 'the call within its request');
+      // (to the millisecond: the SDK's clock re-anchors on the wall clock when the two drift apart under load)
+      assert.ok(ms(child.startTime) >= ms(servers[i]!.startTime) - 1 && ms(child.endTime) <= ms(servers[i]!.endTime) + 1, 'the call within its request');
     }
     assert.ok(ms(servers[1]!.startTime) >= ms(servers[0]!.endTime) - 1, 'the poll after the login');
     const everything = JSON.stringify(finished.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })));
