@@ -50,6 +50,11 @@ export interface Delivery {
     operation: ProxyResult['operation'];
     /** The session token (sessions) or the document uuid. */
     token: string;
+    /**
+     * The visitor who started it: the proxy's own visitor id, or with ESIGN_VISITOR_COOKIE a keyed
+     * digest of the site's session cookie (the delivery's Cookie header carries the session itself).
+     */
+    visitor: string;
     channel?: 'mobile' | 'smartid';
     /** The service's verified answer in camelCase, typed by the operation (screening data included). */
     result: ProxyResult['result'];
@@ -87,7 +92,7 @@ export function deliverResults(target: WebhookTarget): (result: ProxyResult) => 
     const delivery: Delivery = {
       type: EVENT_TYPES[result.kind],
       timestamp: new Date().toISOString(),
-      data: { kind: result.kind, operation: result.operation, token: result.token, ...('channel' in result ? { channel: result.channel } : {}), result: result.result },
+      data: { kind: result.kind, operation: result.operation, token: result.token, visitor: result.visitor, ...('channel' in result ? { channel: result.channel } : {}), result: result.result },
     };
     const body = JSON.stringify(delivery);
     const cookie = result.request.headers.get('cookie');

@@ -41,6 +41,8 @@ const recipes: Recipe[] = [
   { name: 'go', command: (dir) => ['go', ['run', join(dir, 'main.go')]] },
   { name: 'ruby', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
   { name: 'django', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
+  // the JDK's launcher runs a single source file as it is (no build tool: no Maven here)
+  { name: 'java', command: (dir) => ['java', [join(dir, 'Site.java')]] },
 ];
 
 /** A process of this test, once `url` answers. */

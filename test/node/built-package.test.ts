@@ -56,7 +56,7 @@ describe('the packed packages installed into an empty app', () => {
     assert.ok(widget.files.includes('dist/cdn/esign-elements.js'));
     assert.ok(widget.files.includes('dist/cdn/integrity.json'), 'the script-tag files\' digests are packed');
     // the Python and PHP proxies, each folder whole with its rules (a host copies one), and the rules alone
-    for (const file of ['dist/proxy-rules.json', 'dist/proxies/python/proxy.py', 'dist/proxies/python/session_recipe.py', 'dist/proxies/python/proxy-rules.json', 'dist/proxies/php/proxy.php', 'dist/proxies/php/session-recipe.php', 'dist/proxies/php/proxy-rules.json']) {
+    for (const file of ['dist/proxy-rules.json', 'dist/webhook-delivery.schema.json', 'bin/esign-proxy.js', 'dist/proxies/python/proxy.py', 'dist/proxies/python/session_recipe.py', 'dist/proxies/python/proxy-rules.json', 'dist/proxies/php/proxy.php', 'dist/proxies/php/session-recipe.php', 'dist/proxies/php/proxy-rules.json']) {
       assert.ok(widget.files.includes(file), `${file} is packed`);
     }
     assert.ok(widget.files.includes('custom-elements.json'));

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
@@ -226,8 +227,13 @@ describe('esign-proxy: the verified result as a signed webhook delivery', () => 
       assert.equal(first!.headers['webhook-id'], second!.headers['webhook-id'], 'one id for every try: the host\'s idempotency key');
       assert.match(second!.headers['webhook-id']!, /^msg_/);
       assert.deepEqual(second!.verified && { type: second!.verified['type'], kind: (second!.verified['data'] as Record<string, unknown>)['kind'] }, { type: 'login.verified', kind: 'login' });
-      const data = (second!.verified as { data: { result: { code: string; country: string }; token: string; operation: string } }).data;
+      const data = (second!.verified as { data: { result: { code: string; country: string }; token: string; operation: string; visitor: string } }).data;
       assert.deepEqual([data.result.code, data.result.country, data.operation, data.token], ['40504040001', 'EE', 'smartIdLoginStatus', start.json['token']]);
+      // every field the shipped schema requires
+      const schema = JSON.parse(readFileSync(new URL('../../dist/webhook-delivery.schema.json', import.meta.url), 'utf8')) as { required: string[]; properties: { data: { required: string[] } } };
+      for (const field of schema.required) assert.ok(field in second!.verified!, field);
+      for (const field of schema.properties.data.required) assert.ok(field in data, `data.${field}`);
+      assert.match(data.visitor, /^[A-Za-z0-9_-]{46}$/, 'the visitor who started it');
       assert.match(second!.headers['cookie'] ?? '', /host-session=before-login/, 'the browser\'s own cookies came along');
       assert.ok(done.at >= second!.at + 800, 'the browser got the result only after the host answered');
       assert.ok(done.set.some((line) => line.startsWith('host-session=new-session-id;')), 'the host\'s new session reached the browser on that answer');
@@ -266,6 +272,33 @@ describe('esign-proxy: the verified result as a signed webhook delivery', () => 
       assert.equal(again.status, 500);
       assert.ok(host.deliveries.length > tries, 'the next poll tried again');
       assert.ok(proxy.stdout().split('\n').some((line) => line.includes('"host-error"') && line.includes('"onResult"')));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('esign-proxy: the site\'s own session cookie as the visitor', () => {
+  it('binds sessions to the site\'s session (ESIGN_VISITOR_COOKIE), refuses a browser without one, and never writes its value into an event', async () => {
+    const { startSandbox } = await import('esign-sandbox');
+    const sandbox = await startSandbox({ accessToken: 'visitor-cookie-token', answerAfterMs: 100 });
+    try {
+      const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'visitor-cookie-token', ESIGN_VISITOR_COOKIE: 'sessionid' });
+      const post = (path: string, cookie?: string) =>
+        fetch(`${proxy.url}/esign${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+      const nobody = await post('/smartid/login.json');
+      assert.equal(nobody.status, 403, 'no session of the site: nobody to bind a session to');
+      const started = await post('/smartid/login.json', 'sessionid=the-sites-session-value-1; other=1');
+      const token = ((await started.json()) as { token: string }).token;
+      assert.deepEqual(started.headers.getSetCookie(), [], 'no cookie of the proxy\'s own');
+      const another = await post(`/smartid/status/${token}.json`, 'sessionid=another-session');
+      assert.equal(another.status, 404, 'another session\'s poll is refused');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const own = await post(`/smartid/status/${token}.json`, 'sessionid=the-sites-session-value-1');
+      assert.equal(((await own.json()) as { status: string }).status, 'ok');
+      const lines = proxy.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string; visitor?: string });
+      assert.ok(lines.some((e) => e.type === 'started' && /^[0-9a-f]{64}$/.test(e.visitor ?? '')));
+      assert.ok(!proxy.stdout().includes('the-sites-session-value-1'), 'the session cookie\'s value is in no event');
     } finally {
       await sandbox.close();
     }
