@@ -2,13 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
-import { freePort, scratchDir, startedByThisFile } from '../node/processes.js';
+import { freePort, nginxConfig, scratchDir, startedByThisFile } from '../node/processes.js';
 
 // docs/any-stack.md's recipes run as a host runs them: nginx in front, esign-proxy at /esign/ and
 // the site at /, one origin. In Chromium: a login through the widget becomes the site's own session
@@ -64,24 +64,12 @@ async function started(command: string, args: string[], env: Record<string, stri
 async function nginx(proxyPort: number, sitePort: number): Promise<string> {
   const dir = scratchDir('esign-nginx-');
   const port = await freePort();
-  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `user root;
-worker_processes 1;
-error_log stderr;
-pid ${dir}/nginx.pid;
-events {}
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  server {
-    listen 127.0.0.1:${port};
-    location /esign/ {
+    nginxConfig(
+      dir,
+      port,
+      `    location /esign/ {
       proxy_pass http://127.0.0.1:${proxyPort};
       proxy_set_header Host $http_host;
       client_max_body_size 80m;
@@ -90,10 +78,8 @@ http {
     location / {
       proxy_pass http://127.0.0.1:${sitePort};
       proxy_set_header Host $http_host;
-    }
-  }
-}
-`,
+    }`,
+    ),
   );
   await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `http://127.0.0.1:${port}/esign/`);
   return `http://127.0.0.1:${port}`;

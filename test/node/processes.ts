@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -43,4 +43,30 @@ export function sqliteStateCommands(stateFile: string): { stopState: string; sta
     stopState: `/usr/bin/python3 -c '${holder}' ${stateFile} ${dir}/ready & echo $! > ${dir}/pid; while [ ! -e ${dir}/ready ]; do sleep 0.05; done`,
     startState: `kill $(cat ${dir}/pid); rm -f ${dir}/ready`,
   };
+}
+
+/**
+ * nginx's configuration for a test's own nginx: its pid and temporary files in `dir` (made here),
+ * errors on stderr, one server on loopback `port` with the given location blocks.
+ */
+export function nginxConfig(dir: string, port: number, server: string): string {
+  for (const sub of ['body', 'fastcgi', 'proxy', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub), { recursive: true });
+  return `user root;
+worker_processes 1;
+error_log stderr;
+pid ${dir}/nginx.pid;
+events {}
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  fastcgi_temp_path ${dir}/fastcgi;
+  proxy_temp_path ${dir}/proxy;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+${server}
+  }
+}
+`;
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
-import { freePort, sqliteStateCommands, startedByThisFile } from './processes.js';
+import { freePort, nginxConfig, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
 
 // The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
@@ -73,31 +73,18 @@ decorate_workers_output = no
   );
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `user root;
-worker_processes 1;
-error_log stderr;
-pid ${dir}/nginx.pid;
-events {}
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  fastcgi_temp_path ${dir}/fastcgi;
-  proxy_temp_path ${dir}/proxy;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  server {
-    listen 127.0.0.1:${port};
-    client_max_body_size 80m;
+    nginxConfig(
+      dir,
+      port,
+      `    client_max_body_size 80m;
     location /esign/ {
       include /etc/nginx/fastcgi_params;
       # the Host the browser sent, port included: the proxy compares the page's Origin with it
       fastcgi_param HTTP_HOST $http_host;
       fastcgi_param SCRIPT_FILENAME ${PROXY};
       fastcgi_pass unix:${dir}/fpm.sock;
-    }
-  }
-}
-`,
+    }`,
+    ),
   );
   const fpm = spawn(PHP_FPM, ['-R', '-F', '-y', join(dir, 'fpm.conf')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(fpm);
