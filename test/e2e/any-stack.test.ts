@@ -38,7 +38,14 @@ interface Recipe {
 }
 
 const recipes: Recipe[] = [
-  { name: 'go', command: (dir) => ['go', ['run', join(dir, 'main.go')]] },
+  // built, then run as this test's own child (`go run` would leave the site running as a grandchild)
+  {
+    name: 'go',
+    command: (dir) => {
+      const site = join(scratchDir('esign-go-'), 'site');
+      return ['sh', ['-c', `go build -o "${site}" "${join(dir, 'main.go')}" && exec "${site}"`]];
+    },
+  },
   { name: 'ruby', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
   { name: 'django', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
   // the JDK's launcher runs a single source file as it is (no build tool: no Maven here)
