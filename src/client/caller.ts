@@ -32,8 +32,7 @@ export type Channel = 'mobile' | 'smartid';
 /** A session kind: which start created the token, so which status endpoint answers for it. */
 export type SessionKind = 'login' | 'sign' | 'hash';
 
-/** Default time limits: the providers end sessions after about 2 (mobile) and 3 (smart) minutes. */
-export const DEFAULT_TIME_LIMIT: Record<Channel, number> = { mobile: 150_000, smartid: 210_000 };
+export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from '../protocol/time-limits.js';
 
 
 export function serviceLocale(lang: string | undefined): ServiceLocale {

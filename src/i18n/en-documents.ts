@@ -136,7 +136,7 @@ export const strings = {
   'preview.show': "Show",
   'preview.shown': "Shown below:",
   'preview.no-pdf': "The container has no PDF to show.",
-  'preview.open': "Open the document in a new tab",
+  'preview.open': "Download {name}",
 };
 
 export type DocumentStrings = Record<keyof typeof strings, string>;

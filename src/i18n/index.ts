@@ -120,7 +120,13 @@ export function translate(
   local?: Partial<Strings>,
 ): string {
   const text = local?.[key] ?? overrides.get(lang)?.[key] ?? loaded.get(lang)?.[key] ?? loaded.get('en')?.[key] ?? key;
-  return pluralize(text, lang, params).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return noBreakInBrands(pluralize(text, lang, params).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)));
+}
+
+/** `Smart-ID`, `Mobile-ID`, `Mobiil-ID-d`: one word on a narrow screen, its hyphens non-breaking (U+2011). */
+const BRAND = /\b(Smart|Mobile|Mobiil)[-\u2011]ID(-\p{L}+)?/gu;
+function noBreakInBrands(text: string): string {
+  return text.includes('ID') ? text.replace(BRAND, (_, name: string, ending = '') => `${name}\u2011ID${ending.replace('-', '\u2011')}`) : text;
 }
 
 const rules = new Map<Language, Intl.PluralRules>();

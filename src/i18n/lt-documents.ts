@@ -138,5 +138,5 @@ export const strings: DocumentStrings = {
   'preview.show': "Rodyti",
   'preview.shown': "Žemiau rodoma:",
   'preview.no-pdf': "Konteineryje nėra PDF failo, kurį būtų galima parodyti.",
-  'preview.open': "Atverti dokumentą naujame skirtuke",
+  'preview.open': "Atsisiųsti {name}",
 };

@@ -74,8 +74,8 @@ export const strings: DocumentStrings = {
   'report.unknown': "Не указано",
   'level.QESig': "Квалифицированная электронная подпись",
   'level.QESeal': "Квалифицированная электронная печать",
-  'level.AdESig-QC': "Усиленная электронная подпись с квалифицированным сертификатом",
-  'level.AdESig': "Усиленная электронная подпись",
+  'level.AdESig-QC': "Усовершенствованная электронная подпись с квалифицированным сертификатом",
+  'level.AdESig': "Усовершенствованная электронная подпись",
   'format.PAdES': "Подпись внутри PDF",
   'format.XAdES': "Подпись в контейнере",
   'format.CAdES': "Подпись в контейнере",
@@ -138,5 +138,5 @@ export const strings: DocumentStrings = {
   'preview.show': "Показать",
   'preview.shown': "Ниже показан:",
   'preview.no-pdf': "В контейнере нет PDF-файла для показа.",
-  'preview.open': "Открыть документ в новой вкладке",
+  'preview.open': "Скачать {name}",
 };

@@ -1,7 +1,7 @@
 import { css, html } from 'lit';
 
-/** How many characters before the extension stay visible however narrow the box is. */
-const KEPT_END = 6;
+/** How many characters before the extension stay visible however narrow the box is: enough to tell `contract (signed)` from `offer (signed)`. */
+const KEPT_END = 14;
 
 /**
  * A file name that never widens its box: the start is cut with an ellipsis where space runs out,

@@ -4,7 +4,7 @@ import type { NoBody, Operation } from '../protocol/operations.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import type { Country, MessageFormat, WaitingResponse } from '../protocol/types.js';
 import type { StringKey, StringPart } from '../i18n/index.js';
-import type { PersonForm, PersonValue } from './person.js';
+import type { PersonField, PersonForm, PersonValue } from './person.js';
 import { EsignElement } from './base-element.js';
 import { controls } from './controls.styles.js';
 import { SessionFlow, type FlowStart, type FlowState } from './session-flow.js';
@@ -15,6 +15,7 @@ import { sessionStyles } from './session.styles.js';
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { fixedFields, type SignerPerson } from './signer.js';
+import { PERSON_TIME_LIMIT } from '../protocol/time-limits.js';
 
 export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
@@ -50,7 +51,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   declare channels: Channel[];
   /** The channel chosen now (preselect with the attribute). */
   declare channel: Channel;
-  declare country: Country;
+  /**
+   * The country preselected for Smart-ID. Unset (''), it follows the page's language where the
+   * language names one (et: Estonia, lv: Latvia, lt: Lithuania), else Lithuania.
+   */
+  declare country: Country | '';
   /** Countries offered for Smart-ID. */
   declare countries: Country[];
   /** Text shown on the phone. */
@@ -197,7 +202,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     super();
     this.channels = [...CHANNELS];
     this.channel = 'smartid';
-    this.country = 'LT';
+    this.country = '';
     this.countries = ['LT', 'LV', 'EE'];
     this.message = '';
     this.messageFormat = '';
@@ -302,6 +307,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     try {
       await this.checkInputs();
     } catch (error) {
+      if (error instanceof EsignError && error.group === 'caller') throw await this.#setupProblem(error);
       this.#reportInputProblem(error);
       // every problem is shown at once; the focus stays on the first one (the element's own input)
       form?.validate(false);
@@ -311,6 +317,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
     }
     const person = form.value!;
+    // the fields are disabled while it starts: a focus in one moves to the button (it stays enabled, said busy)
+    if (form.matches(':focus-within')) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
     // a session started before the form's first frame (by script) hears the page too: the runtime listens once loaded
     let runtime: SessionRuntime<Raw, Detail>;
     try {
@@ -319,6 +327,19 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       throw this.#couldNotLoad(cause);
     }
     return runtime.run(person, channel);
+  }
+
+  /**
+   * The site's own setup is wrong (a hash it gave, say): an end the person cannot change, said as
+   * a failure with the event, the developer's words in the console; nothing was sent.
+   */
+  async #setupProblem(error: EsignError): Promise<EsignError> {
+    await this.#loadRuntime().catch(() => undefined);
+    this.flow.fail(error);
+    this.emit('esign-error', this.errorDetail(error));
+    console.warn(`esign-elements: ${error.code}: ${error.message}`);
+    void this.focusLater('esign-status');
+    return error;
   }
 
   /** The session's code could not be loaded: said plainly, with Try again; nothing was sent. */
@@ -337,7 +358,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const detail = super.errorDetail(error);
     const words = this.#ownWords(detail);
     if (!words) return detail;
-    const message = this.t(words);
+    const message = this.t(...words);
     return { ...detail, message: this.errorMessage?.({ ...detail, message }, this.language) ?? message };
   }
 
@@ -345,10 +366,29 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * Where a session knows more than the code: a start that got no answer may still have reached
    * the service; Smart-ID's refusal covers a person who declined and one who chose another code.
    */
-  #ownWords(detail: EsignErrorDetail): StringKey | null {
-    if (detail.code === 'timeout' && !this.flow.token) return 'error.start-timeout';
-    if (detail.code === 'refused' && this.flow.channel === 'smartid') return 'error.refused.smartid';
+  #ownWords(detail: EsignErrorDetail): [StringKey, Record<string, string>?] | null {
+    if (detail.code === 'timeout' && !this.flow.token) return ['error.start-timeout'];
+    if (detail.code === 'refused' && this.flow.channel === 'smartid') return ['error.refused.smartid'];
+    // no account: for which method and in which country, so a wrong country is seen at once
+    if (detail.code === 'not-a-user') {
+      const channel = this.flow.channel;
+      return ['error.not-a-user', { channel: this.t(`channel.${channel}`), country: this.t(`country.${this.#sessionCountry(channel)}`) }];
+    }
     return null;
+  }
+
+  /** The country the person's session was for: Mobile-ID's by the phone's prefix, Smart-ID's as chosen. */
+  #sessionCountry(channel: Channel): Country {
+    const fixed = this.fixedPerson();
+    if (channel === 'mobile') return (fixed?.phone ?? this.phone).replace(/[\s-]/g, '').startsWith('+372') ? 'EE' : 'LT';
+    return fixed?.country ?? this.#chosenCountry();
+  }
+
+  /** The Smart-ID country in the form: the host's or the person's choice, else the page language's, among those offered. */
+  #chosenCountry(): Country {
+    const countries = this.offeredCountries();
+    const country = this.country || countryOfLanguage(this.language);
+    return countries.includes(country) ? country : (countries[0] as Country);
   }
 
   /** The host shows its own success content (slot `success`): the status then takes the focus. */
@@ -368,7 +408,19 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   protected async focusLater(selector: string): Promise<void> {
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+    const target = this.renderRoot.querySelector<HTMLElement>(selector);
+    if (this.flow.state !== 'error' && this.flow.state !== 'cancelled') {
+      target?.focus();
+      return;
+    }
+    // an end: what it says comes into view first (at 400% zoom the words and the action below them
+    // may not fit together), then the focused action too where both fit
+    target?.focus({ preventScroll: true });
+    const status = this.renderRoot.querySelector('esign-status');
+    if (!status) return;
+    const box = status.getBoundingClientRect();
+    status.scrollIntoView({ block: box.height > innerHeight ? 'start' : 'nearest' });
+    if (target && target !== status && target.getBoundingClientRect().bottom - status.getBoundingClientRect().top <= innerHeight) target.scrollIntoView({ block: 'nearest' });
   }
 
   /**
@@ -394,11 +446,17 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   /** Back to the form after an end state, the focus on the field to check first. */
-  #retry(): void {
+  #retry(field?: PersonField): void {
     this.#runtime?.reset();
     this.flow.reset();
     this.personForm?.reset();
-    void this.updateComplete.then(() => this.personForm?.focusField(this.activeChannel === 'mobile' ? 'phone' : 'code'));
+    void this.updateComplete.then(() => this.personForm?.focusField(field ?? (this.activeChannel === 'mobile' ? 'phone' : 'code')));
+  }
+
+  /** No Smart-ID account in the country chosen, where the person may choose another: changing it may help. */
+  #countryMayHelp(): boolean {
+    const error = this.flow.error;
+    return this.flow.state === 'error' && error?.code === 'not-a-user' && this.flow.channel === 'smartid' && !this.fixedPerson()?.country && this.offeredCountries().length > 1;
   }
 
   #chooseChannel(channel: Channel): void {
@@ -414,8 +472,14 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.country = form.country;
   }
 
+  /** The connection as last drawn: a line that just said "lost" is brought into view. */
+  #connectionShown: '' | 'lost' | 'back' = '';
+
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
+    const connection = this.flow.state === 'waiting' ? this.flow.connection : '';
+    if (connection === 'lost' && this.#connectionShown !== 'lost') this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });
+    this.#connectionShown = connection;
     // the attribute renders on the server; the live state follows a channel set after the person chose
     const channel = this.activeChannel;
     for (const radio of this.renderRoot.querySelectorAll<HTMLInputElement>('input[name="channel"]')) radio.checked = radio.value === channel;
@@ -441,7 +505,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const starting = this.flow.state === 'starting';
     const countries = this.offeredCountries();
     const fixed = this.fixedPerson();
-    const country = fixed?.country ?? this.country;
     return html`<form novalidate @submit=${this.#onSubmit} aria-busy=${starting ? 'true' : 'false'}>
       ${this.renderInputs()} ${this.#renderChannels(channel)}
       <esign-person-form
@@ -449,7 +512,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         .theme=${this.theme}
         .strings=${this.strings}
         .channel=${channel}
-        .country=${countries.includes(country) ? country : (countries[0] as Country)}
+        .country=${fixed?.country ?? this.#chosenCountry()}
         .countries=${fixed?.country ? [fixed.country] : countries}
         .code=${fixed?.code ?? this.code}
         .phone=${fixed?.phone ?? this.phone}
@@ -461,10 +524,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         @change=${(e: Event) => this.#keepTyped(e)}
       ></esign-person-form>
       <div class="actions">
-        <button class="primary" part="submit" type="submit" ?disabled=${starting}>
+        <button class="primary" part="submit" type="submit" aria-disabled=${starting ? 'true' : 'false'}>
           ${starting ? this.t('identify.starting') : this.submitLabel()}
         </button>
       </div>
+      <p class="visually-hidden" role="status">${starting ? this.t('identify.starting') : nothing}</p>
     </form>`;
   }
 
@@ -497,6 +561,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    */
   #renderActions() {
     const { other, retryable, wait, deadEnd } = this.#runtime?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
+    const country = this.#countryMayHelp();
     // nothing that can help: no empty row of actions under the words either
     if (deadEnd && !other && !wait) return nothing;
     return html`<div class="actions">
@@ -509,10 +574,23 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
         : deadEnd
           ? nothing
-          : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.#retry()}>
-              ${this.t(retryable ? 'action.retry' : 'action.edit')}
+          : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.#retry(country ? 'country' : undefined)}>
+              ${this.t(country ? 'action.change-country' : retryable ? 'action.retry' : 'action.edit')}
             </button>`}
     </div>`;
+  }
+
+  /** When the person's time to confirm ends: the provider's limit, or the host's shorter one. */
+  #deadline(): number {
+    const limit = Math.min(PERSON_TIME_LIMIT[this.flow.channel], this.timeLimit > 0 ? this.timeLimit : Infinity);
+    return this.flow.since ? this.flow.since + limit : 0;
+  }
+
+  /** Lost: said with the time by which to confirm (a clock time, which stays true as the seconds pass). */
+  #connectionWords(): string {
+    if (this.flow.connection !== 'lost') return this.t('session.online');
+    const time = new Date(this.#deadline()).toLocaleTimeString(this.language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    return this.t('session.offline', { time });
   }
 
   override render() {
@@ -534,7 +612,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
           ></esign-control-code>`
         : nothing}
       ${state === 'waiting'
-        ? html`<p class="connection ${this.flow.connection}" part="connection" role="status">${this.flow.connection ? this.t(this.flow.connection === 'lost' ? 'session.offline' : 'session.online') : nothing}</p>`
+        ? html`<p class="connection ${this.flow.connection}" part="connection" role="status">${this.flow.connection ? this.#connectionWords() : nothing}</p>`
         : nothing}
       <esign-status
         .lang=${this.language}
@@ -542,6 +620,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         .strings=${this.strings}
         .state=${state === 'starting' ? 'idle' : state}
         .since=${this.flow.since}
+        .until=${state === 'waiting' ? this.#deadline() : 0}
         .quiet=${(state === 'waiting' && !this.#runtime?.cameBack) || (state === 'success' && this.#hostSuccess)}
         .message=${words.heading}
         .detail=${words.detail}
@@ -559,3 +638,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 }
 
+/** The country a page's language names, for the Smart-ID country at rest: Lithuania for any other. */
+function countryOfLanguage(language: string): Country {
+  return language === 'et' ? 'EE' : language === 'lv' ? 'LV' : 'LT';
+}

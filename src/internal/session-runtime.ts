@@ -213,7 +213,7 @@ export class SessionRuntime<Raw extends { status: string }, Detail> implements R
       const { who, subject } = this.#waitingParts();
       const channel = host.activeChannel;
       // back before confirming: a short heading and where to finish, the control code still in view
-      if (this.cameBack) return { heading: t('status.back'), detail: t(`status.back.${channel}`) };
+      if (this.cameBack) return { heading: t('status.back'), detail: t(channel === 'smartid' ? 'status.back.smartid' : host.kind === 'login' ? 'status.back.mobile.login' : 'status.back.mobile.sign') };
       return {
         heading: t('status.waiting'),
         // the channel, the masked person and what is signed: `Smart-ID · 3030••••914 · contract.pdf`

@@ -24,9 +24,16 @@ const HIDDEN = 'position:absolute;width:1px;height:1px;overflow:hidden;clip-path
  */
 function fileNameHtml(name: string): string {
   const chars = Array.from(name);
-  if (chars.length <= 60) return escapeHtml(name);
+  if (chars.length <= 60) return keepExtension(name);
   const short = `${chars.slice(0, 40).join('')}…${chars.slice(-19).join('')}`;
-  return `<span title="${escapeHtml(name)}"><span style="${HIDDEN}">${escapeHtml(name)}</span><span aria-hidden="true">${escapeHtml(short)}</span></span>`;
+  return `<span title="${escapeHtml(name)}"><span style="${HIDDEN}">${escapeHtml(name)}</span><span aria-hidden="true">${keepExtension(short)}</span></span>`;
+}
+
+/** A name whose line may break anywhere but inside its last word and extension (`…contract.pdf`, never `….` / `pdf`). */
+function keepExtension(name: string): string {
+  const tail = /[^\s_-]*\.[^.\s]+$/.exec(name);
+  if (!tail) return escapeHtml(name);
+  return `${escapeHtml(name.slice(0, tail.index))}<span style="white-space:nowrap">${escapeHtml(tail[0])}</span>`;
 }
 
 /** The languages of the signing pages: the widget's five. */
@@ -70,7 +77,7 @@ export const PAGE_WORDS = {
     notFoundTitle: 'Saite nav atrasta',
     expired: 'Šīs parakstīšanas saites derīguma termiņš ir beidzies.',
     title: 'Parakstīšana: {file}',
-    invited: '{name}, jūs esat aicināts parakstīt šo dokumentu.',
+    invited: '{name}, jums ir uzaicinājums parakstīt šo dokumentu.',
     link: 'Šo dokumentu varat parakstīt līdz {until}.',
     sandbox: 'Šo lapu nodrošina esign-elements smilškaste: šeit veidotie paraksti nav derīgi.',
     noWidget: 'Logrīka pakotne nav izveidota: palaidiet npm run build.',
@@ -171,6 +178,8 @@ for (const time of document.querySelectorAll('time[data-local]')) {
 // a copy of the signed document for the person who signed it
 el.addEventListener('esign-signed', (event) => {
   const copy = document.getElementById('copy');
+  // signed: no more "you can sign until"
+  document.getElementById('intro').hidden = true;
   copy.href = URL.createObjectURL(event.detail.file.blob);
   copy.download = event.detail.file.name;
   copy.hidden = false;
@@ -204,7 +213,7 @@ function signingPage(kind: 'sign' | 'link', token: string, doc: StoredDocument, 
   return page(
     lang,
     words.title.replace('{file}', doc.filename),
-    `<p>${intro}</p><p style="color:light-dark(#515a64,#aab3bd)">${escapeHtml(words.sandbox)}</p>${widget}`,
+    `<p id="intro">${intro}</p><p style="color:light-dark(#515a64,#aab3bd)">${escapeHtml(words.sandbox)}</p>${widget}`,
     escapeHtml(words.title).replace('{file}', fileNameHtml(doc.filename)),
   );
 }

@@ -151,13 +151,17 @@ export const viewerStyles = css`
     min-inline-size: 0;
     color: var(--_muted);
   }
+  /* the file shown: marked as chosen (accent, bold), never greyed as if it could not be pressed */
   .files button[aria-pressed='true'] {
-    background: var(--_bg-subtle);
-    color: var(--_fg);
-    border-color: var(--_border);
+    background: color-mix(in srgb, var(--_accent) 12%, var(--_bg));
+    color: var(--_accent);
+    border-color: var(--_accent);
+    font-weight: 600;
   }
   .open {
     display: inline-block;
+    max-inline-size: 100%;
+    overflow-wrap: anywhere;
     margin-block-start: 0.5rem;
     color: var(--_accent);
     text-underline-offset: 0.15em;

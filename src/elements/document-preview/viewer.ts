@@ -303,7 +303,7 @@ export class PreviewViewer {
       </div>
       <div class="group zoom">
         <button type="button" class="secondary" part="zoom-out" aria-label=${host.t('preview.zoom-out')} @click=${() => this.#zoomBy(-1)}>−</button>
-        <button type="button" class="secondary" part="fit" aria-label=${`${host.t('preview.fit')} ${percent}`} title=${host.t('preview.fit')} aria-pressed=${host.zoom === 0 ? 'true' : 'false'} @click=${() => (host.zoom = 0)}>${percent}</button>
+        <button type="button" class="secondary" part="fit" aria-label=${`${host.t('preview.fit')} ${percent}`} aria-pressed=${host.zoom === 0 ? 'true' : 'false'} @click=${() => (host.zoom = 0)}>${percent}</button>
         <button type="button" class="secondary" part="zoom-in" aria-label=${host.t('preview.zoom-in')} @click=${() => this.#zoomBy(1)}>+</button>
       </div>
     </div>`;
@@ -351,7 +351,7 @@ export class PreviewViewer {
               <div class="textLayer"></div>
             </div>
           </div>
-          <a class="open" part="open" href=${this.#openUrl} target="_blank" rel="noopener">${host.t('preview.open')}</a>`
+          <a class="open" part="open" href=${this.#openUrl} download=${this.#name}>${host.t('preview.open', { name: this.#name })}</a>`
       : nothing}`;
   }
 }

@@ -82,7 +82,6 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     this.signer = null;
     this.hashAlgorithm = 'SHA256';
     this.countries = [...HASH_COUNTRIES];
-    this.country = 'LT';
   }
 
   protected override recordExtra(): Record<string, string> | undefined {
@@ -109,10 +108,13 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   protected override async checkInputs(): Promise<void> {
     this.inputError = '';
     const hex = this.hashHex;
-    if (!hex) throw new EsignError('invalid-input', this.t('hash.missing'), { field: 'hash' });
+    // the hash is the site's, never the person's: a wrong one is the site's setup (said to the
+    // developer in the console, the person told to contact the site), not a field to correct
+    if (!hex) throw new EsignError('misconfigured', 'esign-hash-sign has no hash to sign: set its hash property', { field: 'hash', retryable: false });
     if (!hashFits(hex, this.hashAlgorithm)) {
-      throw new EsignError('invalid-input', this.t('hash.invalid', { length: HASH_HEX_LENGTH[this.hashAlgorithm], algorithm: this.#algorithmName }), {
+      throw new EsignError('misconfigured', `esign-hash-sign: a ${this.#algorithmName} hash is ${HASH_HEX_LENGTH[this.hashAlgorithm] / 2} bytes; this one is ${hex.length / 2}`, {
         field: 'hash',
+        retryable: false,
       });
     }
   }

@@ -5,7 +5,10 @@ import type { Channel } from '../../client/client.js';
 import type { PepsRecord, SanctionsRecord, SignStatusResponse } from '../../protocol/types.js';
 
 export interface SignedDetail {
-  /** The signed file: base64 `content`, and `blob`, a File with the right name and MIME type. */
+  /**
+   * The signed file: base64 `content`, and `blob`, a File with the right name and MIME type. `name` is
+   * in the person's language (`contract (signed).pdf`); the service's own is `raw.file.name`.
+   */
   file: { name: string; content: string; digest: string; type: string; blob: File };
   signatureId: string;
   person: { name: string; surname: string };

@@ -252,15 +252,29 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return client.call(mobileSign, { ...common, phone: person.phone as string, ...mobileMessage }, {}, { signal });
   }
 
+  /**
+   * The signed file's name in the person's language: `sutartis (pasirašyta).pdf` for the service's
+   * `sutartis_signed.pdf` (a name marked signed before keeps its one mark).
+   */
+  #signedName(serviceName: string): string {
+    const dot = serviceName.lastIndexOf('.');
+    const extension = dot > 0 ? serviceName.slice(dot) : '';
+    const stem = (dot > 0 ? serviceName.slice(0, dot) : serviceName).replace(/_signed$/, '');
+    const marked = this.t('sign.signed-name', { name: stem });
+    const mark = this.t('sign.signed-name', { name: '' }).trim();
+    return `${stem.endsWith(mark) ? stem : marked}${extension}`;
+  }
+
   protected async completed(raw: SignStatusResponse, channel: Channel): Promise<SignedDetail> {
     const extension = extensionOf(raw.file.name);
     const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
+    const name = this.#signedName(raw.file.name);
     // a File: a Blob that also carries the signed file's name
-    const blob = new File([await base64ToBlob(raw.file.content, mime)], raw.file.name, { type: mime });
+    const blob = new File([await base64ToBlob(raw.file.content, mime)], name, { type: mime });
     this.#revoke();
     this.#downloadUrl = URL.createObjectURL(blob);
     const detail: SignedDetail = {
-      file: { name: raw.file.name, content: raw.file.content, digest: raw.file.digest, type: mime, blob },
+      file: { name, content: raw.file.content, digest: raw.file.digest, type: mime, blob },
       signatureId: raw.signature_id,
       person: { name: raw.person.name, surname: raw.person.surname },
       pepsData: camelCased(raw.peps_data ?? []),

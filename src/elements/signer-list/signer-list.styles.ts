@@ -24,7 +24,8 @@ export const signerListStyles = css`
   .signer-name {
     font-weight: 700;
     flex: 1 1 10rem;
-    overflow-wrap: anywhere;
+    overflow-wrap: break-word;
+    min-inline-size: 0;
   }
   .badge {
     display: inline-block;

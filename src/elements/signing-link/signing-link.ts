@@ -10,6 +10,7 @@ import { EMAIL, isHttpUrl, textField } from '../../internal/form-fields.js';
 import { personalCodeCountries } from '../../internal/validation/personal-code.js';
 import { normalizePhone } from '../../internal/validation/phone.js';
 import type { SigningLinkCreatedDetail } from './events.js';
+import { dateTimeWithZone } from '../../internal/date-time.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 interface LinkSigner {
@@ -209,7 +210,7 @@ export class EsignSigningLink extends EsignDocumentElement {
         ${links.map(
           (link, i) => html`<li>
             <a class="url" part="link" href=${link.url} target="_blank" rel="noopener">${link.url}</a>
-            <span class="muted">${this.t('slink.valid-until', { time: link.validUntil.toLocaleString(this.language, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }) })}</span>
+            <span class="muted">${this.t('slink.valid-until', { time: dateTimeWithZone(link.validUntil, this.language) })}</span>
             <div class="inline">
               <button type="button" class="secondary small" @click=${() => this.#copy.copy(link.url, String(i))}>${this.t('link.copy')}</button>
               <span role="status" class="muted">${textOrNothing(this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed')))}</span>

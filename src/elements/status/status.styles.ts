@@ -16,6 +16,11 @@ export const statusStyles = css`
     background: var(--_bg-subtle);
     border: 1px solid var(--_border);
   }
+  /* focused by the element as a session starts or ends: the focus shows, whatever moved it there */
+  .status:focus {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
   .status[hidden] {
     display: none;
   }
@@ -40,6 +45,40 @@ export const statusStyles = css`
     font-size: 0.9rem;
     font-variant-numeric: tabular-nums;
   }
+  .left.ending {
+    color: var(--_fg);
+    font-weight: 600;
+  }
+  /* the time left, draining from full to empty; its words say the same, so it is hidden from a screen reader */
+  .drain {
+    block-size: 0.3rem;
+    margin-block-start: 0.35rem;
+    border-radius: 0.15rem;
+    background: color-mix(in srgb, var(--_accent) 18%, transparent);
+    overflow: hidden;
+  }
+  .drain-bar {
+    block-size: 100%;
+    background: var(--_accent);
+    transform-origin: left;
+  }
+  :host(:dir(rtl)) .drain-bar {
+    transform-origin: right;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .drain-bar {
+      transition: transform 1s linear;
+    }
+  }
+  @media (forced-colors: active) {
+    .drain {
+      border: 1px solid CanvasText;
+    }
+    .drain-bar {
+      forced-color-adjust: none;
+      background: Highlight;
+    }
+  }
   .spinner {
     flex: none;
     inline-size: 1.6rem;
@@ -57,13 +96,10 @@ export const statusStyles = css`
       border-block-start-color: Highlight;
     }
   }
+  /* with reduced motion nothing moves: a still ring, its upper part in the accent colour */
   @media (prefers-reduced-motion: reduce) {
     .spinner {
-      animation: pulse 2s ease-in-out infinite !important;
-      animation-duration: 2s !important;
-      animation-iteration-count: infinite !important;
-      border-block-start-color: color-mix(in srgb, var(--_accent) 25%, transparent);
-      background: color-mix(in srgb, var(--_accent) 20%, transparent);
+      animation: none !important;
     }
   }
   .icon {
@@ -94,11 +130,6 @@ export const statusStyles = css`
   @keyframes spin {
     to {
       transform: rotate(1turn);
-    }
-  }
-  @keyframes pulse {
-    50% {
-      opacity: 0.4;
     }
   }
   @container (max-width: 24rem) {

@@ -13,13 +13,18 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
+/** The moments the time left is said to a screen reader (seconds left): often enough to act on, never every second. */
+const SAID_AT = [60, 30] as const;
+
 /**
- * The waiting spinner with elapsed time and a cancel button, and the final state. The
- * message is announced when the state changes; the clock is not (it would be noise).
+ * The waiting spinner with the time left (or, without a deadline, the time elapsed) and a cancel
+ * button, and the final state. The message is announced when the state changes; the clock is
+ * not (it would be noise): the time left is said at one minute and at half a minute.
  *
  * @fires esign-cancel-request - The person pressed cancel.
  * @csspart status - The box.
  * @csspart cancel - The cancel button.
+ * @csspart time-left - The time left to confirm, while waiting with a deadline.
  *
  * @tag esign-status
  */
@@ -31,9 +36,11 @@ export class EsignStatus extends EsignElement {
     message: { type: String },
     detail: { type: String },
     since: { type: Number },
+    until: { type: Number },
     cancellable: { type: Boolean },
     quiet: { type: Boolean },
     _now: { state: true },
+    _said: { state: true },
   };
 
   declare state: StatusState;
@@ -43,6 +50,11 @@ export class EsignStatus extends EsignElement {
   declare detail: string;
   /** When waiting began (ms since the epoch); the elapsed time counts from it. */
   declare since: number;
+  /**
+   * When the person's time to confirm ends (ms since the epoch): the time left is shown, draining,
+   * in place of the time elapsed. 0: no deadline known.
+   */
+  declare until: number;
   declare cancellable: boolean;
   /**
    * The message is said by moving the focus here (the host does, as a session starts), not by the
@@ -50,6 +62,10 @@ export class EsignStatus extends EsignElement {
    */
   declare quiet: boolean;
   declare _now: number;
+  /** What was last said of the time left (a polite live region). */
+  declare _said: string;
+  /** The last moment of {@link SAID_AT} passed, so each is said once, as it passes. */
+  #passed: number | undefined;
 
   #timer: ReturnType<typeof setInterval> | undefined;
 
@@ -59,9 +75,11 @@ export class EsignStatus extends EsignElement {
     this.message = '';
     this.detail = '';
     this.since = 0;
+    this.until = 0;
     this.cancellable = true;
     this.quiet = false;
     this._now = 0;
+    this._said = '';
   }
 
   override disconnectedCallback(): void {
@@ -76,11 +94,46 @@ export class EsignStatus extends EsignElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('state') || changed.has('since')) {
+    if (changed.has('state') || changed.has('since') || changed.has('until')) {
       // only on a page: a server rendering a waiting status must not be left with a clock
       if (this.state === 'waiting' && this.isConnected) this.#startClock();
       else this.#stopClock();
+      // a new deadline: the moments already behind it are not said late
+      this.#passed = undefined;
+      this._said = '';
     }
+    if (this.state === 'waiting' && this.until > 0) this.#sayTimeLeft();
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    // the bar drains by a transform set here, not by an inline style (a strict CSP refuses those)
+    const bar = this.renderRoot.querySelector<HTMLElement>('.drain-bar');
+    if (bar) bar.style.transform = `scaleX(${this.#fractionLeft()})`;
+  }
+
+  /** ms left until the deadline, never below 0. */
+  #left(): number {
+    return Math.max(0, this.until - (this._now || Date.now()));
+  }
+
+  #fractionLeft(): number {
+    const total = this.until - (this.since || this.until);
+    return total > 0 ? Math.min(1, this.#left() / total) : 0;
+  }
+
+  /** Says the time left as it passes one of {@link SAID_AT}: one minute, half a minute. */
+  #sayTimeLeft(): void {
+    const seconds = Math.ceil(this.#left() / 1000);
+    const passed = SAID_AT.filter((at) => seconds <= at).pop();
+    if (this.#passed === undefined) {
+      // the first look: what is already behind is not said (the status itself is said as it appears)
+      this.#passed = passed ?? Infinity;
+      return;
+    }
+    if (passed === undefined || passed >= this.#passed) return;
+    this.#passed = passed;
+    this._said = passed >= 60 ? this.t('status.left-minutes', { minutes: passed / 60 }) : this.t('status.left-seconds', { seconds: passed });
   }
 
   #startClock(): void {
@@ -113,6 +166,17 @@ export class EsignStatus extends EsignElement {
     this.renderRoot.querySelector<HTMLElement>('.status')?.focus(options);
   }
 
+  /** The time left and its draining bar, or without a deadline the time elapsed. */
+  #renderClock() {
+    if (!(this.until > 0)) {
+      return html`<p class="elapsed" role="timer">${this.t('status.elapsed', { time: formatElapsed((this._now || Date.now()) - (this.since || Date.now())) })}</p>`;
+    }
+    const left = this.#left();
+    return html`<p class="elapsed left ${left <= 30_000 ? 'ending' : ''}" part="time-left" role="timer">${this.t('status.time-left', { time: formatElapsed(Math.ceil(left / 1000) * 1000) })}</p>
+      <div class="drain" aria-hidden="true"><div class="drain-bar"></div></div>
+      <p class="visually-hidden" aria-live="polite">${this._said}</p>`;
+  }
+
   override render() {
     const message = this.message || this.#defaultMessage();
     const waiting = this.state === 'waiting';
@@ -134,11 +198,7 @@ export class EsignStatus extends EsignElement {
       <div class="text">
         <div aria-live="polite">${this.quiet ? nothing : words}</div>
         ${this.quiet ? words : nothing}
-        ${waiting
-          ? html`<p class="elapsed" role="timer">
-              ${this.t('status.elapsed', { time: formatElapsed((this._now || Date.now()) - (this.since || Date.now())) })}
-            </p>`
-          : nothing}
+        ${waiting ? this.#renderClock() : nothing}
       </div>
       ${waiting && this.cancellable
         ? html`<button class="secondary" part="cancel" type="button" @click=${() => this.emit('esign-cancel-request', undefined)}>

@@ -1,6 +1,7 @@
 import { css, html, nothing } from 'lit';
 import type { ValidationReport } from '../../protocol/types.js';
 import type { Language, StringKey } from '../../i18n/index.js';
+import { dateTimeWithZone } from '../../internal/date-time.js';
 import type { ReadSignature } from './read-report.js';
 
 const INDICATIONS = ['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED'];
@@ -16,7 +17,7 @@ export interface ReportViewHost {
 export function renderReport(host: ReportViewHost, signatures: ReadSignature[], report: ValidationReport) {
   const t = (key: StringKey, params?: Record<string, string | number>) => host.t(key, params);
   const unknown = t('report.unknown');
-  const time = (date: Date | null) => (date ? date.toLocaleString(host.language, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }) : unknown);
+  const time = (date: Date | null) => (date ? dateTimeWithZone(date, host.language) : unknown);
   // a technical name in plain words where they are known; the technical name stays in the full report
   const plain = (kind: 'format' | 'level', known: string, raw: string) => {
     const key = `${kind}.${known}` as StringKey;
@@ -97,9 +98,11 @@ export const reportStyles = css`
       margin-block-start: 0.4rem;
     }
   }
+  /* a long value wraps between words; only a word wider than the box is broken */
   dd {
     margin: 0;
-    overflow-wrap: anywhere;
+    overflow-wrap: break-word;
+    min-inline-size: 0;
   }
   ul.notes {
     margin: 0.25rem 0 0;
