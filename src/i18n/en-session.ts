@@ -20,6 +20,7 @@ export const strings = {
   'error.signer-mismatch': 'You can sign only as the person logged in to this site.',
   'error.signer-unknown': 'Log in to this site before you sign.',
   'form.fixed': "Set by this site",
+  'form.masked': "ending in {digits}",
   'error.start-timeout': "No answer came in time. Your phone may still show a request: decline it or let it expire, then try again.",
   'session.offline': "The connection is lost. Still trying: confirm on your phone by {time}.",
   'session.online': "The connection is back.",

@@ -22,6 +22,7 @@ export const strings: SessionStrings = {
   'error.signer-mismatch': 'Allkirjastada saate ainult selle isikuna, kes on sellele saidile sisse loginud.',
   'error.signer-unknown': 'Enne allkirjastamist logige sellele saidile sisse.',
   'form.fixed': "Määras see veebileht",
+  'form.masked': "lõpeb numbritega {digits}",
   'error.start-timeout': "Vastust ei tulnud õigel ajal. Telefonis võib veel olla päring: lükake see tagasi või laske sel aeguda, seejärel proovige uuesti.",
   'session.offline': "Ühendus katkes. Ühendust proovitakse taastada: kinnitage telefonis enne kella {time}.",
   'session.online': "Ühendus on taastatud.",

@@ -22,6 +22,7 @@ export const strings: SessionStrings = {
   'error.signer-mismatch': 'Pasirašyti galite tik kaip asmuo, prisijungęs prie šios svetainės.',
   'error.signer-unknown': 'Prieš pasirašydami prisijunkite prie šios svetainės.',
   'form.fixed': "Nurodė ši svetainė",
+  'form.masked': "baigiasi skaitmenimis {digits}",
   'error.start-timeout': "Atsakymo laiku nesulaukta. Telefone dar gali būti rodoma užklausa: atmeskite ją arba palaukite, kol baigsis, tada bandykite dar kartą.",
   'session.offline': "Ryšys nutrūko. Bandoma toliau: patvirtinkite telefone iki {time}.",
   'session.online': "Ryšys atkurtas.",

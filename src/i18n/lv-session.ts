@@ -22,6 +22,7 @@ export const strings: SessionStrings = {
   'error.signer-mismatch': 'Parakstīt varat tikai kā persona, kas pieteikusies šajā vietnē.',
   'error.signer-unknown': 'Pirms parakstīšanas piesakieties šajā vietnē.',
   'form.fixed': "Norādījusi šī vietne",
+  'form.masked': "beidzas ar {digits}",
   'error.start-timeout': "Atbilde netika saņemta laikā. Tālrunī vēl var būt redzams pieprasījums: noraidiet to vai ļaujiet tam beigties, tad mēģiniet vēlreiz.",
   'session.offline': "Savienojums ir pārtraukts. Mēģinājumi turpinās: apstipriniet tālrunī līdz {time}.",
   'session.online': "Savienojums ir atjaunots.",

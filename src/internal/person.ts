@@ -24,6 +24,7 @@ export interface PersonForm extends HTMLElement {
   country: Country;
   validate(focus?: boolean): boolean;
   setFieldError(field: PersonField, message: string): void;
-  focusField(field: PersonField): void;
+  /** Focuses a field the person can change (this one, else the first); false when there is none. */
+  focusField(field: PersonField): boolean;
   reset(): void;
 }

@@ -450,7 +450,10 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.#runtime?.reset();
     this.flow.reset();
     this.personForm?.reset();
-    void this.updateComplete.then(() => this.personForm?.focusField(field ?? (this.activeChannel === 'mobile' ? 'phone' : 'code')));
+    void this.updateComplete.then(() => {
+      // every field set by the site: the focus on the button that starts again
+      if (!this.personForm?.focusField(field ?? (this.activeChannel === 'mobile' ? 'phone' : 'code'))) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
+    });
   }
 
   /** No Smart-ID account in the country chosen, where the person may choose another: changing it may help. */
@@ -536,7 +539,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * What the status says: nothing at rest; the words of the session's code once it runs (every
    * other state comes after it loaded), or plainly the failure when that code could not be loaded.
    */
-  #statusWords(state: FlowState): { heading: string; detail: string } {
+  #statusWords(state: FlowState): { heading: string; detail: string; spoken?: string } {
     if (state === 'idle' || state === 'starting') return { heading: '', detail: '' };
     if (this.#runtime) return this.#runtime.statusWords();
     return {
@@ -624,6 +627,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         .quiet=${(state === 'waiting' && !this.#runtime?.cameBack) || (state === 'success' && this.#hostSuccess)}
         .message=${words.heading}
         .detail=${words.detail}
+        .spokenDetail=${words.spoken ?? ''}
         exportparts="status, cancel"
         @esign-cancel-request=${(e: Event) => {
           e.stopPropagation();

@@ -205,7 +205,7 @@ export class SessionRuntime<Raw extends { status: string }, Detail> implements R
   }
 
   /** What the status says while a session runs and once it ended: its heading and the line below it. */
-  statusWords(): { heading: string; detail: string } {
+  statusWords(): { heading: string; detail: string; spoken?: string } {
     const host = this.host;
     const t = host.controllers.t.bind(host.controllers);
     const state = host.flow.state;
@@ -214,10 +214,15 @@ export class SessionRuntime<Raw extends { status: string }, Detail> implements R
       const channel = host.activeChannel;
       // back before confirming: a short heading and where to finish, the control code still in view
       if (this.cameBack) return { heading: t('status.back'), detail: t(channel === 'smartid' ? 'status.back.smartid' : host.kind === 'login' ? 'status.back.mobile.login' : 'status.back.mobile.sign') };
+      if (!who) return { heading: t('status.waiting'), detail: '' };
+      // the channel, the masked person and what is signed: `Smart-ID · 3030••••914 · contract.pdf`,
+      // said as `Smart-ID, personal code ending in 9 1 4, contract.pdf`
+      const ending = t('form.masked', { digits: who.slice(-3).split('').join(' ') });
+      const spokenWho = channel === 'mobile' ? `${t('form.phone')} ${who.slice(0, 4)}, ${ending}` : `${t('form.code')}, ${ending}`;
       return {
         heading: t('status.waiting'),
-        // the channel, the masked person and what is signed: `Smart-ID · 3030••••914 · contract.pdf`
-        detail: who ? [t(`channel.${channel}`), who, subject].filter(Boolean).join(' · ') : '',
+        detail: [t(`channel.${channel}`), who, subject].filter(Boolean).join(' · '),
+        ...(/\d{3}$/.test(who) ? { spoken: [t(`channel.${channel}`), spokenWho, subject].filter(Boolean).join(', ') } : {}),
       };
     }
     if (state === 'success') return { heading: this.#result ? host.successMessage() : '', detail: '' };

@@ -46,7 +46,8 @@ export class EsignControlCode extends EsignElement {
       </div>
       <p class="label" aria-hidden="true">${this.t('code.label')}</p>
       <p class="digits" part="code" aria-hidden="true">${textOrNothing(this.code)}</p>
-      <p class="instruction" part="instruction">${textOrNothing(instruction)}</p>
+      <!-- said with the code above (once, also when reading down the page) -->
+      <p class="instruction" part="instruction" aria-hidden="true">${textOrNothing(instruction)}</p>
     </div>`;
   }
 }

@@ -9,14 +9,10 @@ export const hashSignStyles = css`
     font-size: 0.95rem;
     margin-block-end: 0.3rem;
   }
+  /* framed like every read-only value (controls.styles.ts), in a typewriter face */
   .hash dd {
-    margin: 0;
     font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
     font-size: 0.9rem;
     word-break: break-all;
-    padding: 0.6rem 0.75rem;
-    border-radius: calc(var(--_radius) * 0.8);
-    background: var(--_bg-subtle);
-    border: 1px solid var(--_border);
   }
 `;

@@ -169,7 +169,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     const hex = this.hashHex;
     return html`<dl class="hash">
         <dt id="hash-label">${this.t('hash.label', { algorithm: this.#algorithmName })}</dt>
-        <dd part="hash" aria-labelledby="hash-label">${hex ?? '—'}</dd>
+        <dd class="readonly-value" part="hash" aria-labelledby="hash-label">${hex ?? '—'}</dd>
       </dl>
       ${this.inputError ? html`<p class="field-error" role="alert">${this.inputError}</p>` : nothing}`;
   }

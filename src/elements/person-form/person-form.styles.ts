@@ -30,11 +30,5 @@ export const personFormStyles = css`
   .wrap {
     container-type: inline-size;
   }
-  /* set by the site, or one country only: text on the card, no box to type in */
-  [readonly],
-  select:disabled {
-    border-color: transparent;
-    background: var(--_bg-subtle);
-    opacity: 1;
-  }
+
 `;

@@ -26,6 +26,7 @@ const COUNTRIES: Country[] = ['LT', 'LV', 'EE'];
  * @fires esign-person-submit - Enter was pressed in a field and no form took the submit.
  * @csspart field - Each field's wrapper.
  * @csspart input - The inputs and the select.
+ * @csspart readonly - A value the site set (masked), or the only country offered.
  * @csspart error - A field's error message.
  *
  * @tag esign-person-form
@@ -123,8 +124,12 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     void this.updateComplete.then(() => this.focusField(field));
   }
 
-  focusField(field: PersonField): void {
-    this.renderRoot.querySelector<HTMLElement>(`#${field}`)?.focus();
+  /** Focuses a field the person can change: this one, else the first such; false when there is none. */
+  focusField(field: PersonField): boolean {
+    const fields = [...this.renderRoot.querySelectorAll<HTMLElement>('input, select')];
+    const target = fields.find((f) => f.id === field) ?? fields[0];
+    target?.focus();
+    return target !== undefined;
   }
 
   /** Forgets touched fields and service errors (a new attempt). */
@@ -218,12 +223,35 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     else this.emit('esign-person-submit', this.value);
   }
 
+  /**
+   * A value the site set, or the only country offered: shown and read like the hash above it (a
+   * label, then the value), not a box to type in. A masked value has a spoken form: "ending in 9 1 4".
+   */
+  #readOnly(field: PersonField, label: string, hint: string, shown: string, spoken = shown) {
+    const error = this.#errorOf(field);
+    return html`<div class="field" part="field">
+      <span class="label" id="${field}-label">${label}</span>
+      <span class="hint" id="${field}-hint">${textOrNothing(hint)}</span>
+      <p class="readonly-value" part="readonly" id=${field}>
+        ${spoken === shown ? shown : html`<span aria-hidden="true">${shown}</span><span class="visually-hidden">${spoken}</span>`}
+      </p>
+      ${error ? html`<span class="field-error" id="${field}-error" part="error">${error}</span>` : nothing}
+    </div>`;
+  }
+
+  /** The spoken form of a masked code or number: its last three digits, one by one. */
+  #spokenMask(field: 'code' | 'phone'): string {
+    const value = this[field].replace(/[\s-]/g, '');
+    const ending = this.t('form.masked', { digits: value.slice(-3).split('').join(' ') });
+    return field === 'phone' ? `${value.slice(0, 4)}, ${ending}` : ending;
+  }
+
   #field(field: 'code' | 'phone', label: string, hint: string, attrs: { type: string; inputmode: string; autocomplete: string }) {
     const error = this.#errorOf(field);
-    const fixed = this.fixed.includes(field);
+    if (this.fixed.includes(field)) return this.#readOnly(field, label, this.t('form.fixed'), (field === 'code' ? maskCode : maskPhone)(this[field]), this.#spokenMask(field));
     return html`<div class="field" part="field">
       <label for=${field}>${label}</label>
-      <span class="hint" id="${field}-hint">${textOrNothing(fixed ? this.t('form.fixed') : hint)}</span>
+      <span class="hint" id="${field}-hint">${textOrNothing(hint)}</span>
       <input
         id=${field}
         part="input"
@@ -231,8 +259,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
         inputmode=${attrs.inputmode}
         autocomplete=${attrs.autocomplete}
         spellcheck="false"
-        .value=${fixed ? (field === 'code' ? maskCode : maskPhone)(this[field]) : this[field]}
-        ?readonly=${fixed}
+        .value=${this[field]}
         ?disabled=${this.disabled}
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby="${field}-hint${error ? ` ${field}-error` : ''}"
@@ -259,14 +286,12 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     const known = this.countries.filter((c) => COUNTRIES.includes(c));
     const offered = known.length ? known : COUNTRIES;
     const countryError = this.#errorOf('country');
-    if (this.fixed.includes('country')) {
-      // set by the site, as the code is: read-only, reached by the keyboard and read like it, said so
+    const fixedCountry = this.fixed.includes('country');
+    if (fixedCountry || offered.length < 2) {
+      // set by the site, as the code is, or the only one offered: read like the other values, said so
+      const country = fixedCountry || offered.includes(this.country) ? this.country : (offered[0] as Country);
       return html`<div class="wrap"><div class="row two">
-        <div class="field" part="field">
-          <label for="country">${this.t('form.country')}</label>
-          <span class="hint" id="country-hint">${this.t('form.fixed')}</span>
-          <input id="country" part="input" type="text" readonly .value=${this.t(`country.${this.country}` as StringKey)} ?disabled=${this.disabled} aria-describedby="country-hint" />
-        </div>
+        ${this.#readOnly('country', this.t('form.country'), fixedCountry ? this.t('form.fixed') : '', this.t(`country.${country}` as StringKey))}
         ${code}
       </div></div>`;
     }
@@ -278,7 +303,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
           id="country"
           part="input"
           .value=${this.country}
-          ?disabled=${this.disabled || offered.length < 2}
+          ?disabled=${this.disabled}
           aria-invalid=${countryError ? 'true' : 'false'}
           aria-describedby=${countryError ? 'country-error' : nothing}
           @change=${this.#onCountry}

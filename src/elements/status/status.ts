@@ -35,6 +35,7 @@ export class EsignStatus extends EsignElement {
     state: { type: String, reflect: true },
     message: { type: String },
     detail: { type: String },
+    spokenDetail: { type: String, attribute: 'spoken-detail' },
     since: { type: Number },
     until: { type: Number },
     cancellable: { type: Boolean },
@@ -48,6 +49,8 @@ export class EsignStatus extends EsignElement {
   declare message: string;
   /** A plain line under it: who and what while waiting, the reason of an error. */
   declare detail: string;
+  /** How the detail is said, where it reads badly (a masked code: "ending in 9 1 4"); the detail itself when empty. */
+  declare spokenDetail: string;
   /** When waiting began (ms since the epoch); the elapsed time counts from it. */
   declare since: number;
   /**
@@ -74,6 +77,7 @@ export class EsignStatus extends EsignElement {
     this.state = 'idle';
     this.message = '';
     this.detail = '';
+    this.spokenDetail = '';
     this.since = 0;
     this.until = 0;
     this.cancellable = true;
@@ -183,7 +187,11 @@ export class EsignStatus extends EsignElement {
     const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
     // the box stays in the page while idle so its live message is announced when it first changes
     const words = html`<p class="message" id="message">${textOrNothing(message)}</p>
-      ${this.detail ? html`<p class="detail" id="detail">${this.detail}</p>` : nothing}`;
+      ${this.detail
+        ? html`<p class="detail" id="detail">
+            ${this.spokenDetail ? html`<span aria-hidden="true">${this.detail}</span><span class="visually-hidden">${this.spokenDetail}</span>` : this.detail}
+          </p>`
+        : nothing}`;
     // focused, the box says its message and detail by name and description, not all it holds
     return html`<div
       class="status ${this.state}"
