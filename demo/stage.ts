@@ -118,7 +118,8 @@ async function show(): Promise<void> {
     }
     case 'hash-sign':
       create('esign-hash-sign', {
-        hash: 'aGVsbG8gd29ybGQgaGVsbG8gd29ybGQgaGVsbG8gd29y',
+        // SHA-256 of "hello world": a hash that can be signed
+        hash: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
         'hash-algorithm': 'SHA256',
         ...(state === 'signer' ? { channel: 'mobile', signer: '50001018865,LT,+37060000666' } : {}),
       });

@@ -24,13 +24,22 @@ export function deepActiveElement(): Element | null {
   return active;
 }
 
-/** All text a person sees, through shadow roots. */
+/** Words as written in the strings: the elements draw `Smart-ID` with a non-breaking hyphen (U+2011), read here as typed. */
+export function plain(text: string): string {
+  return text.replace(/\u2011/g, '-');
+}
+
+/** All text a person sees, through shadow roots (brand names as typed, see {@link plain}). */
 export function deepText(root: Node): string {
+  return plain(drawnText(root));
+}
+
+function drawnText(root: Node): string {
   let text = '';
-  if (root instanceof Element && root.shadowRoot) text += ` ${deepText(root.shadowRoot)} `;
+  if (root instanceof Element && root.shadowRoot) text += ` ${drawnText(root.shadowRoot)} `;
   for (const node of root.childNodes) {
     if (node.nodeType === Node.TEXT_NODE) text += node.textContent;
-    else if (node instanceof Element && node.localName !== 'style') text += ` ${deepText(node)} `;
+    else if (node instanceof Element && node.localName !== 'style') text += ` ${drawnText(node)} `;
   }
   return text.replace(/\s+/g, ' ');
 }

@@ -5,7 +5,7 @@ import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import { lt } from '../../src/i18n/lt.js';
 import { en } from '../../src/i18n/en.js';
 import { PERSONAS } from 'esign-sandbox/personas';
-import { ENDPOINT, deepActiveElement, deepQuery, deepText, personForm, requestsTo, submitButton, type, until } from './helpers.js';
+import { ENDPOINT, deepActiveElement, deepQuery, deepText, personForm, plain, requestsTo, submitButton, type, until } from './helpers.js';
 
 const ERROR_OF: Record<number, keyof typeof en> = {
   40020: 'error.refused',
@@ -137,7 +137,7 @@ describe('esign-identify: flow', () => {
     expect(detail.retryable).to.equal(false);
     await until(() => deepActiveElement()?.getAttribute('part') === 'other-channel', 'focus on the other channel');
     const actions = [...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => [b.getAttribute('part'), b.textContent!.trim()]);
-    expect(actions).to.deep.equal([['other-channel', 'Use Smart-ID instead'], ['retry', en['action.edit']]]);
+    expect(actions.map(([part, words]) => [part, plain(words!)])).to.deep.equal([['other-channel', 'Use Smart-ID instead'], ['retry', en['action.edit']]]);
     await expect(el).to.be.accessible();
     (deepActiveElement() as HTMLButtonElement).click();
     await el.updateComplete;
@@ -168,7 +168,10 @@ describe('esign-identify: flow', () => {
     const status = el.shadowRoot!.querySelector('esign-status')!;
     await status.updateComplete;
     expect(status.shadowRoot!.querySelector('.message')!.textContent!.trim()).to.equal(en['status.waiting']);
-    expect(status.shadowRoot!.querySelector('.detail')!.textContent!.trim()).to.equal('Mobile-ID · +370\u00a06••\u00a0••666');
+    // shown masked; said by its ending, not as "bullet bullet"
+    const detailText = (selector: string) => plain(status.shadowRoot!.querySelector(`.detail ${selector}`)!.textContent!.trim());
+    expect(detailText('[aria-hidden="true"]')).to.equal('Mobile-ID · +370\u00a06••\u00a0••666');
+    expect(detailText('.visually-hidden')).to.equal('Mobile-ID, Phone number +370, ending in 6 6 6');
     expect(deepText(el)).not.to.contain('60000666');
     await el.cancel();
     const failing = await identify();
@@ -255,13 +258,18 @@ describe('esign-identify: flow', () => {
       expect(detail.serviceCode).to.equal(expected);
       // a Smart-ID refusal is a decline or another code chosen in the app: its words say both
       const words = expected === 40020 && persona.channel === 'smartid' ? 'error.refused.smartid' : ERROR_OF[expected]!;
-      expect(detail.message).to.equal(en[words]);
-      await until(() => deepText(el).includes(detail.message), 'the error words');
+      // no account: the words name the method and the country (Mobile-ID's by the phone's prefix)
+      const accountCountry = persona.channel === 'mobile' ? (persona.phone!.startsWith('+372') ? 'EE' : 'LT') : country;
+      const expectedWords = en[words].replace('{channel}', en[`channel.${persona.channel}`]).replace('{country}', en[`country.${accountCountry}` as 'country.LT']);
+      expect(plain(detail.message)).to.equal(expectedWords);
+      await until(() => deepText(el).includes(plain(detail.message)), 'the error words');
       // a person the channel does not know or qualify is offered the other channel first
       const first = expected === 40401 || expected === 40403 ? 'other-channel' : 'retry';
       await until(() => deepActiveElement()?.getAttribute('part') === first, `focus on ${first}`);
       const retry = el.shadowRoot!.querySelector('[part="retry"]')!.textContent!.trim();
-      expect(retry).to.equal(detail.retryable ? en['action.retry'] : en['action.edit']);
+      // no Smart-ID account in the country chosen: changing the country may help, and is offered
+      const changeCountry = expected === 40401 && persona.channel === 'smartid';
+      expect(retry).to.equal(detail.retryable ? en['action.retry'] : changeCountry ? en['action.change-country'] : en['action.edit']);
       await expect(el).to.be.accessible();
       // trying again brings the form back with what was typed
       (deepActiveElement() as HTMLButtonElement).click();

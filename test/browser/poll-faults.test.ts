@@ -1,4 +1,4 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/elements/identify/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import { submitButton, type, until } from './helpers.js';
@@ -71,13 +71,18 @@ describe('polling through network faults', () => {
       if (text && said.at(-1) !== text) said.push(text);
     }, 20);
     await type(el, 'code', '40504040001');
+    const started = oneEvent(el, 'esign-started');
     submitButton(el).click();
-    await until(() => said.includes(en['session.offline']), 'the connection said lost', 10_000);
+    await started;
+    // the lost line says by when to confirm: the start and Smart-ID's three minutes, as a clock time
+    const deadline = new Date(el.flow.since + 180_000).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const lost = en['session.offline'].replace('{time}', deadline);
+    await until(() => said.includes(lost), 'the connection said lost', 10_000);
     await expect(el).to.be.accessible();
     await until(() => counts.authenticated + counts.error > 0, 'the outcome', 20_000);
     clearInterval(watch);
     expect((await faults()).faulted).to.equal(1);
-    expect(said[0]).to.equal(en['session.offline']);
+    expect(said[0]).to.equal(lost);
     expect(counts).to.deep.equal({ started: 1, authenticated: 1, error: 0, cancelled: 0 });
   });
 

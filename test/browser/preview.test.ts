@@ -127,15 +127,15 @@ describe('esign-document-preview', () => {
     expect(loaded, 'one load').to.have.length(1);
   });
 
-  it('offers the shown PDF in a new tab, in the browser\'s own viewer, and withdraws it with the file', async () => {
+  it('offers the shown PDF as a download named after it (never a nameless tab), and withdraws it with the file', async () => {
     const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="lt"></esign-document-preview>`);
     expect(part(el, 'open'), 'nothing to open without a file').to.equal(null);
     el.file = pdfFile('Nuomos sutartis', 1);
     await shown(el, 'Nuomos sutartis');
     const link = part(el, 'open') as HTMLAnchorElement;
-    expect(link.textContent!.trim()).to.equal('Atverti dokumentą naujame skirtuke');
-    expect(link.target).to.equal('_blank');
-    expect(link.rel).to.equal('noopener');
+    expect(link.textContent!.trim()).to.equal('Atsisiųsti contract.pdf');
+    expect(link.download, 'saved under its own name').to.equal('contract.pdf');
+    expect(link.target, 'no nameless blob: tab').to.equal('');
     expect(link.href).to.match(/^blob:/);
     const bytes = new Uint8Array(await (await fetch(link.href)).arrayBuffer());
     expect(new TextDecoder().decode(bytes.slice(0, 5)), 'the PDF itself').to.equal('%PDF-');
@@ -217,9 +217,9 @@ describe('esign-document-preview', () => {
     const el = box.firstElementChild as EsignDocumentPreview;
     el.file = new File([bytes as BlobPart], signed.file.name);
     await shown(el, 'Main contract');
-    const starts = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.files .name-start')];
-    expect(starts.map((start) => start.textContent)).to.deep.equal(['contr', 'an']);
-    for (const start of starts) expect(start.scrollWidth, `${start.textContent}…: nothing cut off`).to.be.at.most(start.clientWidth);
+    const ends = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.files .name-end')];
+    expect(ends.map((end) => end.textContent)).to.deep.equal(['contract-5p.pdf', 'annex-12.pdf']);
+    for (const end of ends) expect(end.scrollWidth, `${end.textContent}: nothing cut off`).to.be.at.most(end.clientWidth);
     await expect(el).to.be.accessible();
   });
 

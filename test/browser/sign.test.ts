@@ -10,7 +10,7 @@ import { et } from '../../src/i18n/et.js';
 import type { Strings } from '../../src/i18n/index.js';
 import { PERSONAS } from 'esign-sandbox/personas';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { ENDPOINT, deepActiveElement, deepText, personForm, requestsTo, submitButton, type, until } from './helpers.js';
+import { ENDPOINT, deepActiveElement, deepText, personForm, plain, requestsTo, submitButton, type, until } from './helpers.js';
 
 before(() => performance.setResourceTimingBufferSize(100_000));
 
@@ -159,7 +159,9 @@ describe('esign-sign: signing', () => {
         await type(el as never, 'phone', '+37200000766');
         await type(el as never, 'code', '60001019906');
       } else {
-        await type(el as never, 'code', '40504040001');
+        // a Latvian page preselects Latvia: a Latvian person signs without choosing it
+        expect(personForm(el as never).shadowRoot!.querySelector<HTMLSelectElement>('#country')!.value).to.equal('LV');
+        await type(el as never, 'code', '050405-10009');
       }
       expect(deepText(personForm(el as never))).to.contain(t['form.code']);
       expect(deepText(el)).to.contain(t[`channel.${channel}`]);
@@ -202,10 +204,10 @@ describe('esign-sign: signing', () => {
     const signed = oneEvent(el, 'esign-signed');
     submitButton(el as never).click();
     const { detail } = await signed;
-    expect(detail.file.name).to.equal('contract_signed.pdf');
+    expect(detail.file.name).to.equal('contract (signed).pdf');
     expect(detail.file.type).to.equal('application/pdf');
     expect(detail.file.blob.type).to.equal('application/pdf');
-    expect(detail.file.blob.name).to.equal('contract_signed.pdf');
+    expect(detail.file.blob.name).to.equal('contract (signed).pdf');
     const content = await text(detail.file.blob);
     expect(content.startsWith('%PDF-')).to.equal(true);
     expect(content).to.contain('/SubFilter /ETSI.CAdES.detached');
@@ -215,7 +217,7 @@ describe('esign-sign: signing', () => {
     expect(detail.signatureId).to.be.a('string');
     await el.updateComplete;
     const link = el.shadowRoot!.querySelector<HTMLAnchorElement>('[part="download"]')!;
-    expect(link.getAttribute('download')).to.equal('contract_signed.pdf');
+    expect(link.getAttribute('download')).to.equal('contract (signed).pdf');
     expect(link.href).to.match(/^blob:/);
     expect(await text(await (await fetch(link.href)).blob())).to.equal(content);
     await expect(el).to.be.accessible();
@@ -238,7 +240,7 @@ describe('esign-sign: signing', () => {
     await signed;
     await el.updateComplete;
     const after = el.shadowRoot!.querySelector<EsignDocumentPreview>('esign-document-preview')!;
-    expect(after.file && (after.file as File).name).to.equal('contract_signed.pdf');
+    expect(after.file && (after.file as File).name).to.equal('contract (signed).pdf');
     await until(() => (after.shadowRoot!.querySelector('.textLayer')?.textContent ?? '').includes('Contract') && ink(after) > inkBefore, 'the signed file drawn with more on the page');
     await expect(el).to.be.accessible();
 
@@ -258,7 +260,7 @@ describe('esign-sign: signing', () => {
     await type(el as never, 'phone', '+37060000666');
     await type(el as never, 'code', '50001018865');
     const detail = await el.start();
-    expect(detail.file.name).to.equal('a_signed.asice');
+    expect(detail.file.name).to.equal('a (signed).asice');
     expect(detail.file.blob.type).to.equal('application/vnd.etsi.asic-e+zip');
     const zip = await text(detail.file.blob);
     expect(zip.slice(30, 38)).to.equal('mimetype');
@@ -272,7 +274,7 @@ describe('esign-sign: signing', () => {
       el.files = [{ name: 'contract.pdf', content: base64(samplePdf()) }];
       await type(el as never, 'code', '30303039914');
       const detail = await el.start();
-      expect(detail.file.name).to.equal(`contract_signed.${kind}`);
+      expect(detail.file.name).to.equal(`contract (signed).${kind}`);
       expect(el.shadowRoot!.querySelector('[part="pick"]')).to.equal(null);
     });
   }
@@ -313,7 +315,7 @@ describe('esign-sign: signing', () => {
       submitButton(el as never).click();
       const { detail } = await failed;
       expect(detail.serviceCode).to.equal(outcome);
-      await until(() => deepText(el).includes(detail.message), 'the error words');
+      await until(() => deepText(el).includes(plain(detail.message)), 'the error words');
       await expect(el).to.be.accessible();
     });
   }
@@ -382,15 +384,30 @@ describe('esign-hash-sign', () => {
     expect(el.hashHex).to.equal('ab'.repeat(32));
   });
 
-  it('refuses a hash of the wrong length before sending anything', async () => {
+  it("takes a hash of the wrong length for the site's mistake: misconfigured, said to the developer, nothing to retry, nothing sent", async () => {
     performance.clearResourceTimings();
     const el = await hashElement({ hash: hex, 'hash-algorithm': 'SHA512' });
     await type(el as never, 'code', '40504040001');
+    const errors: string[] = [];
+    el.addEventListener('esign-error', (event) => errors.push((event as CustomEvent<{ code: string }>).detail.code));
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warned.push(args.join(' '));
     let code = '';
-    await el.start().catch((error) => (code = error.code));
-    expect(code).to.equal('invalid-input');
+    try {
+      await el.start().catch((error) => (code = error.code));
+    } finally {
+      console.warn = warn;
+    }
+    expect(code).to.equal('misconfigured');
+    expect(errors, 'one event for the host').to.deep.equal(['misconfigured']);
+    expect(warned.filter((line) => line.includes('SHA-512 hash is 64 bytes; this one is 32')).length, 'the developer told what is wrong').to.equal(1);
     await el.updateComplete;
-    expect(deepText(el)).to.contain('The hash must be 128 hexadecimal characters for SHA-512.');
+    // the person is not asked to fix a field: the site's words, no retry of the same
+    expect(deepText(el)).to.contain(en['error.misconfigured']);
+    expect(el.shadowRoot!.querySelector('[part="retry"]')).to.equal(null);
+    expect(el.shadowRoot!.querySelector('.field-error')).to.equal(null);
+    await until(() => el.shadowRoot!.activeElement?.localName === 'esign-status', 'the focus on what is said');
     await expect(el).to.be.accessible();
     expect(requestsTo('/esign/')).to.equal(0);
   });

@@ -52,7 +52,11 @@ interface Seen {
   retryable: boolean | null;
 }
 const events = (tab: Page) => tab.evaluate(() => (window as unknown as { events: Seen[] }).events);
-const said = (tab: Page) => tab.evaluate(() => (window as unknown as { said: string[] }).said);
+/** What the connection line said, its clock time (by when to confirm) written as the string's `{time}`. */
+const said = (tab: Page) => tab.evaluate(() => (window as unknown as { said: string[] }).said.map((text) => text.replace(/\b\d{2}:\d{2}\b/, '{time}')));
+/** Whether the line has said this (a `{time}` in it stands for any clock time). */
+const hasSaid = (tab: Page, text: string, timeout: number) =>
+  tab.waitForFunction((words) => (window as unknown as { said: string[] }).said.some((s) => s.replace(/\b\d{2}:\d{2}\b/, '{time}') === words), { timeout, polling: 50 }, text);
 const outcome = (tab: Page, timeout: number) =>
   tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated' || e.type === 'esign-error'), { timeout, polling: 50 });
 
@@ -87,7 +91,7 @@ describe('a phone on a bad network', () => {
     const started = Date.now();
     await start(tab);
     // the dropped poll was a failure on the way: said once, and then that the connection is back
-    await tab.waitForFunction((text) => (window as unknown as { said: string[] }).said.includes(text), { timeout: 20_000, polling: 50 }, en['session.online']);
+    await hasSaid(tab, en['session.online'], 20_000);
     assert.equal(swallow.length, 0, 'the held poll was the first');
     assert.deepEqual(await said(tab), [en['session.offline'], en['session.online']]);
     clock.advance(6_000); // the person confirmed in the app
@@ -125,7 +129,7 @@ describe('a phone on a bad network', () => {
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-started'));
     await offline(true);
     clock.advance(6_000); // the person confirmed while the phone had no network
-    await tab.waitForFunction((text) => (window as unknown as { said: string[] }).said.includes(text), { timeout: 10_000, polling: 50 }, en['session.offline']);
+    await hasSaid(tab, en['session.offline'], 10_000);
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     const whileOffline = await said(tab);
     await offline(false);

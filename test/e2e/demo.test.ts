@@ -183,9 +183,9 @@ describe('demo page, end to end in Chromium', () => {
     await page.keyboard.type('40504040001');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
-    assert.match(await logText(page), /"name":"sample-agreement_signed.pdf","type":"application\/pdf"/);
+    assert.match(await logText(page), /"name":"sample-agreement \(signed\).pdf","type":"application\/pdf"/);
     await (await inside(page, '#sign', '[part="download"]')).click();
-    const pdf = await downloaded('sample-agreement_signed.pdf');
+    const pdf = await downloaded("sample-agreement (signed).pdf");
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
     assert.match(pdf.toString('latin1'), /\/SubFilter \/ETSI\.CAdES\.detached/);
     await page.close();
@@ -209,7 +209,7 @@ describe('demo page, end to end in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
     await (await inside(page, '#sign', '[part="download"]')).click();
-    const zip = await downloaded('contract_signed.asice');
+    const zip = await downloaded("contract (signed).asice");
     assert.equal(zip.subarray(30, 38).toString(), 'mimetype');
     assert.ok(zip.includes(Buffer.from('annex.txt')));
     rmSync(dir, { recursive: true, force: true });

@@ -113,7 +113,7 @@ describe('documents on the demo page, end to end in Chromium', () => {
     await signing.waitForFunction(() => !(document.getElementById('copy') as HTMLAnchorElement).hidden);
     const copy = await signing.$eval('#copy', (a) => ({ href: (a as HTMLAnchorElement).href, name: (a as HTMLAnchorElement).download, shown: (a as HTMLElement).getClientRects().length > 0 }));
     assert.match(copy.href, /^blob:/);
-    assert.equal(copy.name, 'contract_signed.pdf');
+    assert.equal(copy.name, 'contract (signed).pdf', 'named in the page language');
     assert.ok(copy.shown, 'the copy link is on the page');
     await signing.close();
 

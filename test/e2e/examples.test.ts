@@ -92,10 +92,10 @@ async function loginAndSign(url: string, fileName: string, signing: 'typed' | 'f
     await page.keyboard.type('50001018865');
     await page.keyboard.press('Enter');
   } else {
-    await page.waitForFunction(() => document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector<HTMLInputElement>('#code')?.value === '4050••••001');
+    await page.waitForFunction(() => document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('#code [aria-hidden="true"]')?.textContent === '4050••••001');
     await (await deep(page, 'esign-sign', '[part="submit"]')).click();
   }
-  await page.waitForFunction((name) => document.querySelector('#signed')?.textContent?.trim() === `Signed: ${name}_signed.pdf`, { timeout: 20_000 }, fileName);
+  await page.waitForFunction((name) => document.querySelector('#signed')?.textContent?.trim() === `Signed: ${name} (signed).pdf`, { timeout: 20_000 }, fileName);
   assert.deepEqual(errors, []);
   const cookies = (await page.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
   await page.close();
