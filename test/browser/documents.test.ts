@@ -266,6 +266,10 @@ describe('esign-validation-report', () => {
     const signature = el.shadowRoot!.querySelector('.signature')!;
     expect(signature.textContent).to.contain(en['level.QESig']).and.contain(en['format.XAdES']);
     expect(signature.textContent).not.to.contain('QESig').and.not.to.contain('BASELINE');
+    // the signing time with its zone: never a time a reader in another zone misreads
+    const signed = new Date(Date.UTC(2026, 0, 2, 10, 0));
+    const zone = new Intl.DateTimeFormat('en', { timeZoneName: 'short' }).formatToParts(signed).find((part) => part.type === 'timeZoneName')!.value;
+    expect(signature.textContent).to.contain(`${signed.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' })} ${zone}`);
     expect(el.shadowRoot!.querySelector('details pre')!.textContent).to.contain('QESig').and.contain('XAdES-BASELINE-B');
     // the technical part's times as dates, not epoch milliseconds, and nothing of it cut off sideways
     const raw = el.shadowRoot!.querySelector<HTMLElement>('details pre')!;
@@ -330,7 +334,8 @@ describe('esign-signing-link', () => {
     expect(detail.links[0]!.url).to.match(/\/link\//);
     expect(detail.links[0]!.validUntil.getTime()).to.be.greaterThan(Date.now() + 19 * 60_000);
     await el.updateComplete;
-    expect(deepText(el)).to.contain('Valid until');
+    const zone = new Intl.DateTimeFormat('en', { timeZoneName: 'short' }).formatToParts(detail.links[0]!.validUntil).find((part) => part.type === 'timeZoneName')!.value;
+    expect(deepText(el), 'valid until a time with its zone').to.match(new RegExp(`Valid until [^·]*\\d{2}:\\d{2} ${zone.replace('+', '\\+')}`));
     await expect(el).to.be.accessible();
     const signers = await client.listSigners(uuid);
     expect(signers.signers.map((s) => `${s.name} ${s.surname}`)).to.include('EVA JÕEORG');

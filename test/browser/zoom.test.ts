@@ -60,4 +60,52 @@ describe('at a high zoom', () => {
       }
     });
   }
+
+  it('brings an error\'s heading into view at 400% (320 × 256), the focus on what can help', async () => {
+    const { frame, el } = await pageOfSize(320, 256);
+    try {
+      el.pollInterval = 100;
+      // the sandbox's person who declines in the app
+      await type(el, 'code', '30403039917');
+      const failed = new Promise((resolve) => el.addEventListener('esign-error', resolve, { once: true }));
+      submitButton(el).click();
+      await failed;
+      await until(() => el.shadowRoot!.activeElement?.getAttribute('part') === 'retry', 'the focus on Try again');
+      const inside = frame.contentWindow!;
+      await new Promise((resolve) => inside.requestAnimationFrame(() => inside.requestAnimationFrame(resolve)));
+      const heading = el.shadowRoot!.querySelector('esign-status')!.shadowRoot!.querySelector('.message')!.getBoundingClientRect();
+      expect(heading.top, "the error's heading in view").to.be.at.least(0);
+      expect(heading.bottom, "the error's heading in view").to.be.at.most(inside.innerHeight);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('brings the connection-lost line into view at 400% (320 × 256) as it is said', async () => {
+    await fetch('/__faults/poll?plan=hold');
+    const { frame, el } = await pageOfSize(320, 256);
+    try {
+      el.pollInterval = 100;
+      el.requestTimeout = 1500;
+      await type(el, 'code', SLOW_PERSON);
+      submitButton(el).click();
+      const line = () => el.shadowRoot!.querySelector('[part="connection"]');
+      await until(() => line()?.classList.contains('lost') === true, 'the connection said lost', 10_000);
+      const inside = frame.contentWindow!;
+      // the person scrolled back up to the code meanwhile
+      el.shadowRoot!.querySelector('esign-control-code')!.scrollIntoView({ block: 'start' });
+      await until(() => line()?.classList.contains('back') === true, 'the connection back', 10_000);
+      await fetch('/__faults/poll?plan=hold');
+      await until(() => line()?.classList.contains('lost') === true, 'lost again', 10_000);
+      await new Promise((resolve) => inside.requestAnimationFrame(() => inside.requestAnimationFrame(resolve)));
+      const box = line()!.getBoundingClientRect();
+      // (within a pixel: a scroll lands on whole pixels, a line's edge may not)
+      expect(box.top, 'the line in view').to.be.at.least(-1);
+      expect(box.bottom, 'the line in view').to.be.at.most(inside.innerHeight + 1);
+      await el.cancel();
+    } finally {
+      await fetch('/__faults/poll?plan=');
+      frame.remove();
+    }
+  });
 });
