@@ -91,7 +91,7 @@ export const strings = {
   'sub.TRY_LATER': "The certificate status is not known yet. Try again later.",
   'slink.expire': "Link valid for (minutes)",
   'slink.delete': "Delete the document after (minutes, optional)",
-  'slink.delete-short': "Must be at least the link's validity: {minutes} minutes.",
+  'slink.delete-short': "Must be at least the link's validity: {minutes, plural, one {# minute} other {# minutes}}.",
   'slink.language': "Language of the signing page",
   'slink.lang.lt': "Lithuanian",
   'slink.lang.en': "English",
