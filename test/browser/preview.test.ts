@@ -161,6 +161,9 @@ describe('esign-document-preview', () => {
     expect(fitted, 'and uses it').to.be.above(part(el, 'viewport').clientWidth - 24);
     expect(el.scrollWidth, 'no sideways scroll of the element').to.be.at.most(360);
     expect(part(el, 'fit').getAttribute('aria-pressed')).to.equal('true');
+    // its name says what it does and the zoom, once: no title repeating it as a description
+    expect(part(el, 'fit').getAttribute('aria-label')).to.match(/^Pagal plotį \d+\s?%$/);
+    expect(part(el, 'fit').hasAttribute('title')).to.equal(false);
     part(el, 'zoom-in').click();
     await el.updateComplete;
     expect(el.zoom, 'a zoom step').to.be.above(0);
@@ -220,6 +223,13 @@ describe('esign-document-preview', () => {
     const ends = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.files .name-end')];
     expect(ends.map((end) => end.textContent)).to.deep.equal(['contract-5p.pdf', 'annex-12.pdf']);
     for (const end of ends) expect(end.scrollWidth, `${end.textContent}: nothing cut off`).to.be.at.most(end.clientWidth);
+    // the file shown is marked chosen (in the accent, bold), not greyed as if it could not be pressed
+    const pressed = el.shadowRoot!.querySelector<HTMLElement>('.files button[aria-pressed="true"]')!;
+    const other = el.shadowRoot!.querySelector<HTMLElement>('.files button[aria-pressed="false"]')!;
+    expect(getComputedStyle(pressed).color, 'the accent, as the others').to.equal(getComputedStyle(other).color);
+    expect(getComputedStyle(pressed).fontWeight).to.equal('600');
+    expect(getComputedStyle(pressed).backgroundColor, 'a tint of its own').not.to.equal(getComputedStyle(other).backgroundColor);
+    expect(getComputedStyle(pressed).opacity).to.equal('1');
     await expect(el).to.be.accessible();
   });
 

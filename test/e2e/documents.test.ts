@@ -105,12 +105,17 @@ describe('documents on the demo page, end to end in Chromium', () => {
     const signing = await browser.newPage();
     await signing.goto(invitation, { waitUntil: 'networkidle0' });
     await untilText(signing, 'contract.pdf');
+    // the heading's file name keeps its extension on its line (never "contract." / "pdf")
+    assert.equal(await signing.$eval('h1', (h) => [...h.querySelectorAll('span')].find((s) => s.textContent === 'contract.pdf')?.style.whiteSpace ?? ''), 'nowrap');
+    assert.equal(await signing.$eval('#intro', (p) => (p as HTMLElement).hidden), false);
     await typeInto(signing, 'input#code', '40504040001');
     const signed = signing.evaluate(() => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))));
     await signing.keyboard.press('Enter');
     assert.equal(await signed, true);
     // a copy of the signed document for the person who signed it
     await signing.waitForFunction(() => !(document.getElementById('copy') as HTMLAnchorElement).hidden);
+    // signed: the invitation to sign is no longer shown
+    assert.equal(await signing.$eval('#intro', (p) => (p as HTMLElement).hidden), true);
     const copy = await signing.$eval('#copy', (a) => ({ href: (a as HTMLAnchorElement).href, name: (a as HTMLAnchorElement).download, shown: (a as HTMLElement).getClientRects().length > 0 }));
     assert.match(copy.href, /^blob:/);
     assert.equal(copy.name, 'contract (signed).pdf', 'named in the page language');
