@@ -67,6 +67,15 @@ async function signedPdf(): Promise<Uint8Array> {
   return Uint8Array.from(atob(result.file.content), (c) => c.charCodeAt(0));
 }
 
+/**
+ * The sandbox's people below are Lithuanian or Estonian: on a Latvian page (which preselects
+ * Latvia) the stage chooses Lithuania for them, as a person would.
+ */
+async function lithuanianOnLatvianPage(el: Live): Promise<void> {
+  if (document.documentElement.lang === 'lv') (el as Live & { country: string }).country = 'LT';
+  await el.updateComplete;
+}
+
 const SESSION: Record<string, (el: Live) => Promise<void>> = {
   idle: async () => undefined,
   invalid: async (el) => {
@@ -74,6 +83,7 @@ const SESSION: Record<string, (el: Live) => Promise<void>> = {
     (el.shadowRoot.querySelector('[part="submit"]') as HTMLButtonElement).click();
   },
   waiting: async (el) => {
+    await lithuanianOnLatvianPage(el);
     await typeIn(el, 'code', '39001010607');
     void el.start!().catch(() => undefined);
     await until(() => el.shadowRoot.querySelector('esign-control-code') !== null);
@@ -87,10 +97,19 @@ const SESSION: Record<string, (el: Live) => Promise<void>> = {
     await el.updateComplete;
   },
   error: async (el) => {
+    await lithuanianOnLatvianPage(el);
     await typeIn(el, 'code', '30403039917');
     await el.start!().catch(() => undefined);
   },
+  // a Lithuanian person's code in Estonia (the same format): no account there, the country named
+  'no-account': async (el) => {
+    (el as Live & { country: string }).country = 'EE';
+    await el.updateComplete;
+    await typeIn(el, 'code', '30303039914');
+    await el.start!().catch(() => undefined);
+  },
   success: async (el) => {
+    await lithuanianOnLatvianPage(el);
     await typeIn(el, 'code', '40504040001');
     await el.start!().catch(() => undefined);
   },
@@ -116,14 +135,19 @@ async function show(): Promise<void> {
       }
       break;
     }
-    case 'hash-sign':
-      create('esign-hash-sign', {
-        // SHA-256 of "hello world": a hash that can be signed
-        hash: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
+    case 'hash-sign': {
+      const el = create('esign-hash-sign', {
+        // SHA-256 of "hello world": a hash that can be signed; `wrong-hash`: the site's mistake, a hash one byte short
+        hash: state === 'wrong-hash' ? 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcd' : 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
         'hash-algorithm': 'SHA256',
         ...(state === 'signer' ? { channel: 'mobile', signer: '50001018865,LT,+37060000666' } : {}),
       });
+      if (state === 'wrong-hash') {
+        await typeIn(el, 'code', '30303039914');
+        await el.start!().catch(() => undefined);
+      }
       break;
+    }
     case 'document-upload': {
       const el = create('esign-document-upload', { 'callback-url': 'https://host.example/signed' });
       if (state === 'done') {

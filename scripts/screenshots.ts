@@ -16,9 +16,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './chromium.js';
 import { WEBKIT_CAPABILITIES, startWebkitDriver } from './webkit.mjs';
 
 const STATES: Record<string, string[]> = {
-  identify: ['idle', 'invalid', 'waiting', 'offline', 'error', 'success'],
+  identify: ['idle', 'invalid', 'waiting', 'offline', 'error', 'no-account', 'success'],
   sign: ['empty', 'idle', 'invalid', 'waiting', 'error', 'success', 'signer'],
-  'hash-sign': ['idle', 'signer'],
+  'hash-sign': ['idle', 'signer', 'wrong-hash'],
   'document-upload': ['idle', 'done'],
   document: ['loaded', 'missing'],
   'validation-report': ['idle', 'signed'],

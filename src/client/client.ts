@@ -4,7 +4,7 @@ import { poll, type PollOptions } from './poll.js';
 import type { HashSignStatusResponse, IdentificationStatusResponse, SignStatusResponse, WaitingResponse } from '../protocol/types.js';
 
 export { readTemporarySigningLinks } from './temporary-links.js';
-export { DEFAULT_TIME_LIMIT, ProxyCaller, serviceLocale, type Channel, type EsignClientOptions, type RequestOptions, type SessionKind } from './caller.js';
+export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, ProxyCaller, serviceLocale, type Channel, type EsignClientOptions, type RequestOptions, type SessionKind } from './caller.js';
 
 type Status<T> = T | WaitingResponse;
 

@@ -123,10 +123,13 @@ export function translate(
   return noBreakInBrands(pluralize(text, lang, params).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)));
 }
 
-/** `Smart-ID`, `Mobile-ID`, `Mobiil-ID-d`: one word on a narrow screen, its hyphens non-breaking (U+2011). */
-const BRAND = /\b(Smart|Mobile|Mobiil)[-\u2011]ID(-\p{L}+)?/gu;
+/**
+ * `Smart-ID`, `Mobile-ID`, `Mobiil-ID-d`, `SHA-256`, `ASiC-E`: one word on a narrow screen, their
+ * hyphens non-breaking (U+2011).
+ */
+const BRAND = /\b(?:Smart|Mobile|Mobiil)[-\u2011]ID(?:-\p{L}+)?|\bSHA-\d{3}\b|\bASiC-[ES]\b/gu;
 function noBreakInBrands(text: string): string {
-  return text.includes('ID') ? text.replace(BRAND, (_, name: string, ending = '') => `${name}\u2011ID${ending.replace('-', '\u2011')}`) : text;
+  return /ID|SHA|ASiC/.test(text) ? text.replace(BRAND, (name) => name.replace(/-/g, '\u2011')) : text;
 }
 
 const rules = new Map<Language, Intl.PluralRules>();

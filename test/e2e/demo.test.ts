@@ -166,7 +166,7 @@ describe('demo page, end to end in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-error'), { timeout: 15000 });
     // a Smart-ID refusal: declined, or another code chosen in the app
-    assert.match(await logText(page), /Smart-ID programėlėje nepatvirtinta/);
+    assert.match(await logText(page), /Smart.ID programėlėje nepatvirtinta/);
     const focused = await page.evaluate(() => {
       let active: Element | null = document.activeElement;
       while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
