@@ -12,6 +12,7 @@ import { createServer } from 'vite';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { b64, send } from './harness.js';
+import { en } from '../../src/i18n/en.js';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -101,7 +102,7 @@ describe('the packed packages installed into an empty app', () => {
       const carriesFormWords = [...sessions, 'dist/cdn/esign-person-form.js'].includes(file);
       if (carriesFormWords) assert.ok(['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)), `${file} carries its form's words`);
       const languagesLoaded = languages;
-      assert.deepEqual(onDemand.map((f) => /esign-elements-([a-z-]+)-[\w-]+\.js$/.exec(f)?.[1]).sort(), expected.sort(), `${file} loads the language parts and ${expected.join(', ') || 'nothing else'} on demand`);
+      assert.deepEqual(onDemand.map((f) => /esign-elements-([a-z.-]+?)-[\w-]{8}\.js$/.exec(f)?.[1]).sort(), expected.sort(), `${file} loads the language parts and ${expected.join(', ') || 'nothing else'} on demand`);
       assert.deepEqual(loaded, [...languagesLoaded, ...onDemand].sort(), `${file} loads ${carriesFormWords ? 'the session and document parts, its form words inside' : 'every language part'}`);
       // an element's own file runs whole as the page loads: Chromium may compile it while it streams in;
       // the all-in-one file (few of its elements on a page) and what loads later are compiled as used
@@ -331,7 +332,7 @@ describe('the packed packages installed into an empty app', () => {
       // Vite's pre-bundling moves the engine away from the worker: the preview says so rather than wait
       const bare = await preview(false);
       assert.equal(bare.text, '');
-      assert.equal(bare.error, 'The preview could not be shown. The service is not set up correctly. Contact the website.');
+      assert.equal(bare.error, `The preview could not be shown. ${en['error.misconfigured']}`);
     } finally {
       await browser.close();
     }
