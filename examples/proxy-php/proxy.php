@@ -48,6 +48,14 @@ if (!str_starts_with($raw, PREFIX . '/')) {
     exit;
 }
 
+// the request id: the edge's, from ESIGN_TRUST_REQUEST_ID_HEADER, only where the host's edge sets it
+// (a browser can send any header); answered, and in the request's event and log lines
+$trusted = (string) getenv('ESIGN_TRUST_REQUEST_ID_HEADER');
+$given = $trusted !== '' ? (string) ($_SERVER['HTTP_' . strtoupper(str_replace('-', '_', $trusted))] ?? '') : '';
+define('REQUEST_ID', preg_match('/^[A-Za-z0-9._:-]{1,128}$/D', $given) ? $given : request_uuid());
+header('x-request-id: ' . REQUEST_ID);
+$GLOBALS['event'] = ['requestId' => REQUEST_ID] + $GLOBALS['event'];
+
 $config = [
     'base' => rtrim((string) getenv('ESIGN_BASE_URL'), '/'),
     'token' => (string) getenv('ESIGN_ACCESS_TOKEN'),
@@ -360,6 +368,15 @@ function minted_visitor(string $value): bool
 function visitor_digest(string $visitor): string
 {
     return hash_hmac('sha256', "visitor:$visitor", (string) (getenv('ESIGN_EVENT_SECRET') ?: getenv('ESIGN_ACCESS_TOKEN')));
+}
+
+/** A version 4 UUID, for a request's id. */
+function request_uuid(): string
+{
+    $bytes = random_bytes(16);
+    $bytes[6] = chr((ord($bytes[6]) & 0x0f) | 0x40);
+    $bytes[8] = chr((ord($bytes[8]) & 0x3f) | 0x80);
+    return vsprintf('%s%s-%s-%s-%s-%s%s%s', str_split(bin2hex($bytes), 4));
 }
 
 /** One JSON line on stderr, the request's event: `type` and its own fields besides what is known of the request. */
@@ -704,10 +721,10 @@ function finished(PDO $db, string $token): void
 // the shared state that cannot be read or written: nothing it could not check goes on (fails closed)
 set_exception_handler(function (Throwable $error): void {
     if ($error instanceof PDOException) {
-        file_put_contents('php://stderr', '[esign-proxy] the state file cannot be read or written: ' . $error->getMessage() . "\n");
+        file_put_contents('php://stderr', '[esign-proxy] the state file cannot be read or written: ' . $error->getMessage() . " [request " . REQUEST_ID . "]\n");
         fail(503, 'store-unavailable', 'The proxy cannot reach its state; try again shortly', ['retry_after' => STORE_RETRY_AFTER], ['Retry-After: ' . STORE_RETRY_AFTER]);
     }
-    file_put_contents('php://stderr', '[esign-proxy] ' . get_class($error) . ': ' . $error->getMessage() . "\n");
+    file_put_contents('php://stderr', '[esign-proxy] ' . get_class($error) . ': ' . $error->getMessage() . " [request " . REQUEST_ID . "]\n");
     respond(500, '{"status":"error","message":"The proxy failed"}');
 });
 $method = (string) ($_SERVER['REQUEST_METHOD'] ?? 'GET');
@@ -795,14 +812,14 @@ if (GATE_SIGNING && $role[0] === 'start' && in_array($part, ['sign', 'hash'], tr
     try {
         $who = signer();
     } catch (Throwable) {
-        file_put_contents('php://stderr', '[esign-proxy] signer() failed for ' . $operation . "\n");
+        file_put_contents('php://stderr', '[esign-proxy] signer() failed for ' . $operation . " [request " . REQUEST_ID . "]\n");
         fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
     }
     if ($who === null) {
         fail(403, 'signer-unknown', 'Nobody is signed in to this site to sign as');
     }
     if (($problem = signer_problem($who)) !== null) {
-        file_put_contents('php://stderr', "[esign-proxy] signer() returned $problem, for " . $operation . ": return ['country' => ..., 'code' => ...] of the person signed in, or null\n");
+        file_put_contents('php://stderr', "[esign-proxy] signer() returned $problem, for " . $operation . ": return ['country' => ..., 'code' => ...] of the person signed in, or null [request " . REQUEST_ID . "]\n");
         fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
     }
     if (!same_signer($sent, $who)) {
@@ -928,7 +945,7 @@ if ($tokenRefused) {
         return true;
     });
     if ($say) {
-        file_put_contents('php://stderr', '[esign-proxy] the service refused the access token (40003) for ' . $operation . ": check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL\n");
+        file_put_contents('php://stderr', '[esign-proxy] the service refused the access token (40003) for ' . $operation . ": check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL [request " . REQUEST_ID . "]\n");
     }
 }
 $answerStatus = $value->status ?? null;
@@ -959,7 +976,7 @@ if ($answerStatus === 'ok' && $role[0] === 'status' && $part === 'sign' && !empt
     [$persons, $problem] = is_string($content) && is_array($upload) ? added_signature($upload, (string) base64_decode($content)) : [null, 'cannot be read'];
     $named = array_map(fn (array $p) => person_digest($p[0], $p[1]), $persons ?? []);
     if (!in_array($bound['signer'], $named, true)) {
-        file_put_contents('php://stderr', '[esign-proxy] a finished ' . $operation . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem") . "\n");
+        file_put_contents('php://stderr', '[esign-proxy] a finished ' . $operation . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem") . " [request " . REQUEST_ID . "]\n");
         fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
     }
 }
@@ -970,7 +987,7 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
     } catch (PDOException $error) {
         throw $error; // the state, not the host: 503 by the exception handler
     } catch (Throwable $error) {
-        file_put_contents('php://stderr', "[esign-proxy] on_result() failed for $operation: " . get_class($error) . ': ' . substr($error->getMessage(), 0, 300) . "\n");
+        file_put_contents('php://stderr', "[esign-proxy] on_result() failed for $operation: " . get_class($error) . ': ' . substr($error->getMessage(), 0, 300) . " [request " . REQUEST_ID . "]\n");
         fail(500, 'host-error', 'The host could not process this request');
     }
     if (!$delivered) {

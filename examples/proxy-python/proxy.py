@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 import zipfile
 from io import BytesIO
 from datetime import datetime, timezone
@@ -62,6 +63,9 @@ if os.environ.get("ESIGN_RATE_LIMIT"):  # "visitor,person,window[,address]", e.g
 # Count starts per client address only where request.remote_addr is the browser's: nothing in
 # front of Flask, or werkzeug's ProxyFix set for your load balancer (else everyone shares its address).
 LIMIT_BY_ADDRESS = os.environ.get("ESIGN_LIMIT_BY_ADDRESS") == "1"
+# the request id: the edge's, from this header, only where the host's edge sets it (a browser can send any header)
+TRUST_REQUEST_ID_HEADER = os.environ.get("ESIGN_TRUST_REQUEST_ID_HEADER", "")
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # With it, a person appears in events as HMAC-SHA256 digests the host can compute; without, masked.
 EVENT_SECRET = os.environ.get("ESIGN_EVENT_SECRET", "").encode()
 # The visitor cookie is minted here and signed with this key (default: the access token), so a value
@@ -156,11 +160,14 @@ def event_person(sent):
 @blueprint.after_app_request
 def write_event(response):
     """The request's event, if it made one: never a token, a body, or a person in clear."""
+    request_id = g.pop("esign_request_id", None)
+    if request_id is not None:
+        response.headers["X-Request-Id"] = request_id
     info = g.pop("esign", None)
     if info is None:
         return response
     kind, outcome, failure = info.pop("proxy_error", None), info.pop("outcome", None), info.pop("failure", None)
-    event = {"at": info.pop("at"), "durationMs": round((time.time() - info.pop("t0")) * 1000), **info}
+    event = {"requestId": request_id, "at": info.pop("at"), "durationMs": round((time.time() - info.pop("t0")) * 1000), **info}
     if "hook" in event:
         event.update(type="host-error", status=response.status_code)
     elif event.get("reason") or REASONS.get(kind):
@@ -591,11 +598,13 @@ def esign():
     prefix = prefixes[-1] if prefixes else PREFIX
     if not raw.startswith(prefix + "/"):
         return None  # not for the proxy: the host's own routes
+    given = request.headers.get(TRUST_REQUEST_ID_HEADER, "") if TRUST_REQUEST_ID_HEADER else ""
+    g.esign_request_id = given if REQUEST_ID.fullmatch(given) else str(uuid.uuid4())
     try:
         return handle(raw[len(prefix):])
     except StateUnavailable as failure:
         # the shared state cannot be read or written: nothing it could not check goes on (fails closed)
-        current_app.logger.error("the state file cannot be read or written: %s", failure)
+        current_app.logger.error("the state file cannot be read or written: %s [request %s]", failure, g.esign_request_id)
         refused = error(503, "store-unavailable", "The proxy cannot reach its state; try again shortly", retry_after=STORE_RETRY_AFTER)
         refused.headers["Retry-After"] = str(STORE_RETRY_AFTER)
         return refused
@@ -667,7 +676,7 @@ def handle(path):
         try:
             who = signer()
         except Exception:
-            current_app.logger.error("signer() failed for %s", name)
+            current_app.logger.error("signer() failed for %s [request %s]", name, g.esign_request_id)
             g.esign["hook"] = "signer"
             return answer(error(500, "host-error", "The host could not process this request"))
         if who is None:
@@ -675,7 +684,7 @@ def handle(path):
             return answer(error(403, "signer-unknown", "Nobody is signed in to this site to sign as"))
         problem = signer_problem(who)
         if problem:
-            current_app.logger.error("signer() returned %s, for %s: return {country, code} of the person signed in, or None", problem, name)
+            current_app.logger.error("signer() returned %s, for %s: return {country, code} of the person signed in, or None [request %s]", problem, name, g.esign_request_id)
             g.esign["hook"] = "signer"
             return answer(error(500, "host-error", "The host could not process this request"))
         if not same_signer(sent, who):
@@ -744,7 +753,7 @@ def handle(path):
         # the service refused the access token: nothing can work until the configuration is right
         g.esign["failure"] = "access-token"
         if say_once_a_minute("access-token"):
-            current_app.logger.error("the service refused the access token (40003) for %s: check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL", name)
+            current_app.logger.error("the service refused the access token (40003) for %s: check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL [request %s]", name, g.esign_request_id)
     if role[0] == "start" and value.get("status") == "error":
         # the service refused the start: no session, no push; the person is not charged for it
         for scope, key in keys:
@@ -771,9 +780,9 @@ def handle(path):
             persons, problem = None, "cannot be read"
         if not persons or bound[5] not in [person_digest(country, code) for country, code in persons]:
             if persons:
-                current_app.logger.error("a finished %s was signed by another person than the signer: not handed over", name)
+                current_app.logger.error("a finished %s was signed by another person than the signer: not handed over [request %s]", name, g.esign_request_id)
             else:
-                current_app.logger.error("a finished %s is not handed over: the signed file %s", name, problem)
+                current_app.logger.error("a finished %s is not handed over: the signed file %s [request %s]", name, problem, g.esign_request_id)
             g.esign["reason"] = "signer-mismatch"
             return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
     if value.get("status") == "ok" and role[0] == "status":
@@ -783,7 +792,7 @@ def handle(path):
         except StateUnavailable:
             raise  # the state, not the host: 503
         except Exception:
-            current_app.logger.error("on_result failed for %s", name)
+            current_app.logger.error("on_result failed for %s [request %s]", name, g.esign_request_id)
             g.esign["hook"] = "onResult"
             return answer(error(500, "host-error", "The host could not process this request"))
         if not delivered:

@@ -146,6 +146,7 @@ export class ProxyCaller {
       clearTimeout(timer);
       outer?.removeEventListener('abort', stop);
     }
+    const requestId = response.headers.get('x-request-id') ?? undefined;
     let json: { status?: unknown } | null = null;
     try {
       json = JSON.parse(text) as { status?: unknown } | null;
@@ -155,13 +156,13 @@ export class ProxyCaller {
     if (typeof json?.status !== 'string') {
       // a body parser or a web server in front that refused the size (its own page, not JSON): the file, not the network
       const code = response.status == 413 ? 'request-too-large' : 'network';
-      throw new EsignError(code, `Not the service's JSON (HTTP ${response.status})`, { httpStatus: response.status });
+      throw new EsignError(code, `Not the service's JSON (HTTP ${response.status})`, { httpStatus: response.status, requestId });
     }
     const status = (json as { status: string }).status;
     if (status === 'ok' || status === 'waiting') return json as Answer;
-    const error = errorFromResponse(json as ErrorResponse, response.status, response.headers.get('retry-after'));
+    const error = errorFromResponse(json as ErrorResponse, response.status, response.headers.get('retry-after'), requestId);
     const notFound = error.code === 'document-not-found' ? notFoundCode(operation.path, error.message) : null;
     if (!notFound) throw error;
-    throw new EsignError(notFound, error.message, { cause: error, httpStatus: response.status });
+    throw new EsignError(notFound, error.message, { cause: error, httpStatus: response.status, requestId });
   }
 }

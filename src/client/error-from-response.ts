@@ -51,10 +51,11 @@ const SERVICE_FIELDS: Record<number, string> = { 40004: 'phone', 40005: 'code', 
 const NOT_FOUND_MESSAGE = /not found|nerasta/i;
 
 /** Reads a `{status: "error"}` body (of the service or of the proxy) into an EsignError. */
-export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retryAfterHeader?: string | null): EsignError {
+export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retryAfterHeader?: string | null, requestId?: string | null): EsignError {
   const message = typeof body.message === 'string' && body.message ? body.message : 'Unknown error';
   const init: EsignErrorInit = {};
   if (httpStatus !== undefined) init.httpStatus = httpStatus;
+  if (requestId) init.requestId = requestId;
   const status = httpStatus ?? 0;
   // a 429 of any proxy (a host's own may say only Retry-After) is the rate limit
   const proxyCode = status === 429 || (body.proxy_error && httpStatus !== undefined) ? PROXY_CODES[status] : undefined;

@@ -64,6 +64,8 @@ export interface EsignErrorDetail {
   serviceCode?: number;
   /** With `rate-limited`: seconds until a new attempt is allowed. */
   retryAfter?: number;
+  /** The proxy's id of the request that failed (its `x-request-id`): what to look for in the host's log. */
+  requestId?: string;
   cause?: unknown;
 }
 
@@ -72,6 +74,7 @@ export interface EsignErrorInit {
   retryAfter?: number;
   serviceCode?: number;
   httpStatus?: number;
+  requestId?: string;
   cause?: unknown;
   retryable?: boolean;
 }
@@ -86,6 +89,8 @@ export class EsignError extends Error {
   readonly serviceCode?: number;
   readonly httpStatus?: number;
   readonly retryAfter?: number;
+  /** The proxy's id of the request that failed (its answer's `x-request-id`), when it answered. */
+  readonly requestId?: string;
 
   constructor(code: EsignErrorCode, message: string, init: EsignErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -93,7 +98,7 @@ export class EsignError extends Error {
     this.group = ERROR_GROUPS[code];
     this.retryable = init.retryable ?? RETRYABLE.has(code);
     // only what is known: an absent field stays absent (not `undefined`) on the error and its detail
-    for (const key of ['field', 'serviceCode', 'httpStatus', 'retryAfter'] as const) {
+    for (const key of ['field', 'serviceCode', 'httpStatus', 'retryAfter', 'requestId'] as const) {
       if (init[key] !== undefined) (this as Record<typeof key, unknown>)[key] = init[key];
     }
   }
@@ -101,7 +106,7 @@ export class EsignError extends Error {
   /** The `esign-error` event detail (docs/elements.md, Errors). */
   toDetail(message: string = this.message): EsignErrorDetail {
     const detail: EsignErrorDetail = { code: this.code, message, retryable: this.retryable };
-    for (const key of ['field', 'serviceCode', 'retryAfter', 'cause'] as const) {
+    for (const key of ['field', 'serviceCode', 'retryAfter', 'requestId', 'cause'] as const) {
       if (this[key] !== undefined) (detail as Record<typeof key, unknown>)[key] = this[key];
     }
     return detail;

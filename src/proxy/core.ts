@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { JSON_HEADERS, ProxyRefusal, proxyError, type ProxyAnswer } from './errors.js';
 import { FAILURES, REFUSALS, type ProxyEvent } from './events.js';
 import { StoreUnavailable } from './guarded-store.js';
@@ -83,7 +84,7 @@ function answerFor(error: unknown, x: Exchange, setup: ProxySetup): ProxyAnswer 
     return withCookie(error.answer, x);
   }
   if (error instanceof StoreUnavailable) {
-    setup.log(`[esign-proxy] ${error.message}`);
+    setup.log(`[esign-proxy] ${error.message} [request ${x.requestId}]`);
     return withCookie(proxyError('store-unavailable', { retry_after: STORE_RETRY_AFTER }, { 'retry-after': String(STORE_RETRY_AFTER) }), x);
   }
   if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), x);
@@ -141,9 +142,9 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     if (!onEvent) return;
     setTimeout(() => {
       try {
-        Promise.resolve(onEvent(event)).catch((error: unknown) => setup.log(`[esign-proxy] onEvent() failed: ${describe(error)}`));
+        Promise.resolve(onEvent(event)).catch((error: unknown) => setup.log(`[esign-proxy] onEvent() failed: ${describe(error)} [request ${event.requestId}]`));
       } catch (error) {
-        setup.log(`[esign-proxy] onEvent() failed: ${describe(error)}`);
+        setup.log(`[esign-proxy] onEvent() failed: ${describe(error)} [request ${event.requestId}]`);
       }
     }, 0);
   }
@@ -154,11 +155,12 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     if (!where) return null;
     // the request's span begins with it, under the host's active span (its HTTP instrumentation's)
     const telemetry = await beginTelemetry();
-    const x = newExchange(request, where.path, telemetry, t0);
+    const x = newExchange(request, where.path, telemetry, t0, requestIdOf(request, options.trustRequestIdHeader));
     let answer: ProxyAnswer | undefined;
     let event: ProxyEvent | null = null;
     try {
       answer = await runSteps(x, setup);
+      answer = { ...answer, headers: { ...answer.headers, 'x-request-id': x.requestId } };
       event = options.onEvent || telemetry ? eventOf(answer, x.event) : null;
       if (event) emit(event);
       return answer;
@@ -167,6 +169,15 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     }
   }
   return Object.assign(core, { health });
+}
+
+/** What a trusted request id may be: short, and nothing a log line or a header could be broken by. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: the host edge's, where the host trusts that header and it is well formed, else a new one. */
+export function requestIdOf(request: IncomingProxyRequest, trustedHeader: string | undefined): string {
+  const given = trustedHeader ? request.header(trustedHeader.toLowerCase()) : null;
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** The answer with the visitor's new cookie, and the host's own cookies its result hook set (a new session at a login). */

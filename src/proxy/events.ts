@@ -38,6 +38,8 @@ export interface EventPerson {
 
 /** What every event says, where it applies. Never the access token, a session token, a body, or a person in clear. */
 export interface ProxyEventBase {
+  /** The request's id: the `x-request-id` of its answer, in its log lines, and in the browser's `EsignError`. */
+  requestId: string;
   /** When the request arrived (ISO 8601). */
   at: string;
   /** From its arrival to its answer, ms. */

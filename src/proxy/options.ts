@@ -247,6 +247,15 @@ export interface ProxyOptions<Raw = unknown> {
    */
   eventSecret?: string;
   /**
+   * The request id: each request gets one, answered in the `x-request-id` header, carried by its
+   * event (`requestId`) and its log lines, and kept by the browser's `EsignError`, so a person's
+   * "it failed" can be found in the host's log. By default the proxy mints it; name a header here
+   * (`'x-request-id'`, set by the host's own edge, e.g. nginx's `$request_id`) to take that one when
+   * it is 1 to 128 letters, digits and `._:-`. Only a header the host's edge sets and overwrites:
+   * a browser can send any header.
+   */
+  trustRequestIdHeader?: string;
+  /**
    * OpenTelemetry through `@opentelemetry/api` when the host has it (an optional peer): a span per
    * request, begun with it under the host's active span, with a child span for the service that is
    * active around the call; and metrics. The call to the service carries only that client span's

@@ -92,6 +92,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     ...(settings.publicScheme ? { publicScheme: settings.publicScheme } : {}),
     ...(store ? { store } : {}),
     ...(settings.eventSecret ? { eventSecret: settings.eventSecret } : {}),
+    ...(settings.trustRequestIdHeader ? { trustRequestIdHeader: settings.trustRequestIdHeader } : {}),
     ...(settings.visitorSecret ? { visitorSecret: settings.visitorSecret } : {}),
     exposeScreening: settings.exposeScreening,
     ...(settings.trustProxy ? { clientAddress: forwardedFor } : {}),

@@ -17,6 +17,8 @@ export interface ServerSettings {
   /** Several Redis Cluster nodes, by URL. */
   redisClusterUrls: string[];
   eventSecret: string | undefined;
+  /** A header of the host's edge whose request id the proxy takes (else it mints one). */
+  trustRequestIdHeader: string | undefined;
   visitorSecret: string | undefined;
   exposeScreening: boolean;
   /** The browser's address from X-Forwarded-For's last hop (the one nginx or the balancer in front added), for the per-address limit. */
@@ -55,6 +57,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'ESIGN_REDIS_URL', flag: '--redis-url', what: 'a Redis server for the state of several instances, e.g. redis://127.0.0.1:6379. Default: this process\'s memory.' },
   { env: 'ESIGN_REDIS_CLUSTER', flag: '--redis-cluster', what: 'Redis Cluster nodes instead, comma-separated URLs.' },
   { env: 'ESIGN_EVENT_SECRET', flag: '--event-secret', what: 'the key of the digests events show a person and a visitor by. Default: the access token (the person then masked).' },
+  { env: 'ESIGN_TRUST_REQUEST_ID_HEADER', flag: '--trust-request-id-header', what: "a header your edge sets and overwrites (x-request-id, nginx's $request_id) whose id each request keeps. Default: none, the proxy mints one." },
   { env: 'ESIGN_VISITOR_SECRET', flag: '--visitor-secret', what: 'the key the visitor cookie is signed with; the same for every instance. Default: the access token.' },
   { env: 'ESIGN_EXPOSE_SCREENING', flag: '--expose-screening', what: '1 passes PEP and sanctions data to the browser. Default 0.' },
   { env: 'ESIGN_TRUST_PROXY', flag: '--trust-proxy', what: '1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser\'s address, for the per-address limit. Default 0 (no per-address limit).' },
@@ -149,6 +152,7 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
     redisUrl,
     redisClusterUrls: cluster,
     eventSecret: get('ESIGN_EVENT_SECRET') || undefined,
+    trustRequestIdHeader: get('ESIGN_TRUST_REQUEST_ID_HEADER') || undefined,
     visitorSecret: get('ESIGN_VISITOR_SECRET') || undefined,
     exposeScreening: flagOf(get('ESIGN_EXPOSE_SCREENING'), byEnv('ESIGN_EXPOSE_SCREENING'), false),
     trustProxy: flagOf(get('ESIGN_TRUST_PROXY'), byEnv('ESIGN_TRUST_PROXY'), false),

@@ -45,6 +45,12 @@ describe('client: authentication', () => {
     expect(bad.serviceCode).to.equal(undefined);
     const unknown = await rejection(en.mobileLoginStatus(MISSING));
     expect(unknown.code).to.equal('session-not-found');
+    // each failure keeps the proxy's id of its request (its x-request-id), one per request, in its event detail too
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(bad.requestId).to.match(uuid);
+    expect(unknown.requestId).to.match(uuid);
+    expect(unknown.requestId).not.to.equal(bad.requestId);
+    expect(unknown.toDetail().requestId).to.equal(unknown.requestId);
   });
   it('smart login: result in Lithuanian locale; refusal, expiry and not-a-user as their codes', async () => {
     const start = await lt.smartIdLogin({ code: '40504040001', country: 'LT' });

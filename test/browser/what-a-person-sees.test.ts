@@ -165,6 +165,8 @@ describe('no account in the country chosen', () => {
     const failed = oneEvent(el, 'esign-error');
     submitButton(el).click();
     const { detail } = await failed;
+    // the proxy's id of the request that failed: what the host's log is searched for
+    expect(detail.requestId).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect([detail.code, plain(detail.message)]).to.deep.equal([
       'not-a-user',
       'This person has no Smart-ID account in the chosen country (Estonia). Check the country and the personal code, or choose another method.',

@@ -26,6 +26,7 @@ const ALL_ROWS = [
   'field-shapes',
   'cross-site',
   'scheme',
+  'request-id',
   'visitor-binding',
   'signer-gate',
   'signer-country',
@@ -571,6 +572,15 @@ describe('check-proxy against proxies with one rule broken', () => {
   cases.push(['a person\'s window of one minute instead of ten', ['limits-exact'], (port, token) => nodeProxy(port, token, { rateLimit: { perPerson: { limit: 6, windowMs: 60_000 } } })]);
   cases.push(['twenty starts per visitor instead of twelve', ['limits-exact'], (port, token) => nodeProxy(port, token, { rateLimit: { perVisitor: { limit: 20, windowMs: 600_000 } } })]);
   cases.push(['no poll floor', ['poll-floor'], (port, token) => nodeProxy(port, token, { minPollIntervalMs: 0 })]);
+  cases.push(['a browser\'s request id taken whatever it holds', ['request-id'], (port, token) =>
+    nodeProxy(port, token, {}, (req, res, proxy) => {
+      const given = req.headers['x-request-id'];
+      if (typeof given === 'string') {
+        const writeHead = res.writeHead.bind(res);
+        res.writeHead = ((status: number, headers: Record<string, string | number>) => writeHead(status, { ...headers, 'x-request-id': given })) as typeof res.writeHead;
+      }
+      proxy(req, res);
+    })]);
   cases.push(['64 KB for bodies without files', ['small-bodies'], (port, token) => nodeProxy(port, token, { sessionBodyLimit: 64 * 1024 })]);
   cases.push(['Smart-ID starts counted by the personal code alone, whatever the country', ['no-lockout-country'], (port, token) =>
     nodeProxy(port, token, {}, withBody((body, req, res, pass) => {

@@ -5,6 +5,7 @@ import { createProber, Jar, type Check, type CheckOptions, type Prober } from '.
 import { allowListPass, allowListRefuse } from './checks/allow-list.js';
 import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/bodies.js';
 import { crossSite, scheme } from './checks/origins.js';
+import { requestId } from './checks/request-id.js';
 import { noLockout, noLockoutCountry, rateLimit, screening, signerCountry, signerGate, visitorBinding } from './checks/sessions.js';
 import { failClosed, limitsExact, pollFloor, resultFirst, smallBodies } from './checks/rules.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
@@ -41,6 +42,7 @@ export const CHECKS: readonly Check[] = [
   fieldShapes,
   crossSite,
   scheme,
+  requestId,
   visitorBinding,
   signerGate,
   signerCountry,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { MatchedOperation } from '../../protocol/operation-match.js';
 import type { IncomingProxyRequest } from '../incoming.js';
 import type { ProxyAnswer } from '../errors.js';
@@ -60,6 +61,8 @@ export interface ServiceAnswer {
 /** What an exchange holds from its start (the fields with a default are changed by the steps named beside them). */
 export interface ExchangeStart {
   request: IncomingProxyRequest;
+  /** The request's id (its answer's `x-request-id`), for its event and its log lines. */
+  requestId: string;
   /** The path below the proxy's prefix (route). */
   path: string;
   event: EventState;
@@ -131,12 +134,13 @@ export type InOrder<Steps extends readonly unknown[], Have extends Found = never
   : true;
 
 /** A new exchange for a request inside the prefix; the steps find the rest. */
-export function newExchange(request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0 = Date.now()): Exchange {
+export function newExchange(request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0 = Date.now(), requestId: string = randomUUID()): Exchange {
   const userAgent = request.header('user-agent');
   return {
     request,
+    requestId,
     path,
-    event: { t0, base: userAgent ? { userAgent: userAgent.slice(0, 256) } : {} },
+    event: { t0, base: { requestId, ...(userAgent ? { userAgent: userAgent.slice(0, 256) } : {}) } },
     telemetry,
     fields: {},
     person: undefined,

@@ -16,7 +16,7 @@ const cookieLine = (line: unknown) => (typeof line === 'string' && line && !/[\r
  * Runs onResult within its time limit: a throw or a time-out is the host's failure (500, logged).
  * The cookies it gives back go on this poll's answer.
  */
-async function runOnResult(setup: ProxySetup, result: ResultToHand, cookies: string[] = []): Promise<void> {
+async function runOnResult(setup: ProxySetup, result: ResultToHand, cookies: string[], requestId: string): Promise<void> {
   const onResult = setup.options.onResult;
   if (!onResult) return;
   const context = ` for ${result.operation}`;
@@ -27,7 +27,7 @@ async function runOnResult(setup: ProxySetup, result: ResultToHand, cookies: str
     });
   } catch (error) {
     if (!(error instanceof HandOverTimeout)) throw error;
-    setup.log(`[esign-proxy] onResult() failed${context}: ${error.message}`);
+    setup.log(`[esign-proxy] onResult() failed${context}: ${error.message} [request ${requestId}]`);
     throw new ProxyRefusal(proxyError('host-error'), { hook: 'onResult' });
   }
 }
@@ -60,7 +60,7 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     // the `visitor` hook, is the host's to rotate
     const rotated = session.kind === 'login' && !setup.options.visitor ? mintVisitor(x.request, setup.options, setup.visitorSecret) : null;
     const result = handed({ operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: (rotated ?? visitor).id, raw: value, request: info, result: camelCased(value) });
-    const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, result, x.hostCookies));
+    const delivered = await handOverOnce(`result:${token}`, setup.handOver, () => runOnResult(setup, result, x.hostCookies, x.requestId));
     if (delivered === 'still-running') return jsonAnswer(200, WAITING);
     if (delivered === 'delivered') {
       x.event.outcome = { type: 'finished', outcome: 'ok' };
@@ -73,7 +73,7 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     return;
   }
   const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
-  await runOnResult(setup, handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }), x.hostCookies);
+  await runOnResult(setup, handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }), x.hostCookies, x.requestId);
 }
 
 /** A result as built here, before it is read as its operation's. */

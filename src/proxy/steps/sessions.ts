@@ -33,9 +33,9 @@ export async function keepFinished({ store, handOver }: ProxySetup, token: strin
  * failover): nobody could ever poll it, so it is removed at the service, and the person's phone
  * stops asking; the browser gets the store's retryable refusal and may start again.
  */
-async function unbound(setup: ProxySetup, channel: 'mobile' | 'smartid', token: string): Promise<void> {
+async function unbound(setup: ProxySetup, channel: 'mobile' | 'smartid', token: string, requestId: string): Promise<void> {
   await setup.upstream('DELETE', `/api/${channel}/session/${encodeURIComponent(token)}`, setup.tokenOnlyBody).catch(() => undefined);
-  setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service`);
+  setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service [request ${requestId}]`);
 }
 
 async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, setup: ProxySetup): Promise<void> {
@@ -50,7 +50,7 @@ async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, set
     try {
       await store.set(`bind:${token}`, JSON.stringify(bound), sessionTtl);
     } catch (error) {
-      await unbound(setup, start.channel, token);
+      await unbound(setup, start.channel, token, x.requestId);
       throw error;
     }
     x.event.outcome = { type: 'started' };

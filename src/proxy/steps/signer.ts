@@ -51,7 +51,7 @@ async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook
   if (who === null || who === undefined) throw new ProxyRefusal(proxyError('signer-unknown'));
   const problem = signerProblem(who);
   if (problem) {
-    setup.log(`[esign-proxy] signer() returned ${problem}, for ${x.operation.id}: return { country, code } of the person signed in, or null`);
+    setup.log(`[esign-proxy] signer() returned ${problem}, for ${x.operation.id}: return { country, code } of the person signed in, or null [request ${x.requestId}]`);
     throw new ProxyRefusal(proxyError('host-error'), { hook: 'signer' });
   }
   const person = who as ProxySigner;
