@@ -28,9 +28,7 @@ export interface RequestOptions {
 /** A phone on a bad network moves 100 KB a second at worst: a body's bytes add this many ms each. */
 const MS_PER_BYTE = 0.01;
 
-export type Channel = 'mobile' | 'smartid';
-/** A session kind: which start created the token, so which status endpoint answers for it. */
-export type SessionKind = 'login' | 'sign' | 'hash';
+export type { Channel, SessionKind } from '../protocol/types.js';
 
 export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from '../protocol/time-limits.js';
 
@@ -127,7 +125,7 @@ export class ProxyCaller {
       }
       arm(base + Number(response.headers.get('content-length') ?? 0) * MS_PER_BYTE);
       // a downloaded file: the bytes, named as the proxy says
-      if (operation.path.endsWith('/download.json') && response.ok && !/json/.test(response.headers.get('content-type') ?? '')) {
+      if (operation.answersFile && response.ok && !/json/.test(response.headers.get('content-type') ?? '')) {
         const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
         let blob: Blob;
         try {

@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_LIMIT, ProxyCaller, type Channel, type RequestOptions, type SessionKind } from './caller.js';
-import { OPERATIONS, OPERATION_IDS, type NoBody, type Operation, type OperationId } from '../protocol/operations.js';
+import { OPERATIONS, OPERATION_IDS, STATUS_OPERATIONS, type NoBody, type Operation, type OperationId } from '../protocol/operations.js';
 import { poll, type PollOptions } from './poll.js';
 import type { HashSignStatusResponse, IdentificationStatusResponse, SignStatusResponse, WaitingResponse } from '../protocol/types.js';
 
@@ -14,10 +14,6 @@ interface StatusResponses {
   hash: HashSignStatusResponse;
 }
 
-const STATUS_OPERATION: Record<Channel, Record<SessionKind, OperationId>> = {
-  mobile: { login: 'mobileLoginStatus', sign: 'mobileSignStatus', hash: 'mobileHashSignStatus' },
-  smartid: { login: 'smartIdLoginStatus', sign: 'smartIdSignStatus', hash: 'smartIdHashSignStatus' },
-};
 
 /**
  * Typed client of the service through the host's proxy: one method per operation (and `call` of
@@ -32,7 +28,7 @@ export class EsignClient extends ProxyCaller {
     token: string,
     options?: RequestOptions,
   ): Promise<Status<StatusResponses[K]>> {
-    return this.call(OPERATIONS[STATUS_OPERATION[channel][kind]] as Operation<NoBody, Status<StatusResponses[K]>>, {}, { token }, options);
+    return this.call(OPERATIONS[STATUS_OPERATIONS[channel][kind]] as Operation<NoBody, Status<StatusResponses[K]>>, {}, { token }, options);
   }
 
   /** Polls a session until it ends; resolves with its `ok` answer, rejects with EsignError. */

@@ -1,11 +1,11 @@
-import type { Country } from '../protocol/types.js';
+import type { Channel, Country } from '../protocol/types.js';
 
 /*
  * The person's details as the session elements use them, and what they need of the person form:
  * kept here so that the shared session element depends on no element.
  */
 
-export type PersonChannel = 'smartid' | 'mobile';
+export type PersonChannel = Channel;
 export type PersonField = 'code' | 'phone' | 'country';
 
 export interface PersonValue {

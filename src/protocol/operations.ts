@@ -25,6 +25,8 @@ import type {
   ValidateFileRequest,
   ValidationResponse,
   WaitingResponse,
+  Channel,
+  SessionKind,
 } from './types.js';
 import { pathOf, type OperationSpec, type ServiceLocale } from './paths.js';
 
@@ -48,8 +50,9 @@ function operation<Body, Answer, Param extends string = never>(
   method: OperationSpec['method'],
   path: PathWith<Param>,
   localized = true,
+  answersFile?: true,
 ): Operation<Body, Answer, Param> {
-  return { method, path, localized };
+  return answersFile ? { method, path, localized, answersFile } : { method, path, localized };
 }
 
 /** The body of an operation that sends none. */
@@ -81,7 +84,7 @@ export const listSigners = operation<NoBody, SignersListResponse, 'documentId'>(
 // with /en too); the proxy puts the token into the GETs' query
 export const checkDocumentStatus = operation<NoBody, DocumentStatusResponse, 'documentId'>('GET', '/api/document/{documentId}/check-status.json');
 /** Answers the file itself (a `File`, named as the proxy says) rather than JSON. */
-export const downloadDocument = operation<NoBody, File, 'documentId'>('GET', '/api/document/{documentId}/download.json');
+export const downloadDocument = operation<NoBody, File, 'documentId'>('GET', '/api/document/{documentId}/download.json', true, true);
 export const validateFile = operation<ValidateFileRequest, ValidationResponse>('POST', '/api/v2/document/validation.json');
 
 /**
@@ -116,6 +119,12 @@ export const OPERATIONS = {
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;
+
+/** Where a session's status is asked: by the channel and the kind of the start that made its token. */
+export const STATUS_OPERATIONS: Readonly<Record<Channel, Readonly<Record<SessionKind, OperationId>>>> = {
+  mobile: { login: 'mobileLoginStatus', sign: 'mobileSignStatus', hash: 'mobileHashSignStatus' },
+  smartid: { login: 'smartIdLoginStatus', sign: 'smartIdSignStatus', hash: 'smartIdHashSignStatus' },
+};
 export type { ServiceLocale } from './paths.js';
 
 export const OPERATION_IDS = /* @__PURE__ */ Object.keys(OPERATIONS) as OperationId[];

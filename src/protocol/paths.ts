@@ -7,6 +7,8 @@ export interface OperationSpec {
   path: string;
   /** Whether the path has an `/en` locale variant. */
   localized: boolean;
+  /** It answers a file (its bytes, named by Content-Disposition) when it succeeds, not JSON. */
+  answersFile?: true;
 }
 
 /** Characters a URL parameter (token, uuid, session id) may hold: no dots, slashes or escapes. */

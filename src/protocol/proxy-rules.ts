@@ -1,4 +1,4 @@
-import { OPERATIONS, OPERATION_IDS, type OperationId } from './operations.js';
+import { OPERATIONS, OPERATION_IDS, STATUS_OPERATIONS, type OperationId } from './operations.js';
 import { PARAM_PATTERN } from './paths.js';
 
 /*
@@ -7,8 +7,9 @@ import { PARAM_PATTERN } from './paths.js';
  * Python and PHP proxies, which read it at start), so the three proxies cannot drift apart.
  */
 
-export type Channel = 'mobile' | 'smartid';
-export type SessionKind = 'login' | 'sign' | 'hash';
+import type { Channel, SessionKind } from './types.js';
+
+export type { Channel, SessionKind } from './types.js';
 
 /** A field's JSON type: only these go up to the service. */
 export type FieldShape = 'string' | 'boolean' | 'integer' | { object: Record<string, FieldShape> } | { array: FieldShape };
@@ -36,7 +37,7 @@ const NONE = {} as const;
  * URL parameter repeated in the body, a nested extra) is dropped; a known field of the wrong type
  * is refused with 400 naming it.
  */
-export const OPERATION_FIELDS: Record<OperationId, Record<string, FieldShape>> = {
+const OPERATION_FIELDS_AS_WRITTEN = {
   mobileLogin: { phone: 'string', code: 'string', language: 'string', message: 'string', message_format: 'string', ...SCREENING },
   smartIdLogin: { code: 'string', country: 'string', message: 'string', ...SCREENING },
   mobileLoginStatus: NONE,
@@ -77,16 +78,18 @@ export const OPERATION_FIELDS: Record<OperationId, Record<string, FieldShape>> =
   checkDocumentStatus: NONE,
   downloadDocument: NONE,
   validateFile: { file: { object: { filename: 'string', content: 'string' } } },
-};
+} satisfies Record<OperationId, Record<string, FieldShape>>;
+export const OPERATION_FIELDS: Record<OperationId, Record<string, FieldShape>> = OPERATION_FIELDS_AS_WRITTEN;
 
 /** Session starts, and what their tokens may then be used for. */
+const start = (channel: Channel, kind: SessionKind) => ({ channel, kind, status: STATUS_OPERATIONS[channel][kind] });
 export const STARTS: Partial<Record<OperationId, { channel: Channel; kind: SessionKind; status: OperationId }>> = {
-  mobileLogin: { channel: 'mobile', kind: 'login', status: 'mobileLoginStatus' },
-  smartIdLogin: { channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' },
-  mobileSign: { channel: 'mobile', kind: 'sign', status: 'mobileSignStatus' },
-  smartIdSign: { channel: 'smartid', kind: 'sign', status: 'smartIdSignStatus' },
-  mobileHashSign: { channel: 'mobile', kind: 'hash', status: 'mobileHashSignStatus' },
-  smartIdHashSign: { channel: 'smartid', kind: 'hash', status: 'smartIdHashSignStatus' },
+  mobileLogin: start('mobile', 'login'),
+  smartIdLogin: start('smartid', 'login'),
+  mobileSign: start('mobile', 'sign'),
+  smartIdSign: start('smartid', 'sign'),
+  mobileHashSign: start('mobile', 'hash'),
+  smartIdHashSign: start('smartid', 'hash'),
 };
 /** Session removals, by the channel whose sessions they end. */
 export const REMOVALS: Partial<Record<OperationId, Channel>> = { removeMobileSession: 'mobile', removeSmartIdSession: 'smartid' };
@@ -232,3 +235,23 @@ export function proxyRulesDocument() {
     events: { types: EVENT_TYPES, refusals: REFUSAL_REASONS, failures: FAILURE_KINDS },
   };
 }
+
+/** The body an operation's request type says it sends. */
+type BodyOf<O> = O extends { readonly types?: (body: infer Body, param: never) => unknown } ? Body : never;
+/** A body's field names; none for an operation that sends no body (`NoBody`, keyed by any string). */
+type BodyKeys<Id extends OperationId> = string extends keyof BodyOf<(typeof OPERATIONS)[Id]> ? never : keyof BodyOf<(typeof OPERATIONS)[Id]> & string;
+/**
+ * The allow-list and the request types agree, field by field: compiling fails on a field the list
+ * allows that no request type has, or a field of a request type the list would drop.
+ */
+type FieldsAgree<Fields extends Record<OperationId, Record<string, FieldShape>>> = {
+  [Id in OperationId]: [Exclude<keyof Fields[Id] & string, BodyKeys<Id>>] extends [never]
+    ? [Exclude<BodyKeys<Id>, keyof Fields[Id] & string>] extends [never]
+      ? true
+      : { dropped: Exclude<BodyKeys<Id>, keyof Fields[Id] & string> }
+    : { allowedButUntyped: Exclude<keyof Fields[Id] & string, BodyKeys<Id>> };
+};
+type AllTrue<T> = { [K in keyof T]: T[K] extends true ? never : K }[keyof T];
+export type FieldsMatchTypes = [AllTrue<FieldsAgree<typeof OPERATION_FIELDS_AS_WRITTEN>>] extends [never] ? true : FieldsAgree<typeof OPERATION_FIELDS_AS_WRITTEN>;
+/** Compiles only while {@link FieldsMatchTypes} holds. */
+export const FIELDS_MATCH_TYPES: FieldsMatchTypes = true;

@@ -437,3 +437,8 @@ export interface RemoveTemporarySignerRequest {
   email?: string;
   personal_code?: string;
 }
+
+/** The two ways to confirm: Mobile-ID (the SIM) and Smart-ID (the app). */
+export type Channel = 'mobile' | 'smartid';
+/** A session kind: which start created the token, so which status endpoint answers for it. */
+export type SessionKind = 'login' | 'sign' | 'hash';

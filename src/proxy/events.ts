@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { OperationId } from '../protocol/operations.js';
 import type { ProxyErrorKind } from '../protocol/types.js';
 import { FAILURE_KINDS, REFUSAL_REASONS } from '../protocol/proxy-rules.js';
+import type { Channel } from '../protocol/types.js';
 import { maskCode, maskPhone } from '../protocol/mask.js';
 
 /** Why the proxy refused a request: what a security team alerts on. */
@@ -47,7 +48,7 @@ export interface ProxyEventBase {
   /** The service operation, once the path matched one. */
   operation?: OperationId;
   kind?: 'login' | 'sign' | 'hash' | 'document';
-  channel?: 'mobile' | 'smartid';
+  channel?: Channel;
   /**
    * The visitor (the `visitor` hook's answer, or the proxy's own cookie id) as a keyed digest:
    * HMAC-SHA256 with `eventSecret` (else the access token) of `visitor:<id>`, hex. The same for one

@@ -19,7 +19,7 @@ async function readBody(request: Request, limit: number, timeoutFor: (bytes: num
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new BodyTimeout()), Math.max(0, left));
     });
-    let step: ReadableStreamReadResult<Uint8Array>;
+    let step: Awaited<ReturnType<typeof reader.read>>;
     try {
       step = await Promise.race([reader.read(), timeout]);
     } catch (error) {
@@ -71,7 +71,7 @@ export function createFetchProxyHandler<Raw extends Request = Request>(options: 
     if (!answer) return new Response(JSON.stringify({ status: 'error', message: 'Not found' }), { status: 404, headers: JSON_HEADERS });
     const headers = new Headers(answer.headers);
     for (const cookie of answer.cookies ?? []) headers.append('set-cookie', cookie);
-    return new Response(answer.body as BodyInit, { status: answer.status, headers });
+    return new Response(answer.body as ConstructorParameters<typeof Response>[0], { status: answer.status, headers });
   };
   return Object.assign(handler, { health: core.health });
 }

@@ -14,6 +14,7 @@ import type { MatchedOperation } from '../protocol/operation-match.js';
 import type { OperationId } from '../protocol/operations.js';
 import type { RateLimit } from '../protocol/proxy-rules.js';
 import type { ProxyStore } from './store.js';
+import type { Channel } from '../protocol/types.js';
 import type { ProxyEvent } from './events.js';
 
 export interface ProxyRequestInfo<Raw = unknown> {
@@ -53,7 +54,7 @@ interface ResultOf<Kind extends string, Operation extends OperationId, Answer, R
 /** A finished session's result: its channel besides. */
 type SessionResultOf<Kind extends string, Operation extends OperationId, Answer, Raw = unknown> = ResultOf<Kind, Operation, Answer, Raw> & {
   /** The session's channel. */
-  channel: 'mobile' | 'smartid';
+  channel: Channel;
 };
 
 /** A login: the person (`result.name`, `surname`, `code`, `country`) and their certificate. */

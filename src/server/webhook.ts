@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Channel } from '../protocol/types.js';
 import type { ProxyRequestInfo, ProxyResult, ProxySigner, ResultAnswer } from '../proxy/options.js';
 
 /*
@@ -55,7 +56,7 @@ export interface Delivery {
      * digest of the site's session cookie (the delivery's Cookie header carries the session itself).
      */
     visitor: string;
-    channel?: 'mobile' | 'smartid';
+    channel?: Channel;
     /** The service's verified answer in camelCase, typed by the operation (screening data included). */
     result: ProxyResult['result'];
   };

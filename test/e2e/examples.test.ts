@@ -6,12 +6,12 @@ import { createProxyHandler } from 'esign-elements/proxy';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build, createServer, type ViteDevServer } from 'vite';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { freePort } from '../node/processes.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 
 // The framework examples as their developers run them: each its own vite.config (the framework's
@@ -124,18 +124,6 @@ for (const ROOT of EXAMPLES) describe(ROOT, () => {
     await loginAndSign(url, ROOT.split('/')[1]!.replace('-', '_'));
   });
 });
-
-/** A free loopback port for a server that wants a number. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('examples/next-app (App Router, the proxy as a route handler, server-rendered and hydrated)', () => {
   const ROOT = 'examples/next-app';

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../../scripts/chromium.js';
 import { en } from '../../src/i18n/en.js';
+import { listen } from '../node/harness.js';
 import { lt } from '../../src/i18n/lt.js';
 
 // The script-tag files loaded from another origin (a CDN) with Subresource Integrity: the entry
@@ -25,10 +25,6 @@ let cdn: Server;
 let site: Server;
 let cdnUrl: string;
 let siteUrl: string;
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)));
-}
 
 function page(): string {
   const importMap = { integrity: Object.fromEntries(Object.entries(integrity).map(([file, digest]) => [`${cdnUrl}${file}`, digest])) };
@@ -51,9 +47,9 @@ before(async () => {
       .writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*', 'cache-control': 'no-store' })
       .end(tampered.has(file) ? `${code}\n;globalThis.tampered = true;` : code);
   });
-  cdnUrl = await listen(cdn);
+  cdnUrl = `${await listen(cdn)}/`;
   site = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).end(page()));
-  siteUrl = await listen(site);
+  siteUrl = `${await listen(site)}/`;
 });
 after(async () => {
   for (const server of [cdn, site]) {

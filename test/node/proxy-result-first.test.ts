@@ -9,7 +9,7 @@ import { EsignClient } from '../../src/client/index.js';
 import { EsignError } from '../../src/client/errors.js';
 import { MemoryStore, createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
-import { ACCESS_TOKEN, CookieJar, listen, send, serverPool } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, listen, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 // The proxy's promise: no browser sees a session's verified result before onResult for that
@@ -40,11 +40,6 @@ function gate(): { passed: Promise<void>; open: () => void } {
   let open!: () => void;
   const passed = new Promise<void>((resolve) => (open = resolve));
   return { passed, open };
-}
-
-/** Until `done` holds, looked at every few milliseconds, for five seconds at most. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !done(); await sleep(5)) if (Date.now() > deadline) assert.fail(`never: ${what}`);
 }
 
 /** A proxy in front of `baseUrl`; the poll floor off, since these tests poll at will. */

@@ -7,7 +7,7 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
-import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, send, serverPool, startStack, until, type Stack } from './harness.js';
 
 // OpenTelemetry through the optional @opentelemetry/api, seen with the SDK's in-memory span
 // exporter and a metric reader: a span per request named by its operation, a client span for the
@@ -58,12 +58,6 @@ after(async () => {
 
 function proxy(options: Partial<ProxyOptions> = {}): Promise<string> {
   return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options }) as RequestListener);
-}
-
-/** Until `done` says so, for two seconds at most. */
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** Every counter and histogram point as `name {attributes}` → value (a histogram's count). */
@@ -170,7 +164,7 @@ describe('proxy: OpenTelemetry', () => {
     }) as RequestListener);
     const first = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
     assert.equal(first.status, 200);
-    await until(() => endedAsAnswered >= 0);
+    await until(() => endedAsAnswered >= 0, 'the answer finished');
     assert.equal(endedAsAnswered, 2, 'the server span and the service call');
     assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
   });

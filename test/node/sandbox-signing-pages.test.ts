@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { b64, getPage, listen, send, startStack, type Stack } from './harness.js';
+import { b64, getPage, listen, send, startStack, until, type Stack } from './harness.js';
 
 let stack: Stack;
 let callbacks: Server;
@@ -27,10 +27,6 @@ after(async () => {
 });
 
 const post = (path: string, body: object = {}) => send(`${stack.proxyUrl}${path}`, 'POST', body);
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe('sandbox: signing pages behind invitations and temporary links', () => {
   it('an invited person signs on the invitation page: the list shows it, the callback arrives, validation sees it', async () => {
@@ -61,7 +57,7 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
 
     const signers = await post(`/api/document/${uuid}/signers.json`);
     assert.equal(signers.json.signers[0].signStatus, 'signed');
-    await until(() => received.length > 0);
+    await until(() => received.length > 0, 'the callback');
     assert.deepEqual(received[0], { uuid, status: 'signed', signer: { name: 'ANNA', surname: 'TESTNUMBER' } });
     const report = await post(`/api/v2/document/${uuid}/validation.json`);
     assert.equal(report.json.data.simpleReport.signaturesCount, 1);
@@ -94,7 +90,7 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     assert.equal((await send(`${url}/esign/smartid/sign/status/${start.json.token}.json`, 'POST', {})).json.status, 'ok');
     const signers = await post(`/api/document/${uuid}/signers.json`);
     assert.deepEqual(signers.json.signers.map((s: { signStatus: string }) => s.signStatus), ['signed']);
-    await until(() => received.some((r) => (r as { uuid: string }).uuid === uuid));
+    await until(() => received.some((r) => (r as { uuid: string }).uuid === uuid), "the document's callback");
     assert.deepEqual(received.find((r) => (r as { uuid: string }).uuid === uuid), { uuid, status: 'signed', signer: { name: 'OK', surname: 'TESTNUMBER' } });
     stack.clock.advance(5 * 60_000);
     assert.equal((await getPage(url)).status, 410);

@@ -4,6 +4,7 @@ import { EsignElement } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';
 import { controlCodeStyles } from './control-code.styles.js';
+import type { Channel } from '../../protocol/types.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 /**
@@ -26,7 +27,7 @@ export class EsignControlCode extends EsignElement {
 
   declare code: string;
   /** `smartid` or `mobile`. */
-  declare channel: 'smartid' | 'mobile';
+  declare channel: Channel;
   /** `login` (PIN1) or `sign` (PIN2). */
   declare kind: 'login' | 'sign';
 

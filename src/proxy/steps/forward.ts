@@ -2,6 +2,7 @@ import { proxyError, type ProxyAnswer } from '../errors.js';
 import { fileAnswer } from '../file-answer.js';
 import { isJsonContentType } from '../origin.js';
 import type { UpstreamAnswer } from '../upstream.js';
+import { OPERATIONS } from '../../protocol/operations.js';
 import type { Step, Has } from './exchange.js';
 
 function hasFields(fields: Record<string, unknown>): boolean {
@@ -26,7 +27,7 @@ export const forward: Step<'operation', 'service'> = (x, { upstream, token, toke
 
 function received(x: Has<'operation'>, answer: UpstreamAnswer, token: string): ProxyAnswer | void {
   const { operation } = x;
-  if (operation.id === 'downloadDocument' && answer.status === 200 && !isJsonContentType(answer.contentType)) {
+  if (OPERATIONS[operation.id].answersFile && answer.status === 200 && !isJsonContentType(answer.contentType)) {
     return fileAnswer(answer, operation.params['documentId'] ?? 'document', token);
   }
   const text = answer.bytes.toString('utf8');

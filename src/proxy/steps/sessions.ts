@@ -1,5 +1,6 @@
 import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
 import type { Binding, Step, Has } from './exchange.js';
+import type { Channel } from '../../protocol/types.js';
 import type { ProxySetup } from './setup.js';
 
 /**
@@ -33,7 +34,7 @@ export async function keepFinished({ store, handOver }: ProxySetup, token: strin
  * failover): nobody could ever poll it, so it is removed at the service, and the person's phone
  * stops asking; the browser gets the store's retryable refusal and may start again.
  */
-async function unbound(setup: ProxySetup, channel: 'mobile' | 'smartid', token: string, requestId: string): Promise<void> {
+async function unbound(setup: ProxySetup, channel: Channel, token: string, requestId: string): Promise<void> {
   await setup.upstream('DELETE', `/api/${channel}/session/${encodeURIComponent(token)}`, setup.tokenOnlyBody).catch(() => undefined);
   setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service [request ${requestId}]`);
 }

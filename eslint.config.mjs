@@ -1,0 +1,37 @@
+// The rules the tools keep, not memory: type-aware TypeScript rules, Lit's template rules, and the
+// import boundaries (the protocol imports nothing; the proxy and the server only the protocol).
+import tseslint from 'typescript-eslint';
+import lit from 'eslint-plugin-lit';
+
+/** What the server half may not import: anything of the browser half. */
+const BROWSER_HALF = ['**/client/**', '**/internal/**', '**/elements/**', '**/i18n/**', '**/react/**', '**/vue/**', '**/types/**', 'lit', 'lit/**'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'sandbox/**', 'examples/**', 'test/**', 'bench/**', 'demo/**', 'scripts/**', 'bin/**'] },
+  {
+    files: ['src/**/*.ts'],
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { '@typescript-eslint': tseslint.plugin, lit },
+    rules: {
+      ...lit.configs['flat/recommended'].rules,
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/prefer-promise-reject-errors': 'error',
+    },
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../**', 'node:*', 'lit', 'lit/**'], message: 'src/protocol is shared by both halves: it imports nothing outside itself' }] }] },
+  },
+  {
+    files: ['src/proxy/**/*.ts', 'src/server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: BROWSER_HALF, message: 'the server half imports only src/protocol of the browser half' }] }] },
+  },
+);
