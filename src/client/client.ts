@@ -59,7 +59,6 @@ export type OperationMethod<O> =
 export type OperationMethods = { [K in keyof typeof OPERATIONS]: OperationMethod<(typeof OPERATIONS)[K]> };
 
 // the class gets its operation methods below, from the same table
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface EsignClient extends OperationMethods {}
 
 /** Operations whose method takes a path parameter and then a body. */

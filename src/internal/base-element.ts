@@ -171,7 +171,7 @@ export class EsignElement extends LitElement {
     // a language file that fails leaves English words meanwhile (translate falls back to them)
     const loading = loadWords(this, this.language, this.wordsNeeded());
     if (loading) await loading;
-    super.scheduleUpdate();
+    await super.scheduleUpdate();
   }
 
   /** Every word the element may say, loaded: for what words a message outside a render (an event's message, say). */

@@ -118,7 +118,7 @@ export function fetchHandlerToNode(handler: (request: Request) => Promise<Respon
         method: req.method ?? 'GET',
         headers,
         ...(body ? { body, duplex: 'half' } : {}),
-      } as RequestInit);
+      });
     } catch {
       // a method or URL that fetch's Request refuses (TRACE, CONNECT, a malformed Host)
       fail(400, 'Bad request');

@@ -70,7 +70,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         } catch (error) {
           res.resume();
           clearTimeout(timer);
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
           return;
         }
         const declared = Number(res.headers['content-length']);

@@ -27,7 +27,7 @@ function bodyBytes({ request, operation }: Has<'operation'>, setup: ProxySetup):
   try {
     return request.readBody(SMALL_BODIES.has(operation.id) ? setup.sessionBodyLimit : setup.bodyLimit, setup.timeoutFor);
   } catch (error) {
-    return Promise.reject(error);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

@@ -2,7 +2,7 @@ import { camelCased } from '../../protocol/camel.js';
 import { ProxyRefusal, jsonAnswer, proxyError, type ProxyAnswer } from '../errors.js';
 import { HandOverTimeout, handOver as handOverOnce, within } from '../hand-over.js';
 import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';
-import type { ProxyRequestInfo, ProxyResult, ResultToHand } from '../options.js';
+import type { ProxyRequestInfo, ResultToHand } from '../options.js';
 import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
@@ -22,7 +22,7 @@ async function runOnResult(setup: ProxySetup, result: ResultToHand, cookies: str
   const context = ` for ${result.operation}`;
   try {
     await within(setup.handOver.timeoutMs, async (signal) => {
-      const answer = await setup.askHost('onResult', () => onResult({ ...result, signal } as ProxyResult), context);
+      const answer = await setup.askHost('onResult', () => onResult({ ...result, signal }), context);
       if (answer && typeof answer === 'object' && Array.isArray(answer.setCookies)) cookies.push(...answer.setCookies.flatMap(cookieLine));
     });
   } catch (error) {
