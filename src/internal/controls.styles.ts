@@ -22,8 +22,7 @@ export const controls = css`
     margin-block-end: calc(var(--_space) * 0.9);
   }
   label,
-  legend,
-  .label {
+  legend {
     font-weight: 600;
     font-size: 0.95rem;
   }
@@ -59,19 +58,6 @@ export const controls = css`
       border-style: double;
       border-width: 4px;
     }
-  }
-  /* a value set by the site (a signer's code, a hash): read like text, framed like the fields beside it */
-  .readonly-value {
-    margin: 0;
-    display: flex;
-    align-items: center;
-    min-block-size: 2.875rem;
-    box-sizing: border-box;
-    padding: 0.5rem 0.75rem;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) * 0.8);
-    background: var(--_bg-subtle);
-    overflow-wrap: anywhere;
   }
   .field-error {
     color: var(--_danger);

@@ -14,6 +14,7 @@ import type { PersonValue } from '../person-form/person-form.js';
 import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { HashSignedDetail } from './events.js';
 import { hashFits, hashToHex, type HashInput } from './hash.js';
+import { readonlyStyles } from '../../internal/readonly.styles.js';
 import { hashSignStyles } from './hash-sign.styles.js';
 
 const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
@@ -44,7 +45,7 @@ const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
  * @tag esign-hash-sign
  */
 export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSignStatusResponse> {
-  static override styles = [theme, controls, sessionStyles, hashSignStyles];
+  static override styles = [theme, controls, sessionStyles, readonlyStyles, hashSignStyles];
 
   static override properties: PropertyDeclarations = {
     signer: signerProperty,

@@ -11,6 +11,7 @@ import { personFormStyles } from './person-form.styles.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { afterPaint } from '../../internal/after-paint.js';
 import { maskCode, maskPhone } from '../../protocol/mask.js';
+import { readonlyStyles } from '../../internal/readonly.styles.js';
 import { provideFormWords } from '../../i18n/form-words.js';
 
 export type { PersonChannel, PersonField, PersonValue };
@@ -37,7 +38,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     provideFormWords();
   }
   static formAssociated = true;
-  static override styles = [theme, controls, personFormStyles];
+  static override styles = [theme, controls, readonlyStyles, personFormStyles];
 
   static override properties: PropertyDeclarations = {
     channel: { type: String, reflect: true },
