@@ -1,4 +1,4 @@
-import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { checkDocumentStatus, downloadDocument, removeDocument } from '../../protocol/operations.js';
 import { defineElement } from '../../internal/define.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
@@ -14,77 +14,8 @@ import { fileName, fileNameStyles } from '../../internal/file-name.js';
 import { CopyController } from '../../internal/copy-controller.js';
 import type { ValidatedDetail } from '../validation-report/events.js';
 import type { SignersLoadedDetail } from '../signer-list/events.js';
+import { documentElementStyles } from './document.styles.js';
 import { readReport } from '../validation-report/read-report.js';
-
-const styles = css`
-  :host {
-    max-inline-size: 44rem;
-  }
-  .header {
-    display: flex;
-    flex-wrap: wrap;
-    gap: calc(var(--_space) / 2) var(--_space);
-    justify-content: space-between;
-    align-items: start;
-  }
-  .title {
-    display: grid;
-    grid-template-columns: minmax(0, 1fr);
-    gap: 0.35rem;
-    justify-items: start;
-    min-inline-size: 0;
-    flex: 1 1 14rem;
-  }
-  h2 {
-    display: flex;
-    max-inline-size: 100%;
-    min-inline-size: 0;
-  }
-  /* the state as a badge: a word and a shape, never colour alone */
-  .state {
-    padding: 0.1rem 0.6rem;
-    border: 1px solid currentColor;
-    border-radius: 1rem;
-    font-size: 0.85rem;
-    font-weight: 600;
-  }
-  .state:empty {
-    display: none;
-  }
-  .state.signed {
-    color: var(--_success);
-  }
-  .more summary {
-    cursor: pointer;
-    color: var(--_muted);
-    font-size: 0.9rem;
-  }
-  .more .inline {
-    margin-block-start: 0.4rem;
-  }
-  .parts {
-    display: grid;
-    gap: var(--_space);
-  }
-  /* inside the document the parts are sections, not frames within a frame: a rule above each */
-  .parts > *::part(base),
-  .parts esign-signing-link::part(base) {
-    border-width: 1px 0 0;
-    border-radius: 0;
-    padding-inline: 0;
-  }
-  .parts > section {
-    border-block-start: 1px solid var(--_border);
-    padding-block-start: calc(var(--_space) * 1.25);
-  }
-  .parts esign-signing-link::part(base) {
-    border-width: 0;
-    padding-block-start: calc(var(--_space) * 0.75);
-  }
-  .section-title {
-    margin-block-end: 0.5rem;
-  }
-`;
 
 /**
  * One stored document: its signers, its validation, a temporary signing link, and removal
@@ -112,7 +43,7 @@ const styles = css`
  * @tag esign-document
  */
 export class EsignDocument extends EsignDocumentElement {
-  static override styles = [...EsignDocumentElement.styles, fileNameStyles, styles];
+  static override styles = [...EsignDocumentElement.styles, fileNameStyles, documentElementStyles];
 
   static override properties: PropertyDeclarations = {
     callbackUrl: { type: String, attribute: 'callback-url' },

@@ -1,4 +1,4 @@
-import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { StringPart } from '../../i18n/index.js';
 import { camelCased } from '../../protocol/camel.js';
 import type { Channel, ProxyCaller } from '../../client/caller.js';
@@ -17,6 +17,7 @@ import type { PersonValue } from '../person-form/person-form.js';
 import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { SignedDetail } from './events.js';
 import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
+import { signStyles } from './sign.styles.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 
 /** The preview says its own failures; they are not the signing's, so they stay inside. */
@@ -60,17 +61,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     controls,
     sessionStyles,
     filePickerStyles,
-    // the preview sits in the signing card as its content, not as a card within the card
-    css`
-      esign-document-preview {
-        margin-block: var(--_space);
-      }
-      esign-document-preview::part(base) {
-        border: 0;
-        padding: 0;
-        background: none;
-      }
-    `,
+    signStyles,
   ];
 
   static override properties: PropertyDeclarations = {

@@ -1,6 +1,5 @@
 import { adoptStyles, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { validateDocument, validateFile } from '../../protocol/operations.js';
-import { css } from 'lit';
 import type { ValidationReport } from '../../protocol/types.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
 import { readReport } from './read-report.js';
@@ -10,14 +9,8 @@ import { blobToBase64 } from '../../internal/base64.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { FILE_ACCEPT, FILE_TYPES, extensionOf, toSignFiles, type SignFile } from '../../internal/sign-files.js';
+import { validationReportStyles } from './validation-report.styles.js';
 import { EsignError } from '../../client/errors.js';
-
-const styles = css`
-  .summary {
-    font-weight: 700;
-    margin: 0;
-  }
-`;
 
 /** The signatures and the technical report: loaded with the first report, beside its request. */
 const loadReportView = loadOnce(() => import('./report-view.js'));
@@ -38,7 +31,7 @@ const loadReportView = loadOnce(() => import('./report-view.js'));
  * @tag esign-validation-report
  */
 export class EsignValidationReport extends EsignDocumentElement {
-  static override styles = [...EsignDocumentElement.styles, filePickerStyles, styles];
+  static override styles = [...EsignDocumentElement.styles, filePickerStyles, validationReportStyles];
 
   static override properties: PropertyDeclarations = {
     report: { attribute: false },

@@ -1,0 +1,13 @@
+import { css } from 'lit';
+
+/** The preview sits in the signing card as its content, not as a card within the card. */
+export const signStyles = css`
+  esign-document-preview {
+    margin-block: var(--_space);
+  }
+  esign-document-preview::part(base) {
+    border: 0;
+    padding: 0;
+    background: none;
+  }
+`;
