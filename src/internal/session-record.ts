@@ -64,17 +64,42 @@ export function isKept(key: string): boolean {
 }
 
 /**
- * The record under `key` when it is one of this version; anything else is dropped. Its texts are
- * only shown (escaped) and its token only sent as a checked path segment, so its version is checked.
+ * The record under `key` when it is one of this version, field by field (the tab's storage is
+ * anyone's on the page: a script, an older version); anything else is dropped.
  */
 export function readRecord(key: string): SessionRecord | null {
+  let stored: unknown = null;
   try {
-    const record = JSON.parse(storage()?.getItem(key) ?? 'null') as SessionRecord | null;
-    if (record === null) return null;
-    if (record.v === 1) return record;
+    stored = JSON.parse(storage()?.getItem(key) ?? 'null');
   } catch {
     // not JSON: dropped below
   }
+  if (stored === null) return null;
+  if (isSessionRecord(stored)) return stored;
   dropRecord(key);
   return null;
+}
+
+const KINDS: readonly unknown[] = ['login', 'sign', 'hash'];
+const CHANNELS: readonly unknown[] = ['mobile', 'smartid'];
+
+/** Whether a value read back is a record of this version, every field of its type. */
+function isSessionRecord(value: unknown): value is SessionRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  const text = (field: unknown) => typeof field === 'string';
+  const time = (field: unknown) => typeof field === 'number' && Number.isFinite(field);
+  const extra = r['extra'];
+  return (
+    r['v'] === 1 &&
+    KINDS.includes(r['kind']) &&
+    CHANNELS.includes(r['channel']) &&
+    text(r['token']) &&
+    text(r['controlCode']) &&
+    time(r['since']) &&
+    time(r['until']) &&
+    text(r['who']) &&
+    text(r['subject']) &&
+    (extra === undefined || (typeof extra === 'object' && extra !== null && Object.values(extra).every(text)))
+  );
 }

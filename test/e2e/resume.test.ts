@@ -183,6 +183,25 @@ describe('a session survives the page being reloaded while the person confirms',
     await tab.close();
   });
 
+  it('drops a record of this version whose fields are not of their types (anything on the page may write the storage): no event, no poll, the form at rest', async () => {
+    const tab = await open('/two');
+    const token = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    await tab.evaluate((token) => {
+      sessionStorage.setItem(
+        `esign-elements:session:/identify:esign-identify:login`,
+        JSON.stringify({ v: 1, kind: 'login', channel: 'sms', token, controlCode: '1234', since: Date.now(), until: String(Date.now() + 100_000), who: '4050••••001', subject: '' }),
+      );
+    }, token);
+    await tab.goto(`${env.url}/identify`, { waitUntil: 'load' });
+    await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-person-form')));
+    // the runtime reads the storage once the form is on screen: its drop is what is waited for
+    await tab.waitForFunction(() => !Object.keys(sessionStorage).some((key) => key.startsWith('esign-elements:session:')), { timeout: 5_000 });
+    assert.deepEqual(await events(tab), []);
+    assert.equal(reached.filter((line) => line.includes(token)).length, 0, 'nothing was polled for it');
+    assert.equal(await tab.evaluate(() => (document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state), 'idle');
+    await tab.close();
+  });
+
   it('cancels a session after a reload: removed at the service, cancelled event, nothing kept', async () => {
     const tab = await open('/identify');
     const started = await startIn(tab, '#login');
