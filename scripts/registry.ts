@@ -1,7 +1,34 @@
 // Makes the files that list the elements from src/registry.ts; with --check, fails when one of
 // them differs from what the registry makes (CI runs the check through test/node/registry.test.ts).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { REGISTRY, type ElementEntry } from '../src/registry.js';
+
+// each element's events and attributes, as its class says them: the custom elements manifest
+execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'cem.config.mjs', '--quiet'], { stdio: 'ignore' });
+interface Declared {
+  tagName?: string;
+  events?: { name?: string }[];
+  attributes?: { name: string; fieldName?: string }[];
+}
+const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as { modules: { declarations?: Declared[] }[] };
+const declared = new Map(manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName).map((d) => [d.tagName!, d]));
+const declaration = (entry: ElementEntry): Declared => {
+  const found = declared.get(`esign-${entry.name}`);
+  if (!found) throw new Error(`custom-elements.json has no esign-${entry.name}`);
+  return found;
+};
+/** Its events as React props: `esign-authenticated` → `onAuthenticated`. */
+const eventsOf = (entry: ElementEntry): Record<string, string> =>
+  Object.fromEntries(
+    (declaration(entry).events ?? [])
+      .map((event) => event.name)
+      .filter((name): name is string => Boolean(name))
+      .map((name) => [`on${name.replace(/^esign-/, '').replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase())}`, name]),
+  );
+/** Its attributes with a dash, by the property each sets. */
+const attributesOf = (entry: ElementEntry): Record<string, string> =>
+  Object.fromEntries((declaration(entry).attributes ?? []).filter((a) => a.fieldName && a.fieldName !== a.name).map((a) => [a.name, a.fieldName!]));
 
 const GENERATED = '// Made from src/registry.ts by `npm run registry`: change the registry, not this file.\n';
 const tag = (entry: ElementEntry) => `esign-${entry.name}`;
@@ -40,7 +67,7 @@ ${REGISTRY.filter((e) => !e.insideAllInOne).map((e) => `  '${tag(e)}': () => imp
 
 function reactFile(): string {
   const sorted = [...REGISTRY].sort((a, b) => a.name.localeCompare(b.name));
-  const events = (e: ElementEntry) => `{ ${Object.entries(e.events).map(([prop, name]) => `${prop}: on('${name}')`).join(', ')} }`;
+  const events = (e: ElementEntry) => `{ ${Object.entries(eventsOf(e)).map(([prop, name]) => `${prop}: on('${name}')`).join(', ')} }`;
   return `${GENERATED}/**
  * React components for every element (made with @lit/react): properties as props, \`esign-*\`
  * events as \`on…\` props (\`onAuthenticated\`, \`onError\`, …) that work after hydration too, \`ref\`
@@ -69,11 +96,11 @@ ${REGISTRY.map((e) => `export const ${e.className} = component('${tag(e)}', ${lo
 function propsFile(): string {
   const sorted = [...REGISTRY].sort((a, b) => a.name.localeCompare(b.name));
   const attributes = (e: ElementEntry) => {
-    const pairs = Object.entries(e.attributes);
+    const pairs = Object.entries(attributesOf(e));
     return pairs.length ? `{ ${pairs.map(([attribute, property]) => `'${attribute}': '${property}'`).join('; ')} }` : '{}';
   };
   const events = (e: ElementEntry) => {
-    const names = [...new Set(Object.values(e.events))];
+    const names = [...new Set(Object.values(eventsOf(e)))];
     return names.length ? names.map((name) => `'${name}'`).join(' | ') : 'never';
   };
   return `${GENERATED}/**

@@ -3,26 +3,21 @@
  * styles, events and define entry (`define.ts`); the files that list the elements are made from
  * this list by `npm run registry` (the exports of `elements.ts`, the React components, the
  * framework prop types, the package's exports, the size ceilings), and a test fails when one of
- * them drifts from it. Adding an element is its folder plus one line here.
+ * them drifts from it. Its events and attributes are read from the custom elements manifest (the
+ * class's JSDoc `@fires` and its properties), never restated here. Adding an element is its folder
+ * plus one line here.
  */
 export interface ElementEntry {
   /** Its folder, its entry (`esign-elements/<name>`), its tag (`esign-<name>`) and its script-tag file (`esign-<name>.js`). */
   readonly name: string;
   /** Its class, exported by this name from its folder's `<name>.ts`. */
   readonly className: string;
-  /** Its events as React props: `onAuthenticated` → `esign-authenticated`. */
-  readonly events: Readonly<Record<string, string>>;
-  /** Its attributes with a dash, by the property each sets. */
-  readonly attributes: Readonly<Record<string, string>>;
   /** Inside the all-in-one script-tag file, drawn with no second file to wait for; every other element loads when it appears. */
   readonly insideAllInOne?: true;
   /** The ceiling of its script-tag file (min+gzip, with what it imports statically), and why. */
   readonly ceiling: { readonly bytes: number; readonly why: string };
 }
 
-const SESSION_EVENTS = { onStarted: 'esign-started', onCancelled: 'esign-cancelled', onError: 'esign-error' } as const;
-const ERROR = { onError: 'esign-error' } as const;
-const SESSION_ATTRIBUTES = { 'message-format': 'messageFormat', 'poll-interval': 'pollInterval', 'time-limit': 'timeLimit', 'hide-success': 'hideSuccess' } as const;
 const GROWN = 'its size on 2026-11-24 plus 3%';
 
 export const REGISTRY: readonly ElementEntry[] = [
@@ -30,86 +25,62 @@ export const REGISTRY: readonly ElementEntry[] = [
     name: 'identify',
     className: 'EsignIdentify',
     insideAllInOne: true,
-    events: { ...SESSION_EVENTS, onAuthenticated: 'esign-authenticated' },
-    attributes: { ...SESSION_ATTRIBUTES, 'phone-language': 'phoneLanguage' },
     ceiling: { bytes: 18500, why: 'the login element alone (issue 24)' },
   },
   {
     name: 'sign',
     className: 'EsignSign',
-    events: { ...SESSION_EVENTS, onSigned: 'esign-signed' },
-    attributes: { ...SESSION_ATTRIBUTES, 'signature-position': 'signaturePosition', 'signature-page': 'signaturePage', 'certificate-level': 'certificateLevel', 'max-size': 'maxSize' },
     ceiling: { bytes: 24240, why: `${GROWN}; raised for the signed file named in the person's language, the time left, the country of the page's language (issue 55)` },
   },
   {
     name: 'hash-sign',
     className: 'EsignHashSign',
-    events: { ...SESSION_EVENTS, onHashSigned: 'esign-hash-signed' },
-    attributes: { ...SESSION_ATTRIBUTES, 'hash-algorithm': 'hashAlgorithm' },
     ceiling: { bytes: 19544, why: GROWN },
   },
   {
     name: 'document-upload',
     className: 'EsignDocumentUpload',
-    events: { ...ERROR, onDocumentUploaded: 'esign-document-uploaded' },
-    attributes: { 'callback-url': 'callbackUrl', 'max-size': 'maxSize', 'document-id': 'documentId' },
     ceiling: { bytes: 16110, why: `${GROWN}; raised for issue 45 (the host-set addresses checked as setup, a removed document withdrawn from the result, file rows that wrap); raised for brand names kept whole in the shared translate (issue 55)` },
   },
   {
     name: 'signer-list',
     className: 'EsignSignerList',
-    events: { ...ERROR, onSignersLoaded: 'esign-signers-loaded', onSignerInvited: 'esign-signer-invited', onSignerRemoved: 'esign-signer-removed' },
-    attributes: { 'refresh-interval': 'refreshInterval', 'no-invite': 'noInvite', 'no-remove': 'noRemove', 'document-id': 'documentId' },
     ceiling: { bytes: 14810, why: `${GROWN}; raised for brand names kept whole in the shared translate (issue 55)` },
   },
   {
     name: 'validation-report',
     className: 'EsignValidationReport',
-    events: { ...ERROR, onValidated: 'esign-validated' },
-    attributes: { 'document-id': 'documentId' },
     ceiling: { bytes: 15060, why: `${GROWN}; raised for issue 45 (icons out of accessible names, forced-colours borders and file rows that wrap, in the shared document styles); raised for times with their zone (issue 55)` },
   },
   {
     name: 'signing-link',
     className: 'EsignSigningLink',
-    events: { ...ERROR, onSigningLinkCreated: 'esign-signing-link-created' },
-    attributes: { 'expire-after': 'expireAfter', 'delete-document-after': 'deleteAfter', 'callback-url': 'callbackUrl', 'page-language': 'pageLanguage', 'document-id': 'documentId' },
     ceiling: { bytes: 15360, why: `${GROWN}; raised for issue 53 (the client's same-origin check and 413 reading); raised for times with their zone (issue 55)` },
   },
   {
     name: 'document',
     className: 'EsignDocument',
-    events: { ...ERROR, onDocumentRemoved: 'esign-document-removed', onDocumentDownloaded: 'esign-document-downloaded' },
-    attributes: { 'callback-url': 'callbackUrl', 'document-id': 'documentId' },
     ceiling: { bytes: 21740, why: `${GROWN}; raised for times with their zone, brand names kept whole (issue 55)` },
   },
   {
     name: 'document-preview',
     className: 'EsignDocumentPreview',
-    events: { ...ERROR, onPreviewLoaded: 'esign-preview-loaded' },
-    attributes: { 'worker-src': 'workerSrc' },
     ceiling: { bytes: 10650, why: `${GROWN}; raised for a download named after the file, brand names kept whole (issue 55)` },
   },
   {
     name: 'person-form',
     className: 'EsignPersonForm',
     insideAllInOne: true,
-    events: { onPersonSubmit: 'esign-person-submit' },
-    attributes: {},
     ceiling: { bytes: 13000, why: `${GROWN}, with the words of its form in the five languages inside (issue 24: a form drawn without waiting for a language file); raised for read-only values framed and said by their ending (issue 55)` },
   },
   {
     name: 'control-code',
     className: 'EsignControlCode',
-    events: {},
-    attributes: {},
     ceiling: { bytes: 9770, why: `${GROWN}; raised for brand names kept whole in every string, the shared translate (issue 55)` },
   },
   {
     name: 'status',
     className: 'EsignStatus',
-    events: { onCancelRequest: 'esign-cancel-request' },
-    attributes: {},
     ceiling: { bytes: 10980, why: `${GROWN}; raised for the time left: a timer, a draining bar, said at a minute and half a minute (issue 55)` },
   },
 ];

@@ -31,15 +31,15 @@ function component<I extends HTMLElement, E extends Record<string, EventName | s
   return createComponent({ react: React, tagName, elementClass, events, displayName: displayName(tagName) });
 }
 
-export const EsignIdentify = component('esign-identify', IdentifyElement, { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error'), onAuthenticated: on('esign-authenticated') });
-export const EsignSign = component('esign-sign', SignElement, { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error'), onSigned: on('esign-signed') });
-export const EsignHashSign = component('esign-hash-sign', HashSignElement, { onStarted: on('esign-started'), onCancelled: on('esign-cancelled'), onError: on('esign-error'), onHashSigned: on('esign-hash-signed') });
-export const EsignDocumentUpload = component('esign-document-upload', DocumentUploadElement, { onError: on('esign-error'), onDocumentUploaded: on('esign-document-uploaded') });
-export const EsignSignerList = component('esign-signer-list', SignerListElement, { onError: on('esign-error'), onSignersLoaded: on('esign-signers-loaded'), onSignerInvited: on('esign-signer-invited'), onSignerRemoved: on('esign-signer-removed') });
-export const EsignValidationReport = component('esign-validation-report', ValidationReportElement, { onError: on('esign-error'), onValidated: on('esign-validated') });
-export const EsignSigningLink = component('esign-signing-link', SigningLinkElement, { onError: on('esign-error'), onSigningLinkCreated: on('esign-signing-link-created') });
-export const EsignDocument = component('esign-document', DocumentElement, { onError: on('esign-error'), onDocumentRemoved: on('esign-document-removed'), onDocumentDownloaded: on('esign-document-downloaded') });
-export const EsignDocumentPreview = component('esign-document-preview', DocumentPreviewElement, { onError: on('esign-error'), onPreviewLoaded: on('esign-preview-loaded') });
+export const EsignIdentify = component('esign-identify', IdentifyElement, { onStarted: on('esign-started'), onAuthenticated: on('esign-authenticated'), onCancelled: on('esign-cancelled'), onError: on('esign-error') });
+export const EsignSign = component('esign-sign', SignElement, { onStarted: on('esign-started'), onSigned: on('esign-signed'), onCancelled: on('esign-cancelled'), onError: on('esign-error') });
+export const EsignHashSign = component('esign-hash-sign', HashSignElement, { onStarted: on('esign-started'), onHashSigned: on('esign-hash-signed'), onCancelled: on('esign-cancelled'), onError: on('esign-error') });
+export const EsignDocumentUpload = component('esign-document-upload', DocumentUploadElement, { onDocumentUploaded: on('esign-document-uploaded'), onError: on('esign-error') });
+export const EsignSignerList = component('esign-signer-list', SignerListElement, { onConfirmOpen: on('esign-confirm-open'), onSignersLoaded: on('esign-signers-loaded'), onSignerInvited: on('esign-signer-invited'), onSignerRemoved: on('esign-signer-removed'), onError: on('esign-error') });
+export const EsignValidationReport = component('esign-validation-report', ValidationReportElement, { onValidated: on('esign-validated'), onError: on('esign-error') });
+export const EsignSigningLink = component('esign-signing-link', SigningLinkElement, { onSigningLinkCreated: on('esign-signing-link-created'), onError: on('esign-error') });
+export const EsignDocument = component('esign-document', DocumentElement, { onDocumentRemoved: on('esign-document-removed'), onError: on('esign-error'), onDocumentDownloaded: on('esign-document-downloaded') });
+export const EsignDocumentPreview = component('esign-document-preview', DocumentPreviewElement, { onPreviewLoaded: on('esign-preview-loaded'), onError: on('esign-error') });
 export const EsignPersonForm = component('esign-person-form', PersonFormElement, { onPersonSubmit: on('esign-person-submit') });
 export const EsignControlCode = component('esign-control-code', ControlCodeElement, {  });
 export const EsignStatus = component('esign-status', StatusElement, { onCancelRequest: on('esign-cancel-request') });

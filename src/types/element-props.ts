@@ -21,16 +21,16 @@ import type { EsignValidationReport } from '../elements/validation-report/valida
 export type { ElementAttributes, ElementProperties, ElementSpec, WithAttributeForm } from './element-spec.js';
 
 export interface EsignElementSpecs {
-  'esign-identify': ElementSpec<EsignIdentify, { 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'phone-language': 'phoneLanguage' }, 'esign-started' | 'esign-cancelled' | 'esign-error' | 'esign-authenticated'>;
-  'esign-sign': ElementSpec<EsignSign, { 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'signature-position': 'signaturePosition'; 'signature-page': 'signaturePage'; 'certificate-level': 'certificateLevel'; 'max-size': 'maxSize' }, 'esign-started' | 'esign-cancelled' | 'esign-error' | 'esign-signed'>;
-  'esign-hash-sign': ElementSpec<EsignHashSign, { 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'hash-algorithm': 'hashAlgorithm' }, 'esign-started' | 'esign-cancelled' | 'esign-error' | 'esign-hash-signed'>;
-  'esign-document-upload': ElementSpec<EsignDocumentUpload, { 'callback-url': 'callbackUrl'; 'max-size': 'maxSize'; 'document-id': 'documentId' }, 'esign-error' | 'esign-document-uploaded'>;
-  'esign-signer-list': ElementSpec<EsignSignerList, { 'refresh-interval': 'refreshInterval'; 'no-invite': 'noInvite'; 'no-remove': 'noRemove'; 'document-id': 'documentId' }, 'esign-error' | 'esign-signers-loaded' | 'esign-signer-invited' | 'esign-signer-removed'>;
-  'esign-validation-report': ElementSpec<EsignValidationReport, { 'document-id': 'documentId' }, 'esign-error' | 'esign-validated'>;
-  'esign-signing-link': ElementSpec<EsignSigningLink, { 'expire-after': 'expireAfter'; 'delete-document-after': 'deleteAfter'; 'callback-url': 'callbackUrl'; 'page-language': 'pageLanguage'; 'document-id': 'documentId' }, 'esign-error' | 'esign-signing-link-created'>;
-  'esign-document': ElementSpec<EsignDocument, { 'callback-url': 'callbackUrl'; 'document-id': 'documentId' }, 'esign-error' | 'esign-document-removed' | 'esign-document-downloaded'>;
-  'esign-document-preview': ElementSpec<EsignDocumentPreview, { 'worker-src': 'workerSrc' }, 'esign-error' | 'esign-preview-loaded'>;
+  'esign-identify': ElementSpec<EsignIdentify, { 'phone-language': 'phoneLanguage'; 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'no-resume': 'noResume'; 'request-timeout': 'requestTimeout' }, 'esign-started' | 'esign-authenticated' | 'esign-cancelled' | 'esign-error'>;
+  'esign-sign': ElementSpec<EsignSign, { 'signature-position': 'signaturePosition'; 'signature-page': 'signaturePage'; 'certificate-level': 'certificateLevel'; 'max-size': 'maxSize'; 'no-preview': 'noPreview'; 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'no-resume': 'noResume'; 'request-timeout': 'requestTimeout' }, 'esign-started' | 'esign-signed' | 'esign-cancelled' | 'esign-error'>;
+  'esign-hash-sign': ElementSpec<EsignHashSign, { 'hash-algorithm': 'hashAlgorithm'; 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'no-resume': 'noResume'; 'request-timeout': 'requestTimeout' }, 'esign-started' | 'esign-hash-signed' | 'esign-cancelled' | 'esign-error'>;
+  'esign-document-upload': ElementSpec<EsignDocumentUpload, { 'callback-url': 'callbackUrl'; 'max-size': 'maxSize'; 'document-id': 'documentId' }, 'esign-document-uploaded' | 'esign-error'>;
+  'esign-signer-list': ElementSpec<EsignSignerList, { 'refresh-interval': 'refreshInterval'; 'no-invite': 'noInvite'; 'no-remove': 'noRemove'; 'document-id': 'documentId' }, 'esign-confirm-open' | 'esign-signers-loaded' | 'esign-signer-invited' | 'esign-signer-removed' | 'esign-error'>;
+  'esign-validation-report': ElementSpec<EsignValidationReport, { 'document-id': 'documentId' }, 'esign-validated' | 'esign-error'>;
+  'esign-signing-link': ElementSpec<EsignSigningLink, { 'expire-after': 'expireAfter'; 'delete-document-after': 'deleteAfter'; 'callback-url': 'callbackUrl'; 'page-language': 'pageLanguage'; 'document-id': 'documentId' }, 'esign-signing-link-created' | 'esign-error'>;
+  'esign-document': ElementSpec<EsignDocument, { 'callback-url': 'callbackUrl'; 'file-name': 'fileName'; 'document-id': 'documentId' }, 'esign-document-removed' | 'esign-error' | 'esign-document-downloaded'>;
+  'esign-document-preview': ElementSpec<EsignDocumentPreview, { 'worker-src': 'workerSrc' }, 'esign-preview-loaded' | 'esign-error'>;
   'esign-person-form': ElementSpec<EsignPersonForm, {}, 'esign-person-submit'>;
   'esign-control-code': ElementSpec<EsignControlCode, {}, never>;
-  'esign-status': ElementSpec<EsignStatus, {}, 'esign-cancel-request'>;
+  'esign-status': ElementSpec<EsignStatus, { 'spoken-detail': 'spokenDetail' }, 'esign-cancel-request'>;
 }
