@@ -13,6 +13,13 @@ const state = params.get('state') ?? 'idle';
 document.documentElement.lang = params.get('lang') ?? 'en';
 document.documentElement.style.colorScheme = params.get('scheme') ?? 'light';
 const stage = document.querySelector('#stage')!;
+// `tall=1`: a bank's header above the element, as at 400% zoom, where the page must scroll to it
+if (params.get('tall')) {
+  const header = document.createElement('header');
+  header.textContent = 'Bank';
+  header.style.blockSize = '180px';
+  stage.before(header);
+}
 
 type Live = HTMLElement & { updateComplete: Promise<boolean>; start?: () => Promise<unknown>; shadowRoot: ShadowRoot };
 

@@ -6,6 +6,8 @@
  * `screenshots/<browser>/<element>-<state>-<lang>-<scheme>-<width>.png` (not committed): look at them.
  * `npm run screenshots -- --readme`: only the README's two pictures, a login and a document being
  * signed, written to docs/images/ (committed: run it when the elements' look changes).
+ * `npm run screenshots -- --zoom`: the states whose point is 400% zoom (a screen of 1280 × 1024 laid
+ * out as 320 × 256: an error, the connection lost), the viewport as the person sees it.
  */
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     lang: { type: 'string', default: 'lt,en' },
     only: { type: 'string' },
     readme: { type: 'boolean', default: false },
+    zoom: { type: 'boolean', default: false },
   },
 });
 
@@ -42,14 +45,14 @@ const languages = values.lang!.split(',');
 const elements = Object.keys(STATES).filter((name) => !values.only || values.only.split(',').includes(name));
 
 /** Opens a stage page at a width and saves what it shows. */
-type Shoot = (url: string, width: number, scheme: string, path: string, height?: number) => Promise<void>;
+type Shoot = (url: string, width: number, scheme: string, path: string, height?: number, viewportOnly?: boolean) => Promise<void>;
 
 async function puppeteerShooter(): Promise<{ shoot: Shoot; close: () => Promise<void> }> {
   const browser: Browser =
     values.browser === 'firefox'
       ? await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true })
       : await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  const shoot: Shoot = async (url, width, scheme, path, height = 800) => {
+  const shoot: Shoot = async (url, width, scheme, path, height = 800, viewportOnly = false) => {
     const page = await browser.newPage();
     // Firefox ESR's BiDi sets the viewport but not the screen orientation, nor media features: the
     // stage page sets its own color-scheme from the address, which is what the elements follow
@@ -59,7 +62,7 @@ async function puppeteerShooter(): Promise<{ shoot: Shoot; close: () => Promise<
     if (values.browser !== 'firefox') await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
-    await page.screenshot({ path, fullPage: true });
+    await page.screenshot({ path, fullPage: !viewportOnly });
     await page.close();
   };
   return { shoot, close: () => browser.close() };
@@ -99,6 +102,16 @@ try {
   const out = `screenshots/${values.browser}`;
   mkdirSync(out, { recursive: true });
   let count = 0;
+  if (values.zoom) {
+    // what the person sees after the change, at 400%: where the page scrolled to, not the whole page
+    for (const state of ['error', 'offline']) {
+      for (const lang of languages) {
+        await shooter.shoot(`${demo.url}stage.html?element=identify&state=${state}&lang=${lang}&scheme=light&tall=1`, 320, 'light', `${out}/identify-${state}-${lang}-light-320x256.png`, 256, true);
+        count++;
+      }
+    }
+    elements.length = 0;
+  }
   for (const element of elements) {
     for (const state of STATES[element]!) {
       for (const lang of languages) {
