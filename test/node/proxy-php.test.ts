@@ -135,7 +135,7 @@ describe('the PHP proxy', () => {
       undefined,
       sqliteStateCommands(stateFile),
     );
-    assert.equal(rows.length, 26);
+    assert.equal(rows.length, 27);
     assert.deepEqual(failing(rows), [], `${JSON.stringify(rows.filter((r) => !r.ok))}\n${log.split('\n').filter((line) => line.includes('[esign-proxy]') || /PHP (Warning|Fatal|Notice)/.test(line)).join('\n').slice(0, 3000)}`);
     assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country']);
     const said = events(log);
@@ -216,7 +216,7 @@ describe('the PHP proxy', () => {
 
   it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
     const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
-    assert.equal(rows.length, 26);
+    assert.equal(rows.length, 27);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });
