@@ -242,6 +242,10 @@ describe('esign-sign: signing', () => {
     const after = el.shadowRoot!.querySelector<EsignDocumentPreview>('esign-document-preview')!;
     expect(after.file && (after.file as File).name).to.equal('contract (signed).pdf');
     await until(() => (after.shadowRoot!.querySelector('.textLayer')?.textContent ?? '').includes('Contract') && ink(after) > inkBefore, 'the signed file drawn with more on the page');
+    // one download in the card: the signed file's, not the preview's own beside it
+    const previewLink = after.shadowRoot!.querySelector('[part="open"]')!;
+    expect(getComputedStyle(previewLink).display).to.equal('none');
+    expect(el.shadowRoot!.querySelectorAll('[part="download"]').length).to.equal(1);
     await expect(el).to.be.accessible();
 
     const none = await signElement({ 'no-preview': '' });
