@@ -32,6 +32,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../**', 'node:*', 'lit', 'lit/**'], message: 'src/protocol is shared by both halves: it imports nothing outside itself' }] }] },
   },
   {
+    // the session's controller comes after the form (one chunk, loaded on demand): a static import would bundle it into the form
+    files: ['src/**/*.ts'],
+    ignores: ['src/protocol/**', 'src/proxy/**', 'src/server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/session-controller.js'], allowTypeImports: true, message: 'the session controller is loaded on demand: import() it, or import its types only' }] },
+      ],
+    },
+  },
+  {
     files: ['src/proxy/**/*.ts', 'src/server/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: BROWSER_HALF, message: 'the server half imports only src/protocol of the browser half' }] }] },
   },

@@ -92,7 +92,7 @@ export async function measureSizes(): Promise<SizeRow[]> {
   // what loads only when it is needed: a host's Mobile-ID message check, a session kept across a reload
   for (const [name, pattern] of [
     ['phone-message check on demand', /^esign-elements-phone-message-[\w-]+\.js$/],
-    ['after the form is on screen: a kept session, the time left after a rate limit (largest)', /^esign-elements-session-later-[\w-]+\.js$/],
+    ['after the form is on screen: a kept session, the time left after a rate limit (largest)', /^esign-elements-session-controller-[\w-]+\.js$/],
   ] as const) {
     const files = readdirSync(CDN).filter((f) => pattern.test(f));
     const sizes = files.map((file) => readFileSync(CDN + file)).sort((a, b) => gzip(b) - gzip(a));

@@ -98,10 +98,12 @@ const SESSION: Record<string, (el: Live) => Promise<void>> = {
   // waiting while the network is away: the line that says so, as the session's polls set it
   offline: async (el) => {
     await SESSION['waiting']!(el);
-    const live = el as Live & { flow: { connection: string }; requestUpdate(): void };
-    live.flow.connection = 'lost';
-    live.requestUpdate();
-    await el.updateComplete;
+    // from here no request is answered (a page whose network went away): the polls go unanswered
+    const answering = globalThis.fetch;
+    globalThis.fetch = (input, init) =>
+      new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    await until(() => el.shadowRoot.querySelector('[part="connection"].lost') !== null);
+    globalThis.fetch = answering;
   },
   error: async (el) => {
     await lithuanianOnLatvianPage(el);

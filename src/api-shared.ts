@@ -17,7 +17,7 @@ export {
 } from './i18n/index.js';
 export { checkPersonalCode, checkDigit, personalCodeCountries, type PersonalCodeCheck } from './internal/validation/personal-code.js';
 export { normalizePhone, type PhoneCheck } from './internal/validation/phone.js';
-export { SessionFlow, type FlowState, type FlowTools } from './internal/session-flow.js';
+
 export { EsignSessionElement } from './internal/session-element.js';
 export { blobToBase64, base64ToBlob } from './internal/base64.js';
 export type { SignInput, SignFile } from './internal/sign-files.js';

@@ -2,14 +2,14 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { StringKey } from '../i18n/index.js';
 
 export interface WaitHost extends ReactiveControllerHost {
-  readonly renderRoot: HTMLElement | DocumentFragment;
   t(key: StringKey, params?: Record<string, string | number>): string;
 }
 
 /**
  * After `rate-limited`: the time left until a new attempt can work, in whole minutes. The host
  * renders each second; the words change (and a screen reader says them) once a minute, and
- * once the time is over the host offers its action again. Loaded with a session's code (session-later.ts).
+ * once the time is over the host offers its action again (and has the focus on the words meanwhile).
+ * Loaded with a session's controller.
  */
 export class RetryWait implements ReactiveController {
   readonly #until: number;
@@ -23,8 +23,6 @@ export class RetryWait implements ReactiveController {
     this.#timer = setInterval(() => host.requestUpdate(), 1000);
     host.addController(this);
     host.requestUpdate();
-    // the focus on the time left, where Try again would have had it
-    void host.updateComplete.then(() => host.renderRoot.querySelector<HTMLElement>('[part="retry-wait"]')?.focus());
   }
 
   /** The words of the time left, for a status the host can focus; undefined once a new attempt can work. */

@@ -1,26 +1,38 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { Channel, ProxyCaller, SessionKind } from '../client/caller.js';
+import type { ProxyCaller } from '../client/caller.js';
 import type { NoBody, Operation } from '../protocol/operations.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import type { Country, MessageFormat, WaitingResponse } from '../protocol/types.js';
+import { CHANNELS, type Channel, type Country, type MessageFormat, type SessionKind, type SessionStartResponse, type WaitingResponse } from '../protocol/types.js';
 import type { StringKey, StringPart } from '../i18n/index.js';
 import type { PersonField, PersonForm, PersonValue } from './person.js';
 import { EsignElement } from './base-element.js';
 import { controls } from './controls.styles.js';
-import { SessionFlow, type FlowStart, type FlowState } from './session-flow.js';
-import type { SessionHost } from './session-host.js';
-import type { SessionRuntime } from './session-runtime.js';
-import { later } from './session-later-load.js';
+import type { EndChoices, SessionController, SessionState, StartRequest } from './session-controller.js';
+import { loadOnce } from './load-once.js';
 import { sessionStyles } from './session.styles.js';
+import { focusWaiting, focusWhenDrawn } from './session-focus.js';
+import { renderEndActions } from './session-end-actions.js';
+import { chosenCountry, sessionCountry } from './session-country.js';
+import { checkChosenChannel, renderChannelChoice } from './session-channels.js';
+import { NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWords } from './session-words.js';
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { fixedFields, type SignerPerson } from './signer.js';
-import { PERSON_TIME_LIMIT } from '../protocol/time-limits.js';
-
-export const CHANNELS: Channel[] = ['smartid', 'mobile'];
 
 const listOf = (value: string | null): Channel[] =>
-  (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as string[]).includes(c));
+  (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c));
+
+/**
+ * Elements an entry defines only once a form is on screen (the control code and the status of
+ * `esign-identify` and `esign-hash-sign`, which show nothing before a session starts), loaded with
+ * the session's controller. An entry that has them in its file already names none.
+ */
+export const definedWithSession: (() => Promise<unknown>)[] = [];
+
+/** The session's controller (session-controller.ts), loaded once for every session element of the page. */
+const loadController = loadOnce(() =>
+  Promise.all([import('./session-controller.js'), ...definedWithSession.map((load) => load())]).then(([module]) => module.SessionController),
+);
 
 /**
  * What authentication, file signing and hash signing share: the channel choice, the person's
@@ -89,92 +101,44 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    */
   declare requestTimeout: number;
 
-  readonly flow = new SessionFlow(this, later);
+  /** The session's controller, once its code is loaded (after the form is on screen, or at the first start). */
+  #session: SessionController<Raw, Detail> | undefined;
+  /** The session's code could not be loaded: said as a failure, with Try again. */
+  #loadFailure: EsignError | undefined;
 
-  #client: ProxyCaller | undefined;
-
-  /**
-   * What sends operations to the proxy at the current endpoint, in the current language (its code
-   * is loaded after the form is on screen).
-   */
-  async #caller(): Promise<ProxyCaller> {
-    const { proxyClient } = await later();
-    return (this.#client = proxyClient(this.#client, this.endpoint, this.language, this.requestTimeout));
+  async #controller(): Promise<SessionController<Raw, Detail>> {
+    if (this.#session) return this.#session;
+    const Controller = await loadController();
+    return (this.#session ??= new Controller<Raw, Detail>(this, {
+      kind: this.kind,
+      start: (client, channel, person, signal) => this.startSession(client, channel, person, signal),
+      status: (channel) => this.statusOperation(channel),
+      finish: (raw, session) => this.completed(raw, session),
+      describe: (error) => this.errorDetail(error),
+      subject: () => this.waitingSubject(),
+      keep: () => this.recordExtra(),
+      restore: (extra) => this.restoreExtra(extra),
+    }));
   }
 
-  /** What runs a session, once its code is loaded (after the form is on screen, or at the first start). */
-  #runtime: SessionRuntime<Raw, Detail> | undefined;
-
-  async #loadRuntime(): Promise<SessionRuntime<Raw, Detail>> {
-    const { SessionRuntime } = await later();
-    return (this.#runtime ??= new SessionRuntime<Raw, Detail>(this.#sessionHost()));
+  /** Where the session is: the form until its code is loaded, a failure when it could not be. */
+  get #state(): SessionState {
+    return this.#session?.state ?? (this.#loadFailure ? 'error' : 'idle');
   }
 
-  /** The element as its session runtime sees it: its own members, checked by the compiler. */
-  #sessionHost(): SessionHost<Raw, Detail> {
-    const element = this;
-    return {
-      element,
-      controllers: element,
-      flow: element.flow,
-      get kind() {
-        return element.kind;
-      },
-      get noResume() {
-        return element.noResume;
-      },
-      get pollInterval() {
-        return element.pollInterval;
-      },
-      get timeLimit() {
-        return element.timeLimit;
-      },
-      get activeChannel() {
-        return element.activeChannel;
-      },
-      get offeredChannels() {
-        return element.offeredChannels;
-      },
-      get personForm() {
-        return element.personForm;
-      },
-      setChannel: (channel) => {
-        element.channel = channel;
-      },
-      keepPerson: (person) => {
-        element.code = person.code;
-        if (person.phone) element.phone = person.phone;
-      },
-      setResult: (raw) => {
-        element.result = raw;
-        element.requestUpdate();
-      },
-      caller: () => element.#caller(),
-      statusOperation: (channel) => element.statusOperation(channel),
-      startSession: (client, channel, person, signal) => element.startSession(client, channel, person, signal),
-      completed: (raw, channel) => element.completed(raw, channel),
-      recordExtra: () => element.recordExtra(),
-      restoreExtra: (extra) => element.restoreExtra(extra),
-      waitingSubject: () => element.waitingSubject(),
-      successMessage: () => element.successMessage(),
-      cancelledMessage: () => element.cancelledMessage(),
-      emit: (name, detail) => element.emit(name, detail),
-      errorDetail: (error) => element.errorDetail(error),
-      focusLater: (selector) => element.focusLater(selector),
-      focusWaiting: () => element.#focusWaiting(),
-    };
+  /** The answer of the session that ended well. */
+  protected get result(): Raw | undefined {
+    return this.#session?.result;
   }
 
-  protected result: Raw | undefined;
-  #pending: Promise<Detail> | undefined;
 
   protected abstract readonly kind: SessionKind;
   /** Starts the session at the service. */
-  protected abstract startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart>;
+  protected abstract startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse>;
   /** The operation that answers the status of this kind of session on a channel. */
   protected abstract statusOperation(channel: Channel): Operation<NoBody, Raw | WaitingResponse>;
   /** Builds the result detail and fires the completion event. */
-  protected abstract completed(raw: Raw, channel: Channel): Detail | Promise<Detail>;
+  protected abstract completed(raw: Raw, session: { channel: Channel; token: string }): Detail | Promise<Detail>;
   protected abstract successMessage(): string;
   protected abstract cancelledMessage(): string;
   protected abstract submitLabel(): string;
@@ -218,13 +182,12 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // after the frame that shows the form: the session's runtime (it hears the page's comings and
-    // goings, which matter once a session waits), its words, and the tab's first sessionStorage
+    // after the frame that shows the form: the session's controller (it hears the page's comings
+    // and goings, which matter once a session waits), its words, and the tab's first sessionStorage
     // read (slow on a phone) come once the form is on screen, never before it
     void this.updateComplete.then(() =>
       afterPaint(() => {
-        if (!this.isConnected) return;
-        void this.#resumeIfKept().catch(() => undefined);
+        if (this.isConnected) void this.#resumeIfKept().catch(() => undefined);
       }),
     );
   }
@@ -237,7 +200,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   /** At rest the form alone, drawn at once; every other state (and a message on an input) waits for its words. */
   protected override wordsNeeded(): readonly StringPart[] {
-    return this.flow.state === 'idle' && !this.inputError ? this.formWords : super.wordsNeeded();
+    return this.#state === 'idle' && !this.inputError ? this.formWords : super.wordsNeeded();
   }
 
   /** What this kind of element keeps beside the session to build its result after a reload. */
@@ -251,8 +214,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** A session this element was waiting for when its page went away: followed on, never started again. */
   async #resumeIfKept(): Promise<void> {
     if (typeof location === 'undefined') return;
-    const [runtime] = await Promise.all([this.#loadRuntime(), this.everyWord()]);
-    await runtime.resumeKept();
+    const [session] = await Promise.all([this.#controller(), this.everyWord()]);
+    await session.resumeKept();
   }
 
   protected get personForm(): PersonForm | null {
@@ -260,7 +223,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   /** The channels the person may choose from (all when the host named none). */
-  protected get offeredChannels(): Channel[] {
+  protected get offeredChannels(): readonly Channel[] {
     return this.channels.length ? this.channels : CHANNELS;
   }
 
@@ -277,21 +240,30 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return this.message ? (await import('./phone-message.js')).phoneMessage(this.message, this.messageFormat) : {};
   }
 
-  /** Starts a session with the details entered; resolves with the result, rejects with an EsignError. */
+  /**
+   * Starts a session with the details entered; resolves with the result, rejects with an
+   * EsignError. However often it is called (or submit pressed) while one runs: that one.
+   */
   start(): Promise<Detail> {
-    // the same promise until it settles: however often start is called (or pressed) before the
-    // first call's first await, one session, one outcome, one event
-    if (this.#pending) return this.#pending;
-    const pending = this.#start().finally(() => {
-      if (this.#pending === pending) this.#pending = undefined;
-    });
-    this.#pending = pending;
-    return pending;
+    if (this.#firstStart) return this.#firstStart;
+    if (this.#session) return this.#session.start(this.#prepare);
+    const first = this.#controller().then(
+      (session) => session.start(this.#prepare),
+      (cause: unknown) => {
+        throw this.#couldNotLoad(cause);
+      },
+    );
+    this.#firstStart = first;
+    void first.catch(() => undefined).finally(() => (this.#firstStart = undefined));
+    return first;
   }
+
+  /** A start asked for before the controller's code came: the one promise every start() returns until it settles. */
+  #firstStart: Promise<Detail> | undefined;
 
   /** Cancels the running session (removing it at the service). */
   async cancel(): Promise<void> {
-    await this.flow.cancel();
+    await this.#session?.cancel();
   }
 
   /** What is being signed, named while waiting (empty for a login). */
@@ -299,7 +271,11 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return '';
   }
 
-  async #start(): Promise<Detail> {
+  /**
+   * The person and the channel of a start, once every input is checked: an input problem is shown
+   * here and thrown (nothing is sent); the site's own setup problem is thrown for the controller to end on.
+   */
+  #prepare = async (): Promise<StartRequest> => {
     // what a failure or an input problem says is worded outside a render: every word first
     await Promise.all([this.updateComplete, this.everyWord()]);
     const form = this.personForm;
@@ -307,47 +283,30 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     try {
       await this.checkInputs();
     } catch (error) {
-      if (error instanceof EsignError && error.group === 'caller') throw await this.#setupProblem(error);
-      this.#reportInputProblem(error);
-      // every problem is shown at once; the focus stays on the first one (the element's own input)
-      form?.validate(false);
+      if (!(error instanceof EsignError && error.group === 'caller')) {
+        this.#reportInputProblem(error);
+        // every problem is shown at once; the focus stays on the first one (the element's own input)
+        form?.validate(false);
+      }
       throw error;
     }
-    if (!form || !form.validate()) {
-      throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
-    }
+    if (!form || !form.validate()) throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
     const person = form.value!;
+    // kept for the form when it comes back
+    this.code = person.code;
+    if (person.phone) this.phone = person.phone;
     // the fields are disabled while it starts: a focus in one moves to the button (it stays enabled, said busy)
     if (form.matches(':focus-within')) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
-    // a session started before the form's first frame (by script) hears the page too: the runtime listens once loaded
-    let runtime: SessionRuntime<Raw, Detail>;
-    try {
-      runtime = await this.#loadRuntime();
-    } catch (cause) {
-      throw this.#couldNotLoad(cause);
-    }
-    return runtime.run(person, channel);
-  }
+    return { person, channel };
+  };
 
-  /**
-   * The site's own setup is wrong (a hash it gave, say): an end the person cannot change, said as
-   * a failure with the event, the developer's words in the console; nothing was sent.
-   */
-  async #setupProblem(error: EsignError): Promise<EsignError> {
-    await this.#loadRuntime().catch(() => undefined);
-    this.flow.fail(error);
-    this.emit('esign-error', this.errorDetail(error));
-    console.warn(`esign-elements: ${error.code}: ${error.message}`);
-    void this.focusLater('esign-status');
-    return error;
-  }
-
-  /** The session's code could not be loaded: said plainly, with Try again; nothing was sent. */
+  /** The session's code could not be loaded: said plainly (once), with Try again; nothing was sent. */
   #couldNotLoad(cause: unknown): EsignError {
+    if (this.#loadFailure) return this.#loadFailure;
     const error = new EsignError('unknown', String(cause), { cause });
-    this.flow.fail(error);
+    this.#loadFailure = error;
     this.emit('esign-error', this.errorDetail(error));
-    void this.focusLater('[part="retry"]');
+    this.requestUpdate();
     // the status may still come (a file of its own): then it says the failure, and the words in its place go
     if (!customElements.get('esign-status')) void customElements.whenDefined('esign-status').then(() => this.requestUpdate());
     return error;
@@ -367,28 +326,16 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
    * the service; Smart-ID's refusal covers a person who declined and one who chose another code.
    */
   #ownWords(detail: EsignErrorDetail): [StringKey, Record<string, string>?] | null {
-    if (detail.code === 'timeout' && !this.flow.token) return ['error.start-timeout'];
-    if (detail.code === 'refused' && this.flow.channel === 'smartid') return ['error.refused.smartid'];
+    const channel = this.#session?.channel ?? this.activeChannel;
+    if (detail.code === 'timeout' && !this.#session?.token) return ['error.start-timeout'];
+    if (detail.code === 'refused' && channel === 'smartid') return ['error.refused.smartid'];
     // no account: for which method and in which country, so a wrong country is seen at once
-    if (detail.code === 'not-a-user') {
-      const channel = this.flow.channel;
-      return ['error.not-a-user', { channel: this.t(`channel.${channel}`), country: this.t(`country.${this.#sessionCountry(channel)}`) }];
-    }
+    if (detail.code === 'not-a-user') return ['error.not-a-user', { channel: this.t(`channel.${channel}`), country: this.t(`country.${sessionCountry(channel, this.fixedPerson(), this.phone, this.#chosenCountry())}`) }];
     return null;
   }
 
-  /** The country the person's session was for: Mobile-ID's by the phone's prefix, Smart-ID's as chosen. */
-  #sessionCountry(channel: Channel): Country {
-    const fixed = this.fixedPerson();
-    if (channel === 'mobile') return (fixed?.phone ?? this.phone).replace(/[\s-]/g, '').startsWith('+372') ? 'EE' : 'LT';
-    return fixed?.country ?? this.#chosenCountry();
-  }
-
-  /** The Smart-ID country in the form: the host's or the person's choice, else the page language's, among those offered. */
   #chosenCountry(): Country {
-    const countries = this.offeredCountries();
-    const country = this.country || countryOfLanguage(this.language);
-    return countries.includes(country) ? country : (countries[0] as Country);
+    return chosenCountry(this.country, this.language, this.offeredCountries());
   }
 
   /** The host shows its own success content (slot `success`): the status then takes the focus. */
@@ -406,32 +353,28 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** The words of an input problem of the element's own inputs, shown beside them. */
   protected inputError = '';
 
-  protected async focusLater(selector: string): Promise<void> {
-    await this.updateComplete;
-    const target = this.renderRoot.querySelector<HTMLElement>(selector);
-    if (this.flow.state !== 'error' && this.flow.state !== 'cancelled') {
-      target?.focus();
-      return;
-    }
-    // an end: what it says comes into view first (at 400% zoom the words and the action below them
-    // may not fit together), then the focused action too where both fit
-    target?.focus({ preventScroll: true });
-    const status = this.renderRoot.querySelector('esign-status');
-    if (!status) return;
-    const box = status.getBoundingClientRect();
-    status.scrollIntoView({ block: box.height > innerHeight ? 'start' : 'nearest' });
-    if (target && target !== status && target.getBoundingClientRect().bottom - status.getBoundingClientRect().top <= innerHeight) target.scrollIntoView({ block: 'nearest' });
+  /** Once drawn: the focus on what `selector` finds (at an end, its words come into view first). */
+  protected focusLater(selector: string): Promise<void> {
+    const state = this.#state;
+    return focusWhenDrawn(this, selector, state === 'error' || state === 'cancelled');
   }
 
   /**
-   * The focus on the waiting status (a screen reader says it), without scrolling to it: the page
-   * scrolls to the control code instead, which the person compares with their phone and which
-   * sits above the status (at 400% zoom the two do not fit on the screen together).
+   * Where the focus goes once a new state is drawn: the waiting status, the success, what can help
+   * at an end (the time left, the other channel, the status at a dead end, else Try again), or the
+   * field the service refused.
    */
-  async #focusWaiting(): Promise<void> {
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('esign-status')?.focus({ preventScroll: true });
-    this.renderRoot.querySelector('esign-control-code')?.scrollIntoView({ block: 'nearest' });
+  #focusFor(state: SessionState): void {
+    if (state === 'waiting') void focusWaiting(this);
+    else if (state === 'success') void this.focusLater(this.#hostSuccess ? 'esign-status' : '.done');
+    else if (state === 'cancelled') void this.focusLater('[part="retry"]');
+    else if (state === 'error') {
+      const { wait, other, deadEnd } = this.#endChoices();
+      void this.focusLater(wait ? '[part="retry-wait"]' : other ? '[part="other-channel"]' : deadEnd ? 'esign-status' : '[part="retry"]');
+    } else if (state === 'idle') {
+      const field = this.#session?.fieldError;
+      if (field) this.personForm?.setFieldError(field, this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'));
+    }
   }
 
   #onSubmit(event: Event): void {
@@ -447,9 +390,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   /** Back to the form after an end state, the focus on the field to check first. */
   #retry(field?: PersonField): void {
-    this.#runtime?.reset();
-    this.flow.reset();
-    this.personForm?.reset();
+    this.#loadFailure = undefined;
+    this.#session?.reset();
+    this.requestUpdate();
     void this.updateComplete.then(() => {
       // every field set by the site: the focus on the button that starts again
       if (!this.personForm?.focusField(field ?? (this.activeChannel === 'mobile' ? 'phone' : 'code'))) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
@@ -458,8 +401,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   /** No Smart-ID account in the country chosen, where the person may choose another: changing it may help. */
   #countryMayHelp(): boolean {
-    const error = this.flow.error;
-    return this.flow.state === 'error' && error?.code === 'not-a-user' && this.flow.channel === 'smartid' && !this.fixedPerson()?.country && this.offeredCountries().length > 1;
+    const session = this.#session;
+    return session?.state === 'error' && session.error?.code === 'not-a-user' && session.channel === 'smartid' && !this.fixedPerson()?.country && this.offeredCountries().length > 1;
   }
 
   #chooseChannel(channel: Channel): void {
@@ -475,41 +418,29 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     this.country = form.country;
   }
 
-  /** The connection as last drawn: a line that just said "lost" is brought into view. */
+  /** The state and the connection as last drawn: a new state moves the focus, a line that just said "lost" comes into view. */
+  #drawn: SessionState = 'idle';
   #connectionShown: '' | 'lost' | 'back' = '';
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const connection = this.flow.state === 'waiting' ? this.flow.connection : '';
+    const state = this.#state;
+    if (state !== this.#drawn) {
+      this.#drawn = state;
+      this.#focusFor(state);
+    }
+    const connection = state === 'waiting' ? (this.#session?.connection ?? '') : '';
     if (connection === 'lost' && this.#connectionShown !== 'lost') this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });
     this.#connectionShown = connection;
-    // the attribute renders on the server; the live state follows a channel set after the person chose
-    const channel = this.activeChannel;
-    for (const radio of this.renderRoot.querySelectorAll<HTMLInputElement>('input[name="channel"]')) radio.checked = radio.value === channel;
+    checkChosenChannel(this.renderRoot, this.activeChannel);
   }
 
-  #renderChannels(channel: Channel) {
-    const offered = this.offeredChannels;
-    if (offered.length < 2) return nothing;
-    return html`<fieldset>
-      <legend>${this.t(this.kind === 'login' ? 'identify.channel' : 'sign.channel')}</legend>
-      <div class="channels">
-        ${offered.map(
-          (c) => html`<label class="channel">
-            <input type="radio" name="channel" value=${c} ?checked=${c === channel} @change=${() => this.#chooseChannel(c)} />
-            ${this.t(`channel.${c}`)}
-          </label>`,
-        )}
-      </div>
-    </fieldset>`;
-  }
-
-  #renderForm(channel: Channel) {
-    const starting = this.flow.state === 'starting';
+  #renderForm(channel: Channel, starting: boolean) {
     const countries = this.offeredCountries();
     const fixed = this.fixedPerson();
     return html`<form novalidate @submit=${this.#onSubmit} aria-busy=${starting ? 'true' : 'false'}>
-      ${this.renderInputs()} ${this.#renderChannels(channel)}
+      ${this.renderInputs()}
+      ${renderChannelChoice(this.t.bind(this), this.kind === 'login' ? 'identify.channel' : 'sign.channel', this.offeredChannels, channel, (chosen) => this.#chooseChannel(chosen))}
       <esign-person-form
         .lang=${this.language}
         .theme=${this.theme}
@@ -535,96 +466,64 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     </form>`;
   }
 
-  /**
-   * What the status says: nothing at rest; the words of the session's code once it runs (every
-   * other state comes after it loaded), or plainly the failure when that code could not be loaded.
-   */
-  #statusWords(state: FlowState): { heading: string; detail: string; spoken?: string } {
-    if (state === 'idle' || state === 'starting') return { heading: '', detail: '' };
-    if (this.#runtime) return this.#runtime.statusWords();
-    return {
-      heading: this.t(this.kind === 'login' ? 'identify.failed' : 'sign.failed'),
-      detail: this.flow.error ? this.errorDetail(this.flow.error).message : '',
-    };
+  /** What the status says: nothing at rest, then the session's state in words (a failure to load its code too). */
+  #statusWords(state: SessionState): StatusWords {
+    const session = this.#session;
+    const t = this.t.bind(this);
+    if (state === 'waiting' && session) return waitingWords(t, this.kind, session);
+    if (state === 'success') return { heading: this.result ? this.successMessage() : '', detail: '' };
+    if (state === 'cancelled') return { heading: this.cancelledMessage(), detail: '' };
+    if (state !== 'error') return NO_WORDS;
+    const error = session?.error ?? this.#loadFailure;
+    // after a rate limit the time left is said once, in its own line (the end choices), never here
+    const message = session?.expired ? t('status.resume-expired') : error?.code === 'rate-limited' ? t('status.too-many') : error ? this.errorDetail(error).message : '';
+    return { heading: failedHeading(t, this.kind), detail: message };
+  }
+
+  /** What can help after a failure or a cancel, as the controller sees it (Try again when its code could not be loaded). */
+  #endChoices(): EndChoices {
+    return this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
   }
 
   /**
    * After a failure or a cancel: what can help, and the words themselves should the status element
    * (defined with the session's code) be missing because that code could not be loaded.
    */
-  #renderEnd(words: { heading: string; detail: string }) {
+  #renderEnd(words: StatusWords) {
     const said = customElements.get('esign-status') ? nothing : html`<p role="alert">${words.heading}. ${words.detail}</p>`;
-    return html`${said}${this.#renderActions()}`;
-  }
-
-  /**
-   * What can help after a failure or a cancel, as the session runtime chooses (Try again when it
-   * could not be loaded): the other channel, trying again or changing the details, or while a
-   * rate limit lasts the time left instead.
-   */
-  #renderActions() {
-    const { other, retryable, wait, deadEnd } = this.#runtime?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
-    const country = this.#countryMayHelp();
-    // nothing that can help: no empty row of actions under the words either
-    if (deadEnd && !other && !wait) return nothing;
-    return html`<div class="actions">
-      ${other
-        ? html`<button class="primary" part="other-channel" type="button" @click=${() => this.#switchTo(other)}>
-            ${this.t('action.use-channel', { channel: this.t(`channel.${other}`) })}
-          </button>`
-        : nothing}
-      ${wait
-        ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
-        : deadEnd
-          ? nothing
-          : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => this.#retry(country ? 'country' : undefined)}>
-              ${this.t(country ? 'action.change-country' : retryable ? 'action.retry' : 'action.edit')}
-            </button>`}
-    </div>`;
-  }
-
-  /** When the person's time to confirm ends: the provider's limit, or the host's shorter one. */
-  #deadline(): number {
-    const limit = Math.min(PERSON_TIME_LIMIT[this.flow.channel], this.timeLimit > 0 ? this.timeLimit : Infinity);
-    return this.flow.since ? this.flow.since + limit : 0;
-  }
-
-  /** Lost: said with the time by which to confirm (a clock time, which stays true as the seconds pass). */
-  #connectionWords(): string {
-    if (this.flow.connection !== 'lost') return this.t('session.online');
-    const time = new Date(this.#deadline()).toLocaleTimeString(this.language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    return this.t('session.offline', { time });
+    const actions = { switchTo: (channel: Channel) => this.#switchTo(channel), retry: (country: boolean) => this.#retry(country ? 'country' : undefined) };
+    return html`${said}${renderEndActions(this.t.bind(this), this.#endChoices(), this.#countryMayHelp(), actions)}`;
   }
 
   override render() {
     const channel = this.activeChannel;
-    const state = this.flow.state;
+    const state = this.#state;
     if (state === 'success' && this.hideSuccess) return nothing;
+    const session = this.#session;
+    const waiting = state === 'waiting' && session ? session : undefined;
     const words = this.#statusWords(state);
     return html`<section class="base" part="base">
-      ${state === 'idle' || state === 'starting' ? this.#renderForm(channel) : nothing}
-      ${state === 'waiting'
+      ${state === 'idle' || state === 'starting' ? this.#renderForm(channel, state === 'starting') : nothing}
+      ${waiting
         ? html`<esign-control-code
-            .lang=${this.language}
-            .theme=${this.theme}
-            .strings=${this.strings}
-            .code=${this.flow.controlCode}
-            .channel=${channel}
-            .kind=${this.kind === 'login' ? 'login' : 'sign'}
-            exportparts="code, instruction"
-          ></esign-control-code>`
-        : nothing}
-      ${state === 'waiting'
-        ? html`<p class="connection ${this.flow.connection}" part="connection" role="status">${this.flow.connection ? this.#connectionWords() : nothing}</p>`
+              .lang=${this.language}
+              .theme=${this.theme}
+              .strings=${this.strings}
+              .code=${waiting.controlCode}
+              .channel=${waiting.channel}
+              .kind=${this.kind === 'login' ? 'login' : 'sign'}
+              exportparts="code, instruction"
+            ></esign-control-code>
+            <p class="connection ${waiting.connection}" part="connection" role="status">${waiting.connection ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`
         : nothing}
       <esign-status
         .lang=${this.language}
         .theme=${this.theme}
         .strings=${this.strings}
         .state=${state === 'starting' ? 'idle' : state}
-        .since=${this.flow.since}
-        .until=${state === 'waiting' ? this.#deadline() : 0}
-        .quiet=${(state === 'waiting' && !this.#runtime?.cameBack) || (state === 'success' && this.#hostSuccess)}
+        .since=${session?.since ?? 0}
+        .until=${waiting?.deadline ?? 0}
+        .quiet=${(waiting !== undefined && !waiting.cameBack) || (state === 'success' && this.#hostSuccess)}
         .message=${words.heading}
         .detail=${words.detail}
         .spokenDetail=${words.spoken ?? ''}
@@ -640,9 +539,4 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       ${state === 'error' || state === 'cancelled' ? this.#renderEnd(words) : nothing}
     </section>`;
   }
-}
-
-/** The country a page's language names, for the Smart-ID country at rest: Lithuania for any other. */
-function countryOfLanguage(language: string): Country {
-  return language === 'et' ? 'EE' : language === 'lv' ? 'LV' : 'LT';
 }

@@ -440,5 +440,7 @@ export interface RemoveTemporarySignerRequest {
 
 /** The two ways to confirm: Mobile-ID (the SIM) and Smart-ID (the app). */
 export type Channel = 'mobile' | 'smartid';
+/** Both channels, in the order a form offers them. */
+export const CHANNELS: readonly Channel[] = ['smartid', 'mobile'];
 /** A session kind: which start created the token, so which status endpoint answers for it. */
 export type SessionKind = 'login' | 'sign' | 'hash';

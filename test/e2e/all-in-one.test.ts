@@ -47,7 +47,7 @@ describe('the all-in-one script-tag file', () => {
       'esign-elements-control-code.js',
       'esign-elements-en-session.js',
       'esign-elements-proxy-client.js',
-      'esign-elements-session-later.js',
+      'esign-elements-session-controller.js',
       'esign-elements-status.js',
     ]);
     const defined = await tab.evaluate(() => ['esign-sign', 'esign-document', 'esign-document-upload', 'esign-document-preview'].map((tag) => Boolean(customElements.get(tag))));

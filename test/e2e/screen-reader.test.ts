@@ -182,7 +182,8 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
       await press(tab, listener, 'Enter');
 
       // waiting: the control code, digit by digit, with what to do; the waiting message
-      const controlCode = await tab.evaluate(() => (document.querySelector('esign-identify') as unknown as { flow: { controlCode: string } }).flow.controlCode);
+      const shown = await tab.waitForFunction(() => (document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-control-code') as (Element & { code: string }) | null)?.code);
+      const controlCode = String(await shown.jsonValue());
       assert.match(controlCode, /^\d{4}$/);
       const codePhrase = `${t['code.announce'].replace('{digits}', digitsSpoken(controlCode))} ${t['code.smartid.login']}`;
       await listener.until(() => listener.heard(codePhrase) > 0 && listener.heard(t['status.waiting']) > 0, 'the control code and the waiting message');

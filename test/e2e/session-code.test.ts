@@ -5,7 +5,7 @@ import { Sandbox } from 'esign-sandbox';
 import { pagesInChromium } from './page-server.js';
 import { en } from '../../src/i18n/en.js';
 
-// A session element's form is on screen before the code that runs a session (session-later.ts):
+// A session element's form is on screen before the code that runs a session (session-controller.ts, the session's controller):
 // that code arrives right after the form. These tests hold it back or let it through and look at
 // what the person and the page see.
 
@@ -43,7 +43,7 @@ async function open(holdBack: boolean): Promise<{ tab: Page; asked: string[] }> 
   tab.on('request', (request) => {
     const path = new URL(request.url()).pathname;
     if (path.startsWith('/cdn/')) asked.push(path.slice(5).replace(/-[\w-]{8}\.js$/, '.js'));
-    if (holdBack && path.includes('session-later')) void request.abort('connectionrefused');
+    if (holdBack && path.includes('session-controller')) void request.abort('connectionrefused');
     else void request.continue();
   });
   await tab.goto(`${env.url}/`, { waitUntil: 'load' });
@@ -56,14 +56,14 @@ const events = (tab: Page) => tab.evaluate(() => (window as unknown as { events:
 describe('the code that runs a session comes after the form', () => {
   it('is asked for once the form is on screen, before anything is submitted, and then the login runs', async () => {
     const { tab, asked } = await open(false);
-    await tab.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('session-later')));
-    assert.deepEqual(asked.filter((file) => file.includes('session-later')), ['esign-elements-session-later.js'], 'asked for before any submit');
+    await tab.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('session-controller')));
+    assert.deepEqual(asked.filter((file) => file.includes('session-controller')), ['esign-elements-session-controller.js'], 'asked for before any submit');
     const before = reached.length;
     await tab.click('pierce/button[part="submit"]');
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 10_000 });
     assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
     assert.equal(reached.slice(before).filter((line) => line === 'POST /en/smartid/login.json').length, 1);
-    assert.equal(asked.filter((file) => file.includes('session-later')).length, 1, 'asked for once');
+    assert.equal(asked.filter((file) => file.includes('session-controller')).length, 1, 'asked for once');
     await tab.close();
   });
 

@@ -92,7 +92,7 @@ describe('the packed packages installed into an empty app', () => {
       // kept session and the time left after a rate limit; a validation's signatures
       const expected = [
         ...(previews.includes(file) ? ['viewer'] : []),
-        ...(sessions.includes(file) ? ['phone-message', 'session-later'] : []),
+        ...(sessions.includes(file) ? ['phone-message', 'session-controller'] : []),
         // nothing to show before a session starts: defined once the form is on screen
         ...(['dist/cdn/esign-identify.js', 'dist/cdn/esign-hash-sign.js'].includes(file) ? ['control-code', 'status'] : []),
         ...(reports.includes(file) ? ['report-view'] : []),
@@ -141,7 +141,7 @@ describe('the packed packages installed into an empty app', () => {
     const languages = ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]);
     // every element but the login's own, each when it appears; the session's later part and the phone-message check
     const later = ['control-code', 'document', 'document-preview', 'document-upload', 'hash-sign', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'];
-    assert.deepEqual(kinds, [...languages, ...later, 'phone-message', 'session-later'].sort());
+    assert.deepEqual(kinds, [...languages, ...later, 'phone-message', 'session-controller'].sort());
     // what those load, statically or on demand, comes from the same build: they import the entry, never a file of their own Lit
     const seen = new Set<string>();
     const visit = (file: string) => {

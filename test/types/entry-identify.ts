@@ -8,3 +8,6 @@ identify?.addEventListener('esign-authenticated', (event) => console.log(event.d
 document.addEventListener('esign-authenticated', (event) => console.log(event.detail.person.surname));
 // @ts-expect-error: an authenticated person has no file
 identify?.addEventListener('esign-authenticated', (event) => console.log(event.detail.file));
+// the session's state machine is the element's own: not API (read the events and the status instead)
+// @ts-expect-error: no `flow`
+void identify?.flow;

@@ -3,11 +3,11 @@ import { EsignHashSign } from './hash-sign.js';
 // its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
 import './events.js';
 import { defineElement } from '../../internal/define.js';
-import { definedLater } from '../../internal/session-later-load.js';
+import { definedWithSession } from '../../internal/session-element.js';
 import '../person-form/define.js';
 
 // nothing to show before a session starts: defined once the form is on screen
-definedLater.push(() => import('../control-code/define.js'), () => import('../status/define.js'));
+definedWithSession.push(() => import('../control-code/define.js'), () => import('../status/define.js'));
 
 defineElement('esign-hash-sign', EsignHashSign);
 

@@ -6,7 +6,7 @@ import { EsignError } from '../../client/errors.js';
 import type { Country, HashAlgorithm, HashCountry, HashSignStatusResponse } from '../../protocol/types.js';
 import { controls } from '../../internal/controls.styles.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
-import type { FlowStart } from '../../internal/session-flow.js';
+import type { SessionStartResponse } from '../../protocol/types.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import { HASH_HEX_LENGTH, isAscii } from '../../internal/validation/hash.js';
@@ -124,7 +124,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     return channel === 'mobile' ? mobileHashSignStatus : smartIdHashSignStatus;
   }
 
-  protected startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+  protected startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
     const common = {
       hash: this.hashHex as string,
       hash_algorithm: this.hashAlgorithm,
@@ -141,12 +141,12 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     return client.call(mobileHashSign, { ...common, phone: person.phone as string }, {}, { signal });
   }
 
-  protected completed(raw: HashSignStatusResponse, channel: Channel): HashSignedDetail {
+  protected completed(raw: HashSignStatusResponse, { channel, token }: { channel: Channel; token: string }): HashSignedDetail {
     const detail: HashSignedDetail = {
       signatureValue: raw.signature_value,
       hash: this.hashHex as string,
       hashAlgorithm: this.hashAlgorithm,
-      token: this.flow.token,
+      token,
       channel,
       raw,
     };

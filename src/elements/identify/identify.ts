@@ -5,7 +5,7 @@ import { mobileLogin, mobileLoginStatus, smartIdLogin, smartIdLoginStatus } from
 import type { IdentificationStatusResponse, PhoneLanguage } from '../../protocol/types.js';
 import type { Language } from '../../i18n/index.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
-import type { FlowStart } from '../../internal/session-flow.js';
+import type { SessionStartResponse } from '../../protocol/types.js';
 import type { PersonValue } from '../person-form/person-form.js';
 import type { AuthenticatedDetail } from './events.js';
 
@@ -62,7 +62,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
     return channel === 'mobile' ? mobileLoginStatus : smartIdLoginStatus;
   }
 
-  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
     const screening = { peps: this.peps, sanctions: this.sanctions };
     if (channel === 'smartid') {
       return client.call(smartIdLogin, { code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) }, {}, { signal });
@@ -81,7 +81,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
     );
   }
 
-  protected completed(raw: IdentificationStatusResponse, channel: Channel): AuthenticatedDetail {
+  protected completed(raw: IdentificationStatusResponse, { channel }: { channel: Channel }): AuthenticatedDetail {
     const detail: AuthenticatedDetail = {
       person: { name: raw.name, surname: raw.surname, code: raw.code, country: raw.country },
       certificate: camelCased(raw.certificate),

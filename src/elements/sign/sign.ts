@@ -10,7 +10,7 @@ import { controls } from '../../internal/controls.styles.js';
 import { fileName } from '../../internal/file-name.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
-import type { FlowStart } from '../../internal/session-flow.js';
+import type { SessionStartResponse } from '../../protocol/types.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import type { PersonValue } from '../person-form/person-form.js';
@@ -208,7 +208,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return channel === 'mobile' ? mobileSignStatus : smartIdSignStatus;
   }
 
-  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<FlowStart> {
+  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
     const type = resolveType(this.type, this.documents) as FileType;
     const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
     this.#revoke();
@@ -256,7 +256,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return `${stem.endsWith(mark) ? stem : marked}${extension}`;
   }
 
-  protected async completed(raw: SignStatusResponse, channel: Channel): Promise<SignedDetail> {
+  protected async completed(raw: SignStatusResponse, { channel, token }: { channel: Channel; token: string }): Promise<SignedDetail> {
     const extension = extensionOf(raw.file.name);
     const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
     const name = this.#signedName(raw.file.name);
@@ -270,7 +270,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
       person: { name: raw.person.name, surname: raw.person.surname },
       pepsData: camelCased(raw.peps_data ?? []),
       sanctionsData: camelCased(raw.sanctions_data ?? []),
-      token: this.flow.token,
+      token,
       channel,
       result: camelCased(raw),
       raw,

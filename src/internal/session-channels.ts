@@ -1,0 +1,26 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { StringKey } from '../i18n/index.js';
+import type { Channel } from '../protocol/types.js';
+
+type Translate = (key: StringKey, params?: Record<string, string | number>) => string;
+
+/** The choice of channel, as radio buttons in a fieldset: none when a single channel is offered. */
+export function renderChannelChoice(t: Translate, legend: StringKey, offered: readonly Channel[], chosen: Channel, choose: (channel: Channel) => void): TemplateResult | typeof nothing {
+  if (offered.length < 2) return nothing;
+  return html`<fieldset>
+    <legend>${t(legend)}</legend>
+    <div class="channels">
+      ${offered.map(
+        (channel) => html`<label class="channel">
+          <input type="radio" name="channel" value=${channel} ?checked=${channel === chosen} @change=${() => choose(channel)} />
+          ${t(`channel.${channel}`)}
+        </label>`,
+      )}
+    </div>
+  </fieldset>`;
+}
+
+/** The radios' live state follows a channel set after the person chose (the attribute alone renders on the server). */
+export function checkChosenChannel(root: HTMLElement | DocumentFragment, chosen: Channel): void {
+  for (const radio of root.querySelectorAll<HTMLInputElement>('input[name="channel"]')) radio.checked = radio.value === chosen;
+}

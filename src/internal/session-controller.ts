@@ -1,0 +1,444 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ProxyCaller } from '../client/caller.js';
+import { EsignError, cancelledError, type EsignErrorDetail } from '../client/errors.js';
+import { poll } from '../client/poll.js';
+import type { Language, StringKey } from '../i18n/index.js';
+import { maskCode, maskPhone } from '../protocol/mask.js';
+import { removeMobileSession, removeSmartIdSession, type NoBody, type Operation } from '../protocol/operations.js';
+import { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from '../protocol/time-limits.js';
+import { CHANNELS, type Channel, type SessionKind, type SessionStartResponse, type WaitingResponse } from '../protocol/types.js';
+import type { PersonField, PersonValue } from './person.js';
+import { proxyClient } from './proxy-client.js';
+import { RetryWait } from './retry-wait.js';
+import { dropRecord, isKept, readRecord, recordKey, writeRecord } from './session-record.js';
+
+/** Where a session is: the form (idle), starting it, waiting for the person, or one of its ends. */
+export type SessionState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
+
+/** A status poll's time limit, ms: past it the poll is dropped and the next one goes at once. */
+const STATUS_TIMEOUT = 10_000;
+
+/** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
+const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
+  [document, 'visibilitychange'],
+  [document, 'freeze'],
+  [document, 'resume'],
+  [window, 'pageshow'],
+  [window, 'online'],
+];
+
+/**
+ * What the controller reads of its element: public members of every session element, so the
+ * element passes itself (no adapter between them).
+ */
+export interface SessionElement extends ReactiveControllerHost, HTMLElement {
+  readonly endpoint: string;
+  readonly language: Language;
+  readonly requestTimeout: number;
+  readonly pollInterval: number;
+  readonly timeLimit: number;
+  readonly noResume: boolean;
+  readonly channels: Channel[];
+  /** Set to the channel of a session followed on after a reload. */
+  channel: Channel;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  t(key: StringKey, params?: Record<string, string | number>): string;
+}
+
+/** What one kind of session element tells the controller: how to start, what to poll, what a result means. */
+export interface SessionConfig<Raw extends { status: string }, Detail> {
+  readonly kind: SessionKind;
+  /** Starts the session at the service. */
+  start(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse>;
+  /** The operation that answers this kind's status on a channel. */
+  status(channel: Channel): Operation<NoBody, Raw | WaitingResponse>;
+  /** What a finished session means for the element: its result's detail (and its event). */
+  finish(raw: Raw, session: { channel: Channel; token: string }): Detail | Promise<Detail>;
+  /** A failure in the element's words, as `esign-error` carries it. */
+  describe(error: unknown): EsignErrorDetail;
+  /** What is signed, named while waiting (empty for a login). */
+  subject(): string;
+  /** What the element keeps beside the session to build its result after a reload, and takes back then. */
+  keep(): Record<string, string> | undefined;
+  restore(extra: Record<string, string>): void;
+}
+
+/** What a start needs from the element once its inputs are checked. */
+export interface StartRequest {
+  person: PersonValue;
+  channel: Channel;
+}
+
+/** What can help after a failure or a cancel, for the element to offer. */
+export interface EndChoices {
+  /** The other channel, for a person the first one does not know or qualify. */
+  other: Channel | null;
+  /** Whether trying the same again can help (else: change the details). */
+  retryable: boolean;
+  /** Neither can help: the person cannot fix it (the site's setup or login), so nothing is offered. */
+  deadEnd: boolean;
+  /** After a rate limit, the time left: said in place of an action that cannot work yet. */
+  wait: string | undefined;
+}
+
+/**
+ * One session of an element from its start to its end, shaped like Lit's `Task`: the element
+ * gives it a narrow config and renders from its state. It owns the state, one start at a time,
+ * polling, cancel (the session removed at the service), keeping the waiting session in the tab
+ * and following it on after a reload, the page's comings and goings, and what can help at an end.
+ * Its events: `esign-started`, `esign-cancelled`, `esign-error` (the element's `finish` fires its
+ * own result event). Loaded after the element's form is on screen.
+ */
+export class SessionController<Raw extends { status: string }, Detail> implements ReactiveController {
+  state: SessionState = 'idle';
+  /** The session's channel (the one chosen when it started, or kept from before a reload). */
+  channel: Channel = 'smartid';
+  token = '';
+  controlCode = '';
+  /** When waiting began, ms since the epoch. */
+  since = 0;
+  error: EsignError | undefined;
+  /** A field the service refused: the form is back, the message on that field. */
+  fieldError: PersonField | null = null;
+  /** While waiting: requests failing on the way (`lost`), one through again after that (`back`), or nothing to say. */
+  connection: '' | 'lost' | 'back' = '';
+  /** The person left the page while waiting and came back: the waiting state says what to do. */
+  cameBack = false;
+  /** The answer of the session that ended well. */
+  result: Raw | undefined;
+  /** A kept session that could no longer be alive when the page came back. */
+  expired = false;
+  /** Who the session is for, masked, and what is signed: as the waiting state names them. */
+  who = '';
+  subject = '';
+
+  #running: Promise<Detail> | undefined;
+  #abort: AbortController | undefined;
+  #client: ProxyCaller | undefined;
+  /** The wait between polls, ended early when the person comes back to the page. */
+  #wakeUp: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Where the waiting session is kept, while one is. */
+  #keptAt: string | null = null;
+  #hidden = false;
+  /** After `rate-limited`: the time left, in place of an action that cannot work yet. */
+  #wait: RetryWait | undefined;
+
+  constructor(
+    private readonly host: SessionElement,
+    private readonly config: SessionConfig<Raw, Detail>,
+  ) {
+    host.addController(this);
+  }
+
+  get busy(): boolean {
+    return this.state === 'starting' || this.state === 'waiting';
+  }
+
+  /** When the person's time to confirm ends: the provider's limit, or the host's shorter one (0 before waiting). */
+  get deadline(): number {
+    const limit = Math.min(PERSON_TIME_LIMIT[this.channel], this.host.timeLimit > 0 ? this.host.timeLimit : Infinity);
+    return this.since ? this.since + limit : 0;
+  }
+
+  #set(state: SessionState): void {
+    this.state = state;
+    this.host.requestUpdate();
+  }
+
+  /**
+   * Starts a session and follows it to its end: one session, one outcome, one event. While one
+   * runs (started or followed on), returns that one. `prepare` checks the element's inputs: an
+   * input problem it throws is the element's to show (nothing happened); the site's own setup
+   * problem (an error of the `caller` group) ends the session as a failure.
+   */
+  start(prepare: () => Promise<StartRequest>): Promise<Detail> {
+    if (this.#running) return this.#running;
+    const running = this.#start(prepare).finally(() => {
+      if (this.#running === running) this.#running = undefined;
+    });
+    this.#running = running;
+    return running;
+  }
+
+  async #start(prepare: () => Promise<StartRequest>): Promise<Detail> {
+    let request: StartRequest;
+    try {
+      request = await prepare();
+    } catch (error) {
+      if (error instanceof EsignError && error.group === 'caller') this.fail(error);
+      throw error;
+    }
+    const { person, channel } = request;
+    this.subject = this.config.subject();
+    this.who = channel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
+    return this.#follow(channel, async (client, signal) => {
+      const started = await this.config.start(client, channel, person, signal);
+      if (signal.aborted) throw cancelledError();
+      this.since = Date.now();
+      return started;
+    });
+  }
+
+  /**
+   * Follows on the session the element was waiting for when its page went away: the control code
+   * and waiting again, then the same events, never a second start. A kept session past its end
+   * is dropped and said.
+   */
+  async resumeKept(): Promise<void> {
+    const host = this.host;
+    if (host.noResume || typeof location === 'undefined' || this.state !== 'idle' || this.#running) return;
+    const key = recordKey(host);
+    if (!isKept(key)) return;
+    const record = readRecord(key);
+    if (!record || record.kind !== this.config.kind) return;
+    host.channel = record.channel;
+    if (record.extra) this.config.restore(record.extra);
+    if (!(record.until > Date.now())) {
+      dropRecord(key);
+      this.expired = true;
+      this.channel = record.channel;
+      this.fail(new EsignError('expired', host.t('status.resume-expired'), { retryable: true }));
+      return;
+    }
+    this.who = record.who;
+    this.subject = record.subject;
+    this.#keptAt = key;
+    const running = this.#follow(
+      record.channel,
+      async () => {
+        this.since = record.since;
+        return { token: record.token, control_code: record.controlCode };
+      },
+      record.until - Date.now(),
+      true,
+    );
+    this.#running = running;
+    await running.catch(() => undefined);
+    if (this.#running === running) this.#running = undefined;
+  }
+
+  /** Stops polling and removes the session at the service; resolves once the service answered. */
+  async cancel(): Promise<void> {
+    const abort = this.#abort;
+    if (!abort) return;
+    const token = this.token;
+    const client = this.#client;
+    abort.abort();
+    await this.#running?.catch(() => undefined);
+    if (!token || !client) return;
+    // the session ends at the provider anyway; a failed removal must not hide the cancel
+    await client.call(this.channel === 'mobile' ? removeMobileSession : removeSmartIdSession, {}, { sessionId: token }).catch(() => undefined);
+  }
+
+  /** Ends in the error state without a session (the site's setup, or a kept session past its end), with the event. */
+  fail(error: EsignError): void {
+    if (this.busy) return;
+    this.error = error;
+    this.#set('error');
+    this.#failed(error);
+  }
+
+  /** Back to the form after an end: no time left to show, nothing expired to say. */
+  reset(): void {
+    if (this.busy) return;
+    this.#wait?.stop();
+    this.#wait = undefined;
+    this.expired = false;
+    this.error = undefined;
+    this.fieldError = null;
+    this.#set('idle');
+  }
+
+  /** What can help after a failure or a cancel: never an action that cannot work (while a rate limit lasts, the time left instead). */
+  endChoices(): EndChoices {
+    const error = this.error;
+    return {
+      other: this.#otherChannel(),
+      retryable: this.state === 'cancelled' || !error || error.retryable,
+      deadEnd: this.state === 'error' && isDeadEnd(error),
+      // the words are undefined once the time is over: Try again comes back
+      wait: error?.code === 'rate-limited' ? this.#wait?.words() : undefined,
+    };
+  }
+
+  /** The channel that may help after this failure: the other one, for a person it does not know or qualify. */
+  #otherChannel(): Channel | null {
+    const code = this.error?.code;
+    if (this.state !== 'error' || (code !== 'not-a-user' && code !== 'not-qualified')) return null;
+    const other: Channel = this.channel === 'mobile' ? 'smartid' : 'mobile';
+    const offered = this.host.channels.length ? this.host.channels : CHANNELS;
+    return offered.includes(other) ? other : null;
+  }
+
+  /**
+   * A session from its start (or its kept start) to its end: polled until it answers, given up
+   * at its time limit, stopped by cancel or when the element leaves the page.
+   */
+  async #follow(channel: Channel, begin: (client: ProxyCaller, signal: AbortSignal) => Promise<Pick<SessionStartResponse, 'token' | 'control_code'>>, timeLimit = 0, resumed = false): Promise<Detail> {
+    const host = this.host;
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.channel = channel;
+    this.error = undefined;
+    this.fieldError = null;
+    this.token = '';
+    this.controlCode = '';
+    this.connection = '';
+    this.cameBack = false;
+    this.expired = false;
+    this.result = undefined;
+    this.#wait?.stop();
+    this.#wait = undefined;
+    this.#set('starting');
+    try {
+      const client = (this.#client = proxyClient(this.#client, host.endpoint, host.language, host.requestTimeout));
+      const started = await begin(client, abort.signal);
+      this.token = started.token;
+      this.controlCode = started.control_code;
+      this.#set('waiting');
+      if (!resumed) this.#keep(channel);
+      this.#emit('esign-started', { token: this.token, channel, controlCode: this.controlCode, kind: this.config.kind, ...(resumed ? { resumed } : {}) });
+      // a status poll carries nothing and is small: it waits less than a start
+      const timeoutMs = Math.min(client.timeoutMs, STATUS_TIMEOUT);
+      const token = started.token;
+      const raw = await poll<Raw>((signal) => client.call(this.config.status(channel), {}, { token }, signal ? { signal, timeoutMs } : { timeoutMs }), {
+        interval: host.pollInterval,
+        timeLimit: timeLimit || host.timeLimit || DEFAULT_TIME_LIMIT[channel],
+        signal: abort.signal,
+        wake: this.#nextWake,
+        // silent for half its time limit: said lost before the poll is given up
+        slowAfter: Math.min(4_000, timeoutMs / 2),
+        onConnection: (lost) => {
+          this.connection = lost ? 'lost' : 'back';
+          host.requestUpdate();
+        },
+      });
+      this.result = raw;
+      this.#set('success');
+      return await this.config.finish(raw, { channel, token });
+    } catch (thrown) {
+      const error = thrown instanceof EsignError ? thrown : new EsignError('unknown', String(thrown), { cause: thrown });
+      if (error.code === 'cancelled' || abort.signal.aborted) {
+        this.#set('cancelled');
+        if (host.isConnected) this.#emit('esign-cancelled', { token: this.token, channel });
+        throw cancelledError(thrown);
+      }
+      this.error = error;
+      this.#set('error');
+      this.#failed(error);
+      throw error;
+    } finally {
+      // ended one way or the other: nothing left to follow after a reload
+      if (this.#keptAt) dropRecord(this.#keptAt);
+      this.#keptAt = null;
+      this.#abort = undefined;
+      this.#wakeUp = undefined;
+      this.cameBack = false;
+    }
+  }
+
+  /** A failure said: the event, the developer's words for the site's setup, the time left after a rate limit, the form back for a field to fix. */
+  #failed(error: EsignError): void {
+    this.#emit('esign-error', this.config.describe(error));
+    // the site's setup: the person is told to contact the site, the developer what is wrong
+    if (error.group === 'caller') console.warn(`esign-elements: ${error.code}: ${error.message}`);
+    if (error.code === 'rate-limited') this.#wait = new RetryWait(this.host, error.retryAfter ?? 60);
+    const field = formField(error);
+    if (field) {
+      // a field the person can fix: back to the form, the message on the field
+      this.#set('idle');
+      this.fieldError = field;
+    }
+  }
+
+  /** Keeps the waiting session in the tab's storage, so that a reloaded page follows it on. */
+  #keep(channel: Channel): void {
+    const host = this.host;
+    if (host.noResume || typeof location === 'undefined') return;
+    const extra = this.config.keep();
+    const key = recordKey(host);
+    this.#keptAt = key;
+    writeRecord(key, {
+      v: 1,
+      kind: this.config.kind,
+      channel,
+      token: this.token,
+      controlCode: this.controlCode,
+      since: this.since,
+      until: this.since + (host.timeLimit || DEFAULT_TIME_LIMIT[channel]),
+      who: this.who,
+      subject: this.subject,
+      ...(extra ? { extra } : {}),
+    });
+  }
+
+  #emit<K extends 'esign-started' | 'esign-cancelled' | 'esign-error'>(name: K, detail: HTMLElementEventMap[K]['detail']): void {
+    this.host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  /** Polls at once instead of waiting out the interval or the back-off (the person came back). */
+  #wake(): void {
+    this.#wakeUp?.resolve();
+    this.#wakeUp = undefined;
+  }
+
+  /** One promise for every wait until the next wake, so a long session keeps no pile of waiters. */
+  #nextWake = (): Promise<void> => (this.#wakeUp ??= withResolver()).promise;
+
+  hostConnected(): void {
+    // adding a listener twice adds it once
+    for (const [target, type] of PAGE_STATE_EVENTS()) target.addEventListener(type, this.#onPageState);
+  }
+
+  hostDisconnected(): void {
+    for (const [target, type] of PAGE_STATE_EVENTS()) target.removeEventListener(type, this.#onPageState);
+    // no request may leave after the element left the page
+    this.#abort?.abort();
+  }
+
+  /**
+   * The person went to the Smart-ID app or their phone's prompt and came back: poll at once
+   * rather than wait out the interval or the back-off, and say where to finish if it is not done.
+   */
+  #onPageState = (event: Event): void => {
+    // online again: the poll goes at once, and a request the network switch left hanging is dropped
+    if (event.type === 'online') {
+      if (this.state === 'waiting') this.#wake();
+      return;
+    }
+    // a frozen page runs again on `resume` (its visibility may still say hidden): the person is back
+    if (event.type !== 'resume' && (event.type === 'freeze' || document.visibilityState === 'hidden')) {
+      this.#hidden = true;
+    } else if (this.#hidden || event.type === 'resume' || (event instanceof PageTransitionEvent && event.persisted)) {
+      this.#hidden = false;
+      if (this.state !== 'waiting') return;
+      this.cameBack = true;
+      this.host.requestUpdate();
+      this.#wake();
+    }
+  };
+}
+
+/**
+ * An error the person cannot fix with their details or by trying again: the site's setup (its
+ * access token, its proxy, its settings) or its own login (`signer-unknown`). No action is offered
+ * that brings the same error back: the words say what to do, and the host answers `esign-error`.
+ */
+function isDeadEnd(error: EsignError | undefined): boolean {
+  return !!error && !error.retryable && ((error.group === 'caller' && error.code !== 'request-too-large') || error.code === 'signer-unknown');
+}
+
+/** The person's field a refusal names (the service's 40004 phone, 40005 code), if any. */
+function formField(error: EsignError): PersonField | null {
+  if (error.code !== 'invalid-input') return null;
+  if (error.field === 'phone' || error.serviceCode === 40004) return 'phone';
+  if (error.field === 'code' || error.serviceCode === 40005) return 'code';
+  if (error.field === 'country') return 'country';
+  return null;
+}
+
+function withResolver(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}

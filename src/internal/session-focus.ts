@@ -1,0 +1,36 @@
+/** What moving the focus in a session element needs: its drawn content, once drawn. */
+interface Drawn {
+  readonly updateComplete: Promise<boolean>;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+}
+
+/**
+ * Once the element drew: the focus on what `selector` finds. At an end (`atEnd`), what the end
+ * says comes into view first (at 400% zoom the words and the action below them may not fit
+ * together), then the focused action too where both fit.
+ */
+export async function focusWhenDrawn(element: Drawn, selector: string, atEnd: boolean): Promise<void> {
+  await element.updateComplete;
+  const target = element.renderRoot.querySelector<HTMLElement>(selector);
+  if (!atEnd) {
+    target?.focus();
+    return;
+  }
+  target?.focus({ preventScroll: true });
+  const status = element.renderRoot.querySelector('esign-status');
+  if (!status) return;
+  const box = status.getBoundingClientRect();
+  status.scrollIntoView({ block: box.height > innerHeight ? 'start' : 'nearest' });
+  if (target && target !== status && target.getBoundingClientRect().bottom - status.getBoundingClientRect().top <= innerHeight) target.scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * The focus on the waiting status (a screen reader says it), without scrolling to it: the page
+ * scrolls to the control code instead, which the person compares with their phone and which
+ * sits above the status (at 400% zoom the two do not fit on the screen together).
+ */
+export async function focusWaiting(element: Drawn): Promise<void> {
+  await element.updateComplete;
+  element.renderRoot.querySelector<HTMLElement>('esign-status')?.focus({ preventScroll: true });
+  element.renderRoot.querySelector('esign-control-code')?.scrollIntoView({ block: 'nearest' });
+}
