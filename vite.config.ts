@@ -23,9 +23,11 @@ const ELEMENT_ENTRIES = REGISTRY.map((entry) => entry.name);
 const LANGUAGE_PART = /^(lt|en|lv|et|ru)-(form|session|documents)$/;
 /** An element's define entry, loaded as a chunk, is named by its element (`esign-elements-status-<hash>.js`). */
 const DEFINE_ENTRY = /[\\/]elements[\\/]([a-z-]+)[\\/]define\.ts$/;
-const chunkFileNames = (chunk: { name: string; facadeModuleId?: string | null }): string => {
+const chunkFileNames = (chunk: { name: string; facadeModuleId?: string | null; moduleIds?: string[] }): string => {
   if (LANGUAGE_PART.test(chunk.name)) return 'esign-elements-[name].js';
-  const element = DEFINE_ENTRY.exec(chunk.facadeModuleId ?? '')?.[1];
+  // a define entry that another element's class also imports may be no chunk's facade: its chunk is still the element's
+  const entries = [chunk.facadeModuleId ?? '', ...(chunk.moduleIds ?? [])].map((id) => DEFINE_ENTRY.exec(id)?.[1]).filter(Boolean);
+  const element = DEFINE_ENTRY.exec(chunk.facadeModuleId ?? '')?.[1] ?? (new Set(entries).size === 1 ? entries[0] : undefined);
   return element ? `esign-elements-${element}-[hash].js` : 'esign-elements-[name]-[hash].js';
 };
 const SCRIPT_OUTPUT = { minify: true, comments: false, chunkFileNames } as const;

@@ -20,7 +20,10 @@ export function mergeEntryChunks(): Plugin {
       const chunks = Object.values(bundle).filter((file): file is Rolldown.OutputChunk => file.type === 'chunk');
       const entry = chunks.find((chunk) => chunk.isEntry);
       if (!entry) throw new Error('mergeEntryChunks: no entry chunk');
-      const merged = staticChunks(entry, bundle);
+      // the bundler's own helpers (a module namespace built for an import() of a module another chunk
+      // also imports by name) come as a chunk of their own too: into the entry, not one more request later
+      const runtime = chunks.filter((chunk) => chunk.name === 'rolldown-runtime');
+      const merged = [...new Set([...staticChunks(entry, bundle), ...runtime])];
       if (!merged.length) return;
 
       const prefix = (index: number) => `__c${index}_`;

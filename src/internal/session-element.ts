@@ -9,6 +9,7 @@ import { EsignElement } from './base-element.js';
 import { controls } from './controls.styles.js';
 import type { EndChoices, SessionController, SessionState, StartRequest } from './session-controller.js';
 import { loadOnce } from './load-once.js';
+import { defineLater } from './define.js';
 import { sessionStyles } from './session.styles.js';
 import { focusWaiting, focusWhenDrawn } from './session-focus.js';
 import { renderEndActions } from './session-end-actions.js';
@@ -22,17 +23,8 @@ import { fixedFields, type SignerPerson } from './signer.js';
 const listOf = (value: string | null): Channel[] =>
   (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c));
 
-/**
- * Elements an entry defines only once a form is on screen (the control code and the status of
- * `esign-identify` and `esign-hash-sign`, which show nothing before a session starts), loaded with
- * the session's controller. An entry that has them in its file already names none.
- */
-export const definedWithSession: (() => Promise<unknown>)[] = [];
-
 /** The session's controller (session-controller.ts), loaded once for every session element of the page. */
-const loadController = loadOnce(() =>
-  Promise.all([import('./session-controller.js'), ...definedWithSession.map((load) => load())]).then(([module]) => module.SessionController),
-);
+const loadController = loadOnce(() => import('./session-controller.js').then((module) => module.SessionController));
 
 /**
  * What authentication, file signing and hash signing share: the channel choice, the person's
@@ -108,7 +100,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   async #controller(): Promise<SessionController<Raw, Detail>> {
     if (this.#session) return this.#session;
-    const Controller = await loadController();
+    // with the children the element declared for later (an element's own file may leave out what shows nothing before a session)
+    const [Controller] = await Promise.all([loadController(), defineLater(this.constructor as CustomElementConstructor)]);
     return (this.#session ??= new Controller<Raw, Detail>(this, {
       kind: this.kind,
       start: (client, channel, person, signal) => this.startSession(client, channel, person, signal),

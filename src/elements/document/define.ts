@@ -3,9 +3,6 @@ import { EsignDocument } from './document.js';
 // its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
 import './events.js';
 import { defineElement } from '../../internal/define.js';
-import '../signer-list/define.js';
-import '../signing-link/define.js';
-import '../validation-report/define.js';
 
 defineElement('esign-document', EsignDocument);
 

@@ -1,10 +1,10 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { checkDocumentStatus, downloadDocument, removeDocument } from '../../protocol/operations.js';
-import { defineElement } from '../../internal/define.js';
+import type { Dependency } from '../../internal/define.js';
 import { EsignDocumentElement } from '../../internal/document-element.js';
-import { EsignSignerList } from '../signer-list/signer-list.js';
-import { EsignSigningLink } from '../signing-link/signing-link.js';
-import { EsignValidationReport } from '../validation-report/validation-report.js';
+import { EsignSignerList } from '../signer-list/define.js';
+import { EsignSigningLink } from '../signing-link/define.js';
+import { EsignValidationReport } from '../validation-report/define.js';
 import type { DocumentDownloadedDetail, DocumentRemovedDetail } from './events.js';
 import type { TemporarySignerName } from '../signer-list/events.js';
 import type { SigningLinkCreatedDetail } from '../signing-link/events.js';
@@ -44,6 +44,13 @@ import { readReport } from '../validation-report/read-report.js';
  */
 export class EsignDocument extends EsignDocumentElement {
   static override styles = [...EsignDocumentElement.styles, fileNameStyles, documentElementStyles];
+
+  // each child's class from its define entry: a bundle keeps an element's class and its entry in one file
+  static dependencies: Record<string, Dependency> = {
+    'esign-signer-list': EsignSignerList,
+    'esign-signing-link': EsignSigningLink,
+    'esign-validation-report': EsignValidationReport,
+  };
 
   static override properties: PropertyDeclarations = {
     callbackUrl: { type: String, attribute: 'callback-url' },
@@ -172,13 +179,6 @@ export class EsignDocument extends EsignDocumentElement {
 
   #stateWords(state: string): string {
     return state === 'saved' || state === 'signing' || state === 'signed' ? this.t(`document.state.${state}`) : state;
-  }
-
-  override connectedCallback(): void {
-    defineElement('esign-signer-list', EsignSignerList);
-    defineElement('esign-validation-report', EsignValidationReport);
-    defineElement('esign-signing-link', EsignSigningLink);
-    super.connectedCallback();
   }
 
   /** Removes the document at the service. */

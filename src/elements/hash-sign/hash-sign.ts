@@ -10,7 +10,8 @@ import type { SessionStartResponse } from '../../protocol/types.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import { HASH_HEX_LENGTH, isAscii } from '../../internal/validation/hash.js';
-import type { PersonValue } from '../person-form/person-form.js';
+import { EsignPersonForm, type PersonValue } from '../person-form/person-form.js';
+import type { Dependency } from '../../internal/define.js';
 import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { HashSignedDetail } from './events.js';
 import { hashFits, hashToHex, type HashInput } from './hash.js';
@@ -46,6 +47,13 @@ const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
  */
 export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSignStatusResponse> {
   static override styles = [theme, controls, sessionStyles, readonlyStyles, hashSignStyles];
+
+  /** The form at once; the control code and the status show nothing before a session: defined with its code. */
+  static dependencies: Record<string, Dependency> = {
+    'esign-person-form': EsignPersonForm,
+    'esign-control-code': { later: () => import('../control-code/define.js').then((entry) => entry.EsignControlCode) },
+    'esign-status': { later: () => import('../status/define.js').then((entry) => entry.EsignStatus) },
+  };
 
   static override properties: PropertyDeclarations = {
     signer: signerProperty,

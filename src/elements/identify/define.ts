@@ -3,11 +3,6 @@ import { EsignIdentify } from './identify.js';
 // its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
 import './events.js';
 import { defineElement } from '../../internal/define.js';
-import { definedWithSession } from '../../internal/session-element.js';
-import '../person-form/define.js';
-
-// nothing to show before a session starts: defined once the form is on screen
-definedWithSession.push(() => import('../control-code/define.js'), () => import('../status/define.js'));
 
 defineElement('esign-identify', EsignIdentify);
 

@@ -6,7 +6,8 @@ import type { IdentificationStatusResponse, PhoneLanguage } from '../../protocol
 import type { Language } from '../../i18n/index.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import type { SessionStartResponse } from '../../protocol/types.js';
-import type { PersonValue } from '../person-form/person-form.js';
+import { EsignPersonForm, type PersonValue } from '../person-form/person-form.js';
+import type { Dependency } from '../../internal/define.js';
 import type { AuthenticatedDetail } from './events.js';
 
 const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', lv: 'ENG', et: 'EST', ru: 'RUS' };
@@ -36,6 +37,13 @@ const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', 
  * @tag esign-identify
  */
 export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, IdentificationStatusResponse> {
+  /** The form at once; the control code and the status show nothing before a session: defined with its code. */
+  static dependencies: Record<string, Dependency> = {
+    'esign-person-form': EsignPersonForm,
+    'esign-control-code': { later: () => import('../control-code/define.js').then((entry) => entry.EsignControlCode) },
+    'esign-status': { later: () => import('../status/define.js').then((entry) => entry.EsignStatus) },
+  };
+
   static override properties: PropertyDeclarations = {
     phoneLanguage: { type: String, attribute: 'phone-language' },
     peps: { type: Boolean },

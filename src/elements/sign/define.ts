@@ -3,10 +3,6 @@ import { EsignSign } from './sign.js';
 // its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
 import './events.js';
 import { defineElement } from '../../internal/define.js';
-import '../control-code/define.js';
-import '../document-preview/define.js';
-import '../person-form/define.js';
-import '../status/define.js';
 
 defineElement('esign-sign', EsignSign);
 

@@ -14,6 +14,11 @@ import type { SessionStartResponse } from '../../protocol/types.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import type { PersonValue } from '../person-form/person-form.js';
+import { EsignPersonForm } from '../person-form/define.js';
+import { EsignControlCode } from '../control-code/define.js';
+import { EsignDocumentPreview } from '../document-preview/define.js';
+import { EsignStatus } from '../status/define.js';
+import type { Dependency } from '../../internal/define.js';
 import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { SignedDetail } from './events.js';
 import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
@@ -63,6 +68,15 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     filePickerStyles,
     signStyles,
   ];
+
+  /** Its file is large already (the preview): every child comes with it. */
+  // each child's class from its define entry: a bundle keeps an element's class and its entry in one file
+  static dependencies: Record<string, Dependency> = {
+    'esign-person-form': EsignPersonForm,
+    'esign-control-code': EsignControlCode,
+    'esign-document-preview': EsignDocumentPreview,
+    'esign-status': EsignStatus,
+  };
 
   static override properties: PropertyDeclarations = {
     signer: signerProperty,
