@@ -1,11 +1,11 @@
-import type { Channel } from '../client/client.js';
+import type { Channel, SessionKind } from '../protocol/types.js';
 
 /** `esign-started`: the session exists and its control code is known. */
 export interface StartedDetail {
   token: string;
   channel: Channel;
   controlCode: string;
-  kind: 'login' | 'sign' | 'hash';
+  kind: SessionKind;
   /** Set when the page was reloaded while the person confirmed, and this is the same session followed on. */
   resumed?: boolean;
 }

@@ -53,4 +53,28 @@ describe('an element in its folder', () => {
       assert.ok(existsSync(`src/elements/${name}/define.ts`), `${name} has its define entry`);
     }
   });
+
+  it('declares the events it fires in its own events.ts (on the element and the document alike); the ones every element may fire, once for all', () => {
+    const declaredIn = (path: string) => {
+      const text = existsSync(path) ? code(path) : '';
+      const map = (name: string) => new Set([...(new RegExp(`interface ${name} \\{([\\s\\S]*?)\\n  \\}`).exec(text)?.[1] ?? '').matchAll(/'(esign-[a-z-]+)'/g)].map((m) => m[1]!));
+      return { element: map('HTMLElementEventMap'), document: map('DocumentEventMap') };
+    };
+    const shared = declaredIn('src/internal/shared-events.ts');
+    assert.deepEqual([...shared.element].sort(), ['esign-cancelled', 'esign-error', 'esign-started']);
+    assert.deepEqual([...shared.document].sort(), [...shared.element].sort());
+    for (const name of ELEMENTS) {
+      const folder = `src/elements/${name}`;
+      const fired = new Set(
+        readdirSync(folder)
+          .filter((file) => file.endsWith('.ts') && file !== 'events.ts')
+          .flatMap((file) => [...code(`${folder}/${file}`).matchAll(/(?:emit\(|new CustomEvent(?:<[^>]*>)?\()'(esign-[a-z-]+)'/g)].map((m) => m[1]!))
+          .filter((event) => !shared.element.has(event)),
+      );
+      const own = declaredIn(`${folder}/events.ts`);
+      assert.deepEqual([...own.element].sort(), [...fired].sort(), `${name}: the events it fires, declared in its events.ts`);
+      assert.deepEqual([...own.document].sort(), [...fired].sort(), `${name}: the same events on the document`);
+      if (fired.size) assert.match(code(`${folder}/define.ts`), /import '\.\/events\.js'/, `${name}/define.ts brings its events' types`);
+    }
+  });
 });

@@ -25,13 +25,9 @@ export interface AuthenticatedDetail {
 declare global {
   interface HTMLElementEventMap {
     'esign-authenticated': CustomEvent<AuthenticatedDetail>;
-    'esign-cancel-request': CustomEvent<undefined>;
-    'esign-person-submit': CustomEvent<unknown>;
   }
   /** The same events, bubbled and composed up to the document: a listener there is typed too. */
   interface DocumentEventMap {
     'esign-authenticated': CustomEvent<AuthenticatedDetail>;
-    'esign-cancel-request': CustomEvent<undefined>;
-    'esign-person-submit': CustomEvent<unknown>;
   }
 }
