@@ -156,7 +156,9 @@ export class ProxyCaller {
       const code = response.status == 413 ? 'request-too-large' : 'network';
       throw new EsignError(code, `Not the service's JSON (HTTP ${response.status})`, { httpStatus: response.status, requestId });
     }
-    const status = (json as { status: string }).status;
+    const status = json.status;
+    // the rest of an answer is the operation's contract, relayed by the host's own proxy: an element
+    // reads what it shows defensively, and the browser's answer is never proof of anything (the proxy's is)
     if (status === 'ok' || status === 'waiting') return json as Answer;
     const error = errorFromResponse(json as ErrorResponse, response.status, response.headers.get('retry-after'), requestId);
     const notFound = error.code === 'document-not-found' ? notFoundCode(operation.path, error.message) : null;

@@ -9,6 +9,7 @@ import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { freePort, nginxConfig, scratchDir, startedByThisFile } from '../node/processes.js';
+import { untilAnswering } from '../node/wait.js';
 
 // docs/any-stack.md's recipes run as a host runs them: nginx in front, esign-proxy at /esign/ and
 // the site at /, one origin. In Chromium: a login through the widget becomes the site's own session
@@ -59,12 +60,8 @@ async function started(command: string, args: string[], env: Record<string, stri
   let log = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
-    if (await fetch(url).then(() => true, () => false)) return { child, log: () => log };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return assert.fail(`${command} did not answer at ${url}: ${log}`);
+  await untilAnswering(url, child, () => `${command}: ${log}`, 60_000);
+  return { child, log: () => log };
 }
 
 /** nginx on its own port: /esign/ to esign-proxy, the rest to the site (the snippet of docs/any-stack.md). */

@@ -7,6 +7,7 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { startDemo, type RunningDemo } from '../../demo/server.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { until } from '../node/wait.js';
 
 
 let demo: RunningDemo;
@@ -43,8 +44,7 @@ async function inside(page: Page, host: string, selector: string): Promise<Eleme
 
 async function downloaded(name: string): Promise<Buffer> {
   const path = join(downloads, name);
-  for (let i = 0; i < 200 && !existsSync(path); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.ok(existsSync(path), `${name} was downloaded`);
+  await until(() => existsSync(path), `${name} downloaded`, 10_000, 50);
   return readFileSync(path);
 }
 

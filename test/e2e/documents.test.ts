@@ -8,6 +8,7 @@ import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppetee
 import { startDemo, type RunningDemo } from '../../demo/server.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { until } from '../node/wait.js';
 
 
 let demo: RunningDemo;
@@ -67,11 +68,7 @@ function pageText(page: Page): Promise<string> {
 }
 
 async function untilText(page: Page, text: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if ((await pageText(page)).includes(text)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`the page never said "${text}"`);
+  await until(async () => (await pageText(page)).includes(text), `the page saying "${text}"`, 15_000, 50);
 }
 
 /** Uploads a file on the demo page with signers named NAME TESTNUMBER, through the upload form as a person fills it. */
@@ -195,13 +192,9 @@ describe('documents on the demo page, end to end in Chromium', () => {
     const downloads = mkdtempSync(join(dir, 'downloads-'));
     await (await page.createCDPSession()).send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     await (await deep(page, '[part="download"]', 'Download the signed file')).click();
-    let saved = '';
-    for (let i = 0; i < 200 && !saved; i++) {
-      const found = readdirSync(downloads).find((name) => !name.endsWith('.crdownload'));
-      if (found) saved = join(downloads, found);
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.ok(saved, 'the signed file was downloaded');
+    const done = () => readdirSync(downloads).find((name) => !name.endsWith('.crdownload'));
+    await until(() => done() !== undefined, 'the signed file downloaded', 10_000, 50);
+    const saved = join(downloads, done()!);
     // named as a signed file is everywhere
     assert.match(saved, /lease_signed\.pdf$/);
     const report = spawnSync('pdfsig', [saved], { encoding: 'utf8' }).stdout;

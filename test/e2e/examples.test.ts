@@ -13,6 +13,7 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { freePort } from '../node/processes.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { until } from '../node/wait.js';
 
 // The framework examples as their developers run them: each its own vite.config (the framework's
 // plugin, the esign plugin with the sandbox), the package through its dependency, driven in Chromium
@@ -147,10 +148,7 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
       stdio: 'ignore',
     });
     url = `http://127.0.0.1:${port}/`;
-    for (let i = 0; i < 200; i++) {
-      if (await fetch(url).then((r) => r.ok, () => false)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(() => fetch(url).then((r) => r.ok, () => false), `next start answering at ${url}`, 20_000, 100);
   });
   after(async () => {
     next?.kill();

@@ -7,6 +7,7 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { FIREFOX_PATH } from '../../scripts/chromium.js';
 import { en } from '../../src/i18n/en.js';
 import { TestClock } from '../node/harness.js';
+import { until } from '../node/wait.js';
 
 // The person on one phone: the page is frozen while they confirm in the app, or discarded and
 // reloaded when they come back. Chromium drives the page lifecycle over the DevTools protocol; the
@@ -248,7 +249,7 @@ describe('back from the app', () => {
     const started = await startIn(tab, '#login');
     const polls = () => reached.filter((line) => line.includes(`/status/${started.token}`)).length;
     // the first poll follows the start at once; the next would come a minute later
-    for (let i = 0; i < 100 && polls() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => polls() > 0, 'a poll', 2_000);
     const first = polls();
     assert.equal(first, 1);
 
@@ -265,7 +266,7 @@ describe('back from the app', () => {
       en['status.back.smartid'],
     );
     // the poll the return sent reaches the service on its own time: waited for, then counted once
-    for (let i = 0; i < 100 && polls() === first; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => polls() > first, 'a poll on coming back', 2_000);
     assert.equal(polls(), first + 1, 'one poll on coming back');
     assert.equal((await shown(tab, '#login')).code, started.control, 'the control code is still shown');
 

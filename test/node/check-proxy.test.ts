@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, scratchDir, sqliteStateCommands, startedByThisFile } from './processes.js';
+import { until } from './wait.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
 import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore } from '../../src/proxy/redis.js';
@@ -255,7 +256,7 @@ describe('check-proxy against working proxies', () => {
     assert.equal(retryAfter, '600');
     assert.equal(forwarded, 2, 'the refused start did not reach the service');
     // the same events as the Node proxy's, as JSON lines: two starts, then the refusal
-    for (let i = 0; i < 100 && pythonLines.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => pythonLines.length >= 3, 'three event lines of the Python proxy', 2_000);
     const events = pythonLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.deepEqual(events.map((e) => [e['type'], e['operation'], e['kind'], e['channel'], e['reason'] ?? null]), [
       ['started', 'smartIdLogin', 'login', 'smartid', null],
@@ -326,7 +327,7 @@ describe('check-proxy against working proxies', () => {
       assert.equal(honest.json['status'], 'ok', JSON.stringify(honest.json).slice(0, 200));
       const refused = await signThrough(await pythonProxy({ ESIGN_BASE_URL: impostor.url, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country}` }));
       assert.deepEqual([refused.status, refused.json['proxy_error'], refused.json['file']], [403, 'signer-mismatch', undefined]);
-      for (let i = 0; i < 50 && !pythonLines.some((line) => line.includes('signer-mismatch')); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => pythonLines.some((line) => line.includes('signer-mismatch')), 'the signer-mismatch event', 1_000);
       assert.ok(pythonLines.some((line) => JSON.parse(line).reason === 'signer-mismatch'), 'the refusal is an event');
     } finally {
       await impostor.close();
@@ -349,7 +350,7 @@ describe('check-proxy against working proxies', () => {
       token,
       async (service) => ({ url: await pythonProxy({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: token, ESIGN_RATE_LIMIT: '100,100,600' }, (chunk) => (log += chunk)), log: () => log }),
       async () => {
-        for (let i = 0; i < 100 && pythonLines.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        await until(() => pythonLines.length >= 3, 'three event lines of the Python proxy', 2_000);
         return pythonLines.map((line) => (JSON.parse(line) as { visitor: string }).visitor);
       },
     );
@@ -373,7 +374,7 @@ describe('check-proxy against working proxies', () => {
         const answer = await fetch(`${url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
         assert.equal(((await answer.json()) as { error_code?: number }).error_code, 40003);
       }
-      for (let i = 0; i < 100 && pythonLines.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => pythonLines.length >= 3, 'three event lines of the Python proxy', 2_000);
       assert.deepEqual(pythonLines.map((line) => [JSON.parse(line).type, JSON.parse(line).failure]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
       assert.equal(log.match(/refused the access token \(40003\) for smartIdLogin/g)?.length, 1, log);
       assert.ok(!log.includes('a-wrong-token-456'));

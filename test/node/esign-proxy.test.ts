@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
 import { SETTINGS } from '../../src/server/settings.js';
 import { freePort, startedByThisFile } from './processes.js';
+import { until } from './wait.js';
 
 // `esign-proxy`, the proxy as a server of its own, run as a host runs it (the built bin, settings
 // in its environment): check-proxy passes against it, with Redis by a URL taken away and back;
@@ -32,10 +33,10 @@ async function esignProxy(env: Record<string, string>, args: string[] = []): Pro
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  for (let i = 0; i < 100 && !/listening on/.test(stderr); i++) {
+  await until(() => {
     if (child.exitCode !== null) assert.fail(`esign-proxy exited: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return /listening on/.test(stderr);
+  }, `esign-proxy listening: ${stderr}`);
   assert.match(stderr, /esign-proxy listening on http:\/\/127\.0\.0\.1:\d+\/esign\//);
   return { url: `http://127.0.0.1:${port}`, child, stdout: () => stdout, stderr: () => stderr };
 }
@@ -147,7 +148,7 @@ describe('esign-proxy, the proxy as a server', () => {
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     const proxy = await esignProxy({ ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, ESIGN_ACCESS_TOKEN: 'sigterm-secret' });
     const inFlight = fetch(`${proxy.url}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
-    for (let i = 0; i < 100 && reached === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => reached > 0, 'the start reaching the service');
     const exited = once(proxy.child, 'exit');
     proxy.child.kill('SIGTERM');
     // its listener closes at once: a new connection is refused within moments, while the request in flight goes on
@@ -252,7 +253,7 @@ describe('esign-proxy: the verified result as a signed webhook delivery', () => 
 
   it('a host that never takes the result: the browser gets the failing hook\'s error, not the result, and the next poll tries again', async () => {
     const { startSandbox } = await import('esign-sandbox');
-    const sandbox = await startSandbox({ accessToken: 'webhook-refused-token', answerAfterMs: 100 });
+    const sandbox = await startSandbox({ accessToken: 'webhook-refused-token', answerAfterMs: 0 });
     try {
       const host = await hostServer(SECRET, () => ({ status: 500 }));
       const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'webhook-refused-token', ESIGN_WEBHOOK_URL: host.url, ESIGN_WEBHOOK_SECRET: SECRET, ESIGN_RESULT_TIMEOUT_MS: '1500' });
@@ -263,11 +264,11 @@ describe('esign-proxy: the verified result as a signed webhook delivery', () => 
         return { status: answer.status, json: (await answer.json()) as Record<string, unknown> };
       };
       const start = await post('/smartid/login.json');
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const refused = await post(`/smartid/status/${String(start.json['token'])}.json`);
       assert.deepEqual([refused.status, refused.json['proxy_error'], refused.json['name']], [500, 'host-error', undefined]);
       const tries = host.deliveries.length;
       assert.ok(tries >= 2, `tried until the time ran out (${tries})`);
+      // the proxy answers one poll of a session each 500 ms: the next one comes after that
       await new Promise((resolve) => setTimeout(resolve, 600));
       const again = await post(`/smartid/status/${String(start.json['token'])}.json`);
       assert.equal(again.status, 500);
@@ -282,7 +283,7 @@ describe('esign-proxy: the verified result as a signed webhook delivery', () => 
 describe('esign-proxy: the site\'s own session cookie as the visitor', () => {
   it('binds sessions to the site\'s session (ESIGN_VISITOR_COOKIE), refuses a browser without one, and never writes its value into an event', async () => {
     const { startSandbox } = await import('esign-sandbox');
-    const sandbox = await startSandbox({ accessToken: 'visitor-cookie-token', answerAfterMs: 100 });
+    const sandbox = await startSandbox({ accessToken: 'visitor-cookie-token', answerAfterMs: 0 });
     try {
       const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'visitor-cookie-token', ESIGN_VISITOR_COOKIE: 'sessionid' });
       const post = (path: string, cookie?: string) =>
@@ -294,7 +295,6 @@ describe('esign-proxy: the site\'s own session cookie as the visitor', () => {
       assert.deepEqual(started.headers.getSetCookie(), [], 'no cookie of the proxy\'s own');
       const another = await post(`/smartid/status/${token}.json`, 'sessionid=another-session');
       assert.equal(another.status, 404, 'another session\'s poll is refused');
-      await new Promise((resolve) => setTimeout(resolve, 200));
       const own = await post(`/smartid/status/${token}.json`, 'sessionid=the-sites-session-value-1');
       assert.equal(((await own.json()) as { status: string }).status, 'ok');
       const lines = proxy.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string; visitor?: string });

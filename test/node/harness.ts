@@ -46,12 +46,7 @@ export function serverPool(): (handler: RequestListener) => Promise<string> {
   };
 }
 
-/** Until `check` holds, looked at every few milliseconds; fails saying `what` never came, after `limitMs`. */
-export async function until(check: () => boolean, what: string, limitMs = 5_000): Promise<void> {
-  for (const deadline = Date.now() + limitMs; !check(); await new Promise((resolve) => setTimeout(resolve, 5))) {
-    if (Date.now() > deadline) throw new Error(`never came: ${what}`);
-  }
-}
+export { until } from './wait.js';
 
 export async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -10,6 +10,7 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { createApp } from '../../examples/sessions/express-session.js';
 import { CookieJar, b64, send, serverPool } from './harness.js';
 import { freePort, startedByThisFile } from './processes.js';
+import { untilAnswering } from './wait.js';
 
 // The recipes of docs/host-sessions.md, run for real: the verified person into the host's own
 // session (express-session, Flask's session, PHP's $_SESSION), and signing only as that person.
@@ -70,12 +71,8 @@ async function started(command: string, args: string[], env: Record<string, stri
   let log = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
-    if (await fetch(`${base}/me`).then(() => true, () => false)) return base;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return assert.fail(`${command} did not start: ${log}`);
+  await untilAnswering(`${base}/me`, child, () => `${command}: ${log}`);
+  return base;
 }
 
 describe('host sessions: the recipes', () => {

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import type { RequestListener } from 'node:http';
 import { createProxyHandler, MemoryStore, type ProxyEvent, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { ACCESS_TOKEN, CookieJar, b64, eventsDelivered, send, serverPool, startStack, type Stack } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, b64, eventsDelivered, send, serverPool, startStack, until, type Stack } from './harness.js';
 
 // What the proxy tells its host, one event per request that was refused, failed, met a failing
 // host hook, started a session or ended one; never a secret or a person in clear; and never in
@@ -240,7 +240,7 @@ describe('proxy events as JSON lines through pino', () => {
     const jar = new CookieJar();
     await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar, headers: { origin: 'https://evil.example' } });
     await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
-    for (let i = 0; i < 100 && lines.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => lines.length >= 2, 'two log lines', 500);
     assert.deepEqual(
       lines.map((line) => [line['level'], line['msg'], line['type'], line['reason'] ?? line['hook']]),
       [

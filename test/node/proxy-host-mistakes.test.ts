@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createProxyHandler, type ProxyEvent } from '../../src/proxy/index.js';
-import { ACCESS_TOKEN, CookieJar, eventsDelivered, send, serverPool, stackOfThisFile } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, eventsDelivered, send, serverPool, stackOfThisFile, until } from './harness.js';
 
 // Where a host goes wrong, the proxy says so: mounted at the site's root, and an access token the
 // service refuses. Over HTTP, the sandbox behind.
@@ -89,7 +89,7 @@ describe('proxy: a session removed while a poll of it was on its way', () => {
     const jar = new CookieJar();
     assert.equal((await send(`${url}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' }, false, { jar })).json.token, TOKEN);
     const onItsWay = send(`${url}/mobile/status/${TOKEN}.json`, 'POST', {}, false, { jar });
-    while (statusPolls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => statusPolls.length > 0, 'the poll at the service');
     assert.equal((await send(`${url}/api/mobile/session/${TOKEN}`, 'DELETE', {}, false, { jar })).json.status, 'ok');
     statusPolls.shift()!();
     assert.equal((await onItsWay).json.error_code, 40402);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, nginxConfig, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
+import { until, untilAnswering } from './wait.js';
 
 // The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
 // as the front controller behind nginx and php-fpm with four workers (how PHP is served), against
@@ -35,13 +36,8 @@ async function run(command: string, args: string[], env: Record<string, string>,
   children.push(child);
   let log = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
-    const up = await fetch(`http://127.0.0.1:${port}/esign/`).then(() => true, () => false);
-    if (up) return { child, log: () => log };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return assert.fail(`${command} did not start: ${log}`);
+  await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => `${command}: ${log}`);
+  return { child, log: () => log };
 }
 
 /** `php -S` with the proxy as its router script; resolves with its /esign URL. */
@@ -91,10 +87,10 @@ decorate_workers_output = no
   let fpmLog = '';
   fpm.stderr!.setEncoding('utf8').on('data', (chunk: string) => (fpmLog += chunk));
   const workersLog = () => (existsSync(join(dir, 'fpm.log')) ? readFileSync(join(dir, 'fpm.log'), 'utf8') : '');
-  for (let i = 0; !existsSync(join(dir, 'fpm.sock')); i++) {
-    if (i > 100 || fpm.exitCode !== null) assert.fail(`php-fpm did not start: ${fpmLog}${workersLog()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(() => {
+    if (fpm.exitCode !== null) assert.fail(`php-fpm exited: ${fpmLog}${workersLog()}`);
+    return existsSync(join(dir, 'fpm.sock'));
+  }, 'php-fpm\'s socket', 10_000);
   const { log } = await run('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, port);
   return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}` };
 }
@@ -190,8 +186,9 @@ describe('the PHP proxy', () => {
       'php-visitor-secret',
       async (service, token) => (php = await phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_RATE_LIMIT: '100,100,600' })),
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return events(php!.log()).filter((e) => e.type === 'started').map((e) => e.visitor ?? '');
+        const started = () => events(php!.log()).filter((e) => e.type === 'started');
+        await until(() => started().length >= 3, 'the three starts in the log');
+        return started().map((e) => e.visitor ?? '');
       },
     );
   });
@@ -204,7 +201,7 @@ describe('the PHP proxy', () => {
         const answer = await fetch(`${php.url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
         assert.equal(((await answer.json()) as { error_code?: number }).error_code, 40003);
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => events(php.log()).filter((e) => e.type === 'failed').length >= 3, 'the three failed events in the log');
       // (the one refusal before them is the test's own look at whether the server is up)
       assert.deepEqual(events(php.log()).filter((e) => e.type !== 'refused').map((e) => [e.type, e.failure]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
       assert.equal(php.log().match(/refused the access token \(40003\) for smartIdLogin/g)?.length, 1, php.log());

@@ -9,6 +9,7 @@ import { proxyRulesDocument } from '../../src/protocol/proxy-rules.js';
 import { DEFAULT_RATE_LIMITS, FINISHED_SESSION_TTL } from '../../src/proxy/options.js';
 import { countingService, serverPool } from './harness.js';
 import { freePort, startedByThisFile } from './processes.js';
+import { untilAnswering } from './wait.js';
 
 // One rulebook (src/protocol/proxy-rules.ts) for the three proxies: its JSON copies beside the
 // Python and PHP proxies are what it makes, and those proxies take their rules from the file
@@ -28,12 +29,8 @@ async function proxyOf(kind: 'python' | 'php', env: Record<string, string>): Pro
   children.push(child);
   let log = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) assert.fail(`${command} exited: ${log}`);
-    if (await fetch(`http://127.0.0.1:${port}/esign/`).then(() => true, () => false)) return `http://127.0.0.1:${port}/esign`;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return assert.fail(`${command} did not start: ${log}`);
+  await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => `${command}: ${log}`);
+  return `http://127.0.0.1:${port}/esign`;
 }
 
 describe('the proxy rulebook', () => {

@@ -5,7 +5,7 @@ import { createClient } from 'redis';
 import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyStore } from '../../src/proxy/index.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
 import { EsignClient, EsignError } from '../../src/client/index.js';
-import { ACCESS_TOKEN, CookieJar, send, serverPool } from './harness.js';
+import { ACCESS_TOKEN, CookieJar, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 // The proxy's store fails closed: with its real redis-server stopped during a run, every request
@@ -92,7 +92,7 @@ describe('proxy: a store that fails closed', () => {
     assert.ok(!logged.join('\n').includes(ACCESS_TOKEN) && !logged.join('\n').includes('40504040001'), 'no secret, no code in the log');
 
     await redis.resume();
-    for (let i = 0; i < 100 && !(await handler.health()).ok; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => (await handler.health()).ok, 'the store healthy again', 5_000, 50);
     assert.deepEqual(await handler.health(), { ok: true, store: 'ok' });
     // the server came back empty: the earlier binding is gone, so its poll is refused as not this visitor's
     const lost = await send(`${url}/smartid/status/${TOKEN}.json`, 'POST', {}, false, { jar: visitor });

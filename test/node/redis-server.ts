@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from './wait.js';
 
 export interface RedisServer {
   /** The Unix socket it listens on. */
@@ -96,14 +97,18 @@ export async function startRedisCluster(ports: number[]): Promise<RedisCluster> 
     const [code] = (await once(create, 'exit')) as [number];
     assert.equal(code, 0, said);
     // every slot served before the tests begin
-    for (let i = 0; i < 100; i++) {
-      const info = spawn('redis-cli', ['-p', String(ports[0]), 'cluster', 'info'], { stdio: ['ignore', 'pipe', 'ignore'] });
-      let text = '';
-      info.stdout!.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      await once(info, 'exit');
-      if (/cluster_state:ok/.test(text)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => {
+        const info = spawn('redis-cli', ['-p', String(ports[0]), 'cluster', 'info'], { stdio: ['ignore', 'pipe', 'ignore'] });
+        let text = '';
+        info.stdout!.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        await once(info, 'exit');
+        return /cluster_state:ok/.test(text);
+      },
+      'the cluster serving every slot',
+      10_000,
+      100,
+    );
   } catch (error) {
     await stop();
     throw error;
