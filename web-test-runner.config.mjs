@@ -144,6 +144,12 @@ export default {
             return undefined;
           }
           if (fault === 'stall') return new Promise((resolve) => setTimeout(resolve, 1500)).then(() => next());
+          // a broken answer from the side of the service: "ok" and nothing the result is made of
+          if (fault === 'empty-ok') {
+            ctx.type = 'application/json';
+            ctx.body = { status: 'ok' };
+            return undefined;
+          }
           // never answered: held until the page gives it up and closes the connection
           if (fault === 'hold') {
             ctx.respond = false;
