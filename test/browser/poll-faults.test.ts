@@ -1,5 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/elements/identify/define.js';
+import '../../src/elements/sign/define.js';
+import '../../src/elements/hash-sign/define.js';
+import { samplePdf } from 'esign-sandbox/sample-pdf';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { EsignStatus } from '../../src/elements/status/status.js';
 import { submitButton, type, until } from './helpers.js';
@@ -121,4 +124,45 @@ describe('polling through network faults', () => {
     await until(() => counts.authenticated > 0, 'the login after online', 1_500);
     expect(counts).to.deep.equal({ started: 1, authenticated: 1, error: 0, cancelled: 0 });
   });
+});
+
+describe('an "ok" answer with nothing the result is made of (broken on the way)', () => {
+  afterEach(() => faults(''));
+
+  const cases: { tag: string; result: string; prepare: (el: HTMLElement & Record<string, unknown>) => void }[] = [
+    { tag: 'esign-identify', result: 'esign-authenticated', prepare: () => undefined },
+    { tag: 'esign-sign', result: 'esign-signed', prepare: (el) => (el['files'] = new File([samplePdf('Contract', 1) as BlobPart], 'contract.pdf', { type: 'application/pdf' })) },
+    { tag: 'esign-hash-sign', result: 'esign-hash-signed', prepare: (el) => (el['hash'] = 'a'.repeat(64)) },
+  ];
+  for (const { tag, result, prepare } of cases) {
+    it(`${tag}: a failure of the service's side with Try again, never a result with holes in it`, async () => {
+      const el = document.createElement(tag) as EsignIdentify & Record<string, unknown>;
+      Object.assign(el, { endpoint: '/esign', lang: 'en', pollInterval: 100 });
+      prepare(el);
+      document.body.append(el);
+      try {
+        await el.updateComplete;
+        await type(el, 'code', '40504040001');
+        const events: string[] = [];
+        const codes: string[] = [];
+        for (const name of ['esign-started', result, 'esign-error', 'esign-cancelled']) el.addEventListener(name, (event) => {
+          events.push(name);
+          if (name === 'esign-error') codes.push((event as CustomEvent<{ code: string }>).detail.code);
+        });
+        await faults('empty-ok');
+        submitButton(el).click();
+        await until(() => events.includes('esign-error'), 'the error', 10_000);
+        await faults('');
+        expect(events).to.deep.equal(['esign-started', 'esign-error']);
+        expect(codes).to.deep.equal(['service-error']);
+        await el.updateComplete;
+        expect(el.shadowRoot!.querySelector<EsignStatus>('esign-status')!.state).to.equal('error');
+        expect(el.shadowRoot!.querySelector('.done, [part="download"]')).to.equal(null);
+        await until(() => el.shadowRoot!.activeElement?.getAttribute('part') === 'retry', 'the focus on Try again');
+        await expect(el).to.be.accessible();
+      } finally {
+        el.remove();
+      }
+    });
+  }
 });

@@ -197,28 +197,6 @@ describe('esign-sign: signing', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('an "ok" answer with no signed file in it: an error with Try again, never a success with nothing to show', async () => {
-    const el = await signElement();
-    el.files = pdfFile();
-    await type(el as never, 'code', '40504040001');
-    const events: string[] = [];
-    for (const name of ['esign-started', 'esign-signed', 'esign-error', 'esign-cancelled']) el.addEventListener(name, () => events.push(name));
-    await fetch('/__faults/poll?plan=empty-ok');
-    try {
-      submitButton(el as never).click();
-      await until(() => events.includes('esign-error'), 'the error');
-    } finally {
-      await fetch('/__faults/poll?plan=');
-    }
-    await el.updateComplete;
-    const status = el.shadowRoot!.querySelector<HTMLElement & { state: string }>('esign-status')!;
-    expect(events).to.deep.equal(['esign-started', 'esign-error']);
-    expect(status.state).to.equal('error');
-    expect(el.shadowRoot!.querySelector('[part="download"]')).to.equal(null);
-    await until(() => el.shadowRoot!.activeElement?.getAttribute('part') === 'retry', 'the focus on Try again');
-    await expect(el).to.be.accessible();
-  });
-
   it('signs a PDF with Smart-ID (visible, last page): the signed file as base64 and as a PDF Blob, and a download', async () => {
     const el = await signElement({ 'signature-position': 'right_bottom', 'signature-page': 'last_page', 'certificate-level': 'QUALIFIED' });
     el.files = pdfFile('contract.pdf', 2);

@@ -17,6 +17,7 @@ import type { HashSignedDetail } from './events.js';
 import { hashFits, hashToHex, type HashInput } from './hash.js';
 import { readonlyStyles } from '../../internal/readonly.styles.js';
 import { hashSignStyles } from './hash-sign.styles.js';
+import { isText, requireAnswer } from '../../internal/answer-check.js';
 
 const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
 
@@ -150,6 +151,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   }
 
   protected completed(raw: HashSignStatusResponse, { channel, token }: { channel: Channel; token: string }): HashSignedDetail {
+    requireAnswer(isText(raw.signature_value), 'signature');
     const detail: HashSignedDetail = {
       signatureValue: raw.signature_value,
       hash: this.hashHex as string,

@@ -9,6 +9,7 @@ import type { SessionStartResponse } from '../../protocol/types.js';
 import { EsignPersonForm, type PersonValue } from '../person-form/person-form.js';
 import type { Dependency } from '../../internal/define.js';
 import type { AuthenticatedDetail } from './events.js';
+import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
 
 const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', lv: 'ENG', et: 'EST', ru: 'RUS' };
 
@@ -90,6 +91,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
   }
 
   protected completed(raw: IdentificationStatusResponse, { channel }: { channel: Channel }): AuthenticatedDetail {
+    requireAnswer(isText(raw.code) && isText(raw.country) && isString(raw.name) && isString(raw.surname), 'person');
     const detail: AuthenticatedDetail = {
       person: { name: raw.name, surname: raw.surname, code: raw.code, country: raw.country },
       certificate: camelCased(raw.certificate),

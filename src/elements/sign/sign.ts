@@ -24,6 +24,7 @@ import type { SignedDetail } from './events.js';
 import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
 import { signStyles } from './sign.styles.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
+import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
 
 /** The preview says its own failures; they are not the signing's, so they stay inside. */
 const stopHere = (event: Event) => event.stopPropagation();
@@ -271,6 +272,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   }
 
   protected async completed(raw: SignStatusResponse, { channel, token }: { channel: Channel; token: string }): Promise<SignedDetail> {
+    requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
     const extension = extensionOf(raw.file.name);
     const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
     const name = this.#signedName(raw.file.name);
