@@ -37,7 +37,7 @@ type Base64Decoder = (text: string) => Uint8Array;
 
 function decoder(): Base64Decoder {
   // newer engines only: not in the DOM types of every TypeScript a host compiles with
-  const native: Base64Decoder | undefined = Reflect.get(Uint8Array, 'fromBase64');
+  const native = Reflect.get(Uint8Array, 'fromBase64') as Base64Decoder | undefined;
   if (native) return (text) => native(text);
   return (text) => {
     const binary = atob(text);

@@ -9,7 +9,7 @@ export type CamelCased<T> = T extends readonly (infer U)[]
 
 /** Turns the snake_case keys of a service answer into camelCase, deeply (values are kept). */
 export function camelCased<T>(value: T): CamelCased<T> {
-  if (Array.isArray(value)) return value.map((item) => camelCased(item)) as CamelCased<T>;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => camelCased(item)) as CamelCased<T>;
   if (value === null || typeof value !== 'object') return value as CamelCased<T>;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {

@@ -84,7 +84,7 @@ function callAttributes(server: URL): CallAttributes {
   const durations = new Map<OperationId, Map<number, Attributes>>();
   const remembered = <K>(byOperation: Map<OperationId, Map<K, Attributes>>, operation: OperationId, key: K, make: () => Attributes): Attributes => {
     let made = byOperation.get(operation);
-    if (!made) byOperation.set(operation, (made = new Map()));
+    if (!made) byOperation.set(operation, (made = new Map<K, Attributes>()));
     let value = made.get(key);
     if (!value) made.set(key, (value = Object.freeze(make())));
     return value;

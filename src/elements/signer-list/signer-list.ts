@@ -184,7 +184,7 @@ export class EsignSignerList extends EsignDocumentElement {
     const signed = (this._signers ?? []).filter((s) => s.signStatus === 'signed');
     const signers = signed.filter((s) => !names.some((n) => n.toLocaleUpperCase() === full(s)));
     const others = names.filter((n) => !signed.some((s) => n.toLocaleUpperCase() === full(s)));
-    return signers.length === 1 && others.length === 1 ? new Map([[signers[0]!, others[0]!]]) : new Map();
+    return new Map(signers.length === 1 && others.length === 1 ? [[signers[0]!, others[0]!]] : []);
   }
 
   #renderSigner(signer: SignerEntry, index: number, signedAs: Map<SignerEntry, string>) {

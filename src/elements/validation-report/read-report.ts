@@ -23,7 +23,7 @@ function asDate(value: unknown): Date | null {
 
 function strings(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return value.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item && 'value' in item ? String(item.value) : JSON.stringify(item)));
+  return value.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item && 'value' in item ? String((item as { value: unknown }).value) : JSON.stringify(item)));
 }
 
 /** Reads what a person needs from a DSS report, tolerating whatever is missing. */
