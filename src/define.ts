@@ -6,9 +6,11 @@ import './elements/document-preview/events.js';
 import './elements/document-upload/events.js';
 import './elements/hash-sign/events.js';
 import './elements/identify/events.js';
+import './elements/person-form/events.js';
 import './elements/sign/events.js';
 import './elements/signer-list/events.js';
 import './elements/signing-link/events.js';
+import './elements/status/events.js';
 import './elements/validation-report/events.js';
 import { defineElement } from './internal/define.js';
 

@@ -1,11 +1,11 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ProxyCaller } from '../client/caller.js';
 import type { NoBody, Operation } from '../protocol/operations.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import { CHANNELS, type Channel, type Country, type MessageFormat, type SessionKind, type SessionStartResponse, type WaitingResponse } from '../protocol/types.js';
 import type { StringKey, StringPart } from '../i18n/index.js';
 import type { PersonField, PersonForm, PersonValue } from './person.js';
-import { EsignElement } from './base-element.js';
+import { EsignSessionSettings } from './session-settings.js';
 import { controls } from './controls.styles.js';
 import type { EndChoices, SessionController, SessionState, StartRequest } from './session-controller.js';
 import { loadOnce } from './load-once.js';
@@ -20,9 +20,6 @@ import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { fixedFields, type SignerPerson } from './signer.js';
 
-const listOf = (value: string | null): Channel[] =>
-  (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c));
-
 /** The session's controller (session-controller.ts), loaded once for every session element of the page. */
 const loadController = loadOnce(() => import('./session-controller.js').then((module) => module.SessionController));
 
@@ -31,67 +28,8 @@ const loadController = loadOnce(() => import('./session-controller.js').then((mo
  * details, the control code, waiting, cancel, the end states, focus and events. Subclasses
  * add their own inputs, start their kind of session and build their result.
  */
-export abstract class EsignSessionElement<Detail, Raw extends { status: string }> extends EsignElement {
+export abstract class EsignSessionElement<Detail, Raw extends { status: string }> extends EsignSessionSettings {
   static override styles = [theme, controls, sessionStyles];
-
-  static override properties: PropertyDeclarations = {
-    channels: { converter: { fromAttribute: listOf, toAttribute: (value: Channel[]) => value.join(' ') } },
-    channel: { type: String, reflect: true },
-    country: { type: String },
-    countries: { converter: { fromAttribute: (v: string | null) => (v ?? '').split(/[\s,]+/).filter(Boolean) } },
-    message: { type: String },
-    messageFormat: { type: String, attribute: 'message-format' },
-    pollInterval: { type: Number, attribute: 'poll-interval' },
-    timeLimit: { type: Number, attribute: 'time-limit' },
-    code: { type: String },
-    phone: { type: String },
-    hideSuccess: { type: Boolean, attribute: 'hide-success' },
-    novalidate: { type: Boolean, reflect: true },
-    noResume: { type: Boolean, attribute: 'no-resume' },
-    requestTimeout: { type: Number, attribute: 'request-timeout' },
-  };
-
-  /** Channels offered, in order: `smartid`, `mobile`. */
-  declare channels: Channel[];
-  /** The channel chosen now (preselect with the attribute). */
-  declare channel: Channel;
-  /**
-   * The country preselected for Smart-ID. Unset (''), it follows the page's language where the
-   * language names one (et: Estonia, lv: Latvia, lt: Lithuania), else Lithuania.
-   */
-  declare country: Country | '';
-  /** Countries offered for Smart-ID. */
-  declare countries: Country[];
-  /** Text shown on the phone. */
-  declare message: string;
-  /** GSM-7 or UCS-2 (Mobile-ID); chosen from the text when unset. */
-  declare messageFormat: MessageFormat | '';
-  /** Wait between status polls, ms. */
-  declare pollInterval: number;
-  /** Give up after this many ms; 0 uses the channel's default. */
-  declare timeLimit: number;
-  /** Prefilled personal code. */
-  declare code: string;
-  /** Prefilled phone number. */
-  declare phone: string;
-  /** Render nothing in the success state (the host shows its own). */
-  declare hideSuccess: boolean;
-  /**
-   * As on a form: the person's fields are sent as typed and checked by the service alone, whose
-   * field errors (40004 phone, 40005 code, 40001) then land on their fields.
-   */
-  declare novalidate: boolean;
-  /**
-   * Do not keep a waiting session in the tab's sessionStorage. By default a page reloaded while the
-   * person confirms on their phone (a phone reloads a discarded tab) follows the same session on.
-   */
-  declare noResume: boolean;
-  /**
-   * A request's time limit, ms, on a bad network: a start past it ends in a retryable error, a
-   * status poll past it (or 10 s, the shorter) is dropped and the next goes at once; a file adds
-   * 10 s a megabyte. 0: 30 s.
-   */
-  declare requestTimeout: number;
 
   /** The session's controller, once its code is loaded (after the form is on screen, or at the first start). */
   #session: SessionController<Raw, Detail> | undefined;
@@ -153,24 +91,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** Countries offered for this kind of session. */
   protected offeredCountries(): Country[] {
     return this.countries;
-  }
-
-  constructor() {
-    super();
-    this.channels = [...CHANNELS];
-    this.channel = 'smartid';
-    this.country = '';
-    this.countries = ['LT', 'LV', 'EE'];
-    this.message = '';
-    this.messageFormat = '';
-    this.pollInterval = 1000;
-    this.timeLimit = 0;
-    this.code = '';
-    this.phone = '';
-    this.hideSuccess = false;
-    this.novalidate = false;
-    this.noResume = false;
-    this.requestTimeout = 0;
   }
 
   override connectedCallback(): void {

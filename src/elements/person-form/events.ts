@@ -1,4 +1,4 @@
-import type { PersonValue } from './person-form.js';
+import type { PersonValue } from '../../internal/person.js';
 
 declare global {
   interface HTMLElementEventMap {

@@ -1,6 +1,8 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Country } from '../../protocol/types.js';
 import { stringsLoaded, type StringKey, type StringPart } from '../../i18n/index.js';
+// its events on HTMLElementEventMap wherever its class is named (the framework types too)
+import './events.js';
 import { EsignElement, OPTIONAL_TEXT } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';

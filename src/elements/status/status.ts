@@ -1,6 +1,8 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignElement } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
+// its events on HTMLElementEventMap wherever its class is named (the framework types too)
+import './events.js';
 import { theme } from '../../internal/theme.js';
 import { statusStyles } from './status.styles.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
