@@ -182,6 +182,19 @@ describe('proxy steps, each on its own', () => {
         const refused = await refusal(binding, other, setup);
         assert.deepEqual([refused.status, refused.body, refused.why], [404, { status: 'error', message: 'Session for given token was not found', error_code: 40402 }, { reason: 'not-your-session' }], url);
       }
+      // a stored record that is not a binding (a field of the wrong type, one missing) binds nothing
+      for (const [token, record] of [
+        ['token-bad1', { visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 42 }],
+        ['token-bad2', { visitor: ['cookie:v1'], channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' }],
+        ['token-bad3', { visitor: 'cookie:v1', channel: 'fax', kind: 'login', status: 'smartIdLoginStatus' }],
+        ['token-bad4', { visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus', signer: 7 }],
+      ] as const) {
+        await setup.store.set(`bind:${token}`, JSON.stringify(record), 60_000);
+        const forged = await through([route, fields], incoming({ url: `/smartid/status/${token}.json`, body: '{}' }), setup);
+        forged.visitor = { id: 'v1', key: 'cookie:v1' };
+        const refused = await refusal(binding, forged, setup);
+        assert.deepEqual([refused.status, refused.why], [404, { reason: 'not-your-session' }], token);
+      }
       // a start has no binding to check
       const start = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
       assert.equal(await binding(start, setup), undefined);

@@ -12,8 +12,10 @@ function parseBinding(stored: string): Binding | null {
   let bound = parsed.get(stored);
   if (!bound) {
     const value: unknown = JSON.parse(stored);
-    if (typeof value !== 'object' || value === null) return null;
-    bound = value as Binding;
+    // the store is the proxy's own, but a record is read field by field all the same (an older
+    // version's, or another program's under the same prefix): one that is not a binding binds nothing
+    if (!isBinding(value)) return null;
+    bound = value;
     // shared by every poll of the session (and its person by their events): nobody changes it
     if (bound.person) Object.freeze(bound.person);
     Object.freeze(bound);
@@ -21,6 +23,27 @@ function parseBinding(stored: string): Binding | null {
     parsed.set(stored, bound);
   }
   return bound;
+}
+
+const CHANNELS: readonly unknown[] = ['mobile', 'smartid'];
+const KINDS: readonly unknown[] = ['login', 'sign', 'hash'];
+const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
+const optionalObject = (value: unknown) => value === undefined || (typeof value === 'object' && value !== null);
+
+/** Whether a stored value is a binding: who, which channel, kind and status operation, each of its type. */
+function isBinding(value: unknown): value is Binding {
+  if (typeof value !== 'object' || value === null) return false;
+  const b = value as Record<string, unknown>;
+  return (
+    typeof b['visitor'] === 'string' &&
+    CHANNELS.includes(b['channel']) &&
+    KINDS.includes(b['kind']) &&
+    typeof b['status'] === 'string' &&
+    optionalText(b['signer']) &&
+    optionalText(b['rotatedFrom']) &&
+    optionalObject(b['person']) &&
+    optionalObject(b['upload'])
+  );
 }
 
 export const SESSION_NOT_FOUND = 'Session for given token was not found';
