@@ -247,9 +247,10 @@ describe('the packed packages installed into an empty app', () => {
       const tag = entry === 'define' ? 'identify' : entry;
       const folder = join(app, `types-${entry}`);
       mkdirSync(folder, { recursive: true });
-      // an element with events of its own (a part of another has none): its error's detail typed
-      const events = existsSync(join(app, `node_modules/esign-elements/dist/elements/${tag}/events.d.ts`));
-      const listen = events ? `element.addEventListener('esign-error', (event) => console.log(event.detail.code));\n` : '';
+      // an element with events of its own: the first it declares has its detail typed (a CustomEvent, not an Event)
+      const declared = join(app, `node_modules/esign-elements/dist/elements/${tag}/events.d.ts`);
+      const first = existsSync(declared) ? /'(esign-[a-z-]+)'/.exec(readFileSync(declared, 'utf8'))?.[1] : undefined;
+      const listen = first ? `element.addEventListener('${first}', (event) => console.log(event.detail));\n` : '';
       writeFileSync(join(folder, 'page.ts'), `import 'esign-elements/${entry}';\nconst element: HTMLElementTagNameMap['esign-${tag}'] = document.createElement('esign-${tag}');\n${listen}`);
       writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, include: ['page.ts'] }));
       const compiled = await run(process.execPath, [tsc, '-p', folder], { cwd: app }).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error));
