@@ -81,7 +81,7 @@ export class ProxyCaller {
     try {
       path = pathOf(operation, params, this.locale);
     } catch (cause) {
-      throw new EsignError('invalid-input', (cause as Error).message, { cause, field: Object.keys(params)[0] });
+      throw new EsignError('invalid-input', cause instanceof Error ? cause.message : String(cause), { cause, field: Object.keys(params)[0] });
     }
     const { method } = operation;
     // the proxy answers its own origin only (decision 0011): another origin would fail as "the network"
@@ -133,6 +133,7 @@ export class ProxyCaller {
         } catch (cause) {
           throw failure(cause, 'The answer broke off');
         }
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an operation that answers a file is typed to answer a File (answersFile)
         return new File([blob], name ? decodeURIComponent(name) : 'document', { type: blob.type }) as Answer;
       }
       try {
@@ -147,6 +148,7 @@ export class ProxyCaller {
     const requestId = response.headers.get('x-request-id') ?? undefined;
     let json: { status?: unknown } | null = null;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- its status is checked on the next line before anything is read
       json = JSON.parse(text) as { status?: unknown } | null;
     } catch {
       // not JSON: an error page of something on the way
@@ -159,7 +161,9 @@ export class ProxyCaller {
     const status = json.status;
     // the rest of an answer is the operation's contract, relayed by the host's own proxy: an element
     // reads what it shows defensively, and the browser's answer is never proof of anything (the proxy's is)
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the operation's contract, relayed by the host's proxy; elements check what they read (answer-check.ts)
     if (status === 'ok' || status === 'waiting') return json as Answer;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an error answer: errorFromResponse reads each field defensively
     const error = errorFromResponse(json as ErrorResponse, response.status, response.headers.get('retry-after'), requestId);
     const notFound = error.code === 'document-not-found' ? notFoundCode(operation.path, error.message) : null;
     if (!notFound) throw error;

@@ -28,6 +28,7 @@ export class EsignClient extends ProxyCaller {
     token: string,
     options?: RequestOptions,
   ): Promise<Status<StatusResponses[K]>> {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- STATUS_OPERATIONS maps a channel and kind to the status operation of that kind
     return this.call(OPERATIONS[STATUS_OPERATIONS[channel][kind]] as Operation<NoBody, Status<StatusResponses[K]>>, {}, { token }, options);
   }
 
@@ -74,8 +75,10 @@ const takesParamAndBody = (id: OperationId): boolean => id in PARAM_AND_BODY;
 for (const id of OPERATION_IDS) {
   const param = /\{(\w+)\}/.exec(OPERATIONS[id].path)?.[1];
   Reflect.set(EsignClient.prototype, id, function (this: EsignClient, ...args: unknown[]) {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the generated method's signature puts the path parameter first
     const params = param ? { [param]: args.shift() as string } : {};
     const body = !param || takesParamAndBody(id) ? args.shift() : {};
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the generated method's signature types the body and the options by the operation
     return this.call(OPERATIONS[id] as Operation<unknown>, body ?? {}, params, args[0] as RequestOptions | undefined);
   });
 }

@@ -63,6 +63,7 @@ export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retr
   let code: EsignErrorCode;
   if (proxyCode) {
     // the proxy's signing gate (403 signer-mismatch, signer-unknown) says who may sign: its own codes
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- signer-mismatch and signer-unknown are the proxy's only signer codes, both EsignErrorCodes
     code = body.proxy_error?.startsWith('signer') ? (body.proxy_error as EsignErrorCode) : proxyCode;
     if (typeof body.field === 'string') init.field = body.field;
     const wait = Number(body.retry_after ?? retryAfterHeader ?? NaN);

@@ -38,6 +38,7 @@ export const ERROR_GROUPS = {
 
 export type EsignErrorCode = keyof typeof ERROR_GROUPS;
 export type EsignErrorGroup = (typeof ERROR_GROUPS)[EsignErrorCode];
+// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a literal table: its keys are its type's
 export const ERROR_CODES = /* @__PURE__ */ Object.keys(ERROR_GROUPS) as EsignErrorCode[];
 
 /** Codes for which trying the same thing again can help. */
@@ -99,6 +100,7 @@ export class EsignError extends Error {
     this.retryable = init.retryable ?? RETRYABLE.has(code);
     // only what is known: an absent field stays absent (not `undefined`) on the error and its detail
     for (const key of ['field', 'serviceCode', 'httpStatus', 'retryAfter', 'requestId'] as const) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- copies an optional field of the same name and type
       if (init[key] !== undefined) (this as Record<typeof key, unknown>)[key] = init[key];
     }
   }
@@ -107,6 +109,7 @@ export class EsignError extends Error {
   toDetail(message: string = this.message): EsignErrorDetail {
     const detail: EsignErrorDetail = { code: this.code, message, retryable: this.retryable };
     for (const key of ['field', 'serviceCode', 'retryAfter', 'requestId', 'cause'] as const) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- copies an optional field of the same name and type
       if (this[key] !== undefined) (detail as Record<typeof key, unknown>)[key] = this[key];
     }
     return detail;

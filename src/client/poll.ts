@@ -26,7 +26,7 @@ export interface PollOptions {
 }
 
 /** Errors on the way to the service that a later poll may not meet again. */
-function isTransient(error: unknown): boolean {
+function isTransient(error: unknown): error is EsignError {
   return (
     error instanceof EsignError &&
     (error.code === 'network' || error.code === 'service-unreachable' || error.code === 'timeout')
@@ -91,17 +91,19 @@ export async function poll<T extends { status: string }>(
       say(false);
       failures = 0;
       lastFailure = undefined;
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- not waiting: the operation's final answer
       if (answer.status !== 'waiting') return answer as T;
       onWaiting?.(Date.now() - started);
     } catch (error) {
       if (signal?.aborted) throw cancelledError(signal.reason);
-      if (!woken && !isTransient(error)) throw error;
+      const transient = isTransient(error) ? error : undefined;
+      if (!woken && !transient) throw error;
       if (!woken) {
         say(true);
-        lastFailure = error as EsignError;
+        lastFailure = transient;
       }
       // dropped on waking, or past its time limit: the next poll goes at once
-      delay = woken || (error as EsignError).code === 'timeout' ? 0 : backoffDelay(failures++, interval, maxBackoff);
+      delay = woken || transient?.code === 'timeout' ? 0 : backoffDelay(failures++, interval, maxBackoff);
     } finally {
       clearTimeout(slow);
       signal?.removeEventListener('abort', stop);

@@ -48,6 +48,7 @@ export function matchOperation(method: string, rawPath: string): MatchedOperatio
     if (!found) continue;
     const params: Record<string, string> = {};
     matcher.names.forEach((name, i) => {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- each parameter of the path has its capture group
       params[name] = found[i + 2] as string;
     });
     return { id: matcher.id, params, locale: found[1] ? 'en' : 'lt' };

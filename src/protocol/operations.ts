@@ -127,6 +127,7 @@ export const STATUS_OPERATIONS: Readonly<Record<Channel, Readonly<Record<Session
 };
 export type { ServiceLocale } from './paths.js';
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a literal table: its keys are its type's
 export const OPERATION_IDS = /* @__PURE__ */ Object.keys(OPERATIONS) as OperationId[];
 
 /** {@link pathOf} for an operation named by its id. */

@@ -193,8 +193,10 @@ export const FAILURE_KINDS = {
 
 /** The session operations: what a proxy forwards unless the host enables more. */
 export const SESSION_OPERATION_IDS: readonly OperationId[] = [
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a table keyed by operation ids
   ...(Object.keys(STARTS) as OperationId[]),
   ...(Object.values(STARTS).map((start) => start.status)),
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a table keyed by operation ids
   ...(Object.keys(REMOVALS) as OperationId[]),
 ];
 

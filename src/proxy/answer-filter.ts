@@ -54,6 +54,7 @@ export function withoutScreening(value: Record<string, unknown>): { value: Recor
       const screening = (SCREENING_FIELDS as readonly string[]).includes(key);
       const clean = screening ? undefined : walk(inner);
       if (screening || clean !== inner) {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object of the parsed answer (checked by the caller)
         out ??= { ...(item as Record<string, unknown>) };
         changed = true;
         if (screening) delete out[key];
@@ -62,6 +63,7 @@ export function withoutScreening(value: Record<string, unknown>): { value: Recor
     }
     return out ?? item;
   };
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- walk keeps an object an object
   const result = walk(value) as Record<string, unknown>;
   return { value: result, changed };
 }

@@ -48,6 +48,7 @@ async function readBody(request: Request, limit: number, timeoutFor: (bytes: num
 /** The proxy as a fetch-style `(Request) => Promise<Response>` route handler (Next.js, Hono, Deno, Bun). */
 export function createFetchProxyHandler<Raw extends Request = Request>(options: ProxyOptions<Raw>): FetchProxyHandler {
   // the hooks get back the Request this handler was given
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the overloads above type the options; this is their one implementation
   const core = createProxyCore(options as ProxyOptions);
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
@@ -71,6 +72,7 @@ export function createFetchProxyHandler<Raw extends Request = Request>(options: 
     if (!answer) return new Response(JSON.stringify({ status: 'error', message: 'Not found' }), { status: 404, headers: JSON_HEADERS });
     const headers = new Headers(answer.headers);
     for (const cookie of answer.cookies ?? []) headers.append('set-cookie', cookie);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Buffer or a string, both bodies a Response takes
     return new Response(answer.body as ConstructorParameters<typeof Response>[0], { status: answer.status, headers });
   };
   return Object.assign(handler, { health: core.health });
@@ -85,6 +87,7 @@ export type FetchProxyHandler = ((request: Request) => Promise<Response>) & { he
  */
 export function fetchHandlerToNode(handler: (request: Request) => Promise<Response>): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a TLS socket says encrypted; any other has no such field
     const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
@@ -108,6 +111,7 @@ export function fetchHandlerToNode(handler: (request: Request) => Promise<Respon
       req.resume();
       res.writeHead(status, { ...JSON_HEADERS, connection: 'close' }).end(JSON.stringify({ status: 'error', message }));
     };
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Express's request adds originalUrl; a plain one has none
     const raw = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     let request: Request;
     try {

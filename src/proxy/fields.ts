@@ -35,6 +35,7 @@ function pick(shape: Shape, value: unknown, path: string): unknown {
     return value.map((item, i) => pick(shape.array, item, `${path}.${i}`));
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidField(path);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checked an object above
   return pickObject(shape.object, value as Record<string, unknown>, `${path}.`);
 }
 

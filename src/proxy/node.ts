@@ -103,6 +103,7 @@ class NodeRequest implements IncomingProxyRequest {
     parsedBody: unknown,
   ) {
     this.method = raw.method ?? 'GET';
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a TLS socket says encrypted; a plain one has no such field
     this.secure = Boolean((raw.socket as TLSSocket).encrypted);
     this.host = raw.headers.host ?? null;
     this.parsedBody = parsedBody;
@@ -129,6 +130,7 @@ class NodeRequest implements IncomingProxyRequest {
  */
 export function createProxyHandler<Raw extends IncomingMessage = IncomingMessage>(options: ProxyOptions<Raw>): NodeProxyHandler {
   // the hooks get back the request this handler was given (Express's Request is an IncomingMessage)
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the overloads above type the options; this is their one implementation
   const core = createProxyCore(options as ProxyOptions);
   const log = options.log ?? ((message: string) => console.error(message));
   let saidAtRoot = false;

@@ -20,6 +20,7 @@ export function isAllowedOrigin(
   if (origin === null) return true;
   if (origin === 'null' || !URL.canParse(origin)) return false;
   const url = new URL(origin);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
   return ownHost !== null && url.host === ownHost.toLowerCase() && schemes.includes(url.protocol.slice(0, -1) as PageScheme);
 }
 

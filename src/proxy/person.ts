@@ -34,6 +34,7 @@ export function phoneCountry(phone: string): Country | null {
 export function startCountries(fields: Record<string, unknown>): Country[] {
   const named = new Set<Country>();
   const country = fields['country'];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a set of what the certificate names, compared with the signer's country as is
   if (typeof country === 'string') named.add(country.toUpperCase() as Country);
   const phone = fields['phone'];
   if (typeof phone === 'string') {

@@ -49,6 +49,7 @@ export class RedisStore implements ProxyStore {
   constructor(client: RedisClientLike, options: { prefix?: string } = {}) {
     this.#prefix = options.prefix ?? 'esign-proxy:';
     // ioredis first: its clients also have a sendCommand of their own, which takes a Command object
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the first of a command is its name
     if ('call' in client && typeof client.call === 'function') this.#command = ([command, ...args]) => client.call(command as string, ...args);
     else if ('masters' in client) this.#command = (args) => client.sendCommand(keyOf(args), false, args);
     else if ('sendCommand' in client) this.#command = (args) => client.sendCommand(args);
@@ -70,6 +71,7 @@ export class RedisStore implements ProxyStore {
   }
 
   async increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the script returns two integers
     const answer = (await this.#command(['EVAL', INCREMENT, '1', this.#prefix + key, String(Math.max(1, Math.ceil(windowMs)))])) as [number, number];
     const ttl = Number(answer[1]);
     return { count: Number(answer[0]), resetInMs: ttl > 0 ? ttl : windowMs };

@@ -47,6 +47,7 @@ export function createTelemetry(enabled: boolean, serviceUrl: string, propagateA
   let loading: Promise<Instruments | null> | undefined;
   const attributes = callAttributes(new URL(serviceUrl));
   const load = async (): Promise<Instruments | null> => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the optional peer @opentelemetry/api, the parts of it this file uses
     const api = (await import(/* @vite-ignore */ PACKAGE).catch(() => null)) as Api | null;
     if (!api?.trace) return null;
     const meter = api.metrics.getMeter(SCOPE);

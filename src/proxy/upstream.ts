@@ -118,7 +118,7 @@ function fetchUpstream(base: string, options: UpstreamOptions, doFetch: typeof f
         signal,
       });
     } catch (error) {
-      const name = (error as { name?: string }).name;
+      const name = error instanceof Error ? error.name : undefined;
       throw new UpstreamFailure(name === 'TimeoutError' || name === 'AbortError' ? 'upstream-timeout' : 'upstream-unreachable');
     }
     if (response.type === 'opaqueredirect') throw new UpstreamFailure('upstream-redirect');

@@ -128,6 +128,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     server.once('error', reject);
     server.listen(settings.port, settings.host, resolve);
   });
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- listening on a TCP port: its address is an AddressInfo (a string only for a pipe)
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

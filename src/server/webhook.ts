@@ -125,6 +125,7 @@ export function askSigner(target: WebhookTarget): (request: ProxyRequestInfo) =>
     if (!answer.ok) throw new Error(`the signer URL answered HTTP ${answer.status}`);
     const person: unknown = JSON.parse(text);
     // checked by the gate like any signer() answer (a person without a country is a setup error)
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checked by the signer step like any signer() answer
     return person as ProxySigner | null;
   };
 }

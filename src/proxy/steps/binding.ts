@@ -33,6 +33,7 @@ const optionalObject = (value: unknown) => value === undefined || (typeof value 
 /** Whether a stored value is a binding: who, which channel, kind and status operation, each of its type. */
 function isBinding(value: unknown): value is Binding {
   if (typeof value !== 'object' || value === null) return false;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object, read field by field below
   const b = value as Record<string, unknown>;
   return (
     typeof b['visitor'] === 'string' &&

@@ -36,6 +36,7 @@ function checked(x: Has<'operation'>, body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProxyRefusal(proxyError('malformed-json'));
   const { operation } = x;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checked an object above
     x.fields = operationFields(operation.id, body as Record<string, unknown>);
     if (STARTS[operation.id]) checkStartFields(x.fields);
   } catch (error) {

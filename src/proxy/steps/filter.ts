@@ -10,6 +10,7 @@ export const filter: Step<'service'> = ({ service }, { token, options }) => {
   let changed = false;
   if (mayHoldToken(service.text, token)) {
     const redacted = redactToken(service.value, token);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the redacted copy of an object is an object
     service.value = redacted.value as Record<string, unknown>;
     changed = redacted.changed;
   }

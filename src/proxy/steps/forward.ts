@@ -38,5 +38,6 @@ function received(x: Has<'operation'>, answer: UpstreamAnswer, token: string): P
     return proxyError('upstream-invalid');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return proxyError('upstream-invalid');
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checked an object (not an array) above
   x.service = { status: answer.status, text, value: parsed as Record<string, unknown>, body: text };
 }

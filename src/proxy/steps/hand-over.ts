@@ -54,6 +54,7 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
   const { operation, service, visitor, info } = x;
   const value = service.value;
   if (session) {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a status operation's path has its token
     const token = operation.params['token'] as string;
     // a login gives the browser a new visitor id of the proxy's own (a host that uses it as its
     // session then never keeps one a browser had before logging in); a host's own session id, by
@@ -72,6 +73,7 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     }
     return;
   }
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an upload's answer names its document; String() takes whatever is there
   const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
   await runOnResult(setup, handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }), x.hostCookies, x.requestId);
 }
@@ -94,5 +96,6 @@ interface Handed {
  * the route and the session's binding, `result` from the service, untouched but for its keys).
  */
 function handed(result: Handed): ResultToHand {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- built field by field as ResultToHand names them
   return result as ResultToHand;
 }

@@ -11,5 +11,6 @@ export const WAITING = JSON.stringify({ status: 'waiting' });
  */
 export const pollFloor: Step<'operation'> = ({ binding, operation }, { store, minPollInterval }) => {
   if (minPollInterval <= 0 || !binding || !STATUS_OF[operation.id]) return;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a status operation's path has its token
   return store.setIfAbsent(`poll:${operation.params['token'] as string}`, '1', minPollInterval).then((first) => (first ? undefined : jsonAnswer(200, WAITING)));
 };

@@ -14,6 +14,7 @@ import type { Step } from './exchange.js';
 export const signedBy: Step<'operation' | 'service'> = (x, { log }) => {
   const { binding, operation, service } = x;
   if (!binding?.signer || STATUS_OF[operation.id]?.kind !== 'sign' || service.value['status'] !== 'ok') return;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- content is checked a string before use
   const content = (service.value['file'] as { content?: unknown } | undefined)?.content;
   const found = typeof content === 'string' && binding.upload ? addedSignature(binding.upload, Buffer.from(content, 'base64')) : { problem: 'cannot be read' };
   if ('persons' in found && found.persons.some((person) => personDigest(person.country, person.code) === binding.signer)) return;

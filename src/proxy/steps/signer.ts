@@ -54,6 +54,7 @@ async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook
     setup.log(`[esign-proxy] signer() returned ${problem}, for ${x.operation.id}: return { country, code } of the person signed in, or null [request ${x.requestId}]`);
     throw new ProxyRefusal(proxyError('host-error'), { hook: 'signer' });
   }
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- signerProblem() found nothing wrong with it above
   const person = who as ProxySigner;
   if (!sameSigner(x.fields, person)) throw new ProxyRefusal(proxyError('signer-mismatch'));
   x.signer = personDigest(person.country, person.code);
@@ -62,7 +63,9 @@ async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook
 
 function printOf(fields: Record<string, unknown>): UploadPrint {
   const type = fields['type'];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- files is checked an array below
   const files = typeof type === 'string' ? (fields[type] as { files?: unknown } | undefined)?.files : undefined;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- String() takes whatever each field holds
   const list = Array.isArray(files) ? files.map((file) => ({ name: String((file as { name?: unknown }).name ?? ''), content: Buffer.from(String((file as { content?: unknown }).content ?? ''), 'base64') })) : [];
   const print = uploadPrint(type === 'pdf' ? 'pdf' : 'container', list);
   if (!print) throw new ProxyRefusal(proxyError('invalid-field', { field: typeof type === 'string' ? `${type}.files` : 'type' }));
