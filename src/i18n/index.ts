@@ -45,6 +45,7 @@ export function normalizeLanguage(tag: string | null | undefined): Language | nu
   let language = normalized.get(tag);
   if (language === undefined) {
     const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
     language = (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
     // a page that sets odd tags without end keeps no endless list
     if (normalized.size < 64) normalized.set(tag, language);
@@ -102,6 +103,7 @@ export function provideStrings(lang: Language, part: StringPart, strings: Partia
 /** Loads these parts of a language (every part, by default) and resolves with its words loaded so far. */
 export async function loadStrings(lang: Language, parts: readonly StringPart[] = STRING_PARTS): Promise<Strings> {
   await Promise.all(parts.map((part) => loadPart(lang, part)));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- asked only once the language is loaded
   return loaded.get(lang) as Strings;
 }
 
@@ -152,6 +154,7 @@ function pluralize(text: string, lang: Language, params: Record<string, string |
     const value = Number(params[name]);
     if (!(name in params) || !Number.isFinite(value)) return whole;
     const options = new Map<string, string>();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- both groups of the pattern always match
     for (const [, category, form] of forms.matchAll(PLURAL_FORM)) options.set(category as string, form as string);
     const chosen = options.get(`=${value}`) ?? options.get(pluralRules(lang).select(value)) ?? options.get('other') ?? '';
     return chosen.replace(/#/g, String(value));

@@ -24,7 +24,9 @@ function watchLanguages(): void {
 function inheritedLang(el: Element): string | null {
   let node: Node | null = el.parentNode ?? null;
   while (node) {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a node on the way up: an element answers getAttribute, a shadow root has a host; anything else reads as nothing
     if ((node as Element).getAttribute?.('lang')) return (node as Element).getAttribute('lang');
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a node on the way up: an element answers getAttribute, a shadow root has a host; anything else reads as nothing
     node = node.parentNode ?? (node as ShadowRoot).host ?? null;
   }
   return null;
@@ -133,6 +135,7 @@ export class EsignElement extends LitElement {
    */
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
     const declared = (this.constructor as typeof LitElement).elementProperties;
     for (const name of changed.keys()) {
       const options = declared.get(name);
@@ -162,6 +165,7 @@ export class EsignElement extends LitElement {
 
   /** The parts of its language the element needs before it renders now (its state may need fewer than it ever says). */
   protected wordsNeeded(): readonly StringPart[] {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
     return (this.constructor as typeof EsignElement).stringParts;
   }
 
@@ -176,6 +180,7 @@ export class EsignElement extends LitElement {
 
   /** Every word the element may say, loaded: for what words a message outside a render (an event's message, say). */
   protected async everyWord(): Promise<void> {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
     await loadWords(this, this.language, (this.constructor as typeof EsignElement).stringParts);
   }
 

@@ -6,6 +6,7 @@ const DECODE_CHUNK = 4 * 1024 * 1024;
 function readAsDataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- readAsDataURL's result is a string
     reader.onload = () => resolve(reader.result as string);
     reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
     reader.readAsDataURL(blob);
@@ -37,6 +38,7 @@ type Base64Decoder = (text: string) => Uint8Array;
 
 function decoder(): Base64Decoder {
   // newer engines only: not in the DOM types of every TypeScript a host compiles with
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Uint8Array.fromBase64 of newer engines, not in every TypeScript's DOM types
   const native = Reflect.get(Uint8Array, 'fromBase64') as Base64Decoder | undefined;
   if (native) return (text) => native(text);
   return (text) => {
@@ -60,5 +62,6 @@ export async function base64ToBlob(text: string, type: string): Promise<Blob> {
     parts.push(decode(clean.slice(offset, offset + DECODE_CHUNK)));
     if (offset + DECODE_CHUNK < clean.length) await nextTask();
   }
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- bytes of ArrayBuffers, which a Blob takes
   return new Blob(parts as BlobPart[], { type });
 }

@@ -64,7 +64,7 @@ export function filePicker(o: FilePickerOptions) {
             class="secondary"
             part="pick"
             aria-describedby="file-hint${o.error ? ' file-error' : ''}"
-            @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('input[type=file]') as HTMLInputElement | null)?.click()}
+            @click=${(e: Event) => (e.currentTarget instanceof HTMLElement ? e.currentTarget.parentElement?.querySelector<HTMLInputElement>('input[type=file]') : null)?.click()}
           >
             ${!o.multiple && o.files.length ? o.pickOther : o.pickLabel}
           </button>
@@ -75,6 +75,7 @@ export function filePicker(o: FilePickerOptions) {
             accept=${o.accept}
             ?multiple=${o.multiple}
             @change=${(e: Event) => {
+              // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener sits on that element
               const input = e.target as HTMLInputElement;
               if (input.files?.length) o.onFiles(input.files);
               input.value = '';

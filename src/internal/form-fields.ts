@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { valueOf } from './event-value.js';
 
 export { EMAIL, isHttpUrl } from './validation/web.js';
 
@@ -32,7 +33,7 @@ export function textField(o: TextFieldOptions) {
       ?disabled=${o.disabled ?? false}
       aria-invalid=${o.error ? 'true' : 'false'}
       aria-describedby=${describedBy || nothing}
-      @input=${(e: Event) => o.onInput((e.target as HTMLInputElement).value)}
+      @input=${(e: Event) => o.onInput(valueOf(e))}
     />
     ${o.error ? html`<span class="field-error" id="${o.id}-error" part="error">${o.error}</span>` : nothing}
   </div>`;

@@ -9,6 +9,7 @@ function countryOfLanguage(language: string): Country {
 /** The Smart-ID country in the form: the host's or the person's choice, else the page language's, among those offered. */
 export function chosenCountry(chosen: Country | '', language: string, offered: readonly Country[]): Country {
   const country = chosen || countryOfLanguage(language);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- never empty: a form offers at least one
   return offered.includes(country) ? country : (offered[0] as Country);
 }
 

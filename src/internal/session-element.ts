@@ -39,6 +39,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   async #controller(): Promise<SessionController<Raw, Detail>> {
     if (this.#session) return this.#session;
     // with the children the element declared for later (an element's own file may leave out what shows nothing before a session)
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
     const [Controller] = await Promise.all([loadController(), defineLater(this.constructor as CustomElementConstructor)]);
     return (this.#session ??= new Controller<Raw, Detail>(this, {
       kind: this.kind,
@@ -142,6 +143,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   protected get activeChannel(): Channel {
     const offered = this.offeredChannels;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- never empty: a form offers at least one
     return offered.includes(this.channel) ? this.channel : (offered[0] as Channel);
   }
 
@@ -325,6 +327,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   /** Keeps what the person typed, so nothing is lost when the form comes back. */
   #keepTyped(event: Event): void {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener sits on that element
     const form = event.currentTarget as PersonForm;
     this.code = form.code;
     this.phone = form.phone;

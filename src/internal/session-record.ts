@@ -41,6 +41,7 @@ function storage(): Storage | null {
  */
 export function recordKey(element: HTMLElement): string {
   const tag = element.localName;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an element's root is a document or a shadow root, both parent nodes
   const root = element.getRootNode() as ParentNode;
   const place = element.id || String([...root.querySelectorAll(tag)].indexOf(element));
   return `${PREFIX}${location.pathname}:${tag}:${place}`;
@@ -86,6 +87,7 @@ const CHANNELS: readonly unknown[] = ['mobile', 'smartid'];
 /** Whether a value read back is a record of this version, every field of its type. */
 function isSessionRecord(value: unknown): value is SessionRecord {
   if (typeof value !== 'object' || value === null) return false;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object, read field by field below
   const r = value as Record<string, unknown>;
   const text = (field: unknown) => typeof field === 'string';
   const time = (field: unknown) => typeof field === 'number' && Number.isFinite(field);

@@ -32,6 +32,7 @@ export function toSignFile(input: SignInput): SignFile {
     const name = 'name' in input && typeof input.name === 'string' ? input.name : input.type === 'application/pdf' ? 'document.pdf' : 'document';
     return { name, size: input.size, blob: input };
   }
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the branch above found both strings
   const { name, content } = input as { name: string; content: string };
   return { name, size: Math.floor((content.replace(/\s+/g, '').length * 3) / 4), base64: content };
 }
@@ -46,5 +47,6 @@ export function resolveType(hostType: FileType | '', files: SignFile[]): FileTyp
   if (hostType) return hostType;
   if (files.length > 1) return 'asice';
   const extension = extensionOf(files[0]?.name ?? '');
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
   return (FILE_TYPES as string[]).includes(extension) ? (extension as FileType) : null;
 }

@@ -13,6 +13,7 @@ export interface SignerPerson {
 /** `signer` as an attribute: `code[,country[,phone]]`. */
 export function signerFromAttribute(value: string | null): SignerPerson | null {
   const [code, country, phone] = (value ?? '').trim().split(/\s*,\s*/);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the country is checked against the offered ones where it is used
   return code ? ({ code, country: country?.toUpperCase(), phone } as SignerPerson) : null;
 }
 

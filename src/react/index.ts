@@ -22,6 +22,7 @@ import { EsignSigningLink as SigningLinkElement } from '../elements/signing-link
 import { EsignStatus as StatusElement } from '../elements/status/status.js';
 import { EsignValidationReport as ValidationReportElement } from '../elements/validation-report/validation-report.js';
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- @lit/react's name type for an event this package declares
 const on = <K extends keyof HTMLElementEventMap>(name: K) => name as EventName<HTMLElementEventMap[K]>;
 
 /** `esign-signer-list` → `EsignSignerList`, the component's name in React's tools. */

@@ -118,5 +118,6 @@ function listening(server: ViteDevServer): Promise<AddressInfo> {
   if (!http) return Promise.reject(new Error('esign-elements/vite: the sandbox needs Vite\'s own HTTP server (not middleware mode)'));
   const now = http.address();
   if (now && typeof now === 'object') return Promise.resolve(now);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- listening on a TCP port: its address is an AddressInfo
   return new Promise((resolve) => http.once('listening', () => resolve(http.address() as AddressInfo)));
 }

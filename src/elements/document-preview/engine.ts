@@ -22,6 +22,7 @@ let policy: ScriptUrlPolicy | undefined;
  * policy); only a URL of the page's own origin or of the widget's passes.
  */
 function trustedWorkerUrl(url: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- trustedTypes is in no DOM types every TypeScript has; the parts of it used here
   const types = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(url: string): string }): ScriptUrlPolicy } }).trustedTypes;
   if (!types) return url;
   policy ??= types.createPolicy('esign-elements', {
@@ -36,8 +37,10 @@ function trustedWorkerUrl(url: string): unknown {
 
 /** A worker of the document's own, created here so Trusted Types can allow it; ended with the document. */
 function startWorker(src: string): { port: Worker; worker: PDFWorker } {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a TrustedScriptURL is what the Worker takes under Trusted Types, typed as a string for the DOM types without it
   const port = new Worker(trustedWorkerUrl(src) as string, { type: 'module' });
   // the declared type of `port` is narrower than what PDF.js takes (a Worker or a MessagePort)
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- PDF.js's worker port takes a Worker, typed by PDF.js more narrowly
   return { port, worker: new PDFWorker({ port: port as never }) };
 }
 
@@ -113,6 +116,7 @@ export class PdfView {
     try {
       await task.promise;
     } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
       if ((error as Error)?.name === 'RenderingCancelledException') return false;
       throw error;
     }

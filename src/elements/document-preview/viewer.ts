@@ -92,6 +92,7 @@ export class PreviewViewer {
 
   get #name(): string {
     const host = this.host;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a file shown is a File when the host gave one (a Blob has no name: the fallback)
     return host._shown || (host.file as File | null)?.name || decodeURIComponent(host.src.split(/[?#]/)[0]!.split('/').pop() ?? '');
   }
 
@@ -172,6 +173,7 @@ export class PreviewViewer {
   async #openPdf(bytes: Uint8Array, load: number): Promise<void> {
     const host = this.host;
     // the Blob keeps its own copy: made before PDF.js takes the bytes to its worker
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- bytes of an ArrayBuffer, which a Blob takes (the DOM types ask for a narrower buffer)
     const blob = new Blob([bytes as BlobPart], { type: 'application/pdf' });
     const { PdfView } = await loadEngine();
     let view: PdfView;
@@ -179,8 +181,10 @@ export class PreviewViewer {
       view = await PdfView.open(bytes, host.workerSrc);
     } catch (cause) {
       if (cause instanceof EsignError) throw cause;
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
       const message = (cause as Error)?.message ?? 'Unreadable PDF';
       // the file may be fine: the page does not serve PDF.js's worker where the preview looks for it
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
       if ((cause as Error)?.name === WORKER_FAILED) throw new EsignError('misconfigured', message, { cause, retryable: false });
       throw new EsignError('document-corrupted', message, { cause, retryable: false });
     }
@@ -217,6 +221,7 @@ export class PreviewViewer {
 
   /** A failure said in the preview and sent as `esign-error`. */
   fail(error: unknown): void {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
     const esignError = error instanceof EsignError ? error : new EsignError('document-corrupted', (error as Error)?.message ?? 'Unreadable file', { cause: error, retryable: false });
     const detail = this.actions.errorDetail(esignError);
     this.host._error = detail.message;

@@ -61,6 +61,7 @@ async function readEntry(bytes: Uint8Array, view: DataView, local: number, metho
   const data = bytes.subarray(start, start + compressed);
   if (method === 0) return data.subarray(0, limit);
   if (method !== 8) throw new ContainerError('unsupported compression');
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- bytes of an ArrayBuffer, which a Blob takes (the DOM types ask for a narrower buffer)
   const reader = new Blob([data as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;

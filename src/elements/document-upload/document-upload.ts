@@ -108,8 +108,10 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     // the host's, not the person's: no field in the form
     if (this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl');
     if (this.signers.some((s) => s.successUrl.trim() && !isHttpUrl(s.successUrl.trim()))) this.setupProblem('signers.successUrl');
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the submit runs only with a document chosen
     const file = this.#document as SignFile;
     const detail = await this.act('upload', async (signal) => {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a file to sign has its bytes as a Blob when it has no base64 (sign-files.ts)
       const content = file.base64 ?? (await blobToBase64(file.blob as Blob, undefined, signal));
       const answer = await this.client.call(
         uploadDocument,
@@ -142,6 +144,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
 
   /** The document just uploaded was removed elsewhere on the page: its invitation links are withdrawn, and said so. */
   #onRemoved = (event: Event): void => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener is for this event
     const removed = (event as HTMLElementEventMap['esign-document-removed']).detail?.documentId;
     if (this._result && removed === this._result.uuid) this._removed = true;
   };
@@ -201,7 +204,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
                 ${signer.invitationUrl
                   ? html`<a class="url" href=${signer.invitationUrl} target="_blank" rel="noopener">${signer.invitationUrl}</a>
                       <div class="inline">
-                        <button type="button" class="secondary small" aria-label=${this.t('link.copy-for', { name })} @click=${() => this.#copy.copy(signer.invitationUrl as string, String(i))}>
+                        <button type="button" class="secondary small" aria-label=${this.t('link.copy-for', { name })} @click=${() => this.#copy.copy(signer.invitationUrl ?? '', String(i))}>
                           ${this.t('link.copy')}
                         </button>
                         <span role="status" class="muted">${textOrNothing(this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed')))}</span>

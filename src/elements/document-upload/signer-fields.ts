@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { SignerInput } from '../../protocol/types.js';
 import { EMAIL, textField } from '../../internal/form-fields.js';
+import { checkedOf } from '../../internal/event-value.js';
 
 export interface SignerDraft {
   name: string;
@@ -49,7 +50,7 @@ export function signerFields(
     </div>
     ${textField({ id: `${prefix}-email`, label: t('signer.email'), type: 'email', value: signer.email, error: errorOf('email'), autocomplete: 'email', required: true, disabled, onInput: (email) => change({ email }) })}
     <label class="choice">
-      <input type="checkbox" .checked=${signer.noEmail} ?disabled=${disabled} @change=${(e: Event) => change({ noEmail: (e.target as HTMLInputElement).checked })} />
+      <input type="checkbox" .checked=${signer.noEmail} ?disabled=${disabled} @change=${(e: Event) => change({ noEmail: checkedOf(e) })} />
       ${t('signer.no-email')}
     </label>
     ${nothing}`;

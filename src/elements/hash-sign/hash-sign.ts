@@ -135,9 +135,11 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
 
   protected startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
     const common = {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
       hash: this.hashHex as string,
       hash_algorithm: this.hashAlgorithm,
       code: person.code,
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- hash signing's form offers only its countries
       country: person.country as HashCountry,
       ...(this.message ? { message: this.message } : {}),
     };
@@ -147,6 +149,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
       }
       return client.call(smartIdHashSign, common, {}, { signal });
     }
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
     return client.call(mobileHashSign, { ...common, phone: person.phone as string }, {}, { signal });
   }
 
@@ -154,6 +157,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     requireAnswer(isText(raw.signature_value), 'signature');
     const detail: HashSignedDetail = {
       signatureValue: raw.signature_value,
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
       hash: this.hashHex as string,
       hashAlgorithm: this.hashAlgorithm,
       token,

@@ -79,6 +79,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
     return client.call(
       mobileLogin,
       {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
         phone: person.phone as string,
         code: person.code,
         language: this.phoneLanguage || PHONE_LANGUAGE[this.language],

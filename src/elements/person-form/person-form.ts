@@ -159,6 +159,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     const code = checkPersonalCode(this.code, this.#codeCountry());
     if (!code.valid) {
       const key = code.problem === 'format' && this.#codeCountry() === 'LV' ? 'form.code.format-lv' : `form.code.${code.problem}`;
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the table has a key for each value of the closed list it is built from
       problems.push({ field: 'code', key: key as StringKey });
     }
     return problems;
@@ -210,11 +211,13 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
   }
 
   #onInput(field: 'code' | 'phone', event: Event): void {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener sits on that element
     this[field] = (event.target as HTMLInputElement).value;
     if (this._serviceErrors[field]) this._serviceErrors = { ...this._serviceErrors, [field]: undefined };
   }
 
   #onCountry(event: Event): void {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the select offers the countries only
     this.country = (event.target as HTMLSelectElement).value as Country;
     this._serviceErrors = { ...this._serviceErrors, code: undefined, country: undefined };
   }
@@ -292,6 +295,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     const fixedCountry = this.fixed.includes('country');
     if (fixedCountry || offered.length < 2) {
       // set by the site, as the code is, or the only one offered: read like the other values, said so
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- never empty: a form offers at least one
       const country = fixedCountry || offered.includes(this.country) ? this.country : (offered[0] as Country);
       return html`<div class="wrap"><div class="row two">
         ${this.#readOnly('country', this.t('form.country'), fixedCountry ? this.t('form.fixed') : '', this.t(`country.${country}` as StringKey))}

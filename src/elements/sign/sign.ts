@@ -211,6 +211,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     this._progress = 0;
     const out: FileContainer = { files: [] };
     for (const file of files) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a file to sign has its bytes as a Blob when it has no base64 (sign-files.ts)
       const content = file.base64 ?? (await blobToBase64(file.blob as Blob, (fraction) => (this._progress = (done + fraction * file.size) / total), signal));
       done += file.size;
       out.files.push({ name: file.name, content });
@@ -224,6 +225,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   }
 
   protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start whose type could not be resolved
     const type = resolveType(this.type, this.documents) as FileType;
     const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
     this.#revoke();
@@ -255,6 +257,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
         { signal },
       );
     }
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
     return client.call(mobileSign, { ...common, phone: person.phone as string, ...mobileMessage }, {}, { signal });
   }
 
@@ -274,6 +277,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
   protected async completed(raw: SignStatusResponse, { channel, token }: { channel: Channel; token: string }): Promise<SignedDetail> {
     requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
     const extension = extensionOf(raw.file.name);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
     const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
     const name = this.#signedName(raw.file.name);
     // a File: a Blob that also carries the signed file's name

@@ -170,6 +170,7 @@ export class EsignSignerList extends EsignDocumentElement {
   }
 
   #stateWords(state: string): string {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the table has a key for each value of the closed list it is built from
     return KNOWN_STATES.includes(state) ? this.t(`sign-status.${state}` as StringKey) : state;
   }
 

@@ -12,6 +12,7 @@ import { normalizePhone } from '../../internal/validation/phone.js';
 import type { SigningLinkCreatedDetail } from './events.js';
 import { dateTimeWithZone } from '../../internal/date-time.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { valueOf } from '../../internal/event-value.js';
 
 interface LinkSigner {
   name: string;
@@ -156,6 +157,7 @@ export class EsignSigningLink extends EsignDocumentElement {
     );
     const links = readTemporarySigningLinks(raw);
     this._links = links;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the form does not create a link without both names
     const named = signers.map((s) => ({ name: s.name as string, surname: s.surname as string }));
     const detail: SigningLinkCreatedDetail = { documentId, links, signers: named, raw };
     this.emit('esign-signing-link-created', detail);
@@ -184,7 +186,7 @@ export class EsignSigningLink extends EsignDocumentElement {
       </div>
       <div class="field">
         <label for=${id('type')}>${this.t('slink.signature-type')}</label>
-        <select id=${id('type')} .value=${signer.signatureType} ?disabled=${busy} @change=${(e: Event) => this.#change(index, { signatureType: (e.target as HTMLSelectElement).value })}>
+        <select id=${id('type')} .value=${signer.signatureType} ?disabled=${busy} @change=${(e: Event) => this.#change(index, { signatureType: valueOf(e) })}>
           <option value="">—</option>
           <option value="smartid">${this.t('channel.smartid')}</option>
           <option value="mobileid">${this.t('channel.mobile')}</option>
@@ -236,7 +238,7 @@ export class EsignSigningLink extends EsignDocumentElement {
         </div>
         <div class="field">
           <label for="language">${this.t('slink.language')}</label>
-          <select id="language" .value=${language} ?disabled=${busy} @change=${(e: Event) => (this.pageLanguage = (e.target as HTMLSelectElement).value as 'lt' | 'en')}>
+          <select id="language" .value=${language} ?disabled=${busy} @change=${(e: Event) => (this.pageLanguage = valueOf(e) === 'en' ? 'en' : 'lt')}>
             <option value="lt" ?selected=${language === 'lt'}>${this.t('slink.lang.lt')}</option>
             <option value="en" ?selected=${language === 'en'}>${this.t('slink.lang.en')}</option>
           </select>

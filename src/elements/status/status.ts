@@ -186,6 +186,7 @@ export class EsignStatus extends EsignElement {
   override render() {
     const message = this.message || this.#defaultMessage();
     const waiting = this.state === 'waiting';
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- only the end states have an icon; any other reads as none
     const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
     // the box stays in the page while idle so its live message is announced when it first changes
     const words = html`<p class="message" id="message">${textOrNothing(message)}</p>

@@ -23,6 +23,7 @@ function asDate(value: unknown): Date | null {
 
 function strings(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object with a value: String() takes whatever it holds
   return value.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item && 'value' in item ? String((item as { value: unknown }).value) : JSON.stringify(item)));
 }
 

@@ -20,13 +20,16 @@ export function renderReport(host: ReportViewHost, signatures: ReadSignature[], 
   const time = (date: Date | null) => (date ? dateTimeWithZone(date, host.language) : unknown);
   // a technical name in plain words where they are known; the technical name stays in the full report
   const plain = (kind: 'format' | 'level', known: string, raw: string) => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the table has a key for each value of the closed list it is built from
     const key = `${kind}.${known}` as StringKey;
     const words = t(key);
     return words !== key ? words : raw || unknown;
   };
   const verdict = (signature: ReadSignature) => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the table has a key for each value of the closed list it is built from
     const indication = INDICATIONS.includes(signature.indication) ? t(`indication.${signature.indication}` as StringKey) : signature.indication || unknown;
     if (!signature.subIndication) return indication;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the table has a key for each value of the closed list it is built from
     const sub = SUB_INDICATIONS.includes(signature.subIndication) ? t(`sub.${signature.subIndication}` as StringKey) : signature.subIndication;
     return `${indication}: ${sub}`;
   };

@@ -69,10 +69,12 @@ export class EsignValidationReport extends EsignDocumentElement {
       const view = await loadReportView();
       if (this.#view) return;
       this.#view = view;
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Lit element renders into its own shadow root
       adoptStyles(this.renderRoot as ShadowRoot, [...EsignValidationReport.elementStyles, view.reportStyles]);
       this.requestUpdate();
     } catch (cause) {
       // the summary is shown; the signatures cannot be, and the person is told so
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
       this.failure = this.errorDetail(new EsignError('network', (cause as Error)?.message ?? 'The report could not be shown', { cause }));
       this.emit('esign-error', this.failure);
     }
