@@ -80,6 +80,7 @@ import '../define.js';
 import './jsx.js';
 ${sorted.map((e) => `import { ${e.className} as ${local(e)} } from '${classPath(e, '../')}';`).join('\n')}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- @lit/react's name type for an event this package declares
 const on = <K extends keyof HTMLElementEventMap>(name: K) => name as EventName<HTMLElementEventMap[K]>;
 
 /** \`esign-signer-list\` → \`EsignSignerList\`, the component's name in React's tools. */
