@@ -94,6 +94,19 @@ define('SHAPES', $RULES['startShapes']);
 define('SCREENING_FIELDS', $RULES['screeningFields']);
 
 /**
+ * Thrown by on_result() when your site will not take this result (a person it does not serve): the
+ * session ends for the browser with 409 site-refused, and is not tried again; any other throw is
+ * tried again by the next poll.
+ */
+final class ResultRefused extends Exception
+{
+    public function __construct(public readonly ?int $status = null)
+    {
+        parent::__construct($status === null ? 'the host refused the result' : "the host refused the result (HTTP $status)");
+    }
+}
+
+/**
  * The verified result, before the browser sees it: log the person in, store the file, ...
  * (idempotent by $token). $operation is the Node proxy's id (mobileLoginStatus, smartIdSignStatus, ...).
  * A host defines its own on_result() and signer() and then includes this file (session-recipe.php).
@@ -121,10 +134,17 @@ function report_to_check(string $token): void
     if ($hook === '') {
         return;
     }
-    $post = fn (string $at) => file_get_contents($hook, false, stream_context_create(['http' => ['method' => 'POST', 'header' => 'content-type: application/json', 'content' => json_encode(['token' => $token, 'at' => $at]), 'timeout' => 5]]));
-    $post('start');
+    $post = function (string $at) use ($hook, $token): string {
+        @file_get_contents($hook, false, stream_context_create(['http' => ['method' => 'POST', 'header' => 'content-type: application/json', 'content' => json_encode(['token' => $token, 'at' => $at]), 'timeout' => 5, 'ignore_errors' => true]]));
+        return $http_response_header[0] ?? '';
+    };
+    // the check's site turns this person away with 409
+    $refused = str_contains($post('start'), ' 409');
     usleep((int) getenv('ESIGN_CHECK_HOOK_MS') * 1000);
     $post('end');
+    if ($refused) {
+        throw new ResultRefused(409);
+    }
 }
 }
 
@@ -634,7 +654,8 @@ function give_back(PDO $db, string $key): void
 
 /**
  * True once on_result has succeeded for this session (by this or another worker); false when
- * another worker is running it past RESULT_WAIT; throws what $run threw.
+ * another worker is running it past RESULT_WAIT; throws what $run threw (ResultRefused, kept:
+ * every later poll of the session throws it too).
  */
 function hand_over(PDO $db, string $token, callable $run): bool
 {
@@ -646,8 +667,8 @@ function hand_over(PDO $db, string $token, callable $run): bool
             $row->execute([$token]);
             $claim = $row->fetch(PDO::FETCH_ASSOC);
             $row->closeCursor();
-            if ($claim && $claim['lease'] === 'done') {
-                return 'done';
+            if ($claim && ($claim['lease'] === 'done' || $claim['lease'] === 'refused')) {
+                return $claim['lease'];
             }
             if (!$claim || (float) $claim['expires'] <= microtime(true)) { // free, or its holder died
                 $db->prepare('INSERT OR REPLACE INTO claims (token, lease, expires) VALUES (?, ?, ?)')
@@ -656,6 +677,9 @@ function hand_over(PDO $db, string $token, callable $run): bool
             }
             return 'busy';
         });
+        if ($taken === 'refused') {
+            throw new ResultRefused();
+        }
         if ($taken === 'done') {
             return true;
         }
@@ -676,6 +700,10 @@ function hand_over(PDO $db, string $token, callable $run): bool
         if (microtime(true) - $started > RESULT_TIMEOUT) {
             throw new RuntimeException('on_result took longer than RESULT_TIMEOUT');
         }
+    } catch (ResultRefused $refusal) {
+        stop_renewing($renewer);
+        $db->prepare("UPDATE claims SET lease = 'refused', expires = ? WHERE token = ?")->execute([microtime(true) + FINISHED_TTL, $token]);
+        throw $refusal;
     } catch (Throwable $error) {
         stop_renewing($renewer);
         $db->prepare('DELETE FROM claims WHERE token = ? AND lease = ?')->execute([$token, $lease]);
@@ -858,6 +886,7 @@ if ($role[0] === 'start') {
     foreach ($keys as $key => $scope) {
         $wait = over_limit($db, $key, $config['limits'][$scope]);
         if ($wait > 0) {
+            $GLOBALS['event']['limit'] = $scope;
             fail(429, 'rate-limited', 'Too many sessions started; try again later', ['retry_after' => $wait], ["Retry-After: $wait"]);
         }
         if ($scope === 'person') {
@@ -986,6 +1015,13 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
         $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $visitor, $value));
     } catch (PDOException $error) {
         throw $error; // the state, not the host: 503 by the exception handler
+    } catch (ResultRefused $refusal) {
+        if ($refusal->status !== null) {
+            file_put_contents('php://stderr', "[esign-proxy] on_result() refused the result for $operation: HTTP {$refusal->status}; the session ends with site-refused [request " . REQUEST_ID . "]\n");
+        }
+        finished($db, $token);
+        event('finished', ['outcome' => 'site-refused']);
+        respond(409, json_encode(['status' => 'error', 'message' => 'The site did not accept this result', 'proxy_error' => 'site-refused']));
     } catch (Throwable $error) {
         file_put_contents('php://stderr', "[esign-proxy] on_result() failed for $operation: " . get_class($error) . ': ' . substr($error->getMessage(), 0, 300) . " [request " . REQUEST_ID . "]\n");
         fail(500, 'host-error', 'The host could not process this request');

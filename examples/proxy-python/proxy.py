@@ -110,14 +110,26 @@ def report_to_check(token):
     begins and ends, and take ESIGN_CHECK_HOOK_MS between, as a slow host's work would."""
     hook = os.environ.get("ESIGN_CHECK_HOOK_URL")
     if hook:
-        requests.post(hook, json={"token": token, "at": "start"}, timeout=5)
+        said = requests.post(hook, json={"token": token, "at": "start"}, timeout=5)
         time.sleep(int(os.environ.get("ESIGN_CHECK_HOOK_MS") or 0) / 1000)
         requests.post(hook, json={"token": token, "at": "end"}, timeout=5)
+        if said.status_code == 409:  # the check's site turns this person away
+            raise ResultRefused(409)
+
+
+class ResultRefused(Exception):
+    """Raised by on_result when your site will not take this result (a person it does not serve):
+    the session ends for the browser with 409 site-refused, and is not tried again."""
+
+    def __init__(self, status=None):
+        super().__init__(f"the host refused the result (HTTP {status})" if status else "the host refused the result")
+        self.status = status
 
 
 def on_result(operation, token, visitor, answer):
     """The verified result, before the browser sees it: log the person in, store the file, ...
-    (idempotent by token). operation is the Node proxy's id (mobileLoginStatus, smartIdSignStatus, ...)."""
+    (idempotent by token). operation is the Node proxy's id (mobileLoginStatus, smartIdSignStatus, ...).
+    Raise ResultRefused to turn the person away for good; any other exception is tried again."""
     RESULTS.append({"operation": operation, "token": token, "visitor": visitor, "result": answer})
     report_to_check(token)
     if os.environ.get("ESIGN_RESULT_LOG"):  # for trying the example out: a line per result, no personal data
@@ -490,15 +502,16 @@ def atomically(work):
 
 def hand_over(token, run):
     """True once on_result has succeeded for this session (by this or another worker); False
-    when another worker is running it past RESULT_WAIT; raises what run raised. The claim is a
+    when another worker is running it past RESULT_WAIT; raises what run raised (ResultRefused,
+    kept: every later poll of the session raises it too). The claim is a
     lease renewed while run runs: a worker that dies gives it up within LEASE."""
     lease = secrets.token_hex(8)
     until = time.time() + RESULT_WAIT
 
     def take(db):
         claim = db.execute("SELECT lease, expires FROM claims WHERE token = ?", (token,)).fetchone()
-        if claim and claim[0] == "done":
-            return "done"
+        if claim and claim[0] in ("done", "refused"):
+            return claim[0]
         if claim is None or claim[1] <= time.time():  # free, or its holder died
             db.execute("INSERT OR REPLACE INTO claims (token, lease, expires) VALUES (?, ?, ?)", (token, lease, time.time() + LEASE))
             return "mine"
@@ -506,6 +519,8 @@ def hand_over(token, run):
 
     while True:
         taken = atomically(take)
+        if taken == "refused":
+            raise ResultRefused()
         if taken == "done":
             return True
         if taken == "mine":
@@ -532,6 +547,10 @@ def hand_over(token, run):
         run()
         if time.time() - started > RESULT_TIMEOUT:
             raise TimeoutError("on_result took longer than RESULT_TIMEOUT")
+    except ResultRefused:
+        running.set()
+        atomically(lambda db: db.execute("UPDATE claims SET lease = 'refused', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
+        raise
     except Exception:
         running.set()
         atomically(lambda db: db.execute("DELETE FROM claims WHERE token = ? AND lease = ?", (token, lease)))
@@ -719,6 +738,7 @@ def handle(path):
         for scope, key in keys:
             wait = over_limit(scope, key)
             if wait:
+                g.esign["limit"] = scope
                 refused = error(429, "rate-limited", "Too many sessions started; try again later", retry_after=wait)
                 refused.headers["Retry-After"] = str(wait)
                 return answer(refused)
@@ -791,6 +811,12 @@ def handle(path):
             delivered = hand_over(token, lambda: on_result(name, token, visitor, value))
         except StateUnavailable:
             raise  # the state, not the host: 503
+        except ResultRefused as refusal:
+            if refusal.status:
+                current_app.logger.error("on_result refused the result for %s: HTTP %s; the session ends with site-refused [request %s]", name, refusal.status, g.esign_request_id)
+            finished(token)
+            g.esign["outcome"] = {"type": "finished", "outcome": "site-refused"}
+            return answer(error(409, "site-refused", "The site did not accept this result"))
         except Exception:
             current_app.logger.error("on_result failed for %s [request %s]", name, g.esign_request_id)
             g.esign["hook"] = "onResult"

@@ -35,6 +35,8 @@ const PROXY_CODES: Record<number, EsignErrorCode> = {
   403: 'not-permitted',
   404: 'operation-not-allowed',
   408: 'network',
+  // the host's site refused a finished session's result (its webhook answered 4xx): the session has ended
+  409: 'site-refused',
   413: 'request-too-large',
   415: 'misconfigured',
   429: 'rate-limited',

@@ -5,7 +5,8 @@
  * - input: what was sent (invalid input with `field`, corrupted document)
  * - service: the service or its providers (session or document not found, 5000x)
  * - network: the way there (network, timeout)
- * - caller: the host's setup (unauthorized, not permitted, misconfigured, proxy refusals)
+ * - caller: the host's setup (unauthorized, not permitted, misconfigured, proxy refusals) or its
+ *   decision (the site refused a finished session's result)
  * - flow: the person or host stopped it (cancelled)
  */
 export const ERROR_GROUPS = {
@@ -32,6 +33,7 @@ export const ERROR_GROUPS = {
   misconfigured: 'caller',
   'operation-not-allowed': 'caller',
   'request-too-large': 'caller',
+  'site-refused': 'caller',
   cancelled: 'flow',
   unknown: 'service',
 } as const;

@@ -27,6 +27,7 @@ export const strings = {
   'error.misconfigured': "This site is not set up correctly for this yet. Contact the site's support.",
   'error.operation-not-allowed': 'This action is not available here.',
   'error.request-too-large': 'The file is too large to send.',
+  'error.site-refused': "This site did not accept your confirmation. Contact the site's support.",
   'error.cancelled': 'Cancelled.',
   'error.rate-limited': 'Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'error.unknown': 'Something went wrong. Try again.',

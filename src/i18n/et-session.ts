@@ -29,6 +29,7 @@ export const strings: SessionStrings = {
   'error.misconfigured': "See veebileht pole veel õigesti seadistatud. Võtke ühendust veebilehe klienditoega.",
   'error.operation-not-allowed': 'See toiming pole siin saadaval.',
   'error.request-too-large': 'Fail on saatmiseks liiga suur.',
+  'error.site-refused': "See veebileht ei võtnud teie kinnitust vastu. Võtke ühendust veebilehe klienditoega.",
   'error.cancelled': 'Tühistatud.',
   'error.rate-limited': 'Liiga palju katseid. Proovige uuesti {minutes, plural, one {# minuti} other {# minuti}} pärast.',
   'error.unknown': 'Midagi läks valesti. Proovige uuesti.',

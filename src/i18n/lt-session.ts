@@ -29,6 +29,7 @@ export const strings: SessionStrings = {
   'error.misconfigured': "Ši svetainė dar netinkamai nustatyta. Susisiekite su svetainės pagalbos tarnyba.",
   'error.operation-not-allowed': 'Šis veiksmas čia negalimas.',
   'error.request-too-large': "Failas per didelis, kad jį būtų galima išsiųsti.",
+  'error.site-refused': "Ši svetainė nepriėmė jūsų patvirtinimo. Kreipkitės į svetainės pagalbos tarnybą.",
   'error.cancelled': 'Atšaukta.',
   'error.rate-limited': 'Per daug bandymų. Bandykite dar kartą po {minutes, plural, one {# minutės} few {# minučių} many {# minutės} other {# minučių}}.',
   'error.unknown': 'Kažkas nepavyko. Bandykite dar kartą.',

@@ -29,6 +29,7 @@ export const strings: SessionStrings = {
   'error.misconfigured': "Šī vietne vēl nav pareizi iestatīta. Sazinieties ar vietnes atbalsta dienestu.",
   'error.operation-not-allowed': 'Šī darbība šeit nav pieejama.',
   'error.request-too-large': 'Fails ir pārāk liels nosūtīšanai.',
+  'error.site-refused': "Šī vietne nepieņēma jūsu apstiprinājumu. Sazinieties ar vietnes atbalsta dienestu.",
   'error.cancelled': 'Atcelts.',
   'error.rate-limited': 'Pārāk daudz mēģinājumu. Mēģiniet vēlreiz pēc {minutes, plural, zero {# minūtēm} one {# minūtes} other {# minūtēm}}.',
   'error.unknown': "Radās kļūda. Mēģiniet vēlreiz.",

@@ -29,6 +29,7 @@ export const strings: SessionStrings = {
   'error.misconfigured': "Этот сайт пока настроен неправильно. Обратитесь в службу поддержки сайта.",
   'error.operation-not-allowed': 'Это действие здесь недоступно.',
   'error.request-too-large': 'Файл слишком велик для отправки.',
+  'error.site-refused': "Этот сайт не принял ваше подтверждение. Обратитесь в службу поддержки сайта.",
   'error.cancelled': 'Отменено.',
   'error.rate-limited': 'Слишком много попыток. Попробуйте снова через {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}.',
   'error.unknown': 'Что-то пошло не так. Попробуйте снова.',

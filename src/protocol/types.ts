@@ -61,6 +61,7 @@ export type ProxyErrorKind =
   | 'signer-unknown'
   | 'rate-limited'
   | 'host-error'
+  | 'site-refused'
   | 'store-unavailable'
   | 'upstream-unreachable'
   | 'upstream-timeout'

@@ -106,7 +106,7 @@ export function eventOf(answer: ProxyAnswer, ev: EventState, now = Date.now()): 
   });
   if (ev.why?.hook) return event({ type: 'host-error' as const, hook: ev.why.hook, status: answer.status });
   const reason = ev.why?.reason ?? (answer.kind && REFUSALS[answer.kind]);
-  if (reason) return event({ type: 'refused' as const, reason, status: answer.status });
+  if (reason) return event({ type: 'refused' as const, reason, status: answer.status, ...(ev.why?.limit ? { limit: ev.why.limit } : {}) });
   const failure = ev.failure ?? (answer.kind && FAILURES[answer.kind]);
   if (failure) return event({ type: 'failed' as const, failure, status: answer.status });
   return ev.outcome ? event(ev.outcome) : null;

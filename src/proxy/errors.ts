@@ -1,5 +1,5 @@
 import type { ProxyErrorKind } from '../protocol/types.js';
-import type { HostHook, RefusalReason } from './events.js';
+import type { HostHook, RateLimitName, RefusalReason } from './events.js';
 
 /** What the proxy answers: status, headers and a JSON (or, for downloads, binary) body. */
 export interface ProxyAnswer {
@@ -32,6 +32,7 @@ const KINDS: Record<ProxyErrorKind, [status: number, message: string]> = {
   'signer-unknown': [403, 'Nobody is signed in to this site to sign as'],
   'rate-limited': [429, 'Too many sessions started; try again later'],
   'host-error': [500, 'The host could not process this request'],
+  'site-refused': [409, 'The site did not accept this result'],
   'store-unavailable': [503, 'The proxy cannot check this request right now; try again in a moment'],
   'upstream-unreachable': [502, 'The service could not be reached'],
   'upstream-timeout': [504, 'The service did not answer in time'],
@@ -64,7 +65,7 @@ export class ProxyRefusal extends Error {
   constructor(
     readonly answer: ProxyAnswer,
     /** For the events: a refusal its answer's kind does not name, or the host hook that failed. */
-    readonly why: { reason?: RefusalReason; hook?: HostHook } = {},
+    readonly why: { reason?: RefusalReason; hook?: HostHook; limit?: RateLimitName } = {},
   ) {
     super('refused');
   }

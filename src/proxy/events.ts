@@ -25,6 +25,9 @@ export type RefusalReason =
  */
 export type FailureKind = 'service-unreachable' | 'service-timeout' | 'service-invalid' | 'store' | 'access-token';
 
+/** Which start limit a `rate-limited` refusal met: per visitor, per person, or per network address. */
+export type RateLimitName = 'visitor' | 'person' | 'address';
+
 /** The host hooks whose failure is a `host-error`. */
 export type HostHook = 'visitor' | 'clientAddress' | 'authorize' | 'signer' | 'onResult';
 
@@ -66,7 +69,7 @@ export interface ProxyEventBase {
 export type ProxyEvent =
   | (ProxyEventBase & { type: 'started' })
   | (ProxyEventBase & { type: 'finished'; outcome: 'ok' | string })
-  | (ProxyEventBase & { type: 'refused'; reason: RefusalReason; status: number })
+  | (ProxyEventBase & { type: 'refused'; reason: RefusalReason; status: number; limit?: RateLimitName })
   | (ProxyEventBase & { type: 'failed'; failure: FailureKind; status: number })
   | (ProxyEventBase & { type: 'host-error'; hook: HostHook; status: number });
 

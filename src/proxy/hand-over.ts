@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../protocol/proxy-rules.js';
+import { seal, unseal } from './sealed.js';
 import type { ProxyStore } from './store.js';
 
 /*
@@ -25,10 +26,28 @@ export interface HandOverOptions {
   waitMs: number;
   /** How long a finished hand-over is remembered (the session's lifetime), ms. */
   doneTtlMs: number;
+  /** The key what is kept with a finished result is sealed under (the visitor secret). */
+  secret: string;
 }
 
-/** How a hand-over ended for this request. */
-export type HandOverOutcome = 'delivered' | 'already-delivered' | 'still-running';
+/**
+ * How a hand-over ended for this request: the host has the result (and what this browser is to
+ * get with it: the host's cookies, kept with the finished result so that a poll answer lost on
+ * the way loses nothing), the host refused it for good, or it is still on its way.
+ */
+export type HandOverOutcome = { type: 'delivered'; kept: string[] } | { type: 'refused'; status: number | null } | { type: 'still-running' };
+
+/** Thrown by a result's run when the host refuses the result for good (a webhook's 4xx): the session ends with `site-refused`. */
+export class ResultRefused extends Error {
+  constructor(
+    /** The host's HTTP status, where it answered one. */
+    readonly status: number | null = null,
+    message = status === null ? 'the host refused the result' : `the host refused the result (HTTP ${status})`,
+  ) {
+    super(message);
+    this.name = 'ResultRefused';
+  }
+}
 
 export class HandOverTimeout extends Error {
   constructor(ms: number) {
@@ -57,33 +76,67 @@ export async function within(timeoutMs: number, run: (signal: AbortSignal) => un
   }
 }
 
+const REFUSED = 'refused:';
+
+/** What a finished record says, or null while the result is on its way (a lease) or unknown. */
+function finished(value: string | null, secret: string): HandOverOutcome | null {
+  if (value === null) return null;
+  if (value === DONE) return { type: 'delivered', kept: [] };
+  if (value.startsWith(`${DONE}:`)) {
+    const opened = unseal(secret, value.slice(DONE.length + 1));
+    const kept: unknown = opened === null ? [] : JSON.parse(opened);
+    return { type: 'delivered', kept: Array.isArray(kept) ? kept.filter((line): line is string => typeof line === 'string') : [] };
+  }
+  if (value.startsWith(REFUSED)) {
+    const status = Number(value.slice(REFUSED.length));
+    return { type: 'refused', status: Number.isInteger(status) && status > 0 ? status : null };
+  }
+  return null;
+}
+
 /**
  * Runs `run` (which keeps to `options.timeoutMs`) for the result under `key` unless it has
- * already succeeded; throws what `run` threw, after giving the lease back.
+ * already been handed over. The run goes on after this request's wait (`options.waitMs`): the
+ * browser is told to keep waiting and a later poll gets the outcome, so a host that takes its time
+ * never outlasts the browser's own patience with one poll. What `run` returns is kept, sealed,
+ * with the finished result and given to every later poll of it; a `ResultRefused` is kept as the
+ * session's end; any other throw gives the lease back (the next poll runs it again) and is thrown
+ * here when this request still waits for it.
  */
-export async function handOver(key: string, options: HandOverOptions, run: () => Promise<void>): Promise<HandOverOutcome> {
-  const { store, timeoutMs, waitMs, doneTtlMs } = options;
+export async function handOver(key: string, options: HandOverOptions, run: () => Promise<string[]>): Promise<HandOverOutcome> {
+  const { store, timeoutMs, waitMs, doneTtlMs, secret } = options;
   const lease = `lease:${randomBytes(12).toString('base64url')}`;
   const waitUntil = Date.now() + waitMs;
   const extend = store.extendIfEqual?.bind(store);
   const leaseMs = extend ? Math.min(RENEWED_LEASE_MS, timeoutMs + LEASE_MARGIN_MS) : timeoutMs + LEASE_MARGIN_MS;
   for (;;) {
     if (await store.setIfAbsent(key, lease, leaseMs)) break;
-    if ((await store.get(key)) === DONE) return 'already-delivered';
-    if (Date.now() >= waitUntil) return 'still-running';
+    const known = finished(await store.get(key), secret);
+    if (known) return known;
+    if (Date.now() >= waitUntil) return { type: 'still-running' };
     await sleep(Math.min(LOOK_EVERY_MS, Math.max(0, waitUntil - Date.now())));
   }
   // a store that cannot be reached for a while lets the lease expire: another node then runs it again (at least once)
   const renewing = extend && leaseMs < timeoutMs + LEASE_MARGIN_MS ? setInterval(() => void extend(key, lease, leaseMs).catch(() => undefined), RENEW_EVERY_MS) : undefined;
-  try {
-    await run();
-  } catch (error) {
-    // a store that cannot be reached now lets the lease expire by itself
-    await store.deleteIfEqual(key, lease).catch(() => undefined);
-    throw error;
-  } finally {
-    clearInterval(renewing);
-  }
-  await store.set(key, DONE, doneTtlMs);
-  return 'delivered';
+  const running = (async (): Promise<HandOverOutcome> => {
+    try {
+      const kept = await run();
+      await store.set(key, kept.length ? `${DONE}:${seal(secret, JSON.stringify(kept))}` : DONE, doneTtlMs);
+      return { type: 'delivered', kept };
+    } catch (error) {
+      if (error instanceof ResultRefused) {
+        await store.set(key, `${REFUSED}${error.status ?? '-'}`, doneTtlMs);
+        return { type: 'refused', status: error.status };
+      }
+      // a store that cannot be reached now lets the lease expire by itself
+      await store.deleteIfEqual(key, lease).catch(() => undefined);
+      throw error;
+    } finally {
+      clearInterval(renewing);
+    }
+  })();
+  // what the run throws after this request stopped waiting was said by the run itself (its log line); the next poll runs it again
+  running.catch(() => undefined);
+  const waited = await Promise.race([running, sleep(Math.max(0, waitUntil - Date.now())).then(() => null)]);
+  return waited ?? { type: 'still-running' };
 }

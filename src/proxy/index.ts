@@ -2,7 +2,8 @@ export { createProxyHandler, type NodeProxyHandler } from './node.js';
 export { createFetchProxyHandler, fetchHandlerToNode, type FetchProxyHandler } from './fetch.js';
 export { createProxyCore, SESSION_OPERATIONS, DOCUMENT_OPERATIONS, type IncomingProxyRequest, type ProxyCore, type ProxyHealth } from './core.js';
 export type { ProxyAnswer } from './errors.js';
-export type { EventPerson, FailureKind, HostHook, ProxyEvent, ProxyEventBase, RefusalReason } from './events.js';
+export type { EventPerson, FailureKind, HostHook, ProxyEvent, ProxyEventBase, RateLimitName, RefusalReason } from './events.js';
+export { ResultRefused } from './hand-over.js';
 export { eventLogger, type EventLogger } from './event-log.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export { visitorFromCookie } from './visitor.js';
@@ -24,6 +25,7 @@ export {
   type ProxyRequestInfo,
   type ProxyResult,
   type ProxySigner,
+  type SignedAs,
   type ResultAnswer,
   type RateLimit,
 } from './options.js';

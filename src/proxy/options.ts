@@ -59,10 +59,21 @@ type SessionResultOf<Kind extends string, Operation extends OperationId, Answer,
 
 /** A login: the person (`result.name`, `surname`, `code`, `country`) and their certificate. */
 export type LoginResult<Raw = unknown> = SessionResultOf<'login', 'mobileLoginStatus' | 'smartIdLoginStatus', IdentificationStatusResponse, Raw>;
-/** A signed file (`result.file.name`, `content` as base64, `digest`) and its signer (`result.person`). */
-export type SignResult<Raw = unknown> = SessionResultOf<'sign', 'mobileSignStatus' | 'smartIdSignStatus', SignStatusResponse, Raw>;
-/** A hash signature (`result.signatureValue`, base64). */
-export type HashResult<Raw = unknown> = SessionResultOf<'hash', 'mobileHashSignStatus' | 'smartIdHashSignStatus', HashSignStatusResponse, Raw>;
+/**
+ * Whom a signing was for: with the `signer` hook, the person the site said is signed in (the start
+ * was checked against them: `from: 'site'`); without it, the country and code the start named
+ * (`from: 'start'`).
+ */
+export interface SignedAs {
+  country: Country;
+  code: string;
+  from: 'site' | 'start';
+}
+
+/** A signed file (`result.file.name`, `content` as base64, `digest`), its signer's name (`result.person`), and whom it was for (`signer`). */
+export type SignResult<Raw = unknown> = SessionResultOf<'sign', 'mobileSignStatus' | 'smartIdSignStatus', SignStatusResponse, Raw> & { signer?: SignedAs };
+/** A hash signature (`result.signatureValue`, base64), and whom it was for (`signer`). */
+export type HashResult<Raw = unknown> = SessionResultOf<'hash', 'mobileHashSignStatus' | 'smartIdHashSignStatus', HashSignStatusResponse, Raw> & { signer?: SignedAs };
 /** A document operation's success, typed by its `operation`. */
 export type DocumentResult<Raw = unknown> =
   | ResultOf<'document', 'uploadDocument', UploadDocumentResponse, Raw>

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { helpText, readSettings, SettingError } from './settings.js';
-import { startServer } from './server.js';
+import { operatorLine, startServer } from './server.js';
 
 /** `esign-proxy`: reads its settings, serves until SIGTERM (or SIGINT), then finishes what is in flight. */
 async function main(args: string[]): Promise<void> {
@@ -15,7 +15,7 @@ async function main(args: string[]): Promise<void> {
     settings = readSettings(args, process.env);
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
-    process.stderr.write(`esign-proxy: ${error.message}\n`);
+    process.stderr.write(`${operatorLine('error', `esign-proxy: ${error.message}`, { code: 'bad-setting' })}\n`);
     process.exitCode = 2;
     return;
   }
@@ -26,22 +26,36 @@ async function main(args: string[]): Promise<void> {
     log: (line) => process.stderr.write(`${line}\n`),
     widgetDir: existsSync(widgetDir) ? widgetDir : null,
   });
-  process.stderr.write(`esign-proxy listening on ${server.url}${settings.prefix}/\n`);
+  process.stderr.write(`${operatorLine('info', `esign-proxy listening on ${server.url}${settings.prefix}/`, { url: `${server.url}${settings.prefix}/` })}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`esign-proxy: ${signal}, finishing the requests in flight\n`);
+    process.stderr.write(`${operatorLine('info', `esign-proxy: ${signal}, finishing the requests in flight`)}\n`);
     void server.close().then(() => {
-      process.stderr.write('esign-proxy: stopped\n');
+      process.stderr.write(`${operatorLine('info', 'esign-proxy: stopped')}\n`);
       process.exit(0);
     });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  followLauncher(stop);
+}
+
+/**
+ * Started by `npx esign-proxy` (or an npm script), this process is npm's child: a SIGTERM to npm
+ * ends npm without passing it on, and this server would keep the port. So, when npm launched it,
+ * the server stops as its launcher goes (its parent changes), as after a SIGTERM.
+ */
+function followLauncher(stop: (signal: string) => void): void {
+  if (!process.env['npm_execpath'] && !process.env['npm_command']) return;
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop('its launcher (npm) ended');
+  }, 500).unref();
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`esign-proxy: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${operatorLine('error', `esign-proxy: ${error instanceof Error ? error.message : String(error)}`)}\n`);
   process.exit(1);
 });

@@ -18,7 +18,7 @@ import { askSigner, deliverResults } from './webhook.js';
 export interface ServerIo {
   /** One line of an event (JSON): stdout. */
   event: (line: string) => void;
-  /** A line for the operator: stderr. */
+  /** A line for the operator (JSON, with its level): stderr. */
   log: (line: string) => void;
   /** Where the script-tag files are (the package's dist/cdn/), when they are served. */
   widgetDir: string | null;
@@ -30,31 +30,111 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
+type Level = 'info' | 'warn' | 'error';
+
+/** An operator's line: JSON with its level and time, the message, and what names the cause (a URL, an error's code, a request id). */
+export function operatorLine(level: Level, msg: string, fields: Record<string, string | number | undefined> = {}): string {
+  return JSON.stringify({ level, time: new Date().toISOString(), msg, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) });
+}
+
+/** A line of the proxy library (`[esign-proxy] ... [request <id>]`) as an operator's line: its request id and the cause's code taken out. */
+function libraryLine(message: string): string {
+  const requestId = /\[request ([^\]]+)\]$/.exec(message)?.[1];
+  const code = /\b(E[A-Z0-9_]{3,}|HTTP \d{3})\b/.exec(message)?.[1];
+  const url = /\b(https?:\/\/[^\s)]+)/.exec(message)?.[1];
+  const msg = message.replace(/^\[esign-proxy\] /, '').replace(/ \[request [^\]]+\]$/, '');
+  return operatorLine(/ failed|refused|could not/.test(msg) ? 'error' : 'warn', msg, { code, url, requestId });
+}
+
+/** A Redis address as a line may show it: its password taken out. */
+function shownRedis(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/** Why a Redis client failed: the system's code (ECONNREFUSED, ...) or its message. */
+function redisCause(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  return error instanceof Error ? error.message.slice(0, 200) : 'unknown';
+}
+
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', json: 'application/json', map: 'application/json', css: 'text/css; charset=utf-8' };
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** The state of several instances in Redis by its URL (node-redis, an optional peer of the package), else this process's memory. */
-async function storeOf(settings: ServerSettings): Promise<{ store: ProxyStore | undefined; close: () => Promise<void> }> {
+/**
+ * The state of several instances in Redis by its URL (node-redis, an optional peer of the
+ * package), else this process's memory. A Redis away at start or later does not stop the server:
+ * it listens at once, answers 503 (and /readyz 503) until the store answers, says so in one line
+ * each time the store goes or comes back, and the client keeps trying.
+ */
+async function storeOf(settings: ServerSettings, log: (line: string) => void): Promise<{ store: ProxyStore | undefined; close: () => Promise<void> }> {
   if (!settings.redisUrl && !settings.redisClusterUrls.length) return { store: undefined, close: async () => undefined };
   const redis = await import('redis').catch(() => {
     throw new Error('ESIGN_REDIS_URL and ESIGN_REDIS_CLUSTER need the redis package: npm install redis');
   });
-  const client = settings.redisUrl ? redis.createClient({ url: settings.redisUrl }) : redis.createCluster({ rootNodes: settings.redisClusterUrls.map((url) => ({ url })) });
-  // a Redis away at start or later: requests are refused (503) until it is back, the client reconnects
-  client.on('error', () => undefined);
-  await client.connect();
-  return { store: new RedisStore(client), close: async () => void (await client.quit().catch(() => undefined)) };
+  const address = settings.redisUrl ? shownRedis(settings.redisUrl) : settings.redisClusterUrls.map(shownRedis).join(',');
+  // commands fail at once while the connection is away (the request gets 503), not queued for later
+  const client = settings.redisUrl
+    ? redis.createClient({ url: settings.redisUrl, disableOfflineQueue: true, socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) } })
+    : redis.createCluster({ rootNodes: settings.redisClusterUrls.map((url) => ({ url })), defaults: { disableOfflineQueue: true } });
+  let away: string | null = null;
+  client.on('error', (error: unknown) => {
+    const cause = redisCause(error);
+    if (away === cause) return;
+    away = cause;
+    log(operatorLine('error', 'the store (Redis) cannot be reached: requests are refused 503 until it answers; trying again', { url: address, code: cause }));
+  });
+  client.on('ready', () => {
+    if (away === null) return;
+    away = null;
+    log(operatorLine('info', 'the store (Redis) answers again', { url: address }));
+  });
+  let closed = false;
+  const connect = async (): Promise<void> => {
+    while (!closed) {
+      try {
+        await client.connect();
+        return;
+      } catch (error) {
+        // a cluster that cannot be reached at start: its first connection is tried again here
+        const cause = redisCause(error);
+        if (away !== cause) {
+          away = cause;
+          log(operatorLine('error', 'the store (Redis) cannot be reached: requests are refused 503 until it answers; trying again', { url: address, code: cause }));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+      }
+    }
+  };
+  void connect();
+  return {
+    store: new RedisStore(client, { prefix: settings.redisPrefix }),
+    close: async () => {
+      closed = true;
+      await client.quit().catch(() => undefined);
+    },
+  };
 }
 
-/** The host's own session cookie as the visitor, by its name: kept only as a keyed digest, never its value. */
-function sessionVisitor(name: string, key: string): (request: { headers: Headers }) => string | null {
+/**
+ * The host's own session cookie as the visitor, by its name: kept only as a keyed digest, never
+ * its value. A browser without it is refused (403), and the log says once why: the site must set
+ * a session id that stays the same (server-side sessions) before the widget starts.
+ */
+function sessionVisitor(name: string, key: string, log: (line: string) => void): (request: { headers: Headers }) => string | null {
+  let said = false;
   return (request) => {
     for (const part of (request.headers.get('cookie') ?? '').split(';')) {
       const eq = part.indexOf('=');
       if (eq > 0 && part.slice(0, eq).trim() === name) {
         const value = part.slice(eq + 1).trim();
-        return value ? createHmac('sha256', key).update(`session:${value}`).digest('base64url') : null;
+        if (value) return createHmac('sha256', key).update(`session:${value}`).digest('base64url');
       }
+    }
+    if (!said) {
+      said = true;
+      log(operatorLine('warn', `ESIGN_VISITOR_COOKIE: a request came without a cookie named ${name}, refused 403. The site must set its session cookie before the page shows the widget, and its value must stay the same for the session (a server-side session id; a cookie that carries signed session data changes with every change and is no visitor). Said once.`, { code: 'visitor-cookie-missing' }));
     }
     return null;
   };
@@ -83,7 +163,10 @@ function serveFile(res: ServerResponse, dir: string, name: string, head: boolean
 }
 
 export async function startServer(settings: ServerSettings, io: ServerIo): Promise<RunningServer> {
-  const { store, close: closeStore } = await storeOf(settings);
+  const { store, close: closeStore } = await storeOf(settings, io.log);
+  const cookies = settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const);
+  const hooks = { keys: settings.webhookKeys, cookies };
+  const limits = settings.rateLimit;
   const handler = createProxyHandler({
     baseUrl: settings.baseUrl,
     accessToken: settings.accessToken,
@@ -97,12 +180,23 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     exposeScreening: settings.exposeScreening,
     ...(settings.trustProxy ? { clientAddress: forwardedFor } : {}),
     onEvent: (event) => io.event(JSON.stringify(event)),
-    log: io.log,
+    log: (line) => io.log(libraryLine(line)),
     resultTimeoutMs: settings.resultTimeoutMs,
-    ...(settings.webhookUrl ? { onResult: deliverResults({ url: settings.webhookUrl, keys: settings.webhookKeys }) } : {}),
-    ...(settings.signerUrl ? { signer: askSigner({ url: settings.signerUrl, keys: settings.webhookKeys }) } : {}),
-    ...(settings.visitorCookie ? { visitor: sessionVisitor(settings.visitorCookie, settings.visitorSecret ?? settings.accessToken) } : {}),
+    ...(limits
+      ? {
+          rateLimit: {
+            perVisitor: { limit: limits.visitor, windowMs: limits.windowMs },
+            perPerson: { limit: limits.person, windowMs: limits.windowMs },
+            ...(limits.address ? { perAddress: { limit: limits.address, windowMs: limits.windowMs } } : {}),
+          },
+        }
+      : {}),
+    ...(settings.webhookUrl ? { onResult: deliverResults({ url: settings.webhookUrl, ...hooks }, settings.eventSecret ?? settings.accessToken) } : {}),
+    ...(settings.signerUrl ? { signer: askSigner({ url: settings.signerUrl, ...hooks }) } : {}),
+    ...(settings.visitorCookie ? { visitor: sessionVisitor(settings.visitorCookie, settings.visitorSecret ?? settings.accessToken, io.log) } : {}),
   });
+  const health = new Set(['/healthz', `${settings.prefix}/healthz`]);
+  const ready = new Set(['/readyz', `${settings.prefix}/readyz`]);
   const cdn = `${settings.prefix}/cdn/`;
   let inFlight = 0;
   let drained: (() => void) | null = null;
@@ -113,8 +207,8 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
       if (inFlight === 0) drained?.();
     });
     const path = (req.url ?? '/').split('?')[0]!;
-    if (req.method === 'GET' && path === '/healthz') return json(res, 200, { ok: true });
-    if (req.method === 'GET' && path === '/readyz') {
+    if (req.method === 'GET' && health.has(path)) return json(res, 200, { ok: true });
+    if (req.method === 'GET' && ready.has(path)) {
       void handler.health().then((health) => json(res, health.ok ? 200 : 503, health));
       return;
     }

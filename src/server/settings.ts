@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { webhookKeys } from './webhook.js';
 
 /*
@@ -37,6 +38,14 @@ export interface ServerSettings {
   visitorCookie: string | undefined;
   /** How long the host may take to take a result, ms. */
   resultTimeoutMs: number;
+  /** The browser's cookies the deliveries and the signer question carry, by name; empty: every one but the proxy's own. */
+  forwardCookies: string[];
+  /** Plain http:// webhook and signer URLs on another machine, allowed by the operator's word. */
+  allowPlainHttp: boolean;
+  /** The start limits, where the operator sets them (ESIGN_RATE_LIMIT). */
+  rateLimit: { visitor: number; person: number; windowMs: number; address: number | undefined } | undefined;
+  /** What every Redis key of this site begins with. */
+  redisPrefix: string;
 }
 
 interface Setting {
@@ -63,14 +72,26 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'ESIGN_TRUST_PROXY', flag: '--trust-proxy', what: '1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser\'s address, for the per-address limit. Default 0 (no per-address limit).' },
   { env: 'ESIGN_SERVE_WIDGET', flag: '--serve-widget', what: '1 serves the widget\'s script-tag files under <prefix>/cdn/ (a static site needs nothing else). Default 1.' },
   { env: 'ESIGN_WEBHOOK_URL', flag: '--webhook-url', what: 'where each verified result is POSTed, signed as a Standard Webhooks delivery, before the browser sees it; with the browser\'s cookies, and the Set-Cookie of the 2xx answer goes to that browser. Default none.' },
-  { env: 'ESIGN_WEBHOOK_SECRET', flag: '--webhook-secret', what: 'the whsec_ secret the deliveries are signed with; several, comma-separated, while one is rotated (each signs). Required with a webhook or signer URL.' },
+  { env: 'ESIGN_WEBHOOK_SECRET', flag: '--webhook-secret', what: 'the whsec_ secret the deliveries are signed with (make one: echo whsec_$(openssl rand -base64 32)); several, comma-separated, the new one first, while one is rotated (each signs). Required with a webhook or signer URL.' },
   { env: 'ESIGN_SIGNER_URL', flag: '--signer-url', what: 'signing only as the person signed in: the server asks this URL (a signed POST with the browser\'s cookies), which answers {"country","code"} or null. Default none: no gate.' },
   { env: 'ESIGN_VISITOR_COOKIE', flag: '--visitor-cookie', what: 'the name of the site\'s own session cookie, to be the visitor (kept only as a keyed digest). Default: a cookie of the proxy\'s own.' },
   { env: 'ESIGN_RESULT_TIMEOUT_MS', flag: '--result-timeout-ms', what: 'how long the webhook may take to take a result, ms; after it the browser is told to try again. Default 30000.' },
+  { env: 'ESIGN_FORWARD_COOKIES', flag: '--forward-cookies', what: 'the browser\'s cookies the deliveries and the signer question carry, comma-separated names (your session cookie). Default: the ESIGN_VISITOR_COOKIE name when set, else every cookie but the proxy\'s own.' },
+  { env: 'ESIGN_ALLOW_PLAIN_HTTP', flag: '--allow-plain-http', what: '1 allows http:// webhook and signer URLs on another machine (a private network you trust). Default 0: https://, or http:// on a loopback address only.' },
+  { env: 'ESIGN_RATE_LIMIT', flag: '--rate-limit', what: 'session starts allowed "visitor,person,window[,address]": per visitor, per person, the window in seconds, per address, e.g. 12,6,600 (the default: 12 and 6 in 10 minutes, 60 per address).' },
+  { env: 'ESIGN_REDIS_PREFIX', flag: '--redis-prefix', what: 'what every Redis key of this site begins with, so that sites sharing a Redis share nothing. Default: esign-proxy: and a digest of the access token.' },
   { env: 'ESIGN_SHUTDOWN_MS', flag: '--shutdown-ms', what: 'how long SIGTERM waits for requests in flight, ms. Default 35000 (a result hook\'s 30 s and a margin).' },
 ];
 
 export class SettingError extends Error {}
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Whether a URL's host is this machine: a loopback address or localhost. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
 
 /** The value of a setting: its flag (`--port 8080` or `--port=8080`), else its variable. */
 function valueOf(setting: Setting, args: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
@@ -132,11 +153,37 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   if (keys === null) throw new SettingError(`${named(byEnv('ESIGN_WEBHOOK_SECRET'))} takes whsec_ secrets (whsec_ and the base64 of 24 bytes or more), comma-separated`);
   if ((webhookUrl || signerUrl) && !keys.length) throw new SettingError(`${named(byEnv('ESIGN_WEBHOOK_SECRET'))} is required with ${webhookUrl ? 'ESIGN_WEBHOOK_URL' : 'ESIGN_SIGNER_URL'}: the deliveries are signed`);
   const visitorCookie = get('ESIGN_VISITOR_COOKIE') || undefined;
-  if (visitorCookie && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(visitorCookie)) throw new SettingError(`${named(byEnv('ESIGN_VISITOR_COOKIE'))} must be a cookie's name, not ${JSON.stringify(visitorCookie)}`);
+  if (visitorCookie && !COOKIE_NAME.test(visitorCookie)) throw new SettingError(`${named(byEnv('ESIGN_VISITOR_COOKIE'))} must be a cookie's name, not ${JSON.stringify(visitorCookie)}`);
   const resultText = get('ESIGN_RESULT_TIMEOUT_MS') || '30000';
   const resultTimeoutMs = Number(resultText);
   if (!Number.isFinite(resultTimeoutMs) || resultTimeoutMs <= 0) throw new SettingError(`${named(byEnv('ESIGN_RESULT_TIMEOUT_MS'))} must be a number of milliseconds, not ${JSON.stringify(resultText)}`);
+  const allowPlainHttp = flagOf(get('ESIGN_ALLOW_PLAIN_HTTP'), byEnv('ESIGN_ALLOW_PLAIN_HTTP'), false);
+  for (const [name, url] of [['ESIGN_WEBHOOK_URL', webhookUrl], ['ESIGN_SIGNER_URL', signerUrl]] as const) {
+    if (url && !allowPlainHttp && new URL(url).protocol === 'http:' && !isLoopback(new URL(url).hostname)) {
+      throw new SettingError(`${named(byEnv(name))} is plain http:// to another machine: a delivery and the site's answer (its session cookie) would cross the network readable. Use https://, an address on this machine, or set ESIGN_ALLOW_PLAIN_HTTP=1 on a network you trust`);
+    }
+  }
+  const forwardText = get('ESIGN_FORWARD_COOKIES') ?? '';
+  const forwardCookies = forwardText ? forwardText.split(',').map((n) => n.trim()).filter(Boolean) : visitorCookie ? [visitorCookie] : [];
+  for (const name of forwardCookies) {
+    if (!COOKIE_NAME.test(name)) throw new SettingError(`${named(byEnv('ESIGN_FORWARD_COOKIES'))} lists cookie names, comma-separated; ${JSON.stringify(name)} is none`);
+  }
+  const rateText = get('ESIGN_RATE_LIMIT') || undefined;
+  let rateLimit: ServerSettings['rateLimit'];
+  if (rateText) {
+    const numbers = rateText.split(',').map((n) => Number(n.trim()));
+    if (numbers.length < 3 || numbers.length > 4 || numbers.some((n) => !Number.isInteger(n) || n < 1)) {
+      throw new SettingError(`${named(byEnv('ESIGN_RATE_LIMIT'))} takes "visitor,person,window[,address]" (whole numbers, the window in seconds), e.g. 12,6,600; not ${JSON.stringify(rateText)}`);
+    }
+    rateLimit = { visitor: numbers[0]!, person: numbers[1]!, windowMs: numbers[2]! * 1000, address: numbers[3] };
+  }
+  const redisPrefix = get('ESIGN_REDIS_PREFIX') || `esign-proxy:${createHash('sha256').update(accessToken).digest('hex').slice(0, 12)}:`;
+  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) throw new SettingError(`${named(byEnv('ESIGN_REDIS_PREFIX'))} must be up to 64 visible characters, no spaces`);
   return {
+    forwardCookies,
+    allowPlainHttp,
+    rateLimit,
+    redisPrefix,
     webhookUrl,
     webhookKeys: keys,
     signerUrl,

@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Channel } from '../protocol/types.js';
-import type { ProxyRequestInfo, ProxyResult, ProxySigner, ResultAnswer } from '../proxy/options.js';
+import { ResultRefused } from '../proxy/hand-over.js';
+import type { ProxyRequestInfo, ProxyResult, ProxySigner, ResultAnswer, SignedAs } from '../proxy/options.js';
+import { visitorCookieName, visitorDigest } from '../proxy/visitor.js';
 
 /*
  * The verified result as a Standard Webhooks delivery to the host's own server, before the browser
@@ -17,7 +19,15 @@ export interface WebhookTarget {
   url: string;
   /** The secrets' keys, the first the current one; every one signs. */
   keys: Buffer[];
+  /** Which of the browser's cookies go along: the site's session cookie, say; never the proxy's own. */
+  cookies: CookieChoice;
 }
+
+/** The browser's cookies a delivery carries: those named, or every one but the proxy's own visitor cookie. */
+export type CookieChoice = { names: readonly string[] } | 'all-but-the-proxys';
+
+/** The most of the signer URL's answer read: a country and a code need far less; more is the site's fault and fails closed. */
+export const SIGNER_ANSWER_LIMIT = 64 * 1024;
 
 const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
 
@@ -52,11 +62,13 @@ export interface Delivery {
     /** The session token (sessions) or the document uuid. */
     token: string;
     /**
-     * The visitor who started it: the proxy's own visitor id, or with ESIGN_VISITOR_COOKIE a keyed
-     * digest of the site's session cookie (the delivery's Cookie header carries the session itself).
+     * The visitor who started it, as a keyed digest (HMAC-SHA256 of `visitor:<id>` under the event
+     * secret, hex: the one events show): never a credential (the delivery's Cookie header carries the session itself).
      */
     visitor: string;
     channel?: Channel;
+    /** A signing's and a hash signing's signer: the person the site said is signed in, else the start's. */
+    signer?: SignedAs;
     /** The service's verified answer in camelCase, typed by the operation (screening data included). */
     result: ProxyResult['result'];
   };
@@ -68,7 +80,22 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-/** A POST signed as a delivery, with the browser's cookies. */
+/** The Cookie header a delivery carries: only the cookies chosen, never the proxy's own visitor cookie. */
+export function forwardedCookies(header: string | null, choice: CookieChoice): string | null {
+  if (!header) return null;
+  const own = [visitorCookieName(true), visitorCookieName(false)];
+  const kept = header
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => {
+      const name = part.slice(0, Math.max(0, part.indexOf('='))).trim();
+      if (!name || own.includes(name)) return false;
+      return choice === 'all-but-the-proxys' || choice.names.includes(name);
+    });
+  return kept.length ? kept.join('; ') : null;
+}
+
+/** A POST signed as a delivery, with the browser's cookies chosen. */
 function post(target: WebhookTarget, id: string, body: string, cookie: string | null, signal: AbortSignal): Promise<Response> {
   const timestamp = Math.floor(Date.now() / 1000);
   return fetch(target.url, {
@@ -86,27 +113,45 @@ function post(target: WebhookTarget, id: string, body: string, cookie: string | 
   });
 }
 
-/** onResult as a delivery: resolves with the host's cookies once it answered 2xx; throws when the time ran out. */
-export function deliverResults(target: WebhookTarget): (result: ProxyResult) => Promise<ResultAnswer> {
+/** The site's refusal for good: a 4xx but for 408 (its own time-out) and 429 (come back later), which are tried again. */
+const refusesForGood = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+/**
+ * onResult as a delivery: resolves with the host's cookies once it answered 2xx; throws
+ * ResultRefused at a 4xx (the session ends with site-refused), or when the time ran out.
+ * The site's answer body is never read.
+ */
+export function deliverResults(target: WebhookTarget, eventKey: string): (result: ProxyResult) => Promise<ResultAnswer> {
   return async (result) => {
     const id = `msg_${createHash('sha256').update(`${result.operation}:${result.token}`).digest('base64url').slice(0, 24)}`;
     const delivery: Delivery = {
       type: EVENT_TYPES[result.kind],
       timestamp: new Date().toISOString(),
-      data: { kind: result.kind, operation: result.operation, token: result.token, visitor: result.visitor, ...('channel' in result ? { channel: result.channel } : {}), result: result.result },
+      data: {
+        kind: result.kind,
+        operation: result.operation,
+        token: result.token,
+        visitor: visitorDigest(result.visitor, eventKey),
+        ...('channel' in result ? { channel: result.channel } : {}),
+        ...('signer' in result && result.signer ? { signer: result.signer } : {}),
+        result: result.result,
+      },
     };
     const body = JSON.stringify(delivery);
-    const cookie = result.request.headers.get('cookie');
+    const cookie = forwardedCookies(result.request.headers.get('cookie'), target.cookies);
     let last = 'no answer';
     for (let attempt = 0; !result.signal.aborted; attempt++) {
       try {
         const answer = await post(target, id, body, cookie, result.signal);
-        await answer.arrayBuffer().catch(() => undefined);
+        // unread: whatever the site sends back, however large, is not the proxy's to hold
+        await answer.body?.cancel().catch(() => undefined);
         if (answer.status >= 200 && answer.status < 300) return { setCookies: answer.headers.getSetCookie() };
+        if (refusesForGood(answer.status)) throw new ResultRefused(answer.status, `the webhook refused the result: HTTP ${answer.status}`);
         last = `HTTP ${answer.status}`;
       } catch (error) {
+        if (error instanceof ResultRefused) throw error;
         if (result.signal.aborted) break;
-        last = error instanceof Error ? error.name : 'failure';
+        last = error instanceof Error ? causeOf(error) : 'failure';
       }
       await sleep(Math.min(250 * 2 ** attempt, 4_000), result.signal);
     }
@@ -114,13 +159,47 @@ export function deliverResults(target: WebhookTarget): (result: ProxyResult) => 
   };
 }
 
-/** The signer hook by asking the host: a signed POST with the browser's cookies; the host answers the person or null. */
+/** What a failed fetch says of its cause: the system's code (ECONNREFUSED, ENOTFOUND, ...), not "TypeError: fetch failed". */
+export function causeOf(error: Error): string {
+  const cause: unknown = error.cause;
+  if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') return cause.code;
+  return error.name === 'TypeError' ? error.message : error.name;
+}
+
+/** The answer's text, at most `limit` bytes: more is an error (the stream is dropped at once). */
+async function boundedText(answer: Response, limit: number): Promise<string> {
+  const declared = Number(answer.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await answer.body?.cancel().catch(() => undefined);
+    throw new Error(`the signer URL answered more than ${limit} bytes`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = answer.body?.getReader();
+  for (let read = await reader?.read(); reader && read && !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the signer URL answered more than ${limit} bytes`);
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The signer hook by asking the host: a signed POST with the browser's cookies chosen; the host
+ * answers the person or null. A browser that brings none of those cookies is nobody's: the site
+ * is not asked.
+ */
 export function askSigner(target: WebhookTarget): (request: ProxyRequestInfo) => Promise<ProxySigner | null> {
   return async (request) => {
+    const cookie = forwardedCookies(request.headers.get('cookie'), target.cookies);
+    if (!cookie) return null;
     const id = `msg_${randomBytes(18).toString('base64url')}`;
     const body = JSON.stringify({ type: 'signer.asked', timestamp: new Date().toISOString(), data: { path: request.path } });
-    const answer = await post(target, id, body, request.headers.get('cookie'), AbortSignal.timeout(10_000));
-    const text = await answer.text();
+    const answer = await post(target, id, body, cookie, AbortSignal.timeout(10_000));
+    const text = await boundedText(answer, SIGNER_ANSWER_LIMIT);
     if (answer.status === 204 || (answer.ok && (text.trim() === '' || text.trim() === 'null'))) return null;
     if (!answer.ok) throw new Error(`the signer URL answered HTTP ${answer.status}`);
     const person: unknown = JSON.parse(text);

@@ -10,7 +10,7 @@ import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, scratchDir, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { until } from './wait.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
-import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { createFetchProxyHandler, createProxyHandler, fetchHandlerToNode, ResultRefused, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore } from '../../src/proxy/redis.js';
 import { createClient } from 'redis';
 import { startRedis } from './redis-server.js';
@@ -40,6 +40,7 @@ const ALL_ROWS = [
   'small-bodies',
   'poll-floor',
   'result-first',
+  'site-refused',
   'fail-closed',
   'no-lockout',
   'no-lockout-country',
@@ -110,11 +111,13 @@ const skipped = (rows: CheckRow[]) => rows.filter((row) => row.skipped).map((row
 
 /** What check-proxy's result-first row asks of a result hook: it reports when it begins and ends, and takes its time between. */
 function reportingHook(sandboxPort: number, ms = 2_000): (result: ProxyResult) => Promise<void> {
-  const report = (token: string, at: string) => fetch(`http://127.0.0.1:${sandboxPort}/__probe/hook`, { method: 'POST', body: JSON.stringify({ token, at }) }).then((r) => r.arrayBuffer());
+  const report = (token: string, at: string) => fetch(`http://127.0.0.1:${sandboxPort}/__probe/hook`, { method: 'POST', body: JSON.stringify({ token, at }) }).then(async (r) => (await r.arrayBuffer(), r.status));
   return async (result) => {
-    await report(result.token, 'start');
+    const said = await report(result.token, 'start');
     await new Promise((resolve) => setTimeout(resolve, ms));
     await report(result.token, 'end');
+    // the check's site turns this person away: the host's refusal for good
+    if (said === 409) throw new ResultRefused(409);
   };
 }
 
@@ -126,7 +129,7 @@ describe('check-proxy against working proxies', () => {
     const rows = await check((port, token) => nodeProxy(port, token));
     assert.deepEqual(rows.map((row) => row.id), ALL_ROWS);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
-    assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'result-first', 'fail-closed'], 'nothing told, nothing checked: skipped, never passed');
+    assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'fail-closed'], 'nothing told, nothing checked: skipped, never passed');
   });
 
   it('passes our Node proxy with a Redis store and a slow, reporting result hook on every row, the state taken away and given back', async () => {
@@ -263,6 +266,7 @@ describe('check-proxy against working proxies', () => {
       ['started', 'smartIdLogin', 'login', 'smartid', null],
       ['refused', 'smartIdLogin', 'login', 'smartid', 'rate-limited'],
     ]);
+    assert.equal(events[2]!['limit'], 'address', 'the refusal names the limit it met');
     assert.deepEqual(events.map((e) => e['person']), [{ code: '3030••••910' }, { code: '3030••••911' }, { code: '3030••••912' }]);
     assert.ok(events.every((e) => e['address'] === '127.0.0.1' && typeof e['durationMs'] === 'number' && Number.isFinite(Date.parse(e['at'] as string))));
     assert.ok(!pythonLines.join('\n').includes('30303039910') && !pythonLines.join('\n').includes('python-address-secret'));
@@ -289,7 +293,8 @@ describe('check-proxy against working proxies', () => {
         },
       }),
     );
-    assert.deepEqual(failing(rows), ['result-first'], JSON.stringify(rows.filter((r) => !r.ok)));
+    // nor can it refuse a result: its hook's answer comes after the browser was told
+    assert.deepEqual(failing(rows), ['result-first', 'site-refused'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'result-first')!.evidence ?? '', /before the result hook ended/, JSON.stringify(rows.find((row) => row.id === 'result-first')));
   });
 

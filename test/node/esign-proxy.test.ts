@@ -66,7 +66,7 @@ describe('esign-proxy, the proxy as a server', () => {
     const { rows } = await checkProxy({ proxyUrl: `${proxy.url}/esign`, port, accessToken: token, waitMs: 20_000, stopState: `kill -STOP ${redis.pid}`, startState: `kill -CONT ${redis.pid}` });
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((row) => !row.ok)));
     // the result hook is the host's, by a webhook (to come): until then, nothing to report
-    assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country', 'result-first']);
+    assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country', 'result-first', 'site-refused']);
     const events = proxy.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string });
     assert.ok(events.some((e) => e.type === 'started') && events.some((e) => e.type === 'finished'), 'starts and ends');
     assert.ok(events.some((e) => e.type === 'refused' && e.reason === 'cross-site'));
@@ -126,7 +126,10 @@ describe('esign-proxy, the proxy as a server', () => {
     for (const [env, args, said] of cases) {
       const { code, stderr } = await run(env, args);
       assert.equal(code, 2, stderr);
-      assert.match(stderr, said);
+      // one operator's line, JSON with its level
+      const line = JSON.parse(stderr.trim()) as { level: string; msg: string; code: string };
+      assert.deepEqual([line.level, line.code], ['error', 'bad-setting']);
+      assert.match(line.msg, said);
       assert.doesNotMatch(stderr, /a-good-secret/);
     }
     const help = await run({}, ['--help']);
@@ -235,7 +238,9 @@ describe('esign-proxy: the verified result as a signed webhook delivery', () => 
       const schema = JSON.parse(readFileSync(new URL('../../dist/webhook-delivery.schema.json', import.meta.url), 'utf8')) as { required: string[]; properties: { data: { required: string[] } } };
       for (const field of schema.required) assert.ok(field in second!.verified!, field);
       for (const field of schema.properties.data.required) assert.ok(field in data, `data.${field}`);
-      assert.match(data.visitor, /^[A-Za-z0-9_-]{46}$/, 'the visitor who started it');
+      // the visitor who started it, as the keyed digest events show: never the cookie that lets a browser in
+      assert.match(data.visitor, /^[0-9a-f]{64}$/, 'the visitor who started it');
+      assert.ok(!cookie.includes(data.visitor) && !second!.body.includes('esign-visitor'), 'no visitor cookie in the delivery');
       assert.match(second!.headers['cookie'] ?? '', /host-session=before-login/, 'the browser\'s own cookies came along');
       assert.ok(done.at >= second!.at + 800, 'the browser got the result only after the host answered');
       assert.ok(done.set.some((line) => line.startsWith('host-session=new-session-id;')), 'the host\'s new session reached the browser on that answer');

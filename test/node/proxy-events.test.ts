@@ -80,6 +80,8 @@ describe('proxy events', () => {
       assert.equal(refused.length, 1, `${reason}: ${JSON.stringify(seen)}`);
       const event = refused[0] as Extract<ProxyEvent, { type: 'refused' }>;
       assert.equal(event.reason, reason);
+      // a rate limit's refusal names the limit it met (here the visitor's); no other refusal names one
+      assert.equal(event.limit, reason === 'rate-limited' ? 'visitor' : undefined, reason);
       assert.ok(event.status >= 400 && event.status < 500, `${reason}: ${event.status}`);
       assert.ok(Number.isFinite(Date.parse(event.at)) && event.durationMs >= 0);
       if (reason !== 'not-allowed' && reason !== 'unauthorized') assert.equal(event.operation, reason === 'not-your-session' ? 'smartIdLoginStatus' : 'smartIdLogin', reason);

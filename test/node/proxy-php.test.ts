@@ -131,7 +131,7 @@ describe('the PHP proxy', () => {
       undefined,
       sqliteStateCommands(stateFile),
     );
-    assert.equal(rows.length, 27);
+    assert.equal(rows.length, 28);
     assert.deepEqual(failing(rows), [], `${JSON.stringify(rows.filter((r) => !r.ok))}\n${log.split('\n').filter((line) => line.includes('[esign-proxy]') || /PHP (Warning|Fatal|Notice)/.test(line)).join('\n').slice(0, 3000)}`);
     assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country']);
     const said = events(log);
@@ -142,6 +142,11 @@ describe('the PHP proxy', () => {
       assert.ok(reasons.has(reason), `a refusal for ${reason} was written (${[...reasons].join(', ')})`);
     }
     assert.ok(said.some((e) => e.type === 'failed' && e.failure === 'service-invalid'), 'the redirect of the service is a failure');
+    // a rate limit's refusal names the limit it met, as the Node proxy's does
+    const limited = said.filter((e) => e.type === 'refused' && e.reason === 'rate-limited');
+    assert.ok(limited.length > 0 && limited.every((e) => ['visitor', 'person', 'address'].includes(String(e['limit']))), JSON.stringify(limited));
+    // the site's refusal of a result ended its session as the Node proxy's does
+    assert.ok(said.some((e) => e.type === 'finished' && e.outcome === 'site-refused'), 'a finished event with site-refused');
     assert.ok(said.some((e) => e.type === 'started' && e.operation === 'mobileLogin'), 'a start');
     assert.ok(said.some((e) => e.type === 'finished' && e.operation === 'mobileLoginStatus' && e.outcome === 'ok'), 'the verified result reached on_result and ended the session');
     assert.doesNotMatch(log, /"code":"\d{11}"/, 'no personal code in clear');
@@ -213,7 +218,7 @@ describe('the PHP proxy', () => {
 
   it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
     const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
-    assert.equal(rows.length, 27);
+    assert.equal(rows.length, 28);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });

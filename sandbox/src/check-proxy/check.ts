@@ -7,7 +7,7 @@ import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/b
 import { crossSite, scheme } from './checks/origins.js';
 import { requestId } from './checks/request-id.js';
 import { noLockout, noLockoutCountry, rateLimit, screening, signerCountry, signerGate, visitorBinding } from './checks/sessions.js';
-import { failClosed, limitsExact, pollFloor, resultFirst, smallBodies } from './checks/rules.js';
+import { failClosed, limitsExact, pollFloor, resultFirst, siteRefused, smallBodies } from './checks/rules.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
 
 /*
@@ -55,6 +55,7 @@ export const CHECKS: readonly Check[] = [
   smallBodies,
   pollFloor,
   resultFirst,
+  siteRefused,
   failClosed,
   noLockout,
   noLockoutCountry,

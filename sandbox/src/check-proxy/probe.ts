@@ -18,8 +18,11 @@ export class Probe {
   readonly reached: ReachedRequest[] = [];
   /** What a proxy's result hook reported (ESIGN_CHECK_HOOK_URL): when each run began and ended, by session token. */
   readonly hookMarks: { token: string; at: 'start' | 'end'; when: number }[] = [];
+  /** Sessions whose result the check's site turns away: the hook's report of their run is answered 409. */
+  readonly refuseResults = new Set<string>();
   /** Requests that followed a redirect to the trap. */
   trapped = 0;
+  #refuseThis = false;
   #hostile: HostileAnswer | null = null;
 
   constructor(readonly accessToken: string) {}
@@ -38,7 +41,10 @@ export class Probe {
       // a result hook's report, not a request of the service's
       try {
         const mark = JSON.parse(body.toString('utf8')) as { token?: unknown; at?: unknown };
-        if (typeof mark.token === 'string' && (mark.at === 'start' || mark.at === 'end')) this.hookMarks.push({ token: mark.token, at: mark.at, when: Date.now() });
+        if (typeof mark.token === 'string' && (mark.at === 'start' || mark.at === 'end')) {
+          this.hookMarks.push({ token: mark.token, at: mark.at, when: Date.now() });
+          this.#refuseThis = mark.at === 'start' && this.refuseResults.has(mark.token);
+        }
       } catch {
         // not a report: nothing to keep
       }
@@ -50,7 +56,8 @@ export class Probe {
   /** True when the request was answered here (the trap or a hostile answer). */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.url === '/__probe/hook') {
-      res.writeHead(204).end();
+      res.writeHead(this.#refuseThis ? 409 : 204).end();
+      this.#refuseThis = false;
       return true;
     }
     if (req.url?.startsWith('/__probe/trap')) {

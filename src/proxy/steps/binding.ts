@@ -42,6 +42,7 @@ function isBinding(value: unknown): value is Binding {
     typeof b['status'] === 'string' &&
     optionalText(b['signer']) &&
     optionalText(b['rotatedFrom']) &&
+    optionalText(b['signedAs']) &&
     optionalObject(b['person']) &&
     optionalObject(b['upload'])
   );

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { MatchedOperation } from '../../protocol/operation-match.js';
 import type { IncomingProxyRequest } from '../incoming.js';
 import type { ProxyAnswer } from '../errors.js';
-import type { EventPerson, FailureKind, HostHook, ProxyEventBase, RefusalReason } from '../events.js';
+import type { EventPerson, FailureKind, HostHook, ProxyEventBase, RateLimitName, RefusalReason } from '../events.js';
 import type { Channel, SessionKind } from '../operation-kinds.js';
-import type { ProxyRequestInfo } from '../options.js';
+import type { ProxyRequestInfo, ProxySigner } from '../options.js';
 import type { UploadPrint } from '../signed-by.js';
 import type { RequestTelemetry } from '../telemetry.js';
 import type { ProxySetup } from './setup.js';
@@ -24,6 +24,8 @@ export interface Binding {
   signer?: string;
   /** A finished login's visitor before the proxy gave the browser a new id: its polls already on their way still get the answer. */
   rotatedFrom?: string;
+  /** A signing's signer (country, code, and whence: the site's answer or the start), sealed: what its result names. */
+  signedAs?: string;
   /** With `signer`, for a file signing: what the uploaded file held, so the end reads only the signature added. */
   upload?: UploadPrint;
 }
@@ -34,7 +36,7 @@ export interface EventState {
   base: Omit<ProxyEventBase, 'durationMs' | 'at'>;
   /** A session started, or a polled one ended (`ok` or the service's error code). */
   outcome?: { type: 'started' } | { type: 'finished'; outcome: string };
-  why?: { reason?: RefusalReason; hook?: HostHook };
+  why?: { reason?: RefusalReason; hook?: HostHook; limit?: RateLimitName };
   /** A failure the service's answer says, not the proxy's own (the access token refused). */
   failure?: FailureKind;
 }
@@ -77,6 +79,8 @@ export interface ExchangeStart {
   signer: string | undefined;
   /** signer: what a file signing's upload held before the service signed it */
   upload: UploadPrint | undefined;
+  /** signer: the person the site said is signed in, as it named them */
+  signedIn: ProxySigner | undefined;
   /** limits: the person's counters a start was counted under, given back if the service refuses it */
   personCounters: string[];
   /** hand-over: `Set-Cookie` lines the host's result hook gave for this browser (a new session at a login) */
@@ -147,6 +151,7 @@ export function newExchange(request: IncomingProxyRequest, path: string, telemet
     binding: null,
     signer: undefined,
     upload: undefined,
+    signedIn: undefined,
     personCounters: [],
     hostCookies: [],
   };

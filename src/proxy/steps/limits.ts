@@ -1,6 +1,7 @@
 import type { OperationId } from '../../protocol/operations.js';
 import { addressKey } from '../address.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
+import type { RateLimitName } from '../events.js';
 import { STARTS } from '../operation-kinds.js';
 import type { RateLimit } from '../options.js';
 import { canonicalPersonCode, startCountry } from '../person.js';
@@ -12,13 +13,13 @@ import type { ProxySetup } from './setup.js';
  * Counts a start under `key` (kept as a fixed-size digest: no personal code in clear, whatever
  * its size); returns the store key it counted under, or null when this limit is off.
  */
-async function count({ store }: ProxySetup, scope: string, rule: RateLimit | false | undefined, key: string): Promise<string | null> {
+async function count({ store }: ProxySetup, scope: RateLimitName, rule: RateLimit | false | undefined, key: string): Promise<string | null> {
   if (!rule) return null;
   const counter = `limit:${scope}:${storeKey(key)}`;
   const { count, resetInMs } = await store.increment(counter, rule.windowMs);
   if (count > rule.limit) {
     const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
-    throw new ProxyRefusal(proxyError('rate-limited', { retry_after: seconds }, { 'retry-after': String(seconds) }));
+    throw new ProxyRefusal(proxyError('rate-limited', { retry_after: seconds }, { 'retry-after': String(seconds) }), { limit: scope });
   }
   return counter;
 }

@@ -2,6 +2,9 @@ import { REMOVALS, STARTS, STATUS_OF } from '../operation-kinds.js';
 import type { Binding, Step, Has } from './exchange.js';
 import type { Channel } from '../../protocol/types.js';
 import type { ProxySetup } from './setup.js';
+import type { SignedAs } from '../options.js';
+import { startCountry } from '../person.js';
+import { seal } from '../sealed.js';
 
 /**
  * Sessions: what the service's answer changes here. A start it accepted is bound to its visitor
@@ -39,6 +42,14 @@ async function unbound(setup: ProxySetup, channel: Channel, token: string, reque
   setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service [request ${requestId}]`);
 }
 
+/** Whom a signing start is for: the person the site said is signed in (the gate checked the start against them), else the start's own country and code. */
+function signerOfStart(x: Has<'operation'>): SignedAs | null {
+  if (x.signedIn) return { country: x.signedIn.country, code: x.signedIn.code, from: 'site' };
+  const country = startCountry(x.fields);
+  const code = x.fields['code'];
+  return country && typeof code === 'string' ? { country, code, from: 'start' } : null;
+}
+
 async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, setup: ProxySetup): Promise<void> {
   const { store, sessionTtl } = setup;
   const { operation, service, binding } = x;
@@ -46,7 +57,17 @@ async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, set
   const start = STARTS[operation.id];
   if (start && status === 'error') for (const counter of x.personCounters) await store.decrement(counter);
   if (start && status === 'ok' && typeof service.value['token'] === 'string') {
-    const bound: Binding = { visitor: x.visitor.key, channel: start.channel, kind: start.kind, status: start.status, ...(x.person ? { person: x.person } : {}), ...(x.signer ? { signer: x.signer } : {}), ...(x.upload ? { upload: x.upload } : {}) };
+    const signedAs = start.kind === 'login' ? null : signerOfStart(x);
+    const bound: Binding = {
+      visitor: x.visitor.key,
+      channel: start.channel,
+      kind: start.kind,
+      status: start.status,
+      ...(x.person ? { person: x.person } : {}),
+      ...(x.signer ? { signer: x.signer } : {}),
+      ...(x.upload ? { upload: x.upload } : {}),
+      ...(signedAs ? { signedAs: seal(setup.visitorSecret, JSON.stringify(signedAs)) } : {}),
+    };
     const token = service.value['token'];
     try {
       await store.set(`bind:${token}`, JSON.stringify(bound), sessionTtl);

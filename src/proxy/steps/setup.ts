@@ -1,3 +1,4 @@
+import { ResultRefused } from '../hand-over.js';
 import { OPERATION_IDS, type OperationId } from '../../protocol/operations.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
 import type { HostHook } from '../events.js';
@@ -127,6 +128,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
       timeoutMs: options.resultTimeoutMs ?? DEFAULT_RESULT_TIMEOUT,
       waitMs: options.resultWaitMs ?? DEFAULT_RESULT_WAIT,
       doneTtlMs: Math.min(options.sessionTtlMs ?? DEFAULT_SESSION_TTL, FINISHED_SESSION_TTL),
+      secret: options.visitorSecret || token,
     },
     sessionTtl: options.sessionTtlMs ?? DEFAULT_SESSION_TTL,
     limits: options.rateLimit === false ? {} : { ...DEFAULT_RATE_LIMITS, ...options.rateLimit },
@@ -143,6 +145,8 @@ export function createSetup(options: ProxyOptions): ProxySetup {
       try {
         return await call();
       } catch (error) {
+        // the host's decision, not its failure: the run's outcome, said by its caller
+        if (error instanceof ResultRefused) throw error;
         log(`[esign-proxy] ${hook}() failed${context}: ${describe(error)}`);
         throw new ProxyRefusal(proxyError('host-error'), { hook });
       }

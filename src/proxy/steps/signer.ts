@@ -58,6 +58,7 @@ async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook
   const person = who as ProxySigner;
   if (!sameSigner(x.fields, person)) throw new ProxyRefusal(proxyError('signer-mismatch'));
   x.signer = personDigest(person.country, person.code);
+  x.signedIn = person;
   if (STARTS[x.operation.id]?.kind === 'sign') x.upload = printOf(x.fields);
 }
 

@@ -187,3 +187,38 @@ export const resultFirst: Check = {
     return null;
   },
 };
+
+/**
+ * With a proxy whose result hook reports to the check: a site that refuses a result for good (its
+ * hook answered 409: a webhook's 4xx) ends the session at once, for that poll and every later one,
+ * with 409 site-refused, and the hook is not run again.
+ */
+export const siteRefused: Check = {
+  id: 'site-refused',
+  rule: 'a result the host\'s site refuses for good (409 from its hook) ends the session with 409 site-refused at once and on every later poll, the hook not run again, the result never shown',
+  async run(prober) {
+    const { post, show, wait, probe } = prober;
+    const jar = new Jar();
+    const start = await post('/mobile/login.json', { phone: '+37060000666', code: '50001018865' }, jar);
+    if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
+    const token = String(start.json['token']);
+    probe.refuseResults.add(token);
+    const path = `/mobile/status/${token}.json`;
+    const deadline = Date.now() + 45_000;
+    let ended: Awaited<ReturnType<typeof post>> | null = null;
+    while (Date.now() < deadline && !ended) {
+      await wait(600);
+      const answer = await post(path, {}, jar);
+      if (answer.json?.['status'] !== 'waiting') ended = answer;
+    }
+    const runs = () => hookMarks(prober).filter((mark) => mark.token === token && mark.at === 'start').length;
+    if (!runs()) return { skipped: 'start the proxy with ESIGN_CHECK_HOOK_URL=<the sandbox>/__probe/hook (its result hook reports to the check)' };
+    if (!ended) return `no end came for ${path} within 45 s`;
+    if (ended.status !== 409 || ended.json?.['proxy_error'] !== 'site-refused') return show(`POST ${path} (the site refused the result)`, ended);
+    await wait(600);
+    const later = await post(path, {}, jar);
+    if (later.status !== 409 || later.json?.['proxy_error'] !== 'site-refused') return show(`POST ${path} again`, later);
+    if (runs() !== 1) return `the result hook ran ${runs()} times for a result the site refused`;
+    return null;
+  },
+};

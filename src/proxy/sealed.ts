@@ -1,0 +1,39 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+
+/*
+ * What the proxy must keep for a while but nobody reading its store may use: a finished login's
+ * cookies (a host's new session), the person a signing was checked against. AES-256-GCM under a
+ * key derived from the visitor secret, so every node of a host opens what another sealed.
+ */
+
+const keys = new Map<string, Buffer>();
+
+function keyOf(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createHmac('sha256', secret).update('esign-proxy sealed values').digest();
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** The text sealed: base64url of the nonce, the tag and the ciphertext. */
+export function seal(secret: string, text: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(secret), nonce);
+  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return Buffer.concat([nonce, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The text of a sealed value, or null when it is not one this secret sealed. */
+export function unseal(secret: string, sealed: string): string | null {
+  const bytes = Buffer.from(sealed, 'base64url');
+  if (bytes.length < 28) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
