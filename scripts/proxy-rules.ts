@@ -4,36 +4,12 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { proxyRulesDocument } from '../src/protocol/proxy-rules.js';
+import { DELIVERY_SCHEMA } from '../src/server/delivery-schema.js';
 
 const COPIES = ['examples/proxy-python/proxy-rules.json', 'examples/proxy-php/proxy-rules.json'];
 const DOC = 'docs/proxy.md';
 const rules = proxyRulesDocument();
 const text = `${JSON.stringify(rules, null, 2)}\n`;
-
-/** The JSON Schema of esign-proxy's webhook deliveries (the `Delivery` type of src/server/webhook.ts). */
-const DELIVERY_SCHEMA = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  title: 'esign-proxy webhook delivery',
-  description: 'The verified result of a session or a document operation, POSTed to ESIGN_WEBHOOK_URL and signed as Standard Webhooks say, before the browser sees it.',
-  type: 'object',
-  required: ['type', 'timestamp', 'data'],
-  properties: {
-    type: { enum: ['login.verified', 'sign.verified', 'hash.verified', 'document.succeeded'] },
-    timestamp: { type: 'string', format: 'date-time' },
-    data: {
-      type: 'object',
-      required: ['kind', 'operation', 'token', 'visitor', 'result'],
-      properties: {
-        kind: { enum: ['login', 'sign', 'hash', 'document'] },
-        operation: { type: 'string', description: 'the operation that ended it, e.g. smartIdLoginStatus' },
-        token: { type: 'string', description: 'the session token, or the document uuid' },
-        visitor: { type: 'string', description: 'the visitor who started it' },
-        channel: { enum: ['mobile', 'smartid'] },
-        result: { type: 'object', description: 'the service\'s verified answer in camelCase: for a login code, country (LT, LV or EE), name, surname, certificate' },
-      },
-    },
-  },
-} as const;
 
 const minutes = (ms: number) => `${ms / 60_000} min`;
 const seconds = (ms: number) => `${ms / 1000} s`;

@@ -5,7 +5,7 @@ import { poll } from '../client/poll.js';
 import type { Language, StringKey } from '../i18n/index.js';
 import { maskCode, maskPhone } from '../protocol/mask.js';
 import { removeMobileSession, removeSmartIdSession, type NoBody, type Operation } from '../protocol/operations.js';
-import { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from '../protocol/time-limits.js';
+import { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, STATUS_POLL_SLOW_AFTER, STATUS_POLL_TIMEOUT } from '../protocol/time-limits.js';
 import { CHANNELS, type Channel, type SessionKind, type SessionStartResponse, type WaitingResponse } from '../protocol/types.js';
 import type { PersonField, PersonValue } from './person.js';
 import { proxyClient } from './proxy-client.js';
@@ -15,8 +15,6 @@ import { dropRecord, isKept, readRecord, recordKey, writeRecord } from './sessio
 /** Where a session is: the form (idle), starting it, waiting for the person, or one of its ends. */
 export type SessionState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
 
-/** A status poll's time limit, ms: past it the poll is dropped and the next one goes at once. */
-const STATUS_TIMEOUT = 10_000;
 
 /** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
 const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
@@ -299,7 +297,7 @@ export class SessionController<Raw extends { status: string }, Detail> implement
       if (!resumed) this.#keep(channel);
       this.#emit('esign-started', { token: this.token, channel, controlCode: this.controlCode, kind: this.config.kind, ...(resumed ? { resumed } : {}) });
       // a status poll carries nothing and is small: it waits less than a start
-      const timeoutMs = Math.min(client.timeoutMs, STATUS_TIMEOUT);
+      const timeoutMs = Math.min(client.timeoutMs, STATUS_POLL_TIMEOUT);
       const token = started.token;
       const raw = await poll<Raw>((signal) => client.call(this.config.status(channel), {}, { token }, signal ? { signal, timeoutMs } : { timeoutMs }), {
         interval: host.pollInterval,
@@ -307,7 +305,7 @@ export class SessionController<Raw extends { status: string }, Detail> implement
         signal: abort.signal,
         wake: this.#nextWake,
         // silent for half its time limit: said lost before the poll is given up
-        slowAfter: Math.min(4_000, timeoutMs / 2),
+        slowAfter: Math.min(STATUS_POLL_SLOW_AFTER, timeoutMs / 2),
         onConnection: (lost) => {
           this.connection = lost ? 'lost' : 'back';
           host.requestUpdate();

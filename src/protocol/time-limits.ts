@@ -8,3 +8,12 @@ export const DEFAULT_TIME_LIMIT: Readonly<Record<Channel, number>> = {
   mobile: PERSON_TIME_LIMIT.mobile + 30_000,
   smartid: PERSON_TIME_LIMIT.smartid + 30_000,
 };
+
+/**
+ * A status poll's time limit in the widget, ms: past it the poll is dropped and the next one goes at
+ * once. Every proxy answers a poll well within it (a result hook on its way is "waiting" after the
+ * proxy's result wait), so no answer that carries a result is dropped for being late.
+ */
+export const STATUS_POLL_TIMEOUT = 10_000;
+/** After this long without an answer the widget says the connection is lost, ms: a proxy's poll answers come sooner. */
+export const STATUS_POLL_SLOW_AFTER = 4_000;

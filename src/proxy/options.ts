@@ -156,15 +156,20 @@ export interface ProxyOptions<Raw = unknown> {
   /**
    * Called for every finished session (status `ok`) and every successful document operation,
    * before the answer goes to the browser. No browser sees a session's result before a run of
-   * it has returned: other polls of that session meanwhile wait (`resultWaitMs`) and are then
-   * told to keep waiting. A throw, a rejection or a run past `resultTimeoutMs` answers 500 and
-   * gives the claim back, so the next poll runs it again: it runs at least once and may run more
-   * than once (a node that dies mid-run), so make it idempotent with `token` as its key.
+   * it has returned: the poll that runs it, and other polls of that session, wait at most
+   * `resultWaitMs` and are then told to keep waiting while the run goes on; a later poll gets
+   * the result, with the cookies the run gave back (kept, sealed, for every later poll of that
+   * browser while the finished session is remembered, so an answer lost on the way loses
+   * nothing). A throw, a rejection or a run past `resultTimeoutMs` answers 500 (when its poll
+   * still waits) and gives the claim back, so the next poll runs it again: it runs at least once
+   * and may run more than once (a node that dies mid-run), so make it idempotent with `token` as
+   * its key. Throw `ResultRefused` to turn the result away for good: the session ends with 409
+   * `site-refused` for this poll and every later one.
    */
   onResult?: (result: ProxyResult<Raw>) => void | ResultAnswer | Promise<void | ResultAnswer>;
   /** onResult's time limit, ms; past it the run counts as failed and its `signal` aborts. Default 30 000. */
   resultTimeoutMs?: number;
-  /** How long a poll waits for another request's onResult of the same session before it answers `waiting`, ms. Default 2 000. */
+  /** How long a poll waits for onResult of its session before it answers `waiting`, ms. Default 2 000, at most 3 000 (the widget calls a connection lost after 4 s). */
   resultWaitMs?: number;
   /**
    * Who the visitor is, e.g. the host's session id. Default: a random id in an HttpOnly,

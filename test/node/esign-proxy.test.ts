@@ -1,13 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
 import { SETTINGS } from '../../src/server/settings.js';
-import { freePort, startedByThisFile } from './processes.js';
+import { BIN, esignProxyHarness } from './esign-proxy-harness.js';
+import { freePort } from './processes.js';
 import { until } from './wait.js';
 
 // `esign-proxy`, the proxy as a server of its own, run as a host runs it (the built bin, settings
@@ -15,45 +16,7 @@ import { until } from './wait.js';
 // health, readiness, the widget's files, events on stdout, a bad setting said by its name, and a
 // SIGTERM that lets a request in flight finish.
 
-const { children, servers } = startedByThisFile();
-const BIN = new URL('../../bin/esign-proxy.js', import.meta.url).pathname;
-
-interface Running {
-  url: string;
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-}
-
-async function esignProxy(env: Record<string, string>, args: string[] = []): Promise<Running> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  await until(() => {
-    if (child.exitCode !== null) assert.fail(`esign-proxy exited: ${stderr}`);
-    return /listening on/.test(stderr);
-  }, `esign-proxy listening: ${stderr}`);
-  assert.match(stderr, /esign-proxy listening on http:\/\/127\.0\.0\.1:\d+\/esign\//);
-  return { url: `http://127.0.0.1:${port}`, child, stdout: () => stdout, stderr: () => stderr };
-}
-
-/** A redis-server of this test on a TCP port (the URL a host gives), and its process id. */
-async function redisOnPort(): Promise<{ url: string; pid: number }> {
-  const port = await freePort();
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  children.push(redis);
-  let output = '';
-  redis.stdout!.setEncoding('utf8');
-  while (!/ready to accept connections/i.test(output)) {
-    const [chunk] = (await Promise.race([once(redis.stdout!, 'data'), once(redis, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
-    output += chunk;
-  }
-  return { url: `redis://127.0.0.1:${port}`, pid: redis.pid! };
-}
+const { servers, esignProxy, redisOnPort, hostServer } = esignProxyHarness();
 
 const failing = (rows: CheckRow[]) => rows.filter((row) => !row.ok).map((row) => row.id);
 
@@ -166,34 +129,6 @@ describe('esign-proxy, the proxy as a server', () => {
     assert.match(proxy.stderr(), /SIGTERM, finishing the requests in flight[\s\S]*stopped/);
   });
 });
-
-/** A host's own server: it takes deliveries as the Standard Webhooks package verifies them, and answers as told. */
-async function hostServer(secret: string, answer: (attempt: number, verified: Record<string, unknown>) => { status: number; cookie?: string; delayMs?: number }) {
-  const { Webhook } = await import('standardwebhooks');
-  const deliveries: { headers: Record<string, string>; body: string; verified: Record<string, unknown> | null; at: number }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      let verified: Record<string, unknown> | null = null;
-      try {
-        verified = new Webhook(secret).verify(body, headers) as Record<string, unknown>;
-      } catch {
-        verified = null;
-      }
-      deliveries.push({ headers, body, verified, at: Date.now() });
-      if (!verified) return void res.writeHead(400).end();
-      const told = answer(deliveries.length, verified);
-      setTimeout(() => {
-        res.writeHead(told.status, told.cookie ? { 'set-cookie': told.cookie } : {}).end();
-      }, told.delayMs ?? 0);
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign-webhook`, deliveries };
-}
 
 const SECRET = `whsec_${Buffer.from('a-test-webhook-secret-of-32-bytes!!').toString('base64')}`;
 const OLD_SECRET = `whsec_${Buffer.from('the-secret-being-rotated-out-now!!').toString('base64')}`;

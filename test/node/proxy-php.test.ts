@@ -112,7 +112,7 @@ const events = (log: string) =>
   log
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string; operation?: string; outcome?: string; person?: unknown; visitor?: string });
+    .map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string; operation?: string; outcome?: string; person?: unknown; visitor?: string; limit?: string });
 
 describe('the PHP proxy', () => {
   it('behind nginx and php-fpm with four workers: every row of check-proxy passes (its result hook run once at a time, failing closed without its state), and its events say what it refused', async () => {
@@ -144,7 +144,7 @@ describe('the PHP proxy', () => {
     assert.ok(said.some((e) => e.type === 'failed' && e.failure === 'service-invalid'), 'the redirect of the service is a failure');
     // a rate limit's refusal names the limit it met, as the Node proxy's does
     const limited = said.filter((e) => e.type === 'refused' && e.reason === 'rate-limited');
-    assert.ok(limited.length > 0 && limited.every((e) => ['visitor', 'person', 'address'].includes(String(e['limit']))), JSON.stringify(limited));
+    assert.ok(limited.length > 0 && limited.every((e) => ['visitor', 'person', 'address'].includes(String(e.limit))), JSON.stringify(limited));
     // the site's refusal of a result ended its session as the Node proxy's does
     assert.ok(said.some((e) => e.type === 'finished' && e.outcome === 'site-refused'), 'a finished event with site-refused');
     assert.ok(said.some((e) => e.type === 'started' && e.operation === 'mobileLogin'), 'a start');

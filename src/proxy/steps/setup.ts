@@ -1,4 +1,5 @@
 import { ResultRefused } from '../hand-over.js';
+import { STATUS_POLL_SLOW_AFTER } from '../../protocol/time-limits.js';
 import { OPERATION_IDS, type OperationId } from '../../protocol/operations.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
 import type { HostHook } from '../events.js';
@@ -126,7 +127,8 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     handOver: {
       store,
       timeoutMs: options.resultTimeoutMs ?? DEFAULT_RESULT_TIMEOUT,
-      waitMs: options.resultWaitMs ?? DEFAULT_RESULT_WAIT,
+      // a poll answers before the widget calls the connection lost, whatever the host asks
+      waitMs: Math.min(options.resultWaitMs ?? DEFAULT_RESULT_WAIT, STATUS_POLL_SLOW_AFTER - 1_000),
       doneTtlMs: Math.min(options.sessionTtlMs ?? DEFAULT_SESSION_TTL, FINISHED_SESSION_TTL),
       secret: options.visitorSecret || token,
     },
