@@ -19,12 +19,14 @@ async function main(args: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  // the package's dist/cdn/, beside this file's folder (a path, not new URL(): a bundler would take that for an asset)
-  const widgetDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'cdn');
+  // the package's dist/cdn/ beside this file's folder, or a cdn/ folder beside this file (the
+  // standalone file copied with it); a path, not new URL(): a bundler would take that for an asset
+  const here = dirname(fileURLToPath(import.meta.url));
+  const widgetDir = [join(here, '..', 'cdn'), join(here, 'cdn')].find((dir) => existsSync(join(dir, 'esign-identify.js'))) ?? null;
   const server = await startServer(settings, {
     event: (line) => process.stdout.write(`${line}\n`),
     log: (line) => process.stderr.write(`${line}\n`),
-    widgetDir: existsSync(widgetDir) ? widgetDir : null,
+    widgetDir,
   });
   process.stderr.write(`${operatorLine('info', `esign-proxy listening on ${server.url}${settings.prefix}/`, { url: `${server.url}${settings.prefix}/` })}\n`);
   let stopping = false;

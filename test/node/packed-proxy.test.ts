@@ -1,0 +1,81 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from 'esign-sandbox';
+import { browserOf, esignProxyHarness } from './esign-proxy-harness.js';
+import { scratchDir } from './processes.js';
+import { until } from './wait.js';
+
+// esign-proxy as a stranger gets it: the package packed, installed from its tarball in an empty
+// folder, `npx esign-proxy` run there against the sandbox (a login delivered to the site), and
+// stopped by a SIGTERM to npx; and the standalone file, copied alone into another empty folder,
+// run with nothing but node (Redis included).
+
+const TOKEN = 'packed-sandbox-token';
+const SECRET = `whsec_${Buffer.from('the-packed-proxy-webhook-secret!!').toString('base64')}`;
+const ROOT = new URL('../../', import.meta.url).pathname;
+const { esignProxy, hostServer, redisOnPort } = esignProxyHarness();
+// made here, not in a hook: a folder's removal is registered for the end of the file
+const packs = scratchDir('esign-pack-');
+const installed = scratchDir('esign-stranger-');
+const alone = scratchDir('esign-standalone-');
+let sandbox: RunningSandbox;
+before(async () => {
+  sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 200 });
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
+  execFileSync('npm', ['init', '-y'], { cwd: installed, stdio: 'ignore' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', join(packs, packed!.filename)], { cwd: installed, stdio: 'ignore', timeout: 300_000 });
+});
+after(async () => {
+  await sandbox?.close();
+});
+
+async function logIn(base: string): Promise<string> {
+  const browser = browserOf(base, 'site-session=anonymous');
+  const start = await browser.post('/smartid/login.json', { code: '40504040001', country: 'EE' });
+  assert.equal(start.json['status'], 'ok', JSON.stringify(start.json));
+  for (let i = 0; i < 30; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const poll = await browser.post(`/smartid/status/${String(start.json['token'])}.json`, {});
+    if (poll.json['status'] !== 'waiting') return String(poll.json['status']);
+  }
+  return 'waiting';
+}
+
+describe('esign-proxy as a stranger installs it', () => {
+  it('npx esign-proxy from the packed package in an empty folder: a login delivered to the site, the widget served, and a SIGTERM to npx frees the port', async () => {
+    assert.ok(existsSync(join(installed, 'node_modules/esign-elements/dist/server/cli.js')));
+    const site = await hostServer(SECRET, () => ({ status: 204, cookie: 'site-session=logged-in; Path=/' }));
+    const proxy = await esignProxy(
+      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: site.url, ESIGN_WEBHOOK_SECRET: SECRET },
+      [],
+      { command: ['npx', ['esign-proxy']], cwd: installed },
+    );
+    assert.equal(await logIn(`${proxy.url}/esign`), 'ok');
+    assert.equal(site.deliveries.length, 1);
+    assert.equal(site.deliveries[0]!.verified?.['type'], 'login.verified');
+    const script = await fetch(`${proxy.url}/esign/cdn/esign-identify.js`);
+    assert.equal(script.status, 200, 'the widget\'s files from the installed package');
+    await script.arrayBuffer();
+    // the signal goes to npx (npm exec), which ends without passing it on: the server follows it
+    proxy.child.kill('SIGTERM');
+    await until(async () => (await fetch(`${proxy.url}/healthz`).then(() => 'answering', () => 'refused')) === 'refused', 'the port freed', 15_000, 100);
+    await until(() => proxy.stderr().includes('stopped'), `the server stopped: ${proxy.stderr()}`, 15_000, 100);
+    assert.ok(proxy.lines().some((l) => String(l['msg']).includes('launcher')), proxy.stderr());
+  });
+
+  it('the standalone file, alone in an empty folder, runs with nothing but node: a login, its state in Redis', async () => {
+    copyFileSync(join(installed, 'node_modules/esign-elements/dist/standalone/esign-proxy.mjs'), join(alone, 'esign-proxy.mjs'));
+    assert.deepEqual(readdirSync(alone), ['esign-proxy.mjs']);
+    const redis = await redisOnPort();
+    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_REDIS_URL: redis.url }, [], { command: [process.execPath, ['esign-proxy.mjs']], cwd: alone });
+    await until(async () => (await fetch(`${proxy.url}/readyz`)).status === 200, 'ready with its Redis', 10_000, 100);
+    assert.equal(await logIn(`${proxy.url}/esign`), 'ok');
+    const keys = execFileSync('redis-cli', ['-p', new URL(redis.url).port, '--scan'], { encoding: 'utf8' });
+    assert.match(keys, /^esign-proxy:[0-9a-f]{12}:bind:/m, 'its state in Redis');
+    assert.equal((await fetch(`${proxy.url}/esign/cdn/esign-identify.js`)).status, 404, 'no widget files beside it: none served');
+    proxy.child.kill('SIGTERM');
+  });
+});
