@@ -8,7 +8,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
-import { freePort, nginxConfig, scratchDir, startedByThisFile } from '../node/processes.js';
+import { freePort, nginxBlocks, nginxConfig, scratchDir, startedByThisFile } from '../node/processes.js';
 import { untilAnswering } from '../node/wait.js';
 
 // docs/any-stack.md's recipes run as a host runs them: nginx in front, esign-proxy at /esign/ and
@@ -49,6 +49,8 @@ const recipes: Recipe[] = [
   },
   { name: 'ruby', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
   { name: 'django', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
+  // Debian's FastAPI and uvicorn, Starlette's own session
+  { name: 'fastapi', command: (dir) => ['/usr/bin/python3', [join(dir, 'app.py')]] },
   // the JDK's launcher runs a single source file as it is (no build tool: no Maven here)
   { name: 'java', command: (dir) => ['java', [join(dir, 'Site.java')]] },
 ];
@@ -64,27 +66,13 @@ async function started(command: string, args: string[], env: Record<string, stri
   return { child, log: () => log };
 }
 
-/** nginx on its own port: /esign/ to esign-proxy, the rest to the site (the snippet of docs/any-stack.md). */
+/** nginx on a port of its own (not 80), with docs/any-stack.md's block as a reader copies it: /esign/ to esign-proxy, the rest to the site. */
 async function nginx(proxyPort: number, sitePort: number): Promise<string> {
   const dir = scratchDir('esign-nginx-');
   const port = await freePort();
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    nginxConfig(
-      dir,
-      port,
-      `    location /esign/ {
-      proxy_pass http://127.0.0.1:${proxyPort};
-      proxy_set_header Host $http_host;
-      client_max_body_size 80m;
-      proxy_read_timeout 90s;
-    }
-    location / {
-      proxy_pass http://127.0.0.1:${sitePort};
-      proxy_set_header Host $http_host;
-    }`,
-    ),
-  );
+  const [block] = nginxBlocks('docs/any-stack.md');
+  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), 'the doc\'s block names the ports it says');
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)));
   await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `http://127.0.0.1:${port}/esign/`);
   return `http://127.0.0.1:${port}`;
 }
@@ -99,7 +87,7 @@ function delivery(body: string, at: number, secret = SECRET): Record<string, str
 
 for (const recipe of recipes) {
   describe(`any stack: the ${recipe.name} recipe behind nginx with esign-proxy`, () => {
-    it('a login through the widget becomes the site\'s own session, the page greets from the server, and signing is gated to that person; a forged or replayed delivery is refused', async () => {
+    it('a login through the widget becomes the site\'s own session, the page greets from the server, and signing is gated to that person; a forged or an old delivery is refused, a replayed one taken without a new session', async () => {
       const sitePort = await freePort();
       const proxyPort = await freePort();
       const [command, args] = recipe.command(join(RECIPES, recipe.name));
@@ -155,8 +143,14 @@ for (const recipe of recipes) {
         const replayed = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers: delivery(body, Math.floor(Date.now() / 1000) - 3600), body });
         assert.deepEqual([forged.status >= 400, replayed.status >= 400, forged.headers.getSetCookie(), replayed.headers.getSetCookie()], [true, true, [], []]);
         // the same delivery signed now is taken: the refusals were the forgery and the age, nothing else
-        const fresh = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers: delivery(body, Math.floor(Date.now() / 1000)), body });
+        const headers = delivery(body, Math.floor(Date.now() / 1000));
+        const fresh = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers, body });
         assert.ok(fresh.status >= 200 && fresh.status < 300, `${fresh.status} ${site.log().slice(-300)}`);
+        assert.equal(fresh.headers.getSetCookie().length, 1, 'a new session for the login');
+        // the very same delivery again (captured on its way and replayed within its five minutes): taken, and nothing made of it
+        const replay = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers, body });
+        assert.ok(replay.status >= 200 && replay.status < 300, `${replay.status}`);
+        assert.deepEqual(replay.headers.getSetCookie(), [], 'no session for a repeated webhook-id');
       } finally {
         await page.close();
       }

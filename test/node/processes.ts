@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -69,4 +69,10 @@ ${server}
   }
 }
 `;
+}
+
+/** The ```nginx blocks of a page of docs/, as a reader copies them (a test runs them, so the doc cannot drift). */
+export function nginxBlocks(doc: string): string[] {
+  const text = readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8');
+  return [...text.matchAll(/```nginx\n([\s\S]*?)```/g)].map((found) => found[1]!);
 }

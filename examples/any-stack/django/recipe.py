@@ -11,6 +11,7 @@ import hmac
 import json
 import os
 import sys
+import threading
 import time
 
 from django.conf import settings
@@ -35,6 +36,23 @@ from django.views.decorators.csrf import csrf_exempt  # noqa: E402
 from django.views.decorators.http import require_GET, require_POST  # noqa: E402
 
 KEY = base64.b64decode(os.environ["ESIGN_WEBHOOK_SECRET"].removeprefix("whsec_"))
+# each webhook-id taken, until its delivery can no longer verify (both ways of five minutes);
+# several processes of a site keep these where they all look (Django's cache on Redis, the database)
+SEEN = {}
+SEEN_LOCK = threading.Lock()
+
+
+def first_time(message_id):
+    """Whether this webhook-id is new: a repeat (esign-proxy's retry, or a delivery captured and
+    sent again) is answered 2xx and changes nothing."""
+    with SEEN_LOCK:
+        now = time.time()
+        for known in [k for k, until in SEEN.items() if until < now]:
+            del SEEN[known]
+        if message_id in SEEN:
+            return False
+        SEEN[message_id] = now + 600
+        return True
 
 
 def verified(request):
@@ -60,6 +78,8 @@ def delivery(request):
     if body is None:
         return HttpResponseBadRequest("not a delivery of ours")
     sent = json.loads(body)
+    if not first_time(request.headers["webhook-id"]):
+        return HttpResponse(status=204)
     if sent["type"] == "login.verified":
         request.session.cycle_key()  # a new session id at login, against fixation
         request.session["person"] = {key: sent["data"]["result"][key] for key in ("country", "code", "name", "surname")}

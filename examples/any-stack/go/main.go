@@ -35,8 +35,28 @@ type person struct {
 
 var (
 	mu       sync.Mutex
-	sessions = map[string]person{} // this site's sessions, by the id in its cookie
+	sessions = map[string]person{}    // this site's sessions, by the id in its cookie
+	seen     = map[string]time.Time{} // each webhook-id taken, until its delivery can no longer verify
 )
+
+// firstTime says whether this webhook-id is new, and remembers it for the tolerance window (both
+// ways): a delivery captured on its way and sent again gets no new session. Several processes of
+// a site keep these where they all look (the database, Redis).
+func firstTime(id string) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	now := time.Now()
+	for known, until := range seen {
+		if now.After(until) {
+			delete(seen, known)
+		}
+	}
+	if _, ok := seen[id]; ok {
+		return false
+	}
+	seen[id] = now.Add(10 * time.Minute)
+	return true
+}
 
 // verified reads a delivery signed as Standard Webhooks says, or nil: the signature of
 // id.timestamp.body under the secret, and a timestamp within five minutes (no replay of an old one).
@@ -92,6 +112,11 @@ func main() {
 		}
 		if json.Unmarshal(body, &delivery) != nil {
 			http.Error(w, "bad body", http.StatusBadRequest)
+			return
+		}
+		// a repeat (esign-proxy's own retry, or a replay) is taken again, and changes nothing
+		if !firstTime(r.Header.Get("webhook-id")) {
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		if delivery.Type == "login.verified" {

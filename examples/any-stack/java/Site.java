@@ -26,7 +26,19 @@ public class Site {
   record Person(String country, String code, String name, String surname) {}
 
   static final Map<String, Person> SESSIONS = new ConcurrentHashMap<>();
+  /**
+   * Each webhook-id taken, until its delivery can no longer verify (both ways of five minutes): a
+   * repeat (esign-proxy's retry, or a delivery captured and sent again) changes nothing. Several
+   * processes of a site keep these where they all look (the database, Redis).
+   */
+  static final Map<String, Long> SEEN = new ConcurrentHashMap<>();
   static byte[] key;
+
+  static boolean firstTime(String id) {
+    long now = System.currentTimeMillis() / 1000;
+    SEEN.values().removeIf(until -> until < now);
+    return SEEN.putIfAbsent(id, now + 600) == null;
+  }
 
   /**
    * A delivery signed as Standard Webhooks says, or null: the signature of id.timestamp.body under
@@ -89,6 +101,10 @@ public class Site {
         return;
       }
       Map<?, ?> delivery = (Map<?, ?>) Json.parse(body);
+      if (!firstTime(exchange.getRequestHeaders().getFirst("webhook-id"))) {
+        send(exchange, 204, null, "");
+        return;
+      }
       if ("login.verified".equals(delivery.get("type"))) {
         Map<?, ?> result = (Map<?, ?>) ((Map<?, ?>) delivery.get("data")).get("result");
         byte[] id = new byte[24];

@@ -18,6 +18,9 @@ class Site < Sinatra::Base
   KEY = Base64.strict_decode64(ENV.fetch('ESIGN_WEBHOOK_SECRET').delete_prefix('whsec_'))
   # this site's sessions, by the id in its cookie; a person is a country and a code
   SESSIONS = {}
+  # each webhook-id taken, until its delivery can no longer verify (both ways of five minutes):
+  # several processes of a site keep these where they all look (the database, Redis)
+  SEEN = {}
   LOCK = Mutex.new
 
   helpers do
@@ -34,6 +37,18 @@ class Site < Sinatra::Base
       ok ? body : nil
     end
 
+    # Whether this webhook-id is new: a repeat (esign-proxy's retry, or a delivery captured and
+    # sent again) is answered 2xx and changes nothing.
+    def first_time(id)
+      LOCK.synchronize do
+        now = Time.now.to_i
+        SEEN.delete_if { |_, until_at| until_at < now }
+        next false if SEEN.key?(id)
+        SEEN[id] = now + 600
+        true
+      end
+    end
+
     def signed_in
       LOCK.synchronize { SESSIONS[request.cookies['host_session']] }
     end
@@ -44,6 +59,7 @@ class Site < Sinatra::Base
     body = verified
     halt 400, 'not a delivery of ours' unless body
     delivery = JSON.parse(body)
+    halt 204 unless first_time(request.env['HTTP_WEBHOOK_ID'])
     if delivery['type'] == 'login.verified'
       session = SecureRandom.hex(24) # a new session id at login, against fixation
       LOCK.synchronize { SESSIONS[session] = delivery['data']['result'].slice('country', 'code', 'name', 'surname') }
