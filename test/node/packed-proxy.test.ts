@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { browserOf, esignProxyHarness } from './esign-proxy-harness.js';
-import { scratchDir } from './processes.js';
+import { freePort, scratchDir } from './processes.js';
 import { until } from './wait.js';
 
 // esign-proxy as a stranger gets it: the package packed, installed from its tarball in an empty
@@ -66,16 +66,36 @@ describe('esign-proxy as a stranger installs it', () => {
     assert.ok(proxy.lines().some((l) => String(l['msg']).includes('launcher')), proxy.stderr());
   });
 
-  it('the standalone file, alone in an empty folder, runs with nothing but node: a login, its state in Redis', async () => {
+  it('the standalone file, alone in an empty folder, runs under docs/operating-the-proxy.md\'s systemd unit with nothing but node: a login delivered, its state in Redis', async () => {
     copyFileSync(join(installed, 'node_modules/esign-elements/dist/standalone/esign-proxy.mjs'), join(alone, 'esign-proxy.mjs'));
     assert.deepEqual(readdirSync(alone), ['esign-proxy.mjs']);
     const redis = await redisOnPort();
-    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_REDIS_URL: redis.url }, [], { command: [process.execPath, ['esign-proxy.mjs']], cwd: alone });
+    const site = await hostServer(SECRET, () => ({ status: 204 }));
+    const siteBase = new URL(site.url).origin;
+    // the unit as the doc has it, its machine's places put where this test has them
+    const unit = (/```ini\n([\s\S]*?)```/.exec(readFileSync(new URL('../../docs/operating-the-proxy.md', import.meta.url), 'utf8')) ?? [])[1] ?? '';
+    const here = (value: string) =>
+      value
+        .replaceAll('/opt/esign-proxy/', `${alone}/`)
+        .replaceAll('/usr/bin/node', process.execPath)
+        .replaceAll('https://service.example', sandbox.url)
+        .replaceAll('redis://127.0.0.1:6379', redis.url)
+        .replaceAll('http://127.0.0.1:8080', siteBase);
+    const env: Record<string, string> = {};
+    for (const [, name, value] of unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)) env[name!] = here(value!);
+    // what /etc/esign-proxy.env holds
+    Object.assign(env, { ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_SECRET: SECRET, PORT: String(await freePort()) });
+    const [command, ...args] = here(/^ExecStart=(.*)$/m.exec(unit)?.[1] ?? '').split(' ');
+    assert.equal(args[0], join(alone, 'esign-proxy.mjs'), 'the unit runs the standalone file');
+    const proxy = await esignProxy(env, [], { command: [command!, args], cwd: alone });
     await until(async () => (await fetch(`${proxy.url}/readyz`)).status === 200, 'ready with its Redis', 10_000, 100);
     assert.equal(await logIn(`${proxy.url}/esign`), 'ok');
+    assert.equal(site.deliveries[0]?.verified?.['type'], 'login.verified', 'delivered to the site');
     const keys = execFileSync('redis-cli', ['-p', new URL(redis.url).port, '--scan'], { encoding: 'utf8' });
     assert.match(keys, /^esign-proxy:[0-9a-f]{12}:bind:/m, 'its state in Redis');
     assert.equal((await fetch(`${proxy.url}/esign/cdn/esign-identify.js`)).status, 404, 'no widget files beside it: none served');
+    // systemd's stop: a SIGTERM, and the process ends by itself
     proxy.child.kill('SIGTERM');
+    await until(() => proxy.child.exitCode === 0, `stopped: ${proxy.stderr()}`, 10_000, 50);
   });
 });
