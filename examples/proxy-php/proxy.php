@@ -597,6 +597,7 @@ function state(string $file): PDO
     $db->exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER, resets REAL)');
     $db->exec('CREATE TABLE IF NOT EXISTS claims (token TEXT PRIMARY KEY, lease TEXT, expires REAL)');
     $db->exec('CREATE TABLE IF NOT EXISTS polls (token TEXT PRIMARY KEY, at REAL)');
+    $db->exec('CREATE TABLE IF NOT EXISTS kept (token TEXT PRIMARY KEY, cookies TEXT, expires REAL)');
     return $db;
 }
 
@@ -621,7 +622,7 @@ function sweep(PDO $db, float $now): void
         $expired = $db->prepare('SELECT token FROM bindings WHERE expires <= ?');
         $expired->execute([$now]);
         foreach ($expired->fetchAll(PDO::FETCH_COLUMN) as $token) {
-            foreach (['bindings', 'claims', 'polls'] as $table) {
+            foreach (['bindings', 'claims', 'polls', 'kept'] as $table) {
                 $db->prepare("DELETE FROM $table WHERE token = ?")->execute([$token]);
             }
         }
@@ -653,11 +654,11 @@ function give_back(PDO $db, string $key): void
 }
 
 /**
- * True once on_result has succeeded for this session (by this or another worker); false when
- * another worker is running it past RESULT_WAIT; throws what $run threw (ResultRefused, kept:
- * every later poll of the session throws it too).
+ * 'ran' when on_result succeeded in this request, 'done' when it had succeeded before (by this or
+ * another worker); false when another worker is running it past RESULT_WAIT; throws what $run
+ * threw (ResultRefused, kept: every later poll of the session throws it too).
  */
-function hand_over(PDO $db, string $token, callable $run): bool
+function hand_over(PDO $db, string $token, callable $run): string|false
 {
     $lease = bin2hex(random_bytes(8));
     $until = microtime(true) + RESULT_WAIT;
@@ -681,7 +682,7 @@ function hand_over(PDO $db, string $token, callable $run): bool
             throw new ResultRefused();
         }
         if ($taken === 'done') {
-            return true;
+            return 'done';
         }
         if ($taken === 'mine') {
             break;
@@ -711,7 +712,31 @@ function hand_over(PDO $db, string $token, callable $run): bool
     }
     stop_renewing($renewer);
     $db->prepare("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?")->execute([microtime(true) + FINISHED_TTL, $token]);
-    return true;
+    return 'ran';
+}
+
+/**
+ * The cookies on_result set in this request (a new session id at a login), kept with the finished
+ * session for every later poll of it: a poll answer lost on the way loses no login.
+ */
+function keep_cookies(PDO $db, string $token): void
+{
+    $lines = array_values(array_filter(headers_list(), fn (string $h) => stripos($h, 'set-cookie:') === 0 && !preg_match('/^set-cookie:\s*(__Host-)?esign-visitor=/i', $h)));
+    if ($lines) {
+        $db->prepare('INSERT OR REPLACE INTO kept (token, cookies, expires) VALUES (?, ?, ?)')->execute([$token, json_encode($lines), microtime(true) + FINISHED_TTL]);
+    }
+}
+
+/** The cookies kept for a finished session, sent again with a late poll's answer. */
+function send_kept_cookies(PDO $db, string $token): void
+{
+    $row = $db->prepare('SELECT cookies FROM kept WHERE token = ? AND expires > ?');
+    $row->execute([$token, microtime(true)]);
+    $cookies = $row->fetchColumn();
+    $row->closeCursor();
+    foreach ($cookies === false ? [] : (array) json_decode((string) $cookies, true) as $line) {
+        header((string) $line, false);
+    }
 }
 
 /**
@@ -1028,6 +1053,11 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
     }
     if (!$delivered) {
         respond(200, '{"status":"waiting"}');
+    }
+    if ($delivered === 'ran') {
+        keep_cookies($db, $token);
+    } else {
+        send_kept_cookies($db, $token);
     }
     finished($db, $token);
     event('finished', ['outcome' => 'ok']);

@@ -30,7 +30,7 @@ from io import BytesIO
 from datetime import datetime, timezone
 
 import requests
-from flask import Blueprint, Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request, session
 
 with open(os.environ.get("ESIGN_RULES_FILE") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "proxy-rules.json")) as rules_file:
     RULES = json.load(rules_file)
@@ -478,6 +478,7 @@ def state():
         db.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER, resets REAL)")
         db.execute("CREATE TABLE IF NOT EXISTS claims (token TEXT PRIMARY KEY, lease TEXT, expires REAL)")
         db.execute("CREATE TABLE IF NOT EXISTS polls (token TEXT PRIMARY KEY, at REAL)")
+        db.execute("CREATE TABLE IF NOT EXISTS kept (token TEXT PRIMARY KEY, cookies TEXT, expires REAL)")
         db.execute("CREATE TABLE IF NOT EXISTS said (what TEXT PRIMARY KEY, at REAL)")
         local.db = db
     return db
@@ -501,9 +502,9 @@ def atomically(work):
 
 
 def hand_over(token, run):
-    """True once on_result has succeeded for this session (by this or another worker); False
-    when another worker is running it past RESULT_WAIT; raises what run raised (ResultRefused,
-    kept: every later poll of the session raises it too). The claim is a
+    """"ran" when on_result succeeded in this request, "done" when it had succeeded before (by this
+    or another worker); False when another worker is running it past RESULT_WAIT; raises what run
+    raised (ResultRefused, kept: every later poll of the session raises it too). The claim is a
     lease renewed while run runs: a worker that dies gives it up within LEASE."""
     lease = secrets.token_hex(8)
     until = time.time() + RESULT_WAIT
@@ -522,7 +523,7 @@ def hand_over(token, run):
         if taken == "refused":
             raise ResultRefused()
         if taken == "done":
-            return True
+            return "done"
         if taken == "mine":
             break
         if time.time() >= until:
@@ -557,7 +558,22 @@ def hand_over(token, run):
         raise
     running.set()
     atomically(lambda db: db.execute("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
-    return True
+    return "ran"
+
+
+def keep_cookies(token):
+    """The session cookie on_result just wrote (flask.session at a login), kept with the finished
+    session for every later poll of it: a poll answer lost on the way loses no login."""
+    probe = Response()
+    current_app.session_interface.save_session(current_app, session, probe)
+    lines = [line for line in probe.headers.getlist("Set-Cookie") if not re.match(r"(__Host-)?esign-visitor=", line)]
+    if lines:
+        atomically(lambda db: db.execute("INSERT OR REPLACE INTO kept (token, cookies, expires) VALUES (?, ?, ?)", (token, json.dumps(lines), time.time() + FINISHED_TTL)))
+
+
+def kept_cookies(token):
+    row = atomically(lambda db: db.execute("SELECT cookies FROM kept WHERE token = ? AND expires > ?", (token, time.time())).fetchone())
+    return json.loads(row[0]) if row else []
 
 
 def finished(token):
@@ -575,7 +591,7 @@ def sweep():
             return
         db.execute("INSERT OR REPLACE INTO said (what, at) VALUES ('sweep', ?)", (now,))
         for (token,) in db.execute("SELECT token FROM bindings WHERE expires <= ?", (now,)).fetchall():
-            for table in ("bindings", "claims", "polls"):
+            for table in ("bindings", "claims", "polls", "kept"):
                 db.execute(f"DELETE FROM {table} WHERE token = ?", (token,))
         db.execute("DELETE FROM counters WHERE resets <= ?", (now,))
     atomically(work)
@@ -805,6 +821,7 @@ def handle(path):
                 current_app.logger.error("a finished %s is not handed over: the signed file %s [request %s]", name, problem, g.esign_request_id)
             g.esign["reason"] = "signer-mismatch"
             return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
+    kept = []  # the session cookie on_result wrote, again for a late poll of the finished session
     if value.get("status") == "ok" and role[0] == "status":
         # the browser sees the result only after on_result succeeded for it (at least once)
         try:
@@ -823,12 +840,18 @@ def handle(path):
             return answer(error(500, "host-error", "The host could not process this request"))
         if not delivered:
             return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
+        if delivered == "ran":
+            keep_cookies(token)
+        else:
+            kept = kept_cookies(token)
         finished(token)
         g.esign["outcome"] = {"type": "finished", "outcome": "ok"}
     if not EXPOSE_SCREENING:
         value = without_screening(value)
-    return answer(Response(json.dumps(value), upstream.status_code,
-                           {"content-type": "application/json", "cache-control": "no-store"}))
+    response = Response(json.dumps(value), upstream.status_code, {"content-type": "application/json", "cache-control": "no-store"})
+    for line in kept:
+        response.headers.add("Set-Cookie", line)
+    return answer(response)
 
 
 app = Flask(__name__)

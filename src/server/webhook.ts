@@ -155,8 +155,16 @@ export function deliverResults(target: WebhookTarget, eventKey: string): (result
       }
       await sleep(Math.min(250 * 2 ** attempt, 4_000), result.signal);
     }
-    throw new Error(`the webhook did not take the result in time (${last})`);
+    throw new Error(`the webhook ${shownUrl(target.url)} did not take the result in time (${last})`);
   };
+}
+
+/** A URL as a log line may show it: no user or password. */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
 }
 
 /** What a failed fetch says of its cause: the system's code (ECONNREFUSED, ENOTFOUND, ...), not "TypeError: fetch failed". */

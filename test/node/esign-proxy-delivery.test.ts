@@ -153,6 +153,21 @@ describe('esign-proxy: no login lost, none repeated', () => {
   });
 });
 
+describe('esign-proxy: a site that cannot be reached', () => {
+  it('is said in a line that names its URL and the cause, and the browser is told the site could not take the result', async () => {
+    const { freePort } = await import('./processes.js');
+    const closed = `http://127.0.0.1:${await freePort()}/esign-webhook`;
+    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: closed, ESIGN_WEBHOOK_SECRET: SECRET, ESIGN_RESULT_TIMEOUT_MS: '1500' });
+    const browser = browserOf(`${proxy.url}/esign`, 'site-session=a');
+    const start = await browser.post('/smartid/login.json', LOGIN);
+    const { last, seen } = await pollAsTheWidget(browser, `/smartid/status/${String(start.json['token'])}.json`);
+    assert.deepEqual([last?.status, last?.json['proxy_error']], [500, 'host-error'], seen.join(','));
+    const line = proxy.lines().find((l) => l['code'] === 'ECONNREFUSED');
+    assert.ok(line, proxy.stderr());
+    assert.deepEqual([line['level'], line['url']], ['error', closed]);
+  });
+});
+
 describe('esign-proxy: the deliveries whole, named and safe', () => {
   it('a signing names the signer the site said is signed in, a hash signing without a gate the start\'s person; every delivery and the signer question as the schema says', async () => {
     const site = await hostServer(SECRET, () => ({ status: 204 }));

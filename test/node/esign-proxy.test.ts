@@ -169,10 +169,11 @@ describe('esign-proxy: the verified result as a signed webhook delivery', () => 
       assert.deepEqual(second!.verified && { type: second!.verified['type'], kind: (second!.verified['data'] as Record<string, unknown>)['kind'] }, { type: 'login.verified', kind: 'login' });
       const data = (second!.verified as { data: { result: { code: string; country: string }; token: string; operation: string; visitor: string } }).data;
       assert.deepEqual([data.result.code, data.result.country, data.operation, data.token], ['40504040001', 'EE', 'smartIdLoginStatus', start.json['token']]);
-      // every field the shipped schema requires
-      const schema = JSON.parse(readFileSync(new URL('../../dist/webhook-delivery.schema.json', import.meta.url), 'utf8')) as { required: string[]; properties: { data: { required: string[] } } };
-      for (const field of schema.required) assert.ok(field in second!.verified!, field);
-      for (const field of schema.properties.data.required) assert.ok(field in data, `data.${field}`);
+      // every field the shipped schema requires of a login's delivery (the whole schema: esign-proxy-delivery.test.ts)
+      const schema = JSON.parse(readFileSync(new URL('../../dist/webhook-delivery.schema.json', import.meta.url), 'utf8')) as { oneOf: { required: string[]; properties: { type: { const?: string }; data: { required: string[] } } }[] };
+      const login = schema.oneOf.find((one) => one.properties.type.const === 'login.verified')!;
+      for (const field of login.required) assert.ok(field in second!.verified!, field);
+      for (const field of login.properties.data.required) assert.ok(field in data, `data.${field}`);
       // the visitor who started it, as the keyed digest events show: never the cookie that lets a browser in
       assert.match(data.visitor, /^[0-9a-f]{64}$/, 'the visitor who started it');
       assert.ok(!cookie.includes(data.visitor) && !second!.body.includes('esign-visitor'), 'no visitor cookie in the delivery');
@@ -230,6 +231,11 @@ describe('esign-proxy: the site\'s own session cookie as the visitor', () => {
         fetch(`${proxy.url}/esign${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
       const nobody = await post('/smartid/login.json');
       assert.equal(nobody.status, 403, 'no session of the site: nobody to bind a session to');
+      // said once, with what the site must do: a session id that stays the same, set before the widget starts
+      await post('/smartid/login.json');
+      const said = proxy.lines().filter((line) => line['code'] === 'visitor-cookie-missing');
+      assert.equal(said.length, 1, proxy.stderr());
+      assert.match(String(said[0]!['msg']), /without a cookie named sessionid[\s\S]*server-side session id/);
       const started = await post('/smartid/login.json', 'sessionid=the-sites-session-value-1; other=1');
       const token = ((await started.json()) as { token: string }).token;
       assert.deepEqual(started.headers.getSetCookie(), [], 'no cookie of the proxy\'s own');

@@ -64,6 +64,33 @@ async function recipeHolds(base: string): Promise<void> {
   assert.equal((await signAs(base, jar, '40504040001')).json.status, 'ok');
 }
 
+/**
+ * A login whose finishing answer is lost on the way (a phone between networks): the browser never
+ * gets that answer's cookies, and polls again. The next answer carries the host's session all the
+ * same, without the result being handed over twice.
+ */
+async function loginSurvivesALostAnswer(base: string): Promise<void> {
+  const jar = new CookieJar();
+  const start = await send(`${base}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar });
+  assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
+  const path = `${base}/esign/smartid/status/${start.json.token}.json`;
+  let lost: Awaited<ReturnType<typeof send>> | null = null;
+  for (let i = 0; i < 30 && !lost; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // the browser's cookies go, nothing of the answer is kept
+    const poll = await send(path, 'POST', {}, false, { jar: null, headers: { cookie: jar.header(base) } });
+    if (poll.json.status !== 'waiting') lost = poll;
+  }
+  assert.equal(lost?.json.status, 'ok', JSON.stringify(lost?.json));
+  assert.equal((await send(`${base}/me`, 'GET', undefined, false, { jar })).status, 401, 'the lost answer gave this browser nothing');
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  const again = await send(path, 'POST', {}, false, { jar });
+  assert.equal(again.json.status, 'ok', JSON.stringify(again.json));
+  const me = await send(`${base}/me`, 'GET', undefined, false, { jar });
+  assert.equal(me.status, 200, 'the next answer carried the host\'s session');
+  assert.equal(me.json.code, '40504040001');
+}
+
 /** A process of a recipe, once its port answers. */
 async function started(command: string, args: string[], env: Record<string, string>, cwd: string, port: number): Promise<string> {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -79,6 +106,8 @@ describe('host sessions: the recipes', () => {
   it('Express with express-session: the visitor is the session id, onResult writes the person into a new session, signer reads it', async () => {
     const base = await serve(createApp({ baseUrl: sandbox.url, accessToken: TOKEN, sessionSecret: 'recipe-session-secret' }) as unknown as RequestListener);
     await recipeHolds(base);
+    // (a lost answer at the login is not followed here: the visitor is the session's id, which the
+    // login destroys, so the next poll is another visitor's and is told the session was not found)
   });
 
   it('Flask with its session: on_result writes flask.session in the poll that finished the login', async () => {
@@ -91,6 +120,7 @@ describe('host sessions: the recipes', () => {
       port,
     );
     await recipeHolds(base);
+    await loginSurvivesALostAnswer(base);
   });
 
   it('PHP with $_SESSION: on_result starts the browser\'s session with a new id, signer reads it', async () => {
@@ -104,6 +134,7 @@ describe('host sessions: the recipes', () => {
       port,
     );
     await recipeHolds(base);
+    await loginSurvivesALostAnswer(base);
   });
 });
 

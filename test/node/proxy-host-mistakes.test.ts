@@ -149,6 +149,6 @@ describe('proxy: setup mistakes said once in the log, where a new host looks', (
     assert.equal(events.filter((e) => e.type === 'refused' && e.reason === 'cross-site').length, 2, 'each refusal is an event');
     assert.equal(logs.length, 1, logs.join('\n'));
     assert.match(logs[0]!, /refused a request as cross-site: Origin "https:\/\/bank\.example", Sec-Fetch-Site "same-origin", Host "127\.0\.0\.1:\d+", over http/);
-    assert.match(logs[0]!, /proxy_set_header Host \$host/);
+    assert.match(logs[0]!, /proxy_set_header Host \$http_host/);
   });
 });

@@ -7,7 +7,8 @@ import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/b
 import { crossSite, scheme } from './checks/origins.js';
 import { requestId } from './checks/request-id.js';
 import { noLockout, noLockoutCountry, rateLimit, screening, signerCountry, signerGate, visitorBinding } from './checks/sessions.js';
-import { failClosed, limitsExact, pollFloor, resultFirst, siteRefused, smallBodies } from './checks/rules.js';
+import { failClosed, limitsExact, pollFloor, smallBodies } from './checks/rules.js';
+import { resultFirst, siteRefused } from './checks/result-hook.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
 
 /*
