@@ -1,7 +1,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
-import { createProxyHandler } from './src/proxy/index.ts';
+import { createProxyHandler, ResultRefused } from './src/proxy/index.ts';
 import { startSandbox } from 'esign-sandbox';
 import { countingReporter } from './scripts/counting-reporter.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/chromium.ts';
@@ -28,6 +28,18 @@ const limited = createProxyHandler({
   accessToken: ACCESS_TOKEN,
   prefix: '/esign-limited',
   rateLimit: { perVisitor: { limit: 1, windowMs: 250_000 }, perPerson: false },
+});
+
+// a site that turns every result away for good (a webhook's 4xx behind esign-proxy): /esign-refusing
+const refusing = createProxyHandler({
+  baseUrl: sandbox.url,
+  accessToken: ACCESS_TOKEN,
+  prefix: '/esign-refusing',
+  rateLimit: false,
+  log: () => undefined,
+  onResult: () => {
+    throw new ResultRefused(403);
+  },
 });
 
 // signing only as the person signed in: the test page says who that is in a cookie, `code,country` (none: nobody)
@@ -167,7 +179,7 @@ export default {
       return next();
     },
     (ctx, next) => {
-      const handler = ctx.url.startsWith('/esign/') ? proxy : ctx.url.startsWith('/esign-limited/') ? limited : ctx.url.startsWith('/esign-gated/') ? gated : null;
+      const handler = ctx.url.startsWith('/esign/') ? proxy : ctx.url.startsWith('/esign-limited/') ? limited : ctx.url.startsWith('/esign-gated/') ? gated : ctx.url.startsWith('/esign-refusing/') ? refusing : null;
       if (!handler) return next();
       ctx.respond = false;
       return new Promise((resolve) => {
