@@ -85,7 +85,7 @@ export const strings: DocumentStrings = {
   'sub.HASH_FAILURE': "Dokumentas pakeistas po pasirašymo.",
   'sub.SIG_CRYPTO_FAILURE': "Parašas neatitinka pasirašiusiojo rakto.",
   'sub.FORMAT_FAILURE': "Parašas neatpažįstamo formato.",
-  'sub.NO_CERTIFICATE_CHAIN_FOUND': "Pasirašiusiojo sertifikatas išduotas nepatikimo leidėjo.",
+  'sub.NO_CERTIFICATE_CHAIN_FOUND': "Pasirašiusiojo sertifikato išdavėjo nėra patikimųjų sąraše.",
   'sub.REVOKED': "Pasirašiusiojo sertifikatas atšauktas.",
   'sub.EXPIRED': "Pasirašiusiojo sertifikato galiojimas buvo pasibaigęs.",
   'sub.NOT_YET_VALID': "Pasirašiusiojo sertifikatas dar negaliojo.",

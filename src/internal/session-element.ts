@@ -244,6 +244,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const channel = this.#session?.channel ?? this.activeChannel;
     if (detail.code === 'timeout' && !this.#session?.token) return ['error.start-timeout'];
     if (detail.code === 'refused' && channel === 'smartid') return ['error.refused.smartid'];
+    // the product people know by name, not "the identity provider"
+    if (detail.code === 'provider-error') return ['error.provider-error.channel', { channel: this.t(`channel.${channel}`) }];
     // no account: for which method and in which country, so a wrong country is seen at once
     if (detail.code === 'not-a-user') return ['error.not-a-user', { channel: this.t(`channel.${channel}`), country: this.t(`country.${sessionCountry(channel, this.fixedPerson(), this.phone, this.#chosenCountry())}`) }];
     return null;

@@ -15,7 +15,7 @@ const ERROR_OF: Record<number, keyof typeof en> = {
   40403: 'error.not-qualified',
   40801: 'error.certificate-timeout',
   50000: 'error.service-error',
-  50001: 'error.provider-error',
+  50001: 'error.provider-error.channel',
 };
 const CODE_OF: Record<number, string> = {
   40020: 'refused',

@@ -111,7 +111,7 @@ describe('counts in the five languages', () => {
     const expected: Record<Language, [number, number, string][]> = {
       en: [[1, 1, '1 of 1 signature is valid.'], [0, 1, '0 of 1 signature is valid.'], [1, 3, '1 of 3 signatures are valid.'], [2, 3, '2 of 3 signatures are valid.']],
       lt: [[1, 1, 'Galioja 1 iš 1 parašo.'], [2, 3, 'Galioja 2 iš 3 parašų.'], [5, 21, 'Galioja 5 iš 21 parašo.']],
-      lv: [[1, 1, 'Derīgs 1 no 1 paraksta.'], [2, 3, 'Derīgi 2 no 3 parakstiem.'], [0, 10, 'Derīgi 0 no 10 parakstiem.']],
+      lv: [[1, 1, 'Derīgi paraksti: 1 no 1.'], [2, 3, 'Derīgi paraksti: 2 no 3.'], [0, 10, 'Derīgi paraksti: 0 no 10.']],
       et: [[1, 1, 'Kehtib 1 allkiri 1-st.'], [2, 3, 'Kehtivad 2 allkirja 3-st.']],
       ru: [[1, 1, 'Действительна 1 из 1 подписи.'], [2, 5, 'Действительны 2 из 5 подписей.'], [3, 21, 'Действительны 3 из 21 подписи.'], [2, 2, 'Действительны 2 из 2 подписей.']],
     };

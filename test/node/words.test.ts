@@ -112,4 +112,23 @@ describe('the words in five languages', () => {
       assert.match(WORDS[lang]['status.back.mobile.sign'], /PIN2/, lang);
     }
   });
+
+  it('no language names a product "the identity provider": people know Smart-ID and Mobile-ID', () => {
+    const jargon = /identity provider|tapatybės teikėj|identitātes nodrošinātāj|identiteedipakkuja|поставщик\p{L}* идентификации/iu;
+    for (const lang of LANGUAGES) for (const [key, text] of Object.entries(WORDS[lang])) assert.doesNotMatch(text, jargon, `${lang} ${key}: ${text}`);
+    // a session names its own channel
+    for (const lang of LANGUAGES) assert.match(WORDS[lang]['error.provider-error.channel'], /^(Сервис )?\{channel\}/, lang);
+  });
+
+  it('ru: no bare genitive of a unit in a label ("(минут)"): "(в минутах)"', () => {
+    for (const [key, text] of Object.entries(ru)) assert.doesNotMatch(text, /\((минут|секунд|часов|дней|мегабайт)[,)]/u, `${key}: ${text}`);
+  });
+
+  it('lv and et: a status column says states, all in one form (participles, not past verbs)', () => {
+    const states = ['signed', 'rejected', 'reviewed', 'confirmed', 'denied'] as const;
+    for (const state of states) {
+      assert.match(lv[`sign-status.${state}`], /ts$/u, `lv ${state}: ${lv[`sign-status.${state}`]}`);
+      assert.match(et[`sign-status.${state}`], /nud$/u, `et ${state}: ${et[`sign-status.${state}`]}`);
+    }
+  });
 });

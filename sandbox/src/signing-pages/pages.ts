@@ -73,7 +73,7 @@ export const PAGE_WORDS = {
     name: 'Lietuvių',
   },
   lv: {
-    notFound: 'Šāda parakstīšanas saite nepastāv, vai tās dokuments ir izdzēsts.',
+    notFound: 'Šāda parakstīšanas saite nepastāv vai tās dokuments ir izdzēsts.',
     notFoundTitle: 'Saite nav atrasta',
     expired: 'Šīs parakstīšanas saites derīguma termiņš ir beidzies.',
     title: 'Parakstīšana: {file}',
@@ -96,7 +96,7 @@ export const PAGE_WORDS = {
     sandbox: 'Seda lehte pakub esign-elements liivakast: siin antud allkirjad ei kehti.',
     noWidget: 'Vidina failid on ehitamata: käivitage npm run build.',
     signed: 'Allkirjastatud. Võite selle lehe sulgeda – saatjat on teavitatud.',
-    copy: 'Laadige alla allkirjastatud dokumendi koopia',
+    copy: 'Laadi alla allkirjastatud dokumendi koopia',
     languages: 'Keel',
     name: 'Eesti',
   },
