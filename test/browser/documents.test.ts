@@ -268,8 +268,10 @@ describe('esign-validation-report', () => {
     expect(signature.textContent).not.to.contain('QESig').and.not.to.contain('BASELINE');
     // the signing time with its zone: never a time a reader in another zone misreads
     const signed = new Date(Date.UTC(2026, 0, 2, 10, 0));
-    const zone = new Intl.DateTimeFormat('en', { timeZoneName: 'short' }).formatToParts(signed).find((part) => part.type === 'timeZoneName')!.value;
-    expect(signature.textContent).to.contain(`${signed.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' })} ${zone}`);
+    const zone = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(signed).find((part) => part.type === 'timeZoneName')!.value;
+    expect(signature.textContent).to.contain(`${signed.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' })} ${zone}`);
+    // Baltic English writes the day before the month, never the US "Jan 2, 2026"
+    expect(signature.textContent).to.match(/\b2 Jan 2026\b/).and.not.to.contain('Jan 2, 2026');
     expect(el.shadowRoot!.querySelector('details pre')!.textContent).to.contain('QESig').and.contain('XAdES-BASELINE-B');
     // the technical part's times as dates, not epoch milliseconds, and nothing of it cut off sideways
     const raw = el.shadowRoot!.querySelector<HTMLElement>('details pre')!;
@@ -334,7 +336,7 @@ describe('esign-signing-link', () => {
     expect(detail.links[0]!.url).to.match(/\/link\//);
     expect(detail.links[0]!.validUntil.getTime()).to.be.greaterThan(Date.now() + 19 * 60_000);
     await el.updateComplete;
-    const zone = new Intl.DateTimeFormat('en', { timeZoneName: 'short' }).formatToParts(detail.links[0]!.validUntil).find((part) => part.type === 'timeZoneName')!.value;
+    const zone = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(detail.links[0]!.validUntil).find((part) => part.type === 'timeZoneName')!.value;
     expect(deepText(el), 'valid until a time with its zone').to.match(new RegExp(`Valid until [^·]*\\d{2}:\\d{2} ${zone.replace('+', '\\+')}`));
     await expect(el).to.be.accessible();
     const signers = await client.listSigners(uuid);
