@@ -82,6 +82,8 @@ describe('signer: the person the site fixed', () => {
     expect([field(el, 'code').shown, field(el, 'code').spoken]).to.deep.equal(['5000••••865', 'ending in 8 6 5']);
     // the hash and the signer read alike: framed the same way
     const hash = el.shadowRoot!.querySelector('[part="hash"]')!;
+    // the term names its definition by the list itself: a name on a <dd> is an ARIA attribute it may not have (axe: aria-prohibited-attr)
+    expect([hash.localName, hash.previousElementSibling?.localName, hash.hasAttribute('aria-labelledby')]).to.deep.equal(['dd', 'dt', false]);
     expect(getComputedStyle(field(el, 'code').input).borderTopColor).to.equal(getComputedStyle(hash).borderTopColor);
     expect(getComputedStyle(field(el, 'code').input).backgroundColor).to.equal(getComputedStyle(hash).backgroundColor);
     // nothing read-only on the keyboard's way: from the channel straight to the submit button

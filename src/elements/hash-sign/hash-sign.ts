@@ -183,8 +183,8 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
   protected override renderInputs() {
     const hex = this.hashHex;
     return html`<dl class="hash">
-        <dt id="hash-label">${this.t('hash.label', { algorithm: this.#algorithmName })}</dt>
-        <dd class="readonly-value" part="hash" aria-labelledby="hash-label">${hex ?? '—'}</dd>
+        <dt>${this.t('hash.label', { algorithm: this.#algorithmName })}</dt>
+        <dd class="readonly-value" part="hash">${hex ?? '—'}</dd>
       </dl>
       ${this.inputError ? html`<p class="field-error" role="alert">${this.inputError}</p>` : nothing}`;
   }
