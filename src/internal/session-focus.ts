@@ -25,12 +25,14 @@ export async function focusWhenDrawn(element: Drawn, selector: string, atEnd: bo
 }
 
 /**
- * The focus on the waiting status (a screen reader says it), without scrolling to it: the page
- * scrolls to the control code instead, which the person compares with their phone and which
- * sits above the status (at 400% zoom the two do not fit on the screen together).
+ * The focus on the control code as a session starts: a screen reader says the code digit by digit
+ * and what to do (the thing the person must compare), and the page scrolls it into view. Tab
+ * then goes to Cancel.
  */
 export async function focusWaiting(element: Drawn): Promise<void> {
   await element.updateComplete;
-  element.renderRoot.querySelector<HTMLElement>('esign-status')?.focus({ preventScroll: true });
-  element.renderRoot.querySelector('esign-control-code')?.scrollIntoView({ block: 'nearest' });
+  const code = element.renderRoot.querySelector<HTMLElement & Partial<Drawn>>('esign-control-code');
+  await code?.updateComplete;
+  code?.focus({ preventScroll: true });
+  code?.scrollIntoView({ block: 'nearest' });
 }

@@ -5,6 +5,7 @@ import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { EsignStatus } from '../../src/elements/status/status.js';
 import { lt } from '../../src/i18n/lt.js';
 import { en } from '../../src/i18n/en.js';
+import { et } from '../../src/i18n/et.js';
 import { PERSONAS } from 'esign-sandbox/personas';
 import { ENDPOINT, deepActiveElement, deepQuery, deepText, personForm, plain, requestsTo, submitButton, type, until } from './helpers.js';
 
@@ -200,7 +201,8 @@ describe('esign-identify: flow', () => {
     await el.updateComplete;
     const code = el.shadowRoot!.querySelector('esign-control-code')!;
     expect(deepText(code)).to.contain(start.controlCode);
-    expect(deepText(code)).to.contain(start.controlCode.split('').join(' '));
+    // said digit by digit by the name of its box, which takes the focus
+    expect(code.shadowRoot!.querySelector('.box')!.getAttribute('aria-label')).to.contain(start.controlCode.split('').join(' '));
     await expect(el).to.be.accessible();
     const { detail } = await authenticated;
     expect(detail.person).to.deep.equal({ name: 'OK', surname: 'TESTNUMBER', code: '40504040001', country: 'LT' });
@@ -374,14 +376,14 @@ describe('esign-identify: cancel, double submit, leaving the page, language', ()
     expect(errors[0]!.message).to.equal(lt['error.invalid-input']);
   });
 
-  it('keeps the focus when a session starts: it moves to the status, not to the page', async () => {
+  it('keeps the focus when a session starts: it moves to the control code, not to the page', async () => {
     const el = await identify();
     await type(el, 'code', '39001010607');
     submitButton(el).focus();
     const started = oneEvent(el, 'esign-started');
     submitButton(el).click();
     await started;
-    await until(() => deepActiveElement()?.classList.contains('status') === true, 'the focus on the status');
+    await until(() => deepActiveElement()?.classList.contains('box') === true, 'the focus on the control code');
     expect(document.activeElement).to.equal(el);
     await expect(el).to.be.accessible();
     await el.cancel();
@@ -487,12 +489,18 @@ describe('parts on their own', () => {
     await expect(person).to.be.accessible();
   });
 
-  it('esign-control-code announces the code digit by digit', async () => {
-    const el = await fixture(html`<esign-control-code lang="et" code="0421" channel="mobile" kind="sign"></esign-control-code>`);
+  it('esign-control-code says the code digit by digit by its name, and what to do by its description, when it takes the focus', async () => {
+    const el = await fixture<HTMLElement>(html`<esign-control-code lang="et" code="0421" channel="mobile" kind="sign"></esign-control-code>`);
     await expect(el).to.be.accessible();
-    const live = deepQuery(el.shadowRoot!, '[role="status"]')!;
-    expect(live.textContent).to.contain('0 4 2 1');
-    expect(live.textContent).to.contain('PIN2');
+    el.focus();
+    const box = el.shadowRoot!.activeElement as HTMLElement;
+    expect([box.className, box.getAttribute('role'), box.getAttribute('aria-label')]).to.deep.equal(['box', 'group', et['code.announce'].replace('{digits}', '0 4 2 1')]);
+    const description = el.shadowRoot!.getElementById(box.getAttribute('aria-describedby')!)!;
+    expect(description.textContent).to.contain('PIN2');
+    // no live region that would be born holding the code (several screen readers skip such regions)
+    expect(deepQuery(el.shadowRoot!, '[role="status"], [aria-live]')).to.equal(null);
+    expect(getComputedStyle(box).outlineStyle, 'the focus shows').to.equal('solid');
+    await expect(el).to.be.accessible();
   });
 
   it('esign-status shows elapsed time and asks to cancel', async () => {

@@ -184,7 +184,7 @@ describe('no account in the country chosen', () => {
 describe('starting', () => {
   afterEach(() => fetch('/__faults/start?hold=0'));
 
-  it('keeps the focus on the button, says "Starting…", then shows the focus on the waiting status', async () => {
+  it('keeps the focus on the button, says "Starting…", then shows the focus on the control code', async () => {
     await fetch('/__faults/start?hold=1');
     const el = await identify('channels=smartid request-timeout=1500');
     await type(el, 'code', SLOW.code);
@@ -206,8 +206,8 @@ describe('starting', () => {
     const started = oneEvent(el, 'esign-started');
     submitButton(el).click();
     await started;
-    await until(() => el.shadowRoot!.activeElement?.localName === 'esign-status', 'the focus on the status');
-    const box = statusOf(el).shadowRoot!.querySelector('.status')!;
+    await until(() => el.shadowRoot!.activeElement?.localName === 'esign-control-code', 'the focus on the control code');
+    const box = el.shadowRoot!.querySelector('esign-control-code')!.shadowRoot!.querySelector('.box')!;
     expect(getComputedStyle(box).outlineStyle, 'the focus shows').to.equal('solid');
     await el.cancel();
   });

@@ -45,7 +45,7 @@ describe('at a high zoom', () => {
         await type(el, 'code', SLOW_PERSON);
         submitButton(el).click();
         await until(() => codeBox(el) !== null, 'the control code');
-        await until(() => el.shadowRoot!.activeElement?.localName === 'esign-status', 'the focus on the status');
+        await until(() => el.shadowRoot!.activeElement?.localName === 'esign-control-code', 'the focus on the control code');
         // scrolling settles over frames
         const inside = frame.contentWindow!;
         await new Promise((resolve) => inside.requestAnimationFrame(() => inside.requestAnimationFrame(resolve)));

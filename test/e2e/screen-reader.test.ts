@@ -93,8 +93,11 @@ class Listener {
       const parent = node.parentId ? byId.get(node.parentId) : undefined;
       if (parent && property(parent, 'live') === live) continue;
       const now = words(node).replace(/\s+/g, ' ').replace(/\u2011/g, '-').trim();
+      const known = this.#regions.has(node.nodeId);
       const before = this.#regions.get(node.nodeId) ?? '';
-      if (now && now !== before) this.said.push(now);
+      // a region that comes into the page already holding its words is not said: several screen
+      // reader and browser pairs skip it (only a change inside a region that was there is said)
+      if (known && now && now !== before) this.said.push(now);
       this.#regions.set(node.nodeId, now);
     }
   }
@@ -185,13 +188,13 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
       const shown = await tab.waitForFunction(() => (document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-control-code') as (Element & { code: string }) | null)?.code);
       const controlCode = String(await shown.jsonValue());
       assert.match(controlCode, /^\d{4}$/);
-      const codePhrase = `${t['code.announce'].replace('{digits}', digitsSpoken(controlCode))} ${t['code.smartid.login']}`;
-      await listener.until(() => listener.heard(codePhrase) > 0 && listener.heard(t['status.waiting']) > 0, 'the control code and the waiting message');
+      // the focus lands on the code: its name says it digit by digit, its description what to do
+      const codePhrase = `group, ${t['code.announce'].replace('{digits}', digitsSpoken(controlCode))}, ${t['code.smartid.login']}`;
+      await listener.until(() => listener.heard(codePhrase) > 0, 'the control code with what to do, by focus');
       await listener.settle();
       const waiting = listener.said.slice(beforeStart);
       assert.equal(listener.heard(codePhrase), 1, `the control code is said once:\n${waiting.join('\n')}`);
       assert.equal(listener.heard(digitsSpoken(controlCode)), 1, 'its digits are read nowhere else');
-      assert.equal(listener.heard(t['status.waiting']), 1, `waiting is said once:\n${listener.said.join('\n')}`);
       assert.ok(waiting.every((phrase) => !phrase.includes(controlCode)), 'the code is never read as one number');
 
       // the person goes to the app and comes back before confirming

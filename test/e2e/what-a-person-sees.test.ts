@@ -44,8 +44,8 @@ async function startLogin(tab: Page): Promise<void> {
   await tab.type('pierce/input#code', '40504040001');
   await tab.click('pierce/button[part="submit"]');
   await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-control-code')?.shadowRoot?.querySelector('[part="code"]')?.textContent?.trim()));
-  // the focus moved (the status) and the page scrolled: what the person sees now
-  await tab.waitForFunction(() => document.querySelector('#login')?.shadowRoot?.activeElement?.localName === 'esign-status');
+  // the focus moved (the control code) and the page scrolled: what the person sees now
+  await tab.waitForFunction(() => document.querySelector('#login')?.shadowRoot?.activeElement?.localName === 'esign-control-code');
 }
 
 async function setLifecycle(tab: Page, state: 'frozen' | 'active'): Promise<void> {

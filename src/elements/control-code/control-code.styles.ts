@@ -11,6 +11,11 @@ export const controlCodeStyles = css`
     border-radius: var(--_radius);
     padding: var(--_space);
   }
+  /* focused as a session starts: one calm ring on what the person compares */
+  .box:focus {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
   .label {
     color: var(--_muted);
     font-size: 0.9rem;

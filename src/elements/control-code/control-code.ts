@@ -8,8 +8,10 @@ import type { Channel } from '../../protocol/types.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 
 /**
- * The control code, large, with what to do on the phone. Screen readers hear the code digit
- * by digit when it appears or changes.
+ * The control code, large, with what to do on the phone. A session element moves the focus onto
+ * it as a session starts: a screen reader says it by its name, the code digit by digit ("Control
+ * code: 3 5 6 0."), and its description, the instruction (never the code as one number, never
+ * from a live region that appears already holding it, which several screen readers skip).
  *
  * @csspart code - The digits.
  * @csspart instruction - What to do on the phone.
@@ -38,17 +40,20 @@ export class EsignControlCode extends EsignElement {
     this.kind = 'login';
   }
 
+  /** Takes the focus onto the code's box (a session just started): a screen reader says the code and what to do. */
+  override focus(options?: FocusOptions): void {
+    this.renderRoot.querySelector<HTMLElement>('.box')?.focus(options);
+  }
+
   override render() {
     const instruction = this.t(`code.${this.channel}.${this.kind}` as StringKey);
     const spoken = this.code.split('').join(' ');
-    return html`<div class="box">
-      <div role="status">
-        <span class="visually-hidden">${textOrNothing(this.code && `${this.t('code.announce', { digits: spoken })} ${instruction}`)}</span>
-      </div>
+    // its name says the digits one by one (the digits themselves are never read as one number), its
+    // description what to do; the instruction stays readable for a page read from the top
+    return html`<div class="box" tabindex="-1" role="group" aria-label=${this.code ? this.t('code.announce', { digits: spoken }) : this.t('code.label')} aria-describedby="instruction">
       <p class="label" aria-hidden="true">${this.t('code.label')}</p>
       <p class="digits" part="code" aria-hidden="true">${textOrNothing(this.code)}</p>
-      <!-- said with the code above (once, also when reading down the page) -->
-      <p class="instruction" part="instruction" aria-hidden="true">${textOrNothing(instruction)}</p>
+      <p class="instruction" id="instruction" part="instruction">${textOrNothing(instruction)}</p>
     </div>`;
   }
 }
