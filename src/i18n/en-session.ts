@@ -61,6 +61,7 @@ export const strings = {
   'code.mobile.login': "Your phone shows a request. If it shows the same code, enter PIN1.",
   'code.smartid.sign': "Open the Smart-ID app. If it shows the same code, enter PIN2.",
   'code.mobile.sign': "Your phone shows a request. If it shows the same code, enter PIN2.",
+  'code.warning': "If the code is different, do not enter your PIN: decline the request.",
   'status.waiting': "Waiting for your confirmation…",
   'status.too-many': "Too many attempts.",
   'status.back': "Not confirmed yet",

@@ -63,6 +63,7 @@ export const strings: SessionStrings = {
   'code.mobile.login': "Telefonis kuvatakse päring. Kui kuvatakse sama kood, sisestage PIN1.",
   'code.smartid.sign': "Avage Smart-ID rakendus. Kui kuvatakse sama kood, sisestage PIN2.",
   'code.mobile.sign': "Telefonis kuvatakse päring. Kui kuvatakse sama kood, sisestage PIN2.",
+  'code.warning': "Kui kood on erinev, ärge sisestage PIN-koodi: lükake päring tagasi.",
   'status.waiting': "Oodatakse teie kinnitust…",
   'status.too-many': "Liiga palju katseid.",
   'status.back': "Veel kinnitamata",

@@ -63,6 +63,7 @@ export const strings: SessionStrings = {
   'code.mobile.login': "Telefone rodoma užklausa. Jei rodomas tas pats kodas, įveskite PIN1.",
   'code.smartid.sign': "Atidarykite Smart-ID programėlę. Jei rodomas tas pats kodas, įveskite PIN2.",
   'code.mobile.sign': "Telefone rodoma užklausa. Jei rodomas tas pats kodas, įveskite PIN2.",
+  'code.warning': "Jei kodas kitoks, PIN kodo neveskite: atmeskite užklausą.",
   'status.waiting': "Laukiama jūsų patvirtinimo…",
   'status.too-many': "Per daug bandymų.",
   'status.back': "Dar nepatvirtinta",

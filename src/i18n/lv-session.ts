@@ -63,6 +63,7 @@ export const strings: SessionStrings = {
   'code.mobile.login': "Tālrunī redzams pieprasījums. Ja redzams tas pats kods, ievadiet PIN1.",
   'code.smartid.sign': "Atveriet Smart-ID lietotni. Ja redzams tas pats kods, ievadiet PIN2.",
   'code.mobile.sign': "Tālrunī redzams pieprasījums. Ja redzams tas pats kods, ievadiet PIN2.",
+  'code.warning': "Ja kods atšķiras, neievadiet PIN: noraidiet pieprasījumu.",
   'status.waiting': "Gaida jūsu apstiprinājumu…",
   'status.too-many': "Pārāk daudz mēģinājumu.",
   'status.back': "Vēl nav apstiprināts",

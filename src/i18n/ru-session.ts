@@ -63,6 +63,7 @@ export const strings: SessionStrings = {
   'code.mobile.login': "На телефоне показан запрос. Если код совпадает, введите PIN1.",
   'code.smartid.sign': "Откройте приложение Smart-ID. Если код совпадает, введите PIN2.",
   'code.mobile.sign': "На телефоне показан запрос. Если код совпадает, введите PIN2.",
+  'code.warning': "Если код отличается, не вводите PIN: отклоните запрос.",
   'status.waiting': "Ожидание вашего подтверждения…",
   'status.too-many': "Слишком много попыток.",
   'status.back': "Ещё не подтверждено",

@@ -495,8 +495,10 @@ describe('parts on their own', () => {
     el.focus();
     const box = el.shadowRoot!.activeElement as HTMLElement;
     expect([box.className, box.getAttribute('role'), box.getAttribute('aria-label')]).to.deep.equal(['box', 'group', et['code.announce'].replace('{digits}', '0 4 2 1')]);
-    const description = el.shadowRoot!.getElementById(box.getAttribute('aria-describedby')!)!;
-    expect(description.textContent).to.contain('PIN2');
+    const [instruction, warning] = box.getAttribute('aria-describedby')!.split(' ').map((id) => el.shadowRoot!.getElementById(id)!.textContent!);
+    expect(instruction).to.contain('PIN2');
+    // and what to do when the phone shows another code: the anti-phishing line of every Baltic bank
+    expect(warning).to.equal(et['code.warning']);
     // no live region that would be born holding the code (several screen readers skip such regions)
     expect(deepQuery(el.shadowRoot!, '[role="status"], [aria-live]')).to.equal(null);
     expect(getComputedStyle(box).outlineStyle, 'the focus shows').to.equal('solid');

@@ -189,7 +189,7 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
       const controlCode = String(await shown.jsonValue());
       assert.match(controlCode, /^\d{4}$/);
       // the focus lands on the code: its name says it digit by digit, its description what to do
-      const codePhrase = `group, ${t['code.announce'].replace('{digits}', digitsSpoken(controlCode))}, ${t['code.smartid.login']}`;
+      const codePhrase = `group, ${t['code.announce'].replace('{digits}', digitsSpoken(controlCode))}, ${t['code.smartid.login']} ${t['code.warning']}`;
       await listener.until(() => listener.heard(codePhrase) > 0, 'the control code with what to do, by focus');
       await listener.settle();
       const waiting = listener.said.slice(beforeStart);

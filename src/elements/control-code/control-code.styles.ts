@@ -33,4 +33,10 @@ export const controlCodeStyles = css`
     margin: 0 auto;
     max-inline-size: 32rem;
   }
+  .warning {
+    margin: 0.4rem auto 0;
+    max-inline-size: 32rem;
+    color: var(--_muted);
+    font-size: 0.9rem;
+  }
 `;

@@ -15,6 +15,7 @@ import { textOrNothing } from '../../internal/text-or-nothing.js';
  *
  * @csspart code - The digits.
  * @csspart instruction - What to do on the phone.
+ * @csspart warning - What to do when the phone shows another code: decline, never enter the PIN.
  *
  * @tag esign-control-code
  */
@@ -50,10 +51,11 @@ export class EsignControlCode extends EsignElement {
     const spoken = this.code.split('').join(' ');
     // its name says the digits one by one (the digits themselves are never read as one number), its
     // description what to do; the instruction stays readable for a page read from the top
-    return html`<div class="box" tabindex="-1" role="group" aria-label=${this.code ? this.t('code.announce', { digits: spoken }) : this.t('code.label')} aria-describedby="instruction">
+    return html`<div class="box" tabindex="-1" role="group" aria-label=${this.code ? this.t('code.announce', { digits: spoken }) : this.t('code.label')} aria-describedby="instruction warning">
       <p class="label" aria-hidden="true">${this.t('code.label')}</p>
       <p class="digits" part="code" aria-hidden="true">${textOrNothing(this.code)}</p>
       <p class="instruction" id="instruction" part="instruction">${textOrNothing(instruction)}</p>
+      <p class="warning" id="warning" part="warning">${this.t('code.warning')}</p>
     </div>`;
   }
 }

@@ -40,6 +40,7 @@ const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
  * @csspart error - A field's error message (forwarded).
  * @csspart code - The control code's digits (forwarded).
  * @csspart instruction - What to do on the phone (forwarded).
+ * @csspart warning - What to do when the phone shows another code (forwarded).
  * @csspart status - The waiting and result box (forwarded).
  * @csspart cancel - The cancel button (forwarded).
  * @slot success - Shown instead of the element's own success content (the status stays, for screen readers).
