@@ -47,6 +47,7 @@ export const strings = {
   'form.code.empty': "Enter your personal code.",
   'form.code.format': "A personal code has 11 digits.",
   'form.code.format-lv': "A Latvian personal code has 11 digits, like 010190-12345 (the hyphen is optional).",
+  'form.code.mobile-lv': "Mobile-ID works only with Lithuanian and Estonian personal codes.",
   'form.code.birth-date': "The birth date in this code is not a real date. Check the digits.",
   'form.code.check-digit': "This code has a typo: its last digit does not match. Check the digits.",
   'form.code.service': "The service did not accept this personal code. Check it.",

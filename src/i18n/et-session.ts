@@ -49,6 +49,7 @@ export const strings: SessionStrings = {
   'form.code.empty': "Sisestage isikukood.",
   'form.code.format': "Isikukoodis on 11 numbrit.",
   'form.code.format-lv': "Läti isikukoodis on 11 numbrit, nt 010190-12345 (sidekriips ei ole kohustuslik).",
+  'form.code.mobile-lv': "Mobiil-ID töötab ainult Leedu ja Eesti isikukoodidega.",
   'form.code.birth-date': "Selle koodi sünnikuupäeva ei ole olemas. Kontrollige numbreid.",
   'form.code.check-digit': "Koodis on viga: viimane number ei sobi. Kontrollige numbreid.",
   'form.code.service': "Teenus ei aktsepteerinud seda isikukoodi. Kontrollige seda.",

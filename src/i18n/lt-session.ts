@@ -49,6 +49,7 @@ export const strings: SessionStrings = {
   'form.code.empty': "Įveskite asmens kodą.",
   'form.code.format': "Asmens kodą sudaro 11 skaitmenų.",
   'form.code.format-lv': "Latvijos asmens kodą sudaro 11 skaitmenų, pvz., 010190-12345 (brūkšnelis nebūtinas).",
+  'form.code.mobile-lv': "Mobile-ID veikia tik su Lietuvos ir Estijos asmens kodais.",
   'form.code.birth-date': "Šiame kode nurodyta gimimo data neegzistuoja. Patikrinkite skaitmenis.",
   'form.code.check-digit': "Kode yra klaida: paskutinis skaitmuo netinka. Patikrinkite skaitmenis.",
   'form.code.service': "Paslauga nepriėmė šio asmens kodo. Patikrinkite jį.",

@@ -49,6 +49,7 @@ export const strings: SessionStrings = {
   'form.code.empty': "Ievadiet personas kodu.",
   'form.code.format': "Personas kodā ir 11 cipari.",
   'form.code.format-lv': "Latvijas personas kodā ir 11 cipari, piemēram, 010190-12345 (defise nav obligāta).",
+  'form.code.mobile-lv': "Mobile-ID darbojas tikai ar Lietuvas un Igaunijas personas kodiem.",
   'form.code.birth-date': "Šajā kodā norādītais dzimšanas datums neeksistē. Pārbaudiet ciparus.",
   'form.code.check-digit': "Kodā ir kļūda: pēdējais cipars neatbilst. Pārbaudiet ciparus.",
   'form.code.service': "Pakalpojums nepieņēma šo personas kodu. Pārbaudiet to.",

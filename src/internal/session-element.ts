@@ -136,9 +136,20 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     return this.renderRoot.querySelector('esign-person-form');
   }
 
-  /** The channels the person may choose from (all when the host named none). */
+  /**
+   * The channels the person may choose from (all when the host named none), among those that can
+   * serve the country: Mobile-ID exists in Lithuania and Estonia only, so it is not offered for a
+   * Latvian person (unless it is all the host offers).
+   */
   protected get offeredChannels(): readonly Channel[] {
-    return this.channels.length ? this.channels : CHANNELS;
+    const listed = this.channels.length ? this.channels : CHANNELS;
+    const serving = listed.filter((channel) => channel !== 'mobile' || this.#mobileMayServe());
+    return serving.length ? serving : listed;
+  }
+
+  /** Whether Mobile-ID can serve the person: not in Latvia, where it does not exist. */
+  #mobileMayServe(): boolean {
+    return (this.fixedPerson()?.country ?? this.#chosenCountry()) !== 'LV';
   }
 
   protected get activeChannel(): Channel {
@@ -287,7 +298,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     else if (state === 'cancelled') void this.focusLater('[part="retry"]');
     else if (state === 'error') {
       const { wait, other, deadEnd } = this.#endChoices();
-      void this.focusLater(wait ? '[part="retry-wait"]' : other ? '[part="other-channel"]' : deadEnd ? 'esign-status' : '[part="retry"]');
+      // another country first where the person may have chosen the wrong one, else the other method
+      void this.focusLater(wait ? '[part="retry-wait"]' : this.#countryMayHelp() ? '[part="retry"]' : other ? '[part="other-channel"]' : deadEnd ? 'esign-status' : '[part="retry"]');
     } else if (state === 'idle') {
       const field = this.#session?.fieldError;
       if (field) this.personForm?.setFieldError(field, this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'));
@@ -400,7 +412,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
 
   /** What can help after a failure or a cancel, as the controller sees it (Try again when its code could not be loaded). */
   #endChoices(): EndChoices {
-    return this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
+    const choices = this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
+    // never the way to a method that cannot serve the person's country
+    return choices.other && !this.offeredChannels.includes(choices.other) ? { ...choices, other: null } : choices;
   }
 
   /**

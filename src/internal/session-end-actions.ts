@@ -20,18 +20,22 @@ export interface EndActions {
  */
 export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd }: EndChoices, country: boolean, actions: EndActions): TemplateResult | typeof nothing {
   if (deadEnd && !other && !wait) return nothing;
+  // changing the country comes first where it may help (the person may have chosen the wrong one), then the other method
+  const countryFirst = country && !wait && !deadEnd;
+  const otherButton = other
+    ? html`<button class=${countryFirst ? 'secondary' : 'primary'} part="other-channel" type="button" @click=${() => actions.switchTo(other)}>
+        ${t('action.use-channel', { channel: t(`channel.${other}`) })}
+      </button>`
+    : nothing;
   return html`<div class="actions">
-    ${other
-      ? html`<button class="primary" part="other-channel" type="button" @click=${() => actions.switchTo(other)}>
-          ${t('action.use-channel', { channel: t(`channel.${other}`) })}
-        </button>`
-      : nothing}
+    ${countryFirst ? nothing : otherButton}
     ${wait
       ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
       : deadEnd
         ? nothing
-        : html`<button class=${other ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(country)}>
+        : html`<button class=${other && !countryFirst ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(country)}>
             ${t(country ? 'action.change-country' : retryable ? 'action.retry' : 'action.edit')}
           </button>`}
+    ${countryFirst ? otherButton : nothing}
   </div>`;
 }

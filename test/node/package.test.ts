@@ -91,6 +91,8 @@ describe('input rules', () => {
     assert.deepEqual(checkPersonalCode('05040510009', 'LV'), { valid: true, code: '050405-10009', birthDate: new Date(Date.UTC(1905, 3, 5)) });
     assert.equal(checkPersonalCode('320000-10003', 'LV').valid, true);
     assert.deepEqual(checkPersonalCode('310405-10009', 'LV'), { valid: false, problem: 'birth-date' });
+    // the right shape with a century digit no date has: a date problem, not the format's
+    assert.deepEqual(checkPersonalCode('050405-90009', 'LV'), { valid: false, problem: 'birth-date' });
     // a second weighting round: first-round sum mod 11 is 10
     assert.equal(checkPersonalCode('37605030299', 'EE').valid, true);
   });

@@ -6,7 +6,7 @@ import './events.js';
 import { EsignElement, OPTIONAL_TEXT } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
 import { theme } from '../../internal/theme.js';
-import { checkPersonalCode } from '../../internal/validation/personal-code.js';
+import { checkPersonalCode, personalCodeCountries } from '../../internal/validation/personal-code.js';
 import { normalizePhone } from '../../internal/validation/phone.js';
 import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../internal/person.js';
 import { personFormStyles } from './person-form.styles.js';
@@ -158,7 +158,9 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     }
     const code = checkPersonalCode(this.code, this.#codeCountry());
     if (!code.valid) {
-      const key = code.problem === 'format' && this.#codeCountry() === 'LV' ? 'form.code.format-lv' : `form.code.${code.problem}`;
+      // a Latvian code for Mobile-ID, which Latvia does not have: that is what is wrong, not its digits
+      const latvianForMobile = this.channel === 'mobile' && personalCodeCountries(this.code).join() === 'LV';
+      const key = latvianForMobile ? 'form.code.mobile-lv' : code.problem === 'format' && this.#codeCountry() === 'LV' ? 'form.code.format-lv' : `form.code.${code.problem}`;
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the table has a key for each value of the closed list it is built from
       problems.push({ field: 'code', key: key as StringKey });
     }

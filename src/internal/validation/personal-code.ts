@@ -45,7 +45,8 @@ function checkLatvian(input: string): PersonalCodeCheck {
   const code = `${head}-${tail}`;
   if (head.startsWith('32')) return { valid: true, code };
   const century = Number(tail[0]);
-  if (century > 2) return { valid: false, problem: 'format' };
+  // the shape is right: the century digit is part of the birth date
+  if (century > 2) return { valid: false, problem: 'birth-date' };
   const year = 1800 + 100 * century + Number(head.slice(4, 6));
   const birthDate = dateOf(year, Number(head.slice(2, 4)), Number(head.slice(0, 2)));
   if (!birthDate) return { valid: false, problem: 'birth-date' };
