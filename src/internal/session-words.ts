@@ -33,8 +33,7 @@ export function waitingWords(t: Translate, kind: SessionKind, { channel, who, su
   const spokenWho = channel === 'mobile' ? `${t('form.phone')} ${who.slice(0, 4)}, ${ending}` : `${t('form.code')}, ${ending}`;
   return {
     heading: t('status.waiting'),
-    // a line may break before a separator, never after it: "Mobile-ID" / "· +370 6•• ••607"
-    detail: [t(`channel.${channel}`), who, subject].filter(Boolean).join(' ·\u00a0'),
+    detail: [t(`channel.${channel}`), who, subject].filter(Boolean).join(' · '),
     ...(/\d{3}$/.test(who) ? { spoken: [t(`channel.${channel}`), spokenWho, subject].filter(Boolean).join(', ') } : {}),
   };
 }

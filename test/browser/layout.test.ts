@@ -40,7 +40,7 @@ describe('layout', () => {
     const phone = maskPhone('+37060000666');
     const code = maskCode('50001018865');
     for (const [who, lang] of [[phone, 'ru'], [code, 'lt']] as const) {
-      const el = await fixture<EsignStatus>(html`<esign-status lang=${lang} state="waiting" message="…" detail=${`Mobile-ID ·\u00a0${who} ·\u00a0Sutartis-dėl-buto-nuomos-2026.pdf`}></esign-status>`);
+      const el = await fixture<EsignStatus>(html`<esign-status lang=${lang} state="waiting" message="…" detail=${`Mobile-ID · ${who} · Sutartis-dėl-buto-nuomos-2026.pdf`}></esign-status>`);
       const text = [...el.shadowRoot!.querySelector('.detail')!.childNodes].find((n): n is Text => n instanceof Text && n.data.includes(who))!;
       let wrapped = 0;
       for (let width = 220; width <= 400; width += 2) {

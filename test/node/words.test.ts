@@ -131,12 +131,4 @@ describe('the words in five languages', () => {
       assert.match(et[`sign-status.${state}`], /nud$/u, `et ${state}: ${et[`sign-status.${state}`]}`);
     }
   });
-
-  it('the waiting detail never leaves its separator at the end of a line: it is joined to the item after it', async () => {
-    const { waitingWords } = await import('../../src/internal/session-words.js');
-    const t = (key: StringKey, params?: Record<string, string | number>) => translate('lt', key, params);
-    const { detail } = waitingWords(t, 'sign', { channel: 'mobile', who: '+370\u00a06••\u00a0••666', subject: 'Sutartis.pdf', cameBack: false });
-    assert.equal(detail, `${translate('lt', 'channel.mobile')} ·\u00a0+370\u00a06••\u00a0••666 ·\u00a0Sutartis.pdf`);
-    assert.doesNotMatch(detail, /· /, 'no breakable space after a separator');
-  });
 });
