@@ -444,6 +444,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
               .code=${waiting.controlCode}
               .channel=${waiting.channel}
               .kind=${this.kind === 'login' ? 'login' : 'sign'}
+              .until=${waiting.deadline}
               exportparts="code, instruction, warning"
             ></esign-control-code>
             <p class="connection ${waiting.connection}" part="connection" role="status">${waiting.connection ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`

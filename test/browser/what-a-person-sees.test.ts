@@ -5,7 +5,8 @@ import type { EsignIdentify } from '../../src/elements/identify/identify.js';
 import type { EsignHashSign } from '../../src/elements/hash-sign/hash-sign.js';
 import type { EsignStatus } from '../../src/elements/status/status.js';
 import { en } from '../../src/i18n/en.js';
-import { ENDPOINT, deepActiveElement, personForm, plain, submitButton, type, until } from './helpers.js';
+import { lv } from '../../src/i18n/lv.js';
+import { ENDPOINT, deepActiveElement, deepText, personForm, plain, submitButton, type, until } from './helpers.js';
 
 // What a person sees and hears while a session runs and as it ends: the time left, the country of
 // the page's language, a missing account named with its country, the focus while it starts, a
@@ -43,6 +44,25 @@ function spokenText(root: Node): string {
 const occurrences = (text: string, words: string) => text.split(words).length - 1;
 
 describe('the time left', () => {
+  it('at 0:00 says once that the time is up and the result is being checked, asks for no PIN, offers to start again', async () => {
+    const deadline = Date.now() + 1_500;
+    const status = await fixture<EsignStatus>(html`<esign-status lang="lv" state="waiting" message=${lv['status.waiting']} .since=${Date.now() - 60_000} .until=${deadline}></esign-status>`);
+    const code = await fixture<HTMLElement>(html`<esign-control-code lang="lv" code="3560" channel="smartid" kind="login" .until=${deadline}></esign-control-code>`);
+    expect(deepText(status)).to.contain(lv['status.waiting']);
+    expect(deepText(code)).to.contain(lv['code.warning']);
+    await until(() => deepText(status).includes(lv['status.time-up']), 'the time is up', 5_000);
+    await until(() => !deepText(code).includes('PIN1'), 'no PIN asked for', 5_000);
+    const live = status.shadowRoot!.querySelector('p.visually-hidden[aria-live]')!;
+    expect(plain(live.textContent!.trim()), 'said once, in place of what is no longer true').to.equal(lv['status.time-up']);
+    expect(deepText(status)).not.to.contain(lv['status.waiting']);
+    expect(plain(status.shadowRoot!.querySelector('[part="cancel"]')!.textContent!.trim())).to.equal(lv['action.start-again']);
+    const box = code.shadowRoot!.querySelector('.box')!;
+    expect([box.hasAttribute('aria-describedby'), deepText(code).includes(lv['code.warning'])]).to.deep.equal([false, false]);
+    expect(box.getAttribute('aria-label'), 'the code stays').to.contain('3 5 6 0');
+    await expect(status).to.be.accessible();
+    await expect(code).to.be.accessible();
+  });
+
   it("is shown on Smart-ID's own limit of 3 minutes, as a timer and a draining bar, with no elapsed time", async () => {
     const el = await identify('channels=smartid');
     await type(el, 'code', SLOW.code);

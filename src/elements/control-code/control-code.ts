@@ -1,4 +1,4 @@
-import { html, type PropertyDeclarations } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { StringKey } from '../../i18n/index.js';
 import { EsignElement } from '../../internal/base-element.js';
 import { controls } from '../../internal/controls.styles.js';
@@ -26,6 +26,7 @@ export class EsignControlCode extends EsignElement {
     code: { type: String },
     channel: { type: String },
     kind: { type: String },
+    until: { type: Number },
   };
 
   declare code: string;
@@ -33,12 +34,31 @@ export class EsignControlCode extends EsignElement {
   declare channel: Channel;
   /** `login` (PIN1) or `sign` (PIN2). */
   declare kind: 'login' | 'sign';
+  /** When the person's time to confirm ends (ms since the epoch; 0: not known): past it, nobody is asked to enter a PIN. */
+  declare until: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
     this.code = '';
     this.channel = 'smartid';
     this.kind = 'login';
+    this.until = 0;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    // drawn again when the time to confirm ends (only on a page: a server rendering keeps no timer)
+    if (changed.has('until') && this.isConnected) {
+      clearTimeout(this.#timer);
+      const left = this.until - Date.now();
+      if (this.until > 0 && left > 0) this.#timer = setTimeout(() => this.requestUpdate(), left + 50);
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#timer);
   }
 
   /** Takes the focus onto the code's box (a session just started): a screen reader says the code and what to do. */
@@ -47,15 +67,19 @@ export class EsignControlCode extends EsignElement {
   }
 
   override render() {
+    // past the time to confirm, what to do on the phone is no longer true: only the code stays
+    const timeUp = this.until > 0 && Date.now() >= this.until;
     const instruction = this.t(`code.${this.channel}.${this.kind}` as StringKey);
     const spoken = this.code.split('').join(' ');
     // its name says the digits one by one (the digits themselves are never read as one number), its
     // description what to do; the instruction stays readable for a page read from the top
-    return html`<div class="box" tabindex="-1" role="group" aria-label=${this.code ? this.t('code.announce', { digits: spoken }) : this.t('code.label')} aria-describedby="instruction warning">
+    return html`<div class="box" tabindex="-1" role="group" aria-label=${this.code ? this.t('code.announce', { digits: spoken }) : this.t('code.label')} aria-describedby=${timeUp ? nothing : 'instruction warning'}>
       <p class="label" aria-hidden="true">${this.t('code.label')}</p>
       <p class="digits" part="code" aria-hidden="true">${textOrNothing(this.code)}</p>
-      <p class="instruction" id="instruction" part="instruction">${textOrNothing(instruction)}</p>
-      <p class="warning" id="warning" part="warning">${this.t('code.warning')}</p>
+      ${timeUp
+        ? nothing
+        : html`<p class="instruction" id="instruction" part="instruction">${textOrNothing(instruction)}</p>
+            <p class="warning" id="warning" part="warning">${this.t('code.warning')}</p>`}
     </div>`;
   }
 }

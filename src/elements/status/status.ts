@@ -128,8 +128,19 @@ export class EsignStatus extends EsignElement {
     return total > 0 ? Math.min(1, this.#left() / total) : 0;
   }
 
-  /** Says the time left as it passes one of {@link SAID_AT}: one minute, half a minute. */
+  /** The deadline has passed while waiting: the service's last answer is still awaited, nothing is to be confirmed any more. */
+  #timeUp(): boolean {
+    return this.state === 'waiting' && this.until > 0 && this.#left() === 0;
+  }
+
+  /** Says the time left as it passes one of {@link SAID_AT}: one minute, half a minute; then, once, that the time is up. */
   #sayTimeLeft(): void {
+    if (this.#timeUp()) {
+      // said once, in place of the last "30 seconds left", which is no longer true
+      if (this.#passed !== 0) this._said = this.t('status.time-up');
+      this.#passed = 0;
+      return;
+    }
     const seconds = Math.ceil(this.#left() / 1000);
     const passed = SAID_AT.filter((at) => seconds <= at).pop();
     if (this.#passed === undefined) {
@@ -184,8 +195,9 @@ export class EsignStatus extends EsignElement {
   }
 
   override render() {
-    const message = this.message || this.#defaultMessage();
     const waiting = this.state === 'waiting';
+    const timeUp = this.#timeUp();
+    const message = timeUp ? this.t('status.time-up') : this.message || this.#defaultMessage();
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- only the end states have an icon; any other reads as none
     const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
     // the box stays in the page while idle so its live message is announced when it first changes
@@ -213,7 +225,7 @@ export class EsignStatus extends EsignElement {
       </div>
       ${waiting && this.cancellable
         ? html`<button class="secondary" part="cancel" type="button" @click=${() => this.emit('esign-cancel-request', undefined)}>
-            ${this.t('action.cancel')}
+            ${this.t(timeUp ? 'action.start-again' : 'action.cancel')}
           </button>`
         : nothing}
     </div>`;
