@@ -388,8 +388,8 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         @change=${(e: Event) => this.#keepTyped(e)}
       ></esign-person-form>
       <div class="actions">
-        <button class="primary" part="submit" type="submit" aria-disabled=${starting ? 'true' : 'false'}>
-          ${starting ? this.t('identify.starting') : this.submitLabel()}
+        <button class=${starting ? 'primary busy' : 'primary'} part="submit" type="submit" aria-disabled=${starting ? 'true' : 'false'}>
+          ${starting ? html`<span class="busy-ring" aria-hidden="true"></span>${this.t('identify.starting')}` : this.submitLabel()}
         </button>
       </div>
       <p class="visually-hidden" role="status">${starting ? this.t('identify.starting') : nothing}</p>

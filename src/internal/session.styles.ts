@@ -89,4 +89,38 @@ export const sessionStyles = css`
       flex: 0 0 auto;
     }
   }
+  /* starting: busy, not disabled (full colour, a small turning ring before the words) */
+  button.busy[aria-disabled='true'] {
+    opacity: 1;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5rem;
+  }
+  .busy-ring {
+    flex: none;
+    inline-size: 1em;
+    block-size: 1em;
+    border-radius: 50%;
+    border: 2px solid color-mix(in srgb, currentColor 35%, transparent);
+    border-block-start-color: currentColor;
+    animation: busy-turn 0.9s linear infinite;
+  }
+  @keyframes busy-turn {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .busy-ring {
+      animation: none;
+    }
+  }
+  @media (forced-colors: active) {
+    .busy-ring {
+      forced-color-adjust: none;
+      border-color: GrayText;
+      border-block-start-color: Highlight;
+    }
+  }
 `;

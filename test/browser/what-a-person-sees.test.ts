@@ -216,6 +216,10 @@ describe('starting', () => {
     expect(deepActiveElement(), 'the focus is not dropped to the page').to.equal(submitButton(el));
     expect(submitButton(el).getAttribute('aria-disabled')).to.equal('true');
     expect(el.shadowRoot!.querySelector('form [role="status"]')!.textContent!.trim()).to.equal(en['identify.starting']);
+    // busy, not disabled: the button keeps its full colour, a small ring turns before its words
+    expect(getComputedStyle(submitButton(el)).opacity).to.equal('1');
+    expect(submitButton(el).querySelector('.busy-ring')?.getAttribute('aria-hidden')).to.equal('true');
+    expect(plain(submitButton(el).textContent!.trim())).to.equal(en['identify.starting']);
     await expect(el).to.be.accessible();
     // pressed again while it starts: nothing more starts
     submitButton(el).click();
