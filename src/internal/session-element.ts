@@ -20,6 +20,9 @@ import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { fixedFields, type SignerPerson } from './signer.js';
 
+/** How long "the connection is back" stays on screen, ms: it was said as it came. */
+const BACK_SHOWN_MS = 5_000;
+
 /** The session's controller (session-controller.ts), loaded once for every session element of the page. */
 const loadController = loadOnce(() => import('./session-controller.js').then((module) => module.SessionController));
 
@@ -351,6 +354,9 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** The state and the connection as last drawn: a new state moves the focus, a line that just said "lost" comes into view. */
   #drawn: SessionState = 'idle';
   #connectionShown: '' | 'lost' | 'back' = '';
+  /** When "the connection is back" was first drawn: it was said then, and goes after a few seconds. */
+  #backSince = 0;
+  #backTimer: ReturnType<typeof setTimeout> | undefined;
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
@@ -361,8 +367,22 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     }
     const connection = state === 'waiting' ? (this.#session?.connection ?? '') : '';
     if (connection === 'lost' && this.#connectionShown !== 'lost') this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });
+    if (connection === 'back' && this.#connectionShown !== 'back') {
+      clearTimeout(this.#backTimer);
+      this.#backTimer = setTimeout(() => this.requestUpdate(), BACK_SHOWN_MS + 50);
+    }
     this.#connectionShown = connection;
     checkChosenChannel(this.renderRoot, this.activeChannel);
+  }
+
+  /** Whether the connection line shows: "lost" while it lasts, "back" for a few seconds (it was said as it came). */
+  #connectionShownNow(connection: '' | 'lost' | 'back'): boolean {
+    if (connection !== 'back') {
+      this.#backSince = 0;
+      return connection === 'lost';
+    }
+    this.#backSince ||= Date.now();
+    return Date.now() - this.#backSince < BACK_SHOWN_MS;
   }
 
   #renderForm(channel: Channel, starting: boolean) {
@@ -447,7 +467,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
               .until=${waiting.deadline}
               exportparts="code, instruction, warning"
             ></esign-control-code>
-            <p class="connection ${waiting.connection}" part="connection" role="status">${waiting.connection ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`
+            <p class="connection ${waiting.connection}" part="connection" role="status">${this.#connectionShownNow(waiting.connection) ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`
         : nothing}
       <esign-status
         .lang=${this.language}
