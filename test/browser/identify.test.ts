@@ -1,5 +1,4 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { nothing } from 'lit';
 import { EsignClient } from '../../src/client/index.js';
 import '../../src/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
@@ -7,7 +6,6 @@ import type { EsignStatus } from '../../src/elements/status/status.js';
 import { lt } from '../../src/i18n/lt.js';
 import { en } from '../../src/i18n/en.js';
 import { et } from '../../src/i18n/et.js';
-import { lv } from '../../src/i18n/lv.js';
 import { PERSONAS } from 'esign-sandbox/personas';
 import { ENDPOINT, deepActiveElement, deepQuery, deepText, personForm, plain, requestsTo, submitButton, type, until } from './helpers.js';
 
@@ -541,71 +539,6 @@ describe('esign-identify: dark theme', () => {
     await expect(el).to.be.accessible();
     await failed;
     await until(() => deepText(el).includes(en['error.refused.smartid']), 'the error words');
-    await expect(el).to.be.accessible();
-  });
-});
-
-describe('esign-identify: methods follow the country', () => {
-  const radios = (el: EsignIdentify) => [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name="channel"]')].map((r) => r.value);
-  const chooseCountry = async (el: EsignIdentify, country: string) => {
-    const select = personForm(el).shadowRoot!.querySelector<HTMLSelectElement>('#country')!;
-    select.value = country;
-    select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
-    await el.updateComplete;
-  };
-  const actions = (el: EsignIdentify) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, plain(b.textContent!.trim())]);
-
-  for (const listed of ['', 'smartid,mobile']) {
-    it(`offers no Mobile-ID for Latvia, which it cannot serve, and offers it once the country is Lithuania or Estonia${listed ? ' (the host listing both)' : ''}`, async () => {
-      const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="lv" channels=${listed || nothing}></esign-identify>`);
-      await el.updateComplete;
-      expect(radios(el), 'a Latvian page: Smart-ID alone').to.deep.equal([]);
-      expect(deepText(el)).not.to.contain(lv['channel.mobile']);
-      await chooseCountry(el, 'LT');
-      expect(radios(el)).to.deep.equal(['smartid', 'mobile']);
-      await chooseCountry(el, 'EE');
-      expect(radios(el)).to.deep.equal(['smartid', 'mobile']);
-      await chooseCountry(el, 'LV');
-      expect(radios(el)).to.deep.equal([]);
-      await expect(el).to.be.accessible();
-    });
-  }
-
-  it('after "no account" in Latvia the way forward is the country, never Mobile-ID', async () => {
-    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="lv" poll-interval="100"></esign-identify>`);
-    await type(el, 'code', '010101-10006');
-    const failed = oneEvent(el, 'esign-error');
-    submitButton(el).click();
-    const { detail } = await failed;
-    expect(detail.code).to.equal('not-a-user');
-    await until(() => deepActiveElement()?.getAttribute('part') === 'retry', 'focus on changing the country');
-    expect(actions(el)).to.deep.equal([['retry', 'primary', lv['action.change-country']]]);
-    expect(deepText(el)).not.to.contain(lv['channel.mobile']);
-    await expect(el).to.be.accessible();
-  });
-
-  it('after "no account" where the code fits another offered country, changing the country comes first, the other method second', async () => {
-    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100"></esign-identify>`);
-    await chooseCountry(el, 'EE');
-    await type(el, 'code', '30303039914');
-    const failed = oneEvent(el, 'esign-error');
-    submitButton(el).click();
-    expect((await failed).detail.code).to.equal('not-a-user');
-    await until(() => deepActiveElement()?.getAttribute('part') === 'retry', 'focus on changing the country');
-    expect(actions(el)).to.deep.equal([
-      ['retry', 'primary', en['action.change-country']],
-      ['other-channel', 'secondary', 'Use Mobile-ID instead'],
-    ]);
-    await expect(el).to.be.accessible();
-  });
-
-  it('a Latvian code for Mobile-ID is answered with what is wrong (Latvia has no Mobile-ID), not with its digits', async () => {
-    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" channels="mobile"></esign-identify>`);
-    await type(el, 'phone', '+37060000666');
-    await type(el, 'code', '010101-10006');
-    submitButton(el).click();
-    await until(() => deepText(el).includes(en['form.code.mobile-lv']), 'the reason');
-    expect(deepText(el)).not.to.contain(en['form.code.format']);
     await expect(el).to.be.accessible();
   });
 });

@@ -15,6 +15,8 @@ describe('a language file that fails to load', () => {
 
   // (a later render asks again: Chromium then loads the language; Firefox keeps a failed module
   // import for the page's life, so there it comes with the next page load)
+  // (the suites run in file order, in pages that share what they loaded: this one comes before any
+  // that draws Latvian session words, which would otherwise be there before its fault)
   it('says the form words it came with, English instead of keys for the rest, and says so once', async () => {
     await fault('lv');
     const warnings: unknown[] = [];
@@ -27,7 +29,7 @@ describe('a language file that fails to load', () => {
       expect(deepText(el)).to.contain(lvForm['identify.submit']);
       // a message of the session part (the empty personal code's), in English instead of a key
       await el.start().catch(() => undefined);
-      await until(() => deepText(el).includes(en['form.code.empty']), 'English words instead of keys');
+      await until(() => deepText(el).includes(en['form.code.empty']), `English words instead of keys: ${deepText(el)}`);
       expect(deepText(el)).not.to.contain('form.code.empty');
       el.requestUpdate();
       await el.updateComplete;
