@@ -22,12 +22,12 @@ const CDN = 'dist/cdn/';
 const gzip = (code: Buffer | string) => gzipSync(code, { level: 9 }).length;
 
 /** A script-tag file and every chunk it imports statically, each gzipped on its own as a server sends it. */
-function scriptTagClosure(file: string, onDemandToo = false): { files: number; min: number; gzip: number } {
+export function scriptTagClosure(file: string, onDemandToo = false, cdn = CDN): { files: number; min: number; gzip: number } {
   const seen = new Set<string>();
   const visit = (path: string) => {
     if (seen.has(path)) return;
     seen.add(path);
-    const code = readFileSync(CDN + path, 'utf8');
+    const code = readFileSync(cdn + path, 'utf8');
     const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
     // static imports only: `import"./x.js"` and `from"./x.js"`; `import("./x.js")` is a language loaded on demand
     const imports = onDemandToo ? /(?:\bfrom|\bimport)\s*\(?"(\.\/(?!esign-elements-(?:lt|en|lv|et|ru)-|esign-elements-pdf)[^"]+)"/g : /(?:\bfrom|\bimport)\s*"(\.\/[^"]+)"/g;
@@ -40,7 +40,7 @@ function scriptTagClosure(file: string, onDemandToo = false): { files: number; m
   let min = 0;
   let zipped = 0;
   for (const path of seen) {
-    const code = readFileSync(CDN + path);
+    const code = readFileSync(cdn + path);
     min += code.length;
     zipped += gzip(code);
   }

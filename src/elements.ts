@@ -11,6 +11,20 @@ import { EsignDocumentPreview } from './elements/document-preview/document-previ
 import { EsignPersonForm } from './elements/person-form/person-form.js';
 import { EsignControlCode } from './elements/control-code/control-code.js';
 import { EsignStatus } from './elements/status/status.js';
+// the event maps of every element, for a page (and its types) that imports the elements through this file
+import './elements/identify/events.js';
+import './elements/sign/events.js';
+import './elements/hash-sign/events.js';
+import './elements/document-upload/events.js';
+import './elements/signer-list/events.js';
+import './elements/validation-report/events.js';
+import './elements/signing-link/events.js';
+import './elements/document/events.js';
+import './elements/document-preview/events.js';
+import './elements/person-form/events.js';
+import './elements/status/events.js';
+
+export { EsignIdentify, EsignSign, EsignHashSign, EsignDocumentUpload, EsignSignerList, EsignValidationReport, EsignSigningLink, EsignDocument, EsignDocumentPreview, EsignPersonForm, EsignControlCode, EsignStatus };
 
 /** Every element of the package, by tag name. */
 export const ELEMENTS: Record<string, CustomElementConstructor> = {

@@ -14,9 +14,23 @@ export interface ElementEntry {
   readonly className: string;
   /** Inside the all-in-one script-tag file, drawn with no second file to wait for; every other element loads when it appears. */
   readonly insideAllInOne?: true;
+  /**
+   * What its script-tag file loads only when needed, beside the language parts: the preview's
+   * `viewer`, a session's `session-controller` and `phone-message` check, `control-code` and
+   * `status` (nothing to show before a session starts), a validation's `report-view`. The built
+   * package's test holds each file to this list.
+   */
+  readonly onDemand?: readonly OnDemandPart[];
+  /** Its file carries its form's words in the five languages (the form is drawn without waiting for a language part). */
+  readonly formWords?: true;
   /** The ceiling of its script-tag file (min+gzip, with what it imports statically), and why. */
   readonly ceiling: { readonly bytes: number; readonly why: string };
 }
+
+/** A part of the package a script-tag file loads on demand (its chunk's name). */
+export type OnDemandPart = 'viewer' | 'session-controller' | 'phone-message' | 'control-code' | 'status' | 'report-view';
+
+const SESSION: readonly OnDemandPart[] = ['phone-message', 'session-controller'];
 
 const GROWN = 'its size on 2026-11-24 plus 3%';
 
@@ -24,17 +38,23 @@ export const REGISTRY: readonly ElementEntry[] = [
   {
     name: 'identify',
     className: 'EsignIdentify',
+    onDemand: [...SESSION, 'control-code', 'status'],
+    formWords: true,
     insideAllInOne: true,
     ceiling: { bytes: 18500, why: 'the login element alone (issue 24)' },
   },
   {
     name: 'sign',
     className: 'EsignSign',
+    onDemand: [...SESSION, 'viewer'],
+    formWords: true,
     ceiling: { bytes: 24600, why: `${GROWN}; raised for the signed file named in the person's language, the time left, the country of the page's language (issue 55); raised for the control code focused and named by its digits with the anti-phishing line, methods that follow the country, the busy start, the time-up state (issue 62)` },
   },
   {
     name: 'hash-sign',
     className: 'EsignHashSign',
+    onDemand: [...SESSION, 'control-code', 'status'],
+    formWords: true,
     ceiling: { bytes: 19544, why: GROWN },
   },
   {
@@ -50,6 +70,7 @@ export const REGISTRY: readonly ElementEntry[] = [
   {
     name: 'validation-report',
     className: 'EsignValidationReport',
+    onDemand: ['report-view'],
     ceiling: { bytes: 15060, why: `${GROWN}; raised for issue 45 (icons out of accessible names, forced-colours borders and file rows that wrap, in the shared document styles); raised for times with their zone (issue 55)` },
   },
   {
@@ -60,16 +81,19 @@ export const REGISTRY: readonly ElementEntry[] = [
   {
     name: 'document',
     className: 'EsignDocument',
+    onDemand: ['report-view'],
     ceiling: { bytes: 21740, why: `${GROWN}; raised for times with their zone, brand names kept whole (issue 55)` },
   },
   {
     name: 'document-preview',
     className: 'EsignDocumentPreview',
+    onDemand: ['viewer'],
     ceiling: { bytes: 10650, why: `${GROWN}; raised for a download named after the file, brand names kept whole (issue 55)` },
   },
   {
     name: 'person-form',
     className: 'EsignPersonForm',
+    formWords: true,
     insideAllInOne: true,
     ceiling: { bytes: 13000, why: `${GROWN}, with the words of its form in the five languages inside (issue 24: a form drawn without waiting for a language file); raised for read-only values framed and said by their ending (issue 55)` },
   },

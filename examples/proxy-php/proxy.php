@@ -18,6 +18,7 @@ declare(strict_types=1);
 // The rules every esign-elements proxy keeps (operations, fields, shapes, limits, lifetimes, event
 // names) come from proxy-rules.json beside this file, made from the Node proxy's own rulebook.
 $RULES = json_decode((string) file_get_contents((string) (getenv('ESIGN_RULES_FILE') ?: __DIR__ . '/proxy-rules.json')), true, 512, JSON_THROW_ON_ERROR);
+define('RULES_VERSION', 1); // the version of proxy-rules.json this script keeps
 define('PREFIX', rtrim((string) (getenv('ESIGN_PREFIX') ?: '/esign'), '/'));
 define('BODY_LIMIT', (int) $RULES['bodyLimit']);
 define('SESSION_BODY_LIMIT', (int) $RULES['sessionBodyLimit']); // every session operation but those that carry files
@@ -29,6 +30,8 @@ define('RESULT_TIMEOUT', $RULES['result']['timeoutMs'] / 1000); // seconds on_re
 define('RESULT_WAIT', $RULES['result']['waitMs'] / 1000); // seconds a poll waits for another request's on_result before it answers "waiting"
 define('LEASE', $RULES['result']['leaseMs'] / 1000); // the claim on a result, renewed while on_result runs: a dead worker's lapses this soon
 define('RENEW_EVERY', $RULES['result']['renewEveryMs'] / 1000);
+// where nothing can renew the lease (proc_open disabled, no PHP CLI): held for the whole time limit and this much more
+define('LEASE_MARGIN', $RULES['result']['leaseMarginMs'] / 1000);
 define('MIN_POLL_INTERVAL', $RULES['minPollIntervalMs'] / 1000); // a poll sooner than this after the last one is answered "waiting" unforwarded
 define('STORE_RETRY_AFTER', (int) $RULES['storeRetryAfterSeconds']);
 define('START_TEXT_LIMIT', (int) $RULES['startTextLimit']);
@@ -70,6 +73,11 @@ $config = [
 if (getenv('ESIGN_RATE_LIMIT')) {
     $n = array_map('intval', explode(',', (string) getenv('ESIGN_RATE_LIMIT')));
     $config['limits'] = ['visitor' => [$n[0], $n[2]], 'person' => [$n[1], $n[2]], 'address' => [$n[3] ?? 60, $n[2]]];
+}
+if (($RULES['version'] ?? null) !== RULES_VERSION) {
+    // a rules file of another version may mean other fields or limits than this script can keep
+    file_put_contents('php://stderr', '[esign-proxy] proxy-rules.json is of version ' . json_encode($RULES['version'] ?? null) . '; this proxy keeps version ' . RULES_VERSION . ": use the proxy-rules.json of the same release [request " . REQUEST_ID . "]\n");
+    fail(500, 'misconfigured', 'The proxy\'s rules file is of an unknown version');
 }
 if (strlen($config['token']) < 8 || $config['base'] === '') {
     fail(500, 'misconfigured', 'ESIGN_BASE_URL and ESIGN_ACCESS_TOKEN (8 characters or more) must be set');
@@ -662,8 +670,11 @@ function hand_over(PDO $db, string $token, callable $run): string|false
 {
     $lease = bin2hex(random_bytes(8));
     $until = microtime(true) + RESULT_WAIT;
+    // a lease nothing can renew is taken for the run's whole time limit: never two runs at once
+    $unrenewable = renewer_missing();
+    $leaseFor = $unrenewable === null ? LEASE : RESULT_TIMEOUT + LEASE_MARGIN;
     for (;;) {
-        $taken = atomically($db, function (PDO $db) use ($token, $lease) {
+        $taken = atomically($db, function (PDO $db) use ($token, $lease, $leaseFor) {
             $row = $db->prepare('SELECT lease, expires FROM claims WHERE token = ?');
             $row->execute([$token]);
             $claim = $row->fetch(PDO::FETCH_ASSOC);
@@ -673,7 +684,7 @@ function hand_over(PDO $db, string $token, callable $run): string|false
             }
             if (!$claim || (float) $claim['expires'] <= microtime(true)) { // free, or its holder died
                 $db->prepare('INSERT OR REPLACE INTO claims (token, lease, expires) VALUES (?, ?, ?)')
-                    ->execute([$token, $lease, microtime(true) + LEASE]);
+                    ->execute([$token, $lease, microtime(true) + $leaseFor]);
                 return 'mine';
             }
             return 'busy';
@@ -693,8 +704,12 @@ function hand_over(PDO $db, string $token, callable $run): string|false
         usleep(50_000);
     }
     // the lease is renewed while on_result runs, by a small process of its own: it stops when this
-    // request closes its pipe, or when this worker dies, and then the lease lapses within LEASE
-    $renewer = renew_while_running($token, $lease);
+    // request closes its pipe, when this worker dies, or at the time limit, and then the lease
+    // lapses within LEASE; where no such process can run, the lease was taken for the whole time
+    if ($unrenewable !== null) {
+        say_once($db, 'no-renewer', "a result's lease cannot be renewed here ($unrenewable): each is held for on_result's whole time limit (" . (RESULT_TIMEOUT + LEASE_MARGIN) . ' s), so a worker that dies while on_result runs delays that person this long');
+    }
+    $renewer = $unrenewable === null ? renew_while_running($token, $lease) : null;
     try {
         $started = microtime(true);
         $run();
@@ -739,20 +754,61 @@ function send_kept_cookies(PDO $db, string $token): void
     }
 }
 
+/** The PHP command-line binary a lease's renewer runs with, or null where there is none. */
+function php_cli(): ?string
+{
+    $given = (string) getenv('ESIGN_PHP_CLI');
+    if ($given !== '') {
+        return is_file($given) && is_executable($given) ? $given : null;
+    }
+    if (PHP_SAPI === 'cli' || PHP_SAPI === 'cli-server') {
+        return PHP_BINARY;
+    }
+    // php-fpm's own binary cannot run a script; Debian's php-fpm does not bring the CLI with it
+    foreach ([PHP_BINDIR, ...array_filter(explode(':', (string) getenv('PATH')))] as $dir) {
+        if (is_file("$dir/php") && is_executable("$dir/php")) {
+            return "$dir/php";
+        }
+    }
+    return null;
+}
+
+/** Why no process can renew a result's lease here, or null when one can. */
+function renewer_missing(): ?string
+{
+    if (!function_exists('proc_open')) {
+        return 'proc_open is disabled';
+    }
+    return php_cli() === null ? 'no PHP command-line binary: install php-cli or set ESIGN_PHP_CLI' : null;
+}
+
+/** Writes $line to the log unless it was written already (by any worker, since the state file began). */
+function say_once(PDO $db, string $what, string $line): void
+{
+    $first = atomically($db, function (PDO $db) use ($what) {
+        $said = $db->prepare('INSERT OR IGNORE INTO polls (token, at) VALUES (?, ?)');
+        $said->execute([":said:$what", microtime(true)]);
+        return $said->rowCount() === 1;
+    });
+    if ($first) {
+        file_put_contents('php://stderr', "[esign-proxy] $line [request " . REQUEST_ID . "]\n");
+    }
+}
+
 /**
- * A process that renews this worker's lease every RENEW_EVERY seconds while its stdin stays open
- * (PHP runs on_result in this very thread, with nothing to renew the lease beside it).
+ * A process that renews this worker's lease every RENEW_EVERY seconds while its stdin stays open,
+ * until on_result's time limit (PHP runs on_result in this very thread, with nothing to renew the
+ * lease beside it).
  */
 function renew_while_running(string $token, string $lease): mixed
 {
     $code = '$db = new PDO("sqlite:" . $argv[1], null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);'
         . '$db->exec("PRAGMA busy_timeout = 1000");'
-        . 'stream_set_blocking(STDIN, false);'
-        . 'for (;;) { $r = [STDIN]; $w = $e = null;'
+        . 'stream_set_blocking(STDIN, false); $end = microtime(true) + (float) $argv[6];'
+        . 'while (microtime(true) < $end) { $r = [STDIN]; $w = $e = null;'
         . ' if (stream_select($r, $w, $e, (int) $argv[4], (int) (fmod((float) $argv[4], 1) * 1e6)) > 0 && fgets(STDIN) === false && feof(STDIN)) { exit; }'
-        . ' try { $db->prepare("UPDATE claims SET expires = ? WHERE token = ? AND lease = ?")->execute([microtime(true) + $argv[5], $argv[2], $argv[3]]); } catch (Throwable) {} }';
-    $php = PHP_BINDIR . '/php';
-    $process = @proc_open([is_executable($php) ? $php : 'php', '-r', $code, $GLOBALS['config']['state'], $token, $lease, (string) RENEW_EVERY, (string) LEASE], [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+        . ' try { $db->prepare("UPDATE claims SET expires = ? WHERE token = ? AND lease = ?")->execute([min(microtime(true) + $argv[5], $end), $argv[2], $argv[3]]); } catch (Throwable) {} }';
+    $process = @proc_open([(string) php_cli(), '-r', $code, $GLOBALS['config']['state'], $token, $lease, (string) RENEW_EVERY, (string) LEASE, (string) RESULT_TIMEOUT], [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
     return $process === false ? null : [$process, $pipes[0]];
 }
 

@@ -34,6 +34,10 @@ from flask import Blueprint, Flask, Response, current_app, g, request, session
 
 with open(os.environ.get("ESIGN_RULES_FILE") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "proxy-rules.json")) as rules_file:
     RULES = json.load(rules_file)
+RULES_VERSION = 1  # the version of proxy-rules.json this module keeps
+if RULES.get("version") != RULES_VERSION:
+    # a rules file of another version may mean other fields or limits than this module can keep
+    raise RuntimeError(f"proxy-rules.json is of version {RULES.get('version')!r}; this proxy keeps version {RULES_VERSION}: use the proxy-rules.json of the same release")
 
 BASE_URL = os.environ["ESIGN_BASE_URL"].rstrip("/")
 ACCESS_TOKEN = os.environ["ESIGN_ACCESS_TOKEN"]
@@ -532,11 +536,13 @@ def hand_over(token, run):
     running = threading.Event()
 
     def renew():
+        # renewed until the run's time limit at most: then the lease lapses and the next poll runs it again
+        end = time.time() + RESULT_TIMEOUT
         db = sqlite3.connect(STATE_FILE, timeout=1.0, isolation_level=None)
         try:
-            while not running.wait(RENEW_EVERY):
+            while not running.wait(RENEW_EVERY) and time.time() < end:
                 try:
-                    db.execute("UPDATE claims SET expires = ? WHERE token = ? AND lease = ?", (time.time() + LEASE, token, lease))
+                    db.execute("UPDATE claims SET expires = ? WHERE token = ? AND lease = ?", (min(time.time() + LEASE, end), token, lease))
                 except sqlite3.Error:
                     pass  # a state away for a while lets the lease lapse: another worker runs it again
         finally:

@@ -151,6 +151,8 @@ export const DEFAULT_RESULT_WAIT = 2_000;
 export const RENEWED_LEASE_MS = 8_000;
 /** How often a live holder renews its lease: several times within its life, so one late renewal loses nothing. */
 export const RENEW_EVERY_MS = RENEWED_LEASE_MS / 4;
+/** A lease nothing renews (a store without compare-and-extend, PHP without a process beside it) is held for the run's time limit and this much more. */
+export const LEASE_MARGIN_MS = 1_000;
 /** Seconds a browser is asked to wait after the proxy's state could not be read or written. */
 export const STORE_RETRY_AFTER = 5;
 
@@ -229,7 +231,7 @@ export function proxyRulesDocument() {
     sessionTtlMs: DEFAULT_SESSION_TTL,
     finishedSessionTtlMs: FINISHED_SESSION_TTL,
     minPollIntervalMs: DEFAULT_MIN_POLL_INTERVAL,
-    result: { timeoutMs: DEFAULT_RESULT_TIMEOUT, waitMs: DEFAULT_RESULT_WAIT, leaseMs: RENEWED_LEASE_MS, renewEveryMs: RENEW_EVERY_MS },
+    result: { timeoutMs: DEFAULT_RESULT_TIMEOUT, waitMs: DEFAULT_RESULT_WAIT, leaseMs: RENEWED_LEASE_MS, renewEveryMs: RENEW_EVERY_MS, leaseMarginMs: LEASE_MARGIN_MS },
     storeRetryAfterSeconds: STORE_RETRY_AFTER,
     countries: COUNTRIES,
     screeningFields: SCREENING_FIELDS,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../protocol/proxy-rules.js';
+import { LEASE_MARGIN_MS, RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../protocol/proxy-rules.js';
 import { seal, unseal } from './sealed.js';
 import type { ProxyStore } from './store.js';
 
@@ -14,8 +14,6 @@ import type { ProxyStore } from './store.js';
 const DONE = 'done';
 /** How often a waiting poll looks at the lease again. */
 const LOOK_EVERY_MS = 50;
-/** Beyond the run's own time limit: a lease outlives its holder's run only by this much. */
-const LEASE_MARGIN_MS = 1_000;
 export { RENEWED_LEASE_MS } from '../protocol/proxy-rules.js';
 
 export interface HandOverOptions {

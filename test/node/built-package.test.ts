@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { REGISTRY } from '../../src/registry.js';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
@@ -69,7 +70,7 @@ describe('the packed packages installed into an empty app', () => {
     const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
     assert.deepEqual(
       elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(),
-      ['control-code', 'document', 'document-preview', 'document-upload', 'hash-sign', 'identify', 'person-form', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'],
+      REGISTRY.map((entry) => entry.name).sort(),
     );
     const languages = widget.files.filter((f) => /^dist\/cdn\/esign-elements-(lt|en|lv|et|ru)-(form|session|documents)\.js$/.test(f));
     // each of the five languages in two parts loaded on first use, named without a hash (a page may
@@ -77,9 +78,8 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual(languages.map((f) => /-(\w\w-\w+)\.js$/.exec(f)![1]).sort(), ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]));
     const engine = widget.files.filter((f) => /^dist\/cdn\/esign-elements-engine-[\w-]+\.js$/.test(f));
     assert.equal(engine.length, 1, 'one preview engine');
-    const previews = ['dist/cdn/esign-sign.js', 'dist/cdn/esign-document-preview.js'];
-    const sessions = ['dist/cdn/esign-identify.js', 'dist/cdn/esign-sign.js', 'dist/cdn/esign-hash-sign.js'];
-    const reports = ['dist/cdn/esign-document.js', 'dist/cdn/esign-validation-report.js'];
+    const entryOf = (file: string) => REGISTRY.find((entry) => file === `dist/cdn/esign-${entry.name}.js`);
+    const previews = elementFiles.filter((file) => entryOf(file)?.onDemand?.includes('viewer'));
     const viewers = widget.files.filter((f) => /^dist\/cdn\/esign-elements-viewer-[\w-]+\.js$/.test(f));
     assert.equal(viewers.length, previews.length + 1, 'a preview viewer for each file with the preview, and one for the all-in-one file');
     const read = (file: string) => readFileSync(join(dir, 'app/node_modules/esign-elements', file), 'utf8');
@@ -90,16 +90,10 @@ describe('the packed packages installed into an empty app', () => {
       const loaded = loadedBy(code);
       // on demand, beside the languages: the preview's viewer; a host's phone-message check, following a
       // kept session and the time left after a rate limit; a validation's signatures
-      const expected = [
-        ...(previews.includes(file) ? ['viewer'] : []),
-        ...(sessions.includes(file) ? ['phone-message', 'session-controller'] : []),
-        // nothing to show before a session starts: defined once the form is on screen
-        ...(['dist/cdn/esign-identify.js', 'dist/cdn/esign-hash-sign.js'].includes(file) ? ['control-code', 'status'] : []),
-        ...(reports.includes(file) ? ['report-view'] : []),
-      ];
+      const expected: string[] = [...(entryOf(file)?.onDemand ?? [])];
       const onDemand = loaded.filter((f) => !languages.includes(f));
       // a session element draws its form with the words in its own file, whatever the language
-      const carriesFormWords = [...sessions, 'dist/cdn/esign-person-form.js'].includes(file);
+      const carriesFormWords = entryOf(file)?.formWords === true;
       if (carriesFormWords) assert.ok(['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)), `${file} carries its form's words`);
       const languagesLoaded = languages;
       assert.deepEqual(onDemand.map((f) => /esign-elements-([a-z.-]+?)-[\w-]{8}\.js$/.exec(f)?.[1]).sort(), expected.sort(), `${file} loads the language parts and ${expected.join(', ') || 'nothing else'} on demand`);

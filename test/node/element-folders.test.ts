@@ -75,7 +75,7 @@ describe('an element in its folder', () => {
       assert.deepEqual([...own.element].sort(), [...fired].sort(), `${name}: the events it fires, declared in its events.ts`);
       assert.deepEqual([...own.document].sort(), [...fired].sort(), `${name}: the same events on the document`);
       if (fired.size) assert.match(code(`${folder}/define.ts`), /import '\.\/events\.js'/, `${name}/define.ts brings its events' types`);
-      if (fired.size) assert.ok(code('src/define.ts').includes(`import './elements/${name}/events.js';`), `src/define.ts (every element) brings ${name}'s events' types`);
+      if (fired.size) assert.ok(code('src/elements.ts').includes(`import './elements/${name}/events.js';`), `src/elements.ts (every element, for src/define.ts and the package's main entry) brings ${name}'s events' types`);
     }
   });
 });

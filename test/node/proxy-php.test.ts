@@ -48,7 +48,7 @@ async function phpServer(env: Record<string, string>): Promise<{ url: string; lo
 }
 
 /** nginx in front of php-fpm (four workers) with the proxy as the front controller of /esign/. */
-async function nginxFpm(env: Record<string, string>): Promise<{ url: string; log: () => string }> {
+async function nginxFpm(env: Record<string, string>, poolLines = ''): Promise<{ url: string; log: () => string }> {
   const dir = scratch();
   const port = await freePort();
   writeFileSync(
@@ -65,7 +65,7 @@ pm.max_children = 4
 clear_env = no
 catch_workers_output = yes
 decorate_workers_output = no
-`,
+${poolLines}`,
   );
   writeFileSync(
     join(dir, 'nginx.conf'),
@@ -221,6 +221,70 @@ describe('the PHP proxy', () => {
     assert.equal(rows.length, 28);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
+  });
+
+  it('where nothing can renew a result\'s lease (proc_open disabled, no PHP CLI), takes it for on_result\'s whole time limit: a run longer than a lease still runs once, and the log says why once', async () => {
+    // a service whose sessions finish at once; on_result takes 10 s, longer than a renewed lease (8 s)
+    const service = createServer((req, res) => {
+      req.resume();
+      const answer = req.url?.includes('/status/') ? { status: 'ok', person: { code: '30303039914', country: 'LT' } } : { status: 'ok', token: `token-${Math.random().toString(36).slice(2)}`, control_code: '1234' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    servers.push(service);
+    const runs: { token: string; at: string }[] = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        runs.push(JSON.parse(body) as { token: string; at: string });
+        res.writeHead(204).end();
+      });
+    });
+    servers.push(hook);
+    for (const server of [service, hook]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = {
+      ESIGN_ACCESS_TOKEN: 'php-lease-secret',
+      ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+      ESIGN_CHECK_HOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`,
+      ESIGN_CHECK_HOOK_MS: '10000',
+    };
+    const setups = {
+      'proc_open disabled': nginxFpm({ ...base, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }, 'php_admin_value[disable_functions] = proc_open\n'),
+      'no PHP CLI': nginxFpm({ ...base, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_PHP_CLI: join(scratch(), 'no-php-here') }),
+      'a CLI renewing the lease': nginxFpm({ ...base, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
+    };
+    const outcomes = await Promise.all(
+      Object.entries(setups).map(async ([name, started]) => {
+        const proxy = await started;
+        const post = (path: string, cookie = '') => fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '30303039914', country: 'LT' }) });
+        const start = await post('/smartid/login.json');
+        const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
+        const { token } = (await start.json()) as { token: string };
+        // polls as two tabs of the person would, each every 600 ms, until the result comes
+        const answers: string[] = [];
+        const tab = async () => {
+          while (!answers.includes('ok') && answers.length < 60) {
+            const answer = (await (await post(`/smartid/status/${token}.json`, cookie)).json()) as { status: string };
+            answers.push(answer.status);
+            await new Promise((resolve) => setTimeout(resolve, 600));
+          }
+        };
+        await Promise.all([tab(), tab()]);
+        return { name, token, answers, log: proxy.log() };
+      }),
+    );
+    for (const { name, token, answers, log } of outcomes) {
+      const mine = runs.filter((run) => run.token === token).map((run) => run.at);
+      assert.deepEqual(mine, ['start', 'end'], `${name}: on_result ran once, not twice at once`);
+      assert.ok(answers.filter((a) => a === 'waiting').length >= 4 && answers.every((a) => a === 'waiting' || a === 'ok'), `${name}: ${answers.join(',')}`);
+      const said = log.split('\n').filter((line) => line.includes("lease cannot be renewed here"));
+      if (name === 'a CLI renewing the lease') assert.deepEqual(said, [], name);
+      else {
+        assert.equal(said.length, 1, `${name}: said once\n${log.slice(0, 2000)}`);
+        assert.match(said[0]!, name === 'no PHP CLI' ? /no PHP command-line binary/ : /proc_open is disabled/);
+        assert.match(said[0]!, /held for on_result's whole time limit \(31 s\)/);
+      }
+    }
   });
 
   it('two PHP processes share one state: a session is bound to its visitor through either, and the per-person limit counts starts through both', async () => {

@@ -44,6 +44,16 @@ function rawRequest(base: string, method: string, path: string, body = '{}'): Pr
 }
 
 describe('proxy: allowed operations', () => {
+  // what the sandbox answers for a path that is none of its operations, in each language: an
+  // operation of the protocol the sandbox lacks must not pass for a forwarded answer
+  const notAnOperation = new Map<string, unknown>();
+  before(async () => {
+    for (const locale of ['lt', 'en'] as const) {
+      const answer = await send(`${stack.sandboxUrl}${locale === 'en' ? '/en' : ''}/no-such/operation.json`, 'POST', { access_token: ACCESS_TOKEN });
+      assert.equal(answer.status, 404);
+      notAnOperation.set(locale, answer.json.message);
+    }
+  });
   for (const id of OPERATION_IDS) {
     const locales = OPERATIONS[id].localized ? (['lt', 'en'] as const) : (['lt'] as const);
     for (const locale of locales) {
@@ -53,11 +63,23 @@ describe('proxy: allowed operations', () => {
         const answer = await send(`${stack.proxyUrl}${path}`, OPERATIONS[id].method, get ? undefined : {});
         assert.equal(answer.json.status, 'error');
         assert.equal(answer.json.proxy_error, undefined, 'the answer came from the sandbox, not the proxy');
+        assert.notEqual(answer.json.message, notAnOperation.get(locale), `the sandbox has ${id} (${locale}): it did not answer "not an operation"`);
         assert.notEqual(answer.json.error_code, 40003, 'the proxy added the right token');
         assert.equal(answer.headers.get('cache-control'), 'no-store');
       });
     }
   }
+  it('the sandbox itself answers every operation of the protocol, in each of its languages', async () => {
+    for (const id of OPERATION_IDS) {
+      for (const locale of OPERATIONS[id].localized ? (['lt', 'en'] as const) : (['lt'] as const)) {
+        const path = buildPath(id, { token: ID, sessionId: ID, documentId: ID }, locale);
+        const get = OPERATIONS[id].method === 'GET';
+        const answer = await send(`${stack.sandboxUrl}${path}${get ? `?access_token=${ACCESS_TOKEN}` : ''}`, OPERATIONS[id].method, get ? undefined : { access_token: ACCESS_TOKEN });
+        assert.notEqual(answer.json.message, notAnOperation.get(locale), `${id} (${locale}) is an operation of the sandbox`);
+        assert.notEqual(answer.json.error_code, 40003, `${id} (${locale}) took the access token`);
+      }
+    }
+  });
   it('replaces an access_token sent by the browser', async () => {
     const answer = await send(`${stack.proxyUrl}/smartid/login.json`, 'POST', { access_token: 'from-the-browser', code: '40504040001', country: 'EE' });
     assert.equal(answer.json.status, 'ok');

@@ -10,11 +10,10 @@ type Strings = Record<string, string>;
 let loadStrings: (lang: 'lt' | 'en' | 'lv' | 'et' | 'ru') => Promise<Strings>;
 let tags: string[];
 
+/** The markup an element is rendered from where it needs more than an endpoint; every other element is `<esign-x endpoint="/esign">`. */
 const TEMPLATES: Record<string, string> = {
   'esign-identify': '<esign-identify endpoint="/esign" channels="smartid mobile"></esign-identify>',
   'esign-sign': '<esign-sign endpoint="/esign" channels="mobile smartid" channel="mobile"></esign-sign>',
-  'esign-hash-sign': '<esign-hash-sign endpoint="/esign"></esign-hash-sign>',
-  'esign-document-upload': '<esign-document-upload endpoint="/esign"></esign-document-upload>',
   'esign-signer-list': '<esign-signer-list endpoint="/esign" document-id="abc"></esign-signer-list>',
   'esign-validation-report': '<esign-validation-report endpoint="/esign" document-id="abc"></esign-validation-report>',
   'esign-signing-link': '<esign-signing-link endpoint="/esign" document-id="abc" callback-url="https://host.example/done"></esign-signing-link>',
@@ -54,9 +53,10 @@ describe('server rendering with @lit-labs/ssr', () => {
   });
 
   it('every element renders in the page\'s language, words and no string keys', () => {
-    assert.deepEqual(Object.keys(TEMPLATES).sort(), [...tags].sort());
+    assert.ok(tags.length >= 12 && Object.keys(TEMPLATES).every((tag) => tags.includes(tag)), tags.join(', '));
     const keyPattern = new RegExp(`(^|\\s)(${Object.keys(en).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(\\s|$)`);
-    for (const [tag, markup] of Object.entries(TEMPLATES)) {
+    for (const tag of tags) {
+      const markup = TEMPLATES[tag] ?? `<${tag} endpoint="/esign"></${tag}>`;
       for (const lang of ['lt', 'en'] as const) {
         const output = renderToString(markup, lang);
         assert.match(output, new RegExp(`<${tag}[^>]*><template shadowroot(mode)?="open"`), `${tag} renders a declarative shadow root`);
