@@ -44,6 +44,27 @@ describe('the proxy rulebook', () => {
     assert.equal(readFileSync('examples/proxy-php/proxy-rules.json', 'utf8'), readFileSync('examples/proxy-python/proxy-rules.json', 'utf8'));
   });
 
+  it('a rules file of a version the Python or PHP proxy does not know is refused, saying so: Python at import, PHP with 500 misconfigured for every request', async () => {
+    const file = join(scratch, 'rules-next.json');
+    writeFileSync(file, JSON.stringify({ ...proxyRulesDocument(), version: 2 }));
+    const env = { ...process.env, ESIGN_BASE_URL: 'http://127.0.0.1:9', ESIGN_ACCESS_TOKEN: 'rules-version-token', ESIGN_RULES_FILE: file };
+    const python = await promisify(execFile)('/usr/bin/python3', ['-c', 'import proxy'], { cwd: 'examples/proxy-python', env }).then(
+      () => assert.fail('Python imported a rules file of version 2'),
+      (error: { stderr: string }) => error.stderr,
+    );
+    assert.match(python, /proxy-rules\.json is of version 2; this proxy keeps version 1/);
+    const port = await freePort();
+    const child = spawn('php', ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: 'examples/proxy-php', env, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(child);
+    let log = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => log);
+    const answer = await fetch(`http://127.0.0.1:${port}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+    assert.equal(answer.status, 500);
+    assert.equal(((await answer.json()) as { proxy_error: string }).proxy_error, 'misconfigured');
+    assert.match(log, /proxy-rules\.json is of version 2; this proxy keeps version 1/);
+  });
+
   for (const kind of ['python', 'php'] as const) {
     it(`the ${kind === 'python' ? 'Python' : 'PHP'} proxy takes its rules from the file: a copy with two starts per person stops the third`, async () => {
       const service = await countingService(serve);
