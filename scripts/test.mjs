@@ -1,39 +1,115 @@
-// Runs every suite (node, then browsers), even when one fails, and ends with the totals line.
+// `npm test`: builds once, then runs every check and suite, even when one fails: the type checks,
+// lint and the size ceilings beside the Node and end-to-end suites (files in parallel: each takes
+// free ports and state of its own), then the browser suites. Prints each stage's time and ends
+// with `N passed, N failed` (the line CI reads); each check counts as one test.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
-function run(command, args) {
+/** Node and e2e files at once: most of their time is spent waiting for processes and sockets. */
+const NODE_CONCURRENCY = Number(process.env.ESIGN_TEST_CONCURRENCY ?? Math.max(4, availableParallelism() * 2));
+
+/**
+ * The files that take longest, started first so that the short ones fill the gaps beside them (a
+ * file missing here only starts later).
+ */
+const SLOW_FIRST = [
+  'test/e2e/examples-next.test.ts',
+  'test/e2e/examples-angular.test.ts',
+  'test/node/check-proxy.test.ts',
+  'test/e2e/bad-network.test.ts',
+  'test/node/proxy-php.test.ts',
+  'test/e2e/examples-vite.test.ts',
+  'test/node/host-sessions.test.ts',
+  'test/node/built-package.test.ts',
+  'test/e2e/screen-reader.test.ts',
+  'test/node/esign-proxy.test.ts',
+];
+const rank = (file) => (SLOW_FIRST.includes(file) ? SLOW_FIRST.indexOf(file) : SLOW_FIRST.length);
+
+const stages = [];
+const totals = { passed: 0, failed: 0 };
+
+/** Runs a command; its output goes on (kept when `keep`), prefixed lines are not mixed within a line. */
+function run(command, args, { keep = false, quiet = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      output += chunk;
-    });
+    const take = (stream, into) =>
+      child[stream].on('data', (chunk) => {
+        if (keep) output += chunk;
+        if (!quiet) into.write(chunk);
+      });
+    take('stdout', process.stdout);
+    take('stderr', process.stderr);
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
 
-const totals = { passed: 0, failed: 0 };
+/** Runs a stage and keeps its wall time. */
+async function stage(name, work) {
+  const started = Date.now();
+  try {
+    return await work();
+  } finally {
+    stages.push({ name, seconds: (Date.now() - started) / 1000 });
+  }
+}
 
-const nodeFiles = ['test/node', 'test/e2e'].flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f}`));
-const node = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeFiles]);
-const pass = /ℹ pass (\d+)/.exec(node.output);
-const fail = /ℹ fail (\d+)/.exec(node.output);
-totals.passed += Number(pass?.[1] ?? 0);
-totals.failed += Number(fail?.[1] ?? 0) + (pass && Number(pass[1]) > 0 ? 0 : 1);
-if (node.code !== 0 && Number(fail?.[1] ?? 0) === 0) totals.failed++;
+/** A check counts as one test: passed when its command exits 0. */
+async function check(name, command, args) {
+  const { code, output } = await stage(name, () => run(command, args, { keep: true, quiet: true }));
+  if (code === 0) totals.passed++;
+  else {
+    totals.failed++;
+    process.stdout.write(`\n${name} failed:\n${output}\n`);
+  }
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const built = await stage('build', () => run(npm, ['run', 'build', '--silent'], { keep: true, quiet: true }));
+if (built.code !== 0) {
+  process.stdout.write(built.output);
+  console.log('the build failed: nothing else can run\n0 passed, 1 failed');
+  process.exit(1);
+}
+
+const checks = (async () => {
+  await check('typecheck', npm, ['run', 'typecheck', '--silent']);
+  await check('lint', npm, ['run', 'lint', '--silent']);
+  await check('size', npm, ['run', 'size', '--silent']);
+})();
+
+const nodeSuites = stage('node and e2e suites', async () => {
+  const files = ['test/node', 'test/e2e']
+    .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f}`))
+    .sort((a, b) => rank(a) - rank(b));
+  const node = await run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${NODE_CONCURRENCY}`, '--test-reporter=spec', ...files], { keep: true });
+  const pass = Number(/ℹ pass (\d+)/.exec(node.output)?.[1] ?? 0);
+  const fail = Number(/ℹ fail (\d+)/.exec(node.output)?.[1] ?? 0);
+  totals.passed += pass;
+  // no test passed, or the runner failed with none counted as failed: something kept the suites from running
+  totals.failed += fail + (pass > 0 ? 0 : 1) + (node.code !== 0 && fail === 0 && pass > 0 ? 1 : 0);
+});
+
+await Promise.all([checks, nodeSuites]);
 
 rmSync('test-results/browser.json', { force: true });
-const browser = await run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js']);
+const browser = await stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js']));
+let counted = null;
 try {
-  const counted = JSON.parse(readFileSync('test-results/browser.json', 'utf8'));
+  counted = JSON.parse(readFileSync('test-results/browser.json', 'utf8'));
+} catch {
+  // no totals written: the runner did not finish
+}
+if (counted) {
   totals.passed += counted.passed;
   totals.failed += counted.failed;
-} catch {
-  totals.failed++;
 }
-if (browser.code !== 0 && totals.failed === 0) totals.failed++;
+if (!counted || (browser.code !== 0 && counted.failed === 0)) totals.failed++;
 
+console.log('\nstage times (the checks run beside the node and e2e suites):');
+for (const { name, seconds } of stages) console.log(`  ${name.padEnd(22)} ${seconds.toFixed(1).padStart(7)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,4 +1,6 @@
-// every element, with its tag and event maps for a page (and its types) that imports this entry alone
+// every element, with its tag and event maps for a page (and its types) that imports this entry
+// alone: the bare import stays in the declarations, which drop an import of values they do not name
+import './elements.js';
 import { ELEMENTS } from './elements.js';
 import { defineElement } from './internal/define.js';
 

@@ -27,17 +27,18 @@ after(async () => {
 });
 
 /** An element inside the shadow root of a demo element. */
-async function inside(page: Page, host: string, selector: string): Promise<ElementHandle<Element>> {
+async function inside(page: Page, host: string, selector: string, drawn = false): Promise<ElementHandle<Element>> {
   const handle = await page.waitForFunction(
-    (h, s) => {
-      const found = document.querySelector(h)?.shadowRoot?.querySelector(s);
-      if (found) return found;
+    (h, s, d) => {
       // one level deeper: the person form inside the element
-      return document.querySelector(h)?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector(s) ?? null;
+      const found = document.querySelector(h)?.shadowRoot?.querySelector(s) ?? document.querySelector(h)?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector(s) ?? null;
+      // what a person clicks must be drawn (an element still loading its parts has no box yet)
+      return found && (!d || found.getClientRects().length > 0) ? found : null;
     },
     {},
     host,
     selector,
+    drawn,
   );
   return handle as ElementHandle<Element>;
 }
@@ -184,7 +185,7 @@ describe('demo page, end to end in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
     assert.match(await logText(page), /"name":"sample-agreement \(signed\).pdf","type":"application\/pdf"/);
-    await (await inside(page, '#sign', '[part="download"]')).click();
+    await (await inside(page, '#sign', '[part="download"]', true)).click();
     const pdf = await downloaded("sample-agreement (signed).pdf");
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
     assert.match(pdf.toString('latin1'), /\/SubFilter \/ETSI\.CAdES\.detached/);
@@ -201,14 +202,14 @@ describe('demo page, end to end in Chromium', () => {
     await page.select('#sign-options select[name=type]', 'asice');
     const input = (await inside(page, '#sign', 'input[type=file]')) as ElementHandle<HTMLInputElement>;
     await input.uploadFile(contract, annex);
-    await (await inside(page, '#sign', 'input[value=mobile]')).click();
+    await (await inside(page, '#sign', 'input[value=mobile]', true)).click();
     await (await inside(page, '#sign', 'input#phone')).focus();
     await page.keyboard.type('+372 0000 0766');
     await page.keyboard.press('Tab');
     await page.keyboard.type('60001019906');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
-    await (await inside(page, '#sign', '[part="download"]')).click();
+    await (await inside(page, '#sign', '[part="download"]', true)).click();
     const zip = await downloaded("contract (signed).asice");
     assert.equal(zip.subarray(30, 38).toString(), 'mimetype');
     assert.ok(zip.includes(Buffer.from('annex.txt')));

@@ -460,7 +460,8 @@ function withBody(decide: (body: Record<string, unknown>, req: IncomingMessage, 
   };
 }
 
-describe('check-proxy against proxies with one rule broken', () => {
+// each broken proxy is its own server with its own token and sandbox: several checked at once
+describe('check-proxy against proxies with one rule broken', { concurrency: 3 }, () => {
   const cases: [string, string[], (port: number, token: string) => Promise<string>][] = [
     ['an operation of the /en locale refused', ['allow-list-pass'], (port, token) =>
       nodeProxy(port, token, {}, (req, res, proxy) => {

@@ -54,6 +54,8 @@ describe('the newcomer\'s map', () => {
   it('the README is short, shows its two pictures, and every link of its map leads to a page that says who it is for', () => {
     const readme = readFileSync('README.md', 'utf8');
     assert.ok(Buffer.byteLength(readme) <= 16 * 1024, `README.md is ${Buffer.byteLength(readme)} bytes`);
+    // the contributors' guide stays a guide: what grows beyond it goes where a reader of that topic looks
+    assert.ok(statSync('docs/testing.md').size <= 12_000, `docs/testing.md is ${statSync('docs/testing.md').size} bytes`);
     for (const picture of ['docs/images/login.png', 'docs/images/signing.png']) {
       assert.ok(readme.includes(`src="${picture}"`), picture);
       assert.ok(statSync(picture).size > 5_000, `${picture} is a picture`);
