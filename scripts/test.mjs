@@ -1,7 +1,7 @@
-// `npm test`: builds once, then runs every check and suite, even when one fails: the type checks,
-// lint and the size ceilings beside the Node and end-to-end suites (files in parallel: each takes
-// free ports and state of its own), then the browser suites. Prints each stage's time and ends
-// with `N passed, N failed` (the line CI reads); each check counts as one test.
+// `npm test`: builds once, then runs every check and suite, even when one fails: the Node and
+// end-to-end suites (files in parallel: each takes free ports and state of its own), then the
+// browser suites with the type checks, lint and the size ceilings beside them. Prints each stage's
+// time and ends with `N passed, N failed` (the line CI reads); each check counts as one test.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -17,6 +17,8 @@ const SLOW_FIRST = [
   'test/e2e/examples-next.test.ts',
   'test/e2e/examples-angular.test.ts',
   'test/node/check-proxy.test.ts',
+  'test/node/check-proxy-python.test.ts',
+  'test/node/check-proxy-broken.test.ts',
   'test/e2e/bad-network.test.ts',
   'test/node/proxy-php.test.ts',
   'test/e2e/examples-vite.test.ts',
@@ -75,11 +77,12 @@ if (built.code !== 0) {
   process.exit(1);
 }
 
-const checks = (async () => {
+/** The checks run beside the browser suites: their WebKit is the last to finish, and the cores have room then. */
+async function checks() {
   await check('typecheck', npm, ['run', 'typecheck', '--silent']);
   await check('lint', npm, ['run', 'lint', '--silent']);
   await check('size', npm, ['run', 'size', '--silent']);
-})();
+}
 
 const nodeSuites = stage('node and e2e suites', async () => {
   const files = ['test/node', 'test/e2e']
@@ -93,10 +96,10 @@ const nodeSuites = stage('node and e2e suites', async () => {
   totals.failed += fail + (pass > 0 ? 0 : 1) + (node.code !== 0 && fail === 0 && pass > 0 ? 1 : 0);
 });
 
-await Promise.all([checks, nodeSuites]);
+await nodeSuites;
 
 rmSync('test-results/browser.json', { force: true });
-const browser = await stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js']));
+const [browser] = await Promise.all([stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'])), checks()]);
 let counted = null;
 try {
   counted = JSON.parse(readFileSync('test-results/browser.json', 'utf8'));
@@ -109,7 +112,7 @@ if (counted) {
 }
 if (!counted || (browser.code !== 0 && counted.failed === 0)) totals.failed++;
 
-console.log('\nstage times (the checks run beside the node and e2e suites):');
+console.log('\nstage times (the checks run beside the browser suites):');
 for (const { name, seconds } of stages) console.log(`  ${name.padEnd(22)} ${seconds.toFixed(1).padStart(7)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);

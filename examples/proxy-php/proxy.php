@@ -595,9 +595,9 @@ function state(string $file): PDO
     // a state that cannot be read or written within a second fails the request closed (503, Retry-After)
     $db->exec('PRAGMA busy_timeout = 1000');
     $db->exec('PRAGMA journal_mode = WAL');
-    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT)');
+    $db->exec('CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT, rotated_from TEXT)');
     $columns = array_column($db->query('PRAGMA table_info(bindings)')->fetchAll(PDO::FETCH_ASSOC), 'name');
-    foreach (['signer', 'upload'] as $column) {
+    foreach (['signer', 'upload', 'rotated_from'] as $column) {
         if (!in_array($column, $columns, true)) {
             $db->exec("ALTER TABLE bindings ADD COLUMN $column TEXT"); // a state file of an earlier version
         }
@@ -731,12 +731,13 @@ function hand_over(PDO $db, string $token, callable $run): string|false
 }
 
 /**
- * The cookies on_result set in this request (a new session id at a login), kept with the finished
+ * The cookies of this answer (on_result's new session id at a login, the rotated visitor id), kept with the finished
  * session for every later poll of it: a poll answer lost on the way loses no login.
  */
 function keep_cookies(PDO $db, string $token): void
 {
-    $lines = array_values(array_filter(headers_list(), fn (string $h) => stripos($h, 'set-cookie:') === 0 && !preg_match('/^set-cookie:\s*(__Host-)?esign-visitor=/i', $h)));
+    // (a visitor cookie here is the one a login rotated: a new visitor's own cookie was set before any session was bound)
+    $lines = array_values(array_filter(headers_list(), fn (string $h) => stripos($h, 'set-cookie:') === 0));
     if ($lines) {
         $db->prepare('INSERT OR REPLACE INTO kept (token, cookies, expires) VALUES (?, ?, ?)')->execute([$token, json_encode($lines), microtime(true) + FINISHED_TTL]);
     }
@@ -942,13 +943,14 @@ if (GATE_SIGNING && $role[0] === 'start' && in_array($part, ['sign', 'hash'], tr
 
 $notFound = fn () => respond(404, json_encode(['status' => 'error', 'message' => 'Session for given token was not found'] + ($role[0] === 'status' ? ['error_code' => 40402] : [])));
 if ($role[0] === 'status' || $role[0] === 'remove') {
-    $row = $db->prepare('SELECT visitor, channel, status, expires, person, signer, upload FROM bindings WHERE token = ?');
+    $row = $db->prepare('SELECT visitor, channel, status, expires, person, signer, upload, rotated_from FROM bindings WHERE token = ?');
     $row->execute([$token]);
     $bound = $row->fetch(PDO::FETCH_ASSOC);
     // a statement left open keeps a read transaction open: a later write would fail at once when
     // another worker wrote meanwhile (SQLite's busy snapshot), however long it was willing to wait
     $row->closeCursor();
-    $ok = $bound && hash_equals($bound['visitor'], $visitor) && (float) $bound['expires'] > $now
+    // the visitor it was started by, or the one its login gave this browser (an answer lost on the way)
+    $ok = $bound && (hash_equals($bound['visitor'], $visitor) || hash_equals((string) $bound['rotated_from'], $visitor)) && (float) $bound['expires'] > $now
         && ($role[0] === 'status' ? $bound['status'] === $operation : $bound['channel'] === $role[1]);
     if (!$ok) {
         event('refused', ['reason' => 'not-your-session', 'status' => 404]);
@@ -1093,7 +1095,9 @@ if ($answerStatus === 'ok' && $role[0] === 'status' && $part === 'sign' && !empt
 if ($answerStatus === 'ok' && $role[0] === 'status') {
     // the browser sees the result only after on_result succeeded for it (at least once)
     try {
-        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $visitor, $value));
+        // a login gives the browser a new visitor id (one planted before the login is worth nothing after it)
+        $rotated = $part === 'login' ? new_visitor() : null;
+        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $rotated ?? $visitor, $value));
     } catch (PDOException $error) {
         throw $error; // the state, not the host: 503 by the exception handler
     } catch (ResultRefused $refusal) {
@@ -1111,6 +1115,10 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
         respond(200, '{"status":"waiting"}');
     }
     if ($delivered === 'ran') {
+        if ($rotated !== null) {
+            $db->prepare('UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?')->execute([$rotated, $bound['visitor'], $token]);
+            setcookie($cookieName, $rotated, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $https]);
+        }
         keep_cookies($db, $token);
     } else {
         send_kept_cookies($db, $token);

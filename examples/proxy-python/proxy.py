@@ -478,7 +478,9 @@ def state():
     if db is None:
         db = sqlite3.connect(STATE_FILE, timeout=1.0, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode = WAL")
-        db.execute("CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT)")
+        db.execute("CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT, rotated_from TEXT)")
+        if "rotated_from" not in [row[1] for row in db.execute("PRAGMA table_info(bindings)")]:
+            db.execute("ALTER TABLE bindings ADD COLUMN rotated_from TEXT")  # a state file of an earlier version
         db.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER, resets REAL)")
         db.execute("CREATE TABLE IF NOT EXISTS claims (token TEXT PRIMARY KEY, lease TEXT, expires REAL)")
         db.execute("CREATE TABLE IF NOT EXISTS polls (token TEXT PRIMARY KEY, at REAL)")
@@ -567,12 +569,13 @@ def hand_over(token, run):
     return "ran"
 
 
-def keep_cookies(token):
-    """The session cookie on_result just wrote (flask.session at a login), kept with the finished
-    session for every later poll of it: a poll answer lost on the way loses no login."""
+def keep_cookies(token, visitor_cookie):
+    """The session cookie on_result just wrote (flask.session at a login) and the visitor cookie a
+    login rotated, kept with the finished session for every later poll of it: a poll answer lost on
+    the way loses no login."""
     probe = Response()
     current_app.session_interface.save_session(current_app, session, probe)
-    lines = [line for line in probe.headers.getlist("Set-Cookie") if not re.match(r"(__Host-)?esign-visitor=", line)]
+    lines = visitor_cookie + [line for line in probe.headers.getlist("Set-Cookie") if not re.match(r"(__Host-)?esign-visitor=", line)]
     if lines:
         atomically(lambda db: db.execute("INSERT OR REPLACE INTO kept (token, cookies, expires) VALUES (?, ?, ?)", (token, json.dumps(lines), time.time() + FINISHED_TTL)))
 
@@ -742,8 +745,9 @@ def handle(path):
                 return answer(error(400, "invalid-field", "A field has the wrong type", field=field))
     if role[0] in ("status", "remove"):
         bound = atomically(lambda db: db.execute(
-            "SELECT visitor, channel, status, expires, person, signer, upload FROM bindings WHERE token = ?", (token,)).fetchone())
-        ok = bound and hmac.compare_digest(bound[0], visitor) and bound[3] > time.time() and (
+            "SELECT visitor, channel, status, expires, person, signer, upload, rotated_from FROM bindings WHERE token = ?", (token,)).fetchone())
+        # the visitor it was started by, or the one its login gave this browser (an answer lost on the way)
+        ok = bound and (hmac.compare_digest(bound[0], visitor) or hmac.compare_digest(bound[7] or "", visitor)) and bound[3] > time.time() and (
             bound[2] == name if role[0] == "status" else bound[1] == role[1])
         if not ok:
             g.esign["reason"] = "not-your-session"
@@ -829,9 +833,11 @@ def handle(path):
             return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
     kept = []  # the session cookie on_result wrote, again for a late poll of the finished session
     if value.get("status") == "ok" and role[0] == "status":
+        # a login gives the browser a new visitor id (one planted before the login is worth nothing after it)
+        rotated = new_visitor() if part == "login" else None
         # the browser sees the result only after on_result succeeded for it (at least once)
         try:
-            delivered = hand_over(token, lambda: on_result(name, token, visitor, value))
+            delivered = hand_over(token, lambda: on_result(name, token, rotated or visitor, value))
         except StateUnavailable:
             raise  # the state, not the host: 503
         except ResultRefused as refusal:
@@ -847,7 +853,13 @@ def handle(path):
         if not delivered:
             return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
         if delivered == "ran":
-            keep_cookies(token)
+            if rotated:
+                atomically(lambda db: db.execute("UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?", (rotated, bound[0], token)))
+                probe = Response()
+                probe.set_cookie(cookie_name, rotated, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
+                kept = probe.headers.getlist("Set-Cookie")
+                new_cookie = None  # the rotated one goes instead
+            keep_cookies(token, kept)
         else:
             kept = kept_cookies(token)
         finished(token)

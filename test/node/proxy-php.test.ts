@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, nginxConfig, sqliteStateCommands, startedByThisFile } from './processes.js';
-import { countryAndAddedSignatureHold, GATE_PERSON, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
+import { countryAndAddedSignatureHold, GATE_PERSON, loginRotatesVisitor, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
 import { until, untilAnswering } from './wait.js';
 
 // The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
@@ -196,6 +196,10 @@ describe('the PHP proxy', () => {
         return started().map((e) => e.visitor ?? '');
       },
     );
+  });
+
+  it('gives a browser a new visitor id with its login, again to a late poll of it, as the Node proxy does', async () => {
+    await loginRotatesVisitor((service) => phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: 'php-rotation-secret', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
   });
 
   it('says an access token the service refuses in its log once a minute, and as a failed event each time', async () => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -167,6 +168,47 @@ export async function visitorIsMintedAndDigested(
     const expected = [digestOf(minted), digestOf(replaced), digestOf(minted)];
     if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Error(`the events' visitors ${JSON.stringify(seen)}, not the keyed digests ${JSON.stringify(expected)}`);
     if (proxy.log().includes(minted.split('=')[1]!)) throw new Error('the cookie\'s value is in a log line');
+  } finally {
+    service.closeAllConnections();
+    await new Promise((resolve) => service.close(resolve));
+  }
+}
+
+/**
+ * A login gives the browser a new visitor id with its result (the Node proxy's rule): the answer that
+ * ends the login sets it; a late poll of the same session with the old id (the answer was lost on
+ * the way) gets the same new id again; the session then answers the new id, and no other visitor.
+ */
+export async function loginRotatesVisitor(proxyFor: (serviceUrl: string) => Promise<{ url: string }>): Promise<void> {
+  let starts = 0;
+  const service = createServer((req, res) => {
+    req.resume();
+    const answer = req.url?.includes('/status/') ? { status: 'ok', person: { code: '40504040001', country: 'EE', name: 'OK', surname: 'TESTNUMBER' } } : { status: 'ok', token: ++starts === 1 ? 'login-token' : `other-token-${starts}`, control_code: '1234' };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  try {
+    const proxy = await proxyFor(`http://127.0.0.1:${(service.address() as AddressInfo).port}`);
+    const post = (path: string, cookie = '') =>
+      fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '40504040001', country: 'EE' }) });
+    const visitorOf = (answer: Response) => answer.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('esign-visitor=')) ?? '';
+    const before = visitorOf(await post('/smartid/login.json'));
+    const stranger = visitorOf(await post('/smartid/login.json'));
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 600)); // the proxies' floor between two polls of a session
+    const ended = await post('/smartid/status/login-token.json', before);
+    const after = visitorOf(ended);
+    assert.equal(ended.status, 200);
+    assert.equal(((await ended.json()) as { status: string }).status, 'ok');
+    assert.match(after, /^esign-visitor=[A-Za-z0-9_-]{46}$/, 'the login\'s answer sets a new visitor id');
+    assert.notEqual(after, before);
+    await pause();
+    const late = await post('/smartid/status/login-token.json', before);
+    assert.equal(late.status, 200, 'a late poll with the id the login replaced still gets the result');
+    assert.equal(visitorOf(late), after, 'and the same new id with it');
+    await pause();
+    assert.equal((await post('/smartid/status/login-token.json', after)).status, 200, 'the new id follows the session on');
+    await pause();
+    assert.equal((await post('/smartid/status/login-token.json', stranger)).status, 404, 'no other visitor does');
   } finally {
     service.closeAllConnections();
     await new Promise((resolve) => service.close(resolve));

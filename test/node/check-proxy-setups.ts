@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkProxy, type CheckRow } from 'esign-sandbox';
+import { freePort, scratchDir, startedByThisFile } from './processes.js';
+import { createProxyHandler, ResultRefused, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+
+// What the check-proxy suites share (check-proxy.test.ts: our Node proxy; -python: the README's
+// Python proxy; -broken: proxies broken one rule at a time, and the command): the rows, the proxies
+// under check on free ports, and the check itself. One file each, so that they run side by side.
+
+export const ALL_ROWS = [
+  'allow-list-pass',
+  'allow-list-refuse',
+  'fields',
+  'json-only',
+  'form-bodies',
+  'field-shapes',
+  'cross-site',
+  'scheme',
+  'request-id',
+  'visitor-binding',
+  'signer-gate',
+  'signer-country',
+  'screening',
+  'token-echo-plain',
+  'token-echo-escaped',
+  'token-header',
+  'token-redirect',
+  'body-limit',
+  'small-bodies',
+  'poll-floor',
+  'result-first',
+  'site-refused',
+  'fail-closed',
+  'no-lockout',
+  'no-lockout-country',
+  'limits-exact',
+  'rate-limit',
+  'token-never',
+];
+
+export const { servers, children } = startedByThisFile();
+
+export type Wrap = (req: IncomingMessage, res: ServerResponse, proxy: RequestListener) => void;
+
+/** Our proxy on its own port in front of the check's sandbox, optionally with one rule broken. */
+export async function nodeProxy(sandboxPort: number, token: string, options: Partial<ProxyOptions> = {}, wrap?: Wrap): Promise<string> {
+  const proxy = createProxyHandler({ baseUrl: `http://127.0.0.1:${sandboxPort}`, accessToken: token, prefix: '/esign', ...options }) as RequestListener;
+  const server = createServer(wrap ? (req, res) => wrap(req, res, proxy) : proxy);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign`;
+}
+
+/** The event lines of the Python proxy started last (each process writes into its own list: a late line of an earlier one cannot land here). */
+export let pythonLines: string[] = [];
+
+/** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
+export async function pythonProxy(env: Record<string, string>, onLog?: (chunk: string) => void): Promise<string> {
+  const flaskPort = await freePort();
+  const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
+    cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
+    // each its own state file, as each deployment has
+    env: { ...process.env, ESIGN_STATE_FILE: join(scratchDir('esign-py-state-'), 'state.sqlite'), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stderr!.setEncoding('utf8');
+  while (!/Running on/.test(output)) {
+    const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
+    output += chunk;
+  }
+  // read on, or a full pipe would stop Flask at its next event line
+  const lines: string[] = [];
+  pythonLines = lines;
+  let rest = '';
+  child.stderr!.on('data', (chunk: string) => {
+    onLog?.(chunk);
+    const got = (rest + chunk).split('\n');
+    rest = got.pop()!;
+    lines.push(...got.filter((line) => line.startsWith('{')));
+  });
+  return `http://127.0.0.1:${flaskPort}/esign`;
+}
+
+export async function check(
+  start: (sandboxPort: number, token: string) => Promise<string>,
+  exposesScreening = false,
+  signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string },
+  state?: { stopState: string; startState: string },
+): Promise<CheckRow[]> {
+  const port = await freePort();
+  const token = `check-${port}-secret`;
+  const url = await start(port, token);
+  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}), ...state });
+  return rows;
+}
+
+export const skipped = (rows: CheckRow[]) => rows.filter((row) => row.skipped).map((row) => row.id);
+
+/** What check-proxy's result-first row asks of a result hook: it reports when it begins and ends, and takes its time between. */
+export function reportingHook(sandboxPort: number, ms = 2_000): (result: ProxyResult) => Promise<void> {
+  const report = (token: string, at: string) => fetch(`http://127.0.0.1:${sandboxPort}/__probe/hook`, { method: 'POST', body: JSON.stringify({ token, at }) }).then(async (r) => (await r.arrayBuffer(), r.status));
+  return async (result) => {
+    const said = await report(result.token, 'start');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await report(result.token, 'end');
+    // the check's site turns this person away: the host's refusal for good
+    if (said === 409) throw new ResultRefused(409);
+  };
+}
+
+
+export const failing = (rows: CheckRow[]) => rows.filter((row) => !row.ok).map((row) => row.id);
+
+/** A wrap that reads a JSON body first (passed on to the proxy as it came, or changed). */
+export function withBody(decide: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, pass: (changed?: Record<string, unknown>) => void) => void): Wrap {
+  return (req, res, proxy) => {
+    if (Number(req.headers['content-length'] ?? 0) > 1024 * 1024) return proxy(req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // not JSON: the proxy's own answer
+      }
+      decide(body, req, res, (changed) => {
+        (req as IncomingMessage & { body?: unknown }).body = changed ?? text;
+        proxy(req, res);
+      });
+    });
+  };
+}
