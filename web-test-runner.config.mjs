@@ -189,6 +189,8 @@ export default {
     },
   ],
   concurrency: 1,
+  // all three engines at once (the default is two: WebKit would wait for one of the others to end)
+  concurrentBrowsers: 3,
   testFramework: { config: { timeout: 20000 } },
   // ESIGN_BROWSERS=chromium (or a list) runs the suites in fewer engines while working on them
   browsers: [

@@ -63,7 +63,7 @@ describe('proxy: allowed operations', () => {
         const answer = await send(`${stack.proxyUrl}${path}`, OPERATIONS[id].method, get ? undefined : {});
         assert.equal(answer.json.status, 'error');
         assert.equal(answer.json.proxy_error, undefined, 'the answer came from the sandbox, not the proxy');
-        assert.notEqual(answer.json.message, notAnOperation.get(locale), `the sandbox has ${id} (${locale}): it did not answer "not an operation"`);
+        assert.notEqual(answer.json.message, notAnOperation.get(locale), `the sandbox answered ${id} (${locale}) as no operation of its own: its route is missing`);
         assert.notEqual(answer.json.error_code, 40003, 'the proxy added the right token');
         assert.equal(answer.headers.get('cache-control'), 'no-store');
       });
@@ -75,7 +75,7 @@ describe('proxy: allowed operations', () => {
         const path = buildPath(id, { token: ID, sessionId: ID, documentId: ID }, locale);
         const get = OPERATIONS[id].method === 'GET';
         const answer = await send(`${stack.sandboxUrl}${path}${get ? `?access_token=${ACCESS_TOKEN}` : ''}`, OPERATIONS[id].method, get ? undefined : { access_token: ACCESS_TOKEN });
-        assert.notEqual(answer.json.message, notAnOperation.get(locale), `${id} (${locale}) is an operation of the sandbox`);
+        assert.notEqual(answer.json.message, notAnOperation.get(locale), `the sandbox has no route for ${id} (${locale})`);
         assert.notEqual(answer.json.error_code, 40003, `${id} (${locale}) took the access token`);
       }
     }
