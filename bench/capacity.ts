@@ -33,8 +33,8 @@ async function startSandbox(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['sandbox/bin/esign-sandbox.js', '--port', String(port), '--access-token', ACCESS_TOKEN, '--answer-after', '3600000'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
-  child.stdout!.setEncoding('utf8');
-  while (!output.includes(String(port))) output += ((await once(child.stdout!, 'data')) as [string])[0];
+  child.stdout.setEncoding('utf8');
+  while (!output.includes(String(port))) output += ((await once(child.stdout, 'data')) as [string])[0];
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 

@@ -5,7 +5,7 @@ const STATES = ['pending', 'signed', 'rejected', 'reviewing'];
 
 /** Runs in the page: the first render of 1,000 signers, to the next painted frame. */
 (window as unknown as { runListBench: () => Promise<unknown> }).runListBench = async () => {
-  const el = document.createElement('esign-signer-list') as EsignSignerList;
+  const el: EsignSignerList = document.createElement('esign-signer-list');
   el.setAttribute('lang', 'en');
   el.setAttribute('no-remove', '');
   document.body.append(el);

@@ -6,7 +6,7 @@ import type { EsignDocumentPreview } from '../src/elements/document-preview/docu
 
 /** From the file given to the first page drawn with its text layer. */
 async function firstPage(pages: number): Promise<number> {
-  const el = document.createElement('esign-document-preview') as EsignDocumentPreview;
+  const el: EsignDocumentPreview = document.createElement('esign-document-preview');
   el.lang = 'en';
   el.workerSrc = workerUrl;
   document.body.replaceChildren(el);

@@ -43,9 +43,9 @@ const ROUNDS = 9;
 export async function startProcess(args: string[], ready: RegExp, command = process.execPath): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
-  child.stdout!.setEncoding('utf8');
+  child.stdout.setEncoding('utf8');
   while (!ready.test(output)) {
-    const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => Promise.reject(new Error(`${args.join(' ')} exited`)))])) as [string];
+    const [chunk] = (await Promise.race([once(child.stdout, 'data'), once(child, 'exit').then(() => Promise.reject(new Error(`${args.join(' ')} exited`)))])) as [string];
     output += chunk;
   }
   return { child, url: ready.exec(output)![1]! };

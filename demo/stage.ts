@@ -101,7 +101,7 @@ const SESSION: Record<string, (el: Live) => Promise<void>> = {
     // from here no request is answered (a page whose network went away): the polls go unanswered
     const answering = globalThis.fetch;
     globalThis.fetch = (input, init) =>
-      new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+      new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('the page\'s network went away', 'AbortError'))));
     await until(() => el.shadowRoot.querySelector('[part="connection"].lost') !== null);
     globalThis.fetch = answering;
   },

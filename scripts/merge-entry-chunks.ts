@@ -35,6 +35,7 @@ export function mergeEntryChunks(): Plugin {
       });
       const virtualName = '\0esign-merged-entry';
       const inside = new Set([entry, ...merged].map((chunk) => resolve(dir, chunk.fileName)));
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a build with write: false answers its output, not a watcher
       const result = (await build({
         configFile: false,
         logLevel: 'warn',

@@ -18,8 +18,8 @@ try {
   await page.goto(url, { waitUntil: 'networkidle0' });
   if (script) await page.evaluate(script);
   await new Promise((r) => setTimeout(r, 400));
-  if (selector) await (await page.$(selector))!.screenshot({ path: out as `${string}.png` });
-  else await page.screenshot({ path: out as `${string}.png`, fullPage: true });
+  if (selector) await (await page.$(selector))!.screenshot({ path: out });
+  else await page.screenshot({ path: out, fullPage: true });
 } finally {
   await browser.close();
 }

@@ -41,7 +41,7 @@ const README_PICTURES = [
   { element: 'identify', state: 'idle', width: 360, file: 'docs/images/login.png' },
   { element: 'sign', state: 'waiting', width: 360, file: 'docs/images/signing.png' },
 ];
-const languages = values.lang!.split(',');
+const languages = values.lang.split(',');
 const elements = Object.keys(STATES).filter((name) => !values.only || values.only.split(',').includes(name));
 
 /** Opens a stage page at a width and saves what it shows. */

@@ -60,8 +60,8 @@ if (values.help) {
 } else {
   const running = await startSandbox({
     port: number('port', values.port),
-    host: values.host as string,
-    accessToken: values['access-token'] as string,
+    host: values.host,
+    accessToken: values['access-token'],
     answerAfterMs: number('answer-after', values['answer-after']),
     slowAnswerAfterMs: number('slow-answer-after', values['slow-answer-after']),
     minuteMs: number('minute', values.minute),

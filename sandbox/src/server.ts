@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { findRoute, type Route as MatchedOperation } from './service/routes.js';
 import { DocumentStore } from './service/documents.js';
 import { Failure, Fields, type Body } from './service/fields.js';
+import { recordOf } from './service/json.js';
 import { message } from './service/messages.js';
 import { SIGNING_PAGE_CSP, SIGNING_PAGE_SCRIPT, findWidgetDir, linkPage, widgetAsset } from './signing-pages/pages.js';
 import { Probe } from './check-proxy/probe.js';
@@ -107,7 +108,7 @@ export class Sandbox {
     this.documents = new DocumentStore({ now, minuteMs, linkResponseForm, trust, ...(dataDir ? { dataDir } : {}) });
     const s = this.sessions;
     const d = this.documents;
-    const p = (op: MatchedOperation, name: string) => op.params[name] as string;
+    const p = (op: MatchedOperation, name: string) => op.params[name] ?? '';
     this.#handlers = {
       mobileLogin: (_, f) => s.start('mobile', 'login', f),
       smartIdLogin: (_, f) => s.start('smartid', 'login', f),
@@ -169,7 +170,7 @@ export class Sandbox {
     }
     const asset = /^\/assets\/([\w.-]+)$/.exec(url);
     if (req.method === 'GET' && asset) {
-      const file = widgetAsset(this.widgetDir, asset[1] as string);
+      const file = widgetAsset(this.widgetDir, asset[1] ?? '');
       if (!file) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       else res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(file);
       return;
@@ -182,8 +183,8 @@ export class Sandbox {
       return;
     }
     if (pageRoute) {
-      const kind = pageRoute[1] as 'sign' | 'link';
-      const token = pageRoute[2] as string;
+      const kind = pageRoute[1] === 'link' ? 'link' : 'sign';
+      const token = pageRoute[2] ?? '';
       if (req.method === 'GET' && !pageRoute[3] && pageRoute[4] === undefined) {
         const { status, html } = linkPage(this.documents, kind, token, this.options.now(), this.widgetDir !== null, { query: pageQuery, acceptLanguage: req.headers['accept-language'] });
         res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SIGNING_PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }).end(html);
@@ -214,7 +215,7 @@ export class Sandbox {
         return;
       }
     }
-    const [path = '', query] = url.split('?', 2) as [string, string | undefined];
+    const [path = '', query] = url.split('?', 2);
     const found = findRoute(req.method ?? 'GET', path);
     // a query is the access token of the GET operations, nothing else
     const op = found && (query === undefined ? found.id !== 'checkDocumentStatus' && found.id !== 'downloadDocument' : req.method === 'GET') ? found : null;
@@ -253,6 +254,7 @@ export class Sandbox {
       if (body['access_token'] !== this.options.accessToken) fields.fail('accessToken', {}, 40003, 401);
       const answer = await this.#handlers[op.id](op, fields, baseUrl, origin);
       if ('bytes' in answer && Buffer.isBuffer(answer.bytes)) {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the file operations' answer (a download), told apart by its bytes
         const file = answer as { bytes: Buffer; contentType: string; filename: string };
         res.writeHead(200, {
           'content-type': file.contentType,
@@ -277,7 +279,8 @@ export class Sandbox {
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
-        const address = server.address() as AddressInfo;
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- listening on a TCP port: an address, never a pipe's name
+    const address = server.address() as AddressInfo;
         const shownHost = host.includes(':') ? `[${host}]` : host;
         resolve({ url: `http://${shownHost}:${address.port}`, server, sandbox: this, close: () => closeServer(server) });
       });
@@ -309,7 +312,7 @@ async function notify(url: string, body: object): Promise<void> {
   try {
     await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
   } catch (error) {
-    console.warn(`[esign-sandbox] callback to ${url} failed: ${(error as Error).message}`);
+    console.warn(`[esign-sandbox] callback to ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -324,9 +327,10 @@ async function readAll(req: IncomingMessage, limit: number): Promise<Buffer | nu
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    size += (chunk as Buffer).length;
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += bytes.length;
     if (size > limit) return null;
-    chunks.push(chunk as Buffer);
+    chunks.push(bytes);
   }
   return Buffer.concat(chunks);
 }
@@ -336,7 +340,7 @@ async function readJson(source: IncomingMessage | Buffer, limit: number): Promis
   if (bytes === null) throw new Failure(413, 'Request body is too large');
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8') || 'null');
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : null;
+    return Array.isArray(value) ? null : (recordOf(value) ?? null);
   } catch {
     return null;
   }

@@ -29,8 +29,10 @@ export function autoloader(loaders: ElementLoaders): Autoloader {
     if (node instanceof Element && node.matches(selector)) found.add(node.localName);
     for (const element of node.querySelectorAll(selector)) found.add(element.localName);
     for (const tag of found) {
+      const load = loaders[tag];
+      if (!load) continue;
       asked.add(tag);
-      loaders[tag]!().catch((error: unknown) => {
+      load().catch((error: unknown) => {
         asked.delete(tag);
         console.error(`esign-elements: <${tag}> could not be loaded; it is asked for again when it next appears or the connection is back`, error);
         if (!retryOnline && typeof window !== 'undefined') {

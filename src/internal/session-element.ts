@@ -219,13 +219,13 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
       }
       throw error;
     }
-    if (!form || !form.validate()) throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
-    const person = form.value!;
+    const person = form?.validate() ? form.value : null;
+    if (!person) throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
     // kept for the form when it comes back
     this.code = person.code;
     if (person.phone) this.phone = person.phone;
     // the fields are disabled while it starts: a focus in one moves to the button (it stays enabled, said busy)
-    if (form.matches(':focus-within')) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
+    if (form?.matches(':focus-within')) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
     return { person, channel };
   };
 

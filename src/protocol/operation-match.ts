@@ -31,7 +31,7 @@ const MATCHERS = OPERATION_IDS.map((id) => {
     .join('');
   const prefix = spec.localized ? `(${ENGLISH})?` : '()';
   // the path's text before its first parameter: most operations are told apart by it alone
-  const literal = spec.path.split('{')[0]!;
+  const literal = spec.path.split('{')[0] ?? spec.path;
   return { id, method: spec.method, names, literal, localized: Boolean(spec.localized), regex: new RegExp(`^${prefix}${body}$`) };
 });
 

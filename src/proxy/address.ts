@@ -15,7 +15,7 @@ export function addressKey(address: string): string {
   const first = head ? head.split(':') : [];
   const last = tail === undefined ? [] : tail ? tail.split(':') : [];
   // an IPv4 tail (::1.2.3.4) stands for two groups
-  const lastGroups = last.length && last.at(-1)!.includes('.') ? last.length + 1 : last.length;
+  const lastGroups = last.at(-1)?.includes('.') ? last.length + 1 : last.length;
   const groups = tail === undefined ? first : [...first, ...Array<string>(8 - first.length - lastGroups).fill('0'), ...last];
   return `${groups
     .slice(0, 4)

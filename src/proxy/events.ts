@@ -79,11 +79,11 @@ export const FAILURES: Partial<Record<ProxyErrorKind, FailureKind>> = FAILURE_KI
 
 /** The person of a session start's fields, as events may show them. */
 export function eventPerson(fields: Record<string, unknown>, secret: string | undefined): EventPerson | undefined {
-  const digest = (value: string) => createHmac('sha256', secret!).update(value).digest('hex');
+  const digest = (key: string, value: string) => createHmac('sha256', key).update(value).digest('hex');
   const person: EventPerson = {};
   const code = fields['code'];
-  if (typeof code === 'string' && code) person.code = secret ? digest(`code:${code.replace(/-/g, '')}`) : maskCode(code);
+  if (typeof code === 'string' && code) person.code = secret ? digest(secret, `code:${code.replace(/-/g, '')}`) : maskCode(code);
   const phone = fields['phone'];
-  if (typeof phone === 'string' && phone) person.phone = secret ? digest(`phone:${phone.replace(/\D/g, '')}`) : maskPhone(phone);
+  if (typeof phone === 'string' && phone) person.phone = secret ? digest(secret, `phone:${phone.replace(/\D/g, '')}`) : maskPhone(phone);
   return person.code || person.phone ? person : undefined;
 }

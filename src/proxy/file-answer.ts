@@ -8,7 +8,7 @@ const FILE_TYPES = new Set(['application/pdf', 'application/vnd.etsi.asic-e+zip'
  */
 export function fileAnswer(answer: { bytes: Buffer; contentType: string; disposition: string }, documentId: string, token: string): ProxyAnswer {
   if (answer.bytes.includes(token)) return proxyError('upstream-invalid');
-  const type = answer.contentType.split(';')[0]!.trim().toLowerCase();
+  const type = (answer.contentType.split(';')[0] ?? '').trim().toLowerCase();
   const fallback = `${documentId}.${type === 'application/pdf' ? 'pdf' : type === 'application/vnd.etsi.asic-e+zip' ? 'asice' : type === 'application/vnd.lt.archyvai.adoc-2008' ? 'adoc' : 'bin'}`;
   const name = safeFileName(fileNameOf(answer.disposition) ?? fallback);
   return {

@@ -67,7 +67,7 @@ function readBody(req: IncomingMessage, limit: number, timeoutFor: (bytes: numbe
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size));
     });
     req.on('error', fail);
   });

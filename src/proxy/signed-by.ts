@@ -50,8 +50,8 @@ export function personsInDer(der: Buffer): SignedPerson[] {
     const length = der[at + 6];
     if (tag === undefined || length === undefined || !STRING_TAGS.has(tag) || length > 64) continue;
     const number = PERSONAL_NUMBER.exec(der.subarray(at + 7, at + 7 + length).toString('latin1'));
-    if (!number || !isCountry(number[1])) continue;
-    const person = { country: number[1], code: canonicalPersonCode(number[1], number[2]!) };
+    if (!number || !isCountry(number[1]) || number[2] === undefined) continue;
+    const person = { country: number[1], code: canonicalPersonCode(number[1], number[2]) };
     found.set(`${person.country}:${person.code}`, person);
   }
   return [...found.values()];
@@ -127,22 +127,24 @@ export function uploadPrint(type: 'pdf' | 'container', files: { name: string; co
   for (const file of files) {
     if (SIGNATURE_ENTRY.test(file.name)) entries[file.name] = sha256(file.content);
   }
-  if (files.length === 1) {
-    for (const [name, bytes] of signatureEntries(files[0]!.content)) entries[name] = bytes ? sha256(bytes) : '';
+  const [only] = files;
+  if (files.length === 1 && only) {
+    for (const [name, bytes] of signatureEntries(only.content)) entries[name] = bytes ? sha256(bytes) : '';
   }
   return Object.keys(entries).length > MOST_SIGNATURE_ENTRIES ? null : { type, entries };
 }
 
 function certificatesOf(xml: string): Buffer[] {
-  return [...xml.matchAll(CERTIFICATE_ELEMENT)].map((match) => Buffer.from(match[1]!.replace(/\s/g, ''), 'base64'));
+  return [...xml.matchAll(CERTIFICATE_ELEMENT)].map((match) => Buffer.from((match[1] ?? '').replace(/\s/g, ''), 'base64'));
 }
 
 /** The one signature a PDF's incremental update appended to the uploaded bytes. */
 function addedToPdf(print: Extract<UploadPrint, { type: 'pdf' }>, signed: Buffer): Buffer[] | string {
   if (signed.length <= print.length || sha256(signed.subarray(0, print.length)) !== print.sha256) return 'does not begin with the uploaded file';
   const added = [...signed.subarray(print.length).toString('latin1').matchAll(PDF_SIGNATURE)];
-  if (added.length !== 1) return added.length ? 'has more than one new signature' : 'has no new signature';
-  return [Buffer.from(added[0]![1]!.replace(/\s/g, ''), 'hex')];
+  const hex = added[0]?.[1];
+  if (added.length !== 1 || hex === undefined) return added.length ? 'has more than one new signature' : 'has no new signature';
+  return [Buffer.from(hex.replace(/\s/g, ''), 'hex')];
 }
 
 /** The one signature entry the service added to a container, every earlier one unchanged. */
@@ -154,7 +156,7 @@ function addedToContainer(print: Extract<UploadPrint, { type: 'container' }>, si
   }
   const added = [...now].filter(([name]) => !(name in print.entries));
   if (added.length !== 1) return added.length ? 'has more than one new signature' : 'has no new signature';
-  const xml = added[0]![1];
+  const xml = added[0]?.[1];
   return xml ? certificatesOf(xml.toString('utf8')) : 'has a new signature that cannot be read';
 }
 

@@ -206,7 +206,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
       inFlight--;
       if (inFlight === 0) drained?.();
     });
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && health.has(path)) return json(res, 200, { ok: true });
     if (req.method === 'GET' && ready.has(path)) {
       void handler.health().then((health) => json(res, health.ok ? 200 : 503, health));

@@ -95,15 +95,18 @@ export function isLoopback(hostname: string): boolean {
 
 /** The value of a setting: its flag (`--port 8080` or `--port=8080`), else its variable. */
 function valueOf(setting: Setting, args: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+  for (const [i, arg] of args.entries()) {
     if (arg === setting.flag) return args[i + 1] ?? '';
     if (arg.startsWith(`${setting.flag}=`)) return arg.slice(setting.flag.length + 1);
   }
   return env[setting.env];
 }
 
-const byEnv = (name: string) => SETTINGS.find((setting) => setting.env === name)!;
+function byEnv(name: string): Setting {
+  const setting = SETTINGS.find((s) => s.env === name);
+  if (!setting) throw new TypeError(`no setting ${name}`);
+  return setting;
+}
 const named = (setting: Setting) => `${setting.env} (${setting.flag})`;
 
 function flagOf(value: string | undefined, setting: Setting, fallback: boolean): boolean {
@@ -175,7 +178,8 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
     if (numbers.length < 3 || numbers.length > 4 || numbers.some((n) => !Number.isInteger(n) || n < 1)) {
       throw new SettingError(`${named(byEnv('ESIGN_RATE_LIMIT'))} takes "visitor,person,window[,address]" (whole numbers, the window in seconds), e.g. 12,6,600; not ${JSON.stringify(rateText)}`);
     }
-    rateLimit = { visitor: numbers[0]!, person: numbers[1]!, windowMs: numbers[2]! * 1000, address: numbers[3] };
+    const [visitor = 0, person = 0, window = 0, address] = numbers;
+    rateLimit = { visitor, person, windowMs: window * 1000, address };
   }
   const redisPrefix = get('ESIGN_REDIS_PREFIX') || `esign-proxy:${createHash('sha256').update(accessToken).digest('hex').slice(0, 12)}:`;
   if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) throw new SettingError(`${named(byEnv('ESIGN_REDIS_PREFIX'))} must be up to 64 visible characters, no spaces`);

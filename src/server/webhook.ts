@@ -35,9 +35,9 @@ const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
 export function webhookKeys(secrets: string): Buffer[] | null {
   const keys: Buffer[] = [];
   for (const secret of secrets.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const found = SECRET.exec(secret);
-    if (!found) return null;
-    const key = Buffer.from(found[1]!, 'base64');
+    const encoded = SECRET.exec(secret)?.[1];
+    if (encoded === undefined) return null;
+    const key = Buffer.from(encoded, 'base64');
     if (key.length < 24) return null;
     keys.push(key);
   }

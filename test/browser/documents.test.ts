@@ -54,7 +54,7 @@ async function documentWithSigners(markup: ReturnType<typeof html>): Promise<{ e
 }
 
 function button(el: Element, text: string): HTMLButtonElement {
-  const found = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === text);
+  const found = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent.trim() === text);
   if (!found) throw new Error(`no button "${text}"`);
   return found;
 }
@@ -185,7 +185,7 @@ describe('esign-signer-list', () => {
     expect(el.shadowRoot!.querySelectorAll('[id^="remove-"]')).to.have.length(0);
     el.temporarySigners = [{ name: 'eva', surname: 'Testnumber' }];
     await el.updateComplete;
-    expect([...el.shadowRoot!.querySelectorAll('[id^="remove-"]')].map((b) => b.textContent!.trim())).to.deep.equal(['Remove EVA TESTNUMBER']);
+    expect([...el.shadowRoot!.querySelectorAll('[id^="remove-"]')].map((b) => b.textContent.trim())).to.deep.equal(['Remove EVA TESTNUMBER']);
     await expect(el).to.be.accessible();
     const errors: Event[] = [];
     el.addEventListener('esign-error', (e) => errors.push(e));
@@ -386,7 +386,7 @@ describe('esign-validation-report: a file checked without storing it', () => {
     const at = new TextDecoder('latin1').decode(tampered).indexOf('Checked');
     expect(at).to.be.greaterThan(0);
     tampered[at] = 'X'.charCodeAt(0);
-    await drop(el, new File([tampered as BlobPart], 'tampered.pdf', { type: 'application/pdf' }));
+    await drop(el, new File([tampered], 'tampered.pdf', { type: 'application/pdf' }));
     await until(() => events.length === 2, 'the report of the tampered copy');
     expect(events[1]!.detail.fileName).to.equal('tampered.pdf');
     expect(events[1]!.detail.validSignatures).to.equal(0);
@@ -445,7 +445,7 @@ describe('esign-document', () => {
     list.shadowRoot!.querySelector<HTMLButtonElement>('[part="refresh"]')!.click();
     await reloaded;
     await list.updateComplete;
-    expect([...list.shadowRoot!.querySelectorAll('[id^="remove-"]')].map((b) => b.textContent!.trim())).to.deep.equal(['Remove EVA TESTNUMBER']);
+    expect([...list.shadowRoot!.querySelectorAll('[id^="remove-"]')].map((b) => b.textContent.trim())).to.deep.equal(['Remove EVA TESTNUMBER']);
     await expect(el).to.be.accessible();
 
     // one confirmation open at a time, whichever opens last
@@ -501,10 +501,10 @@ describe('esign-document', () => {
     performance.clearResourceTimings();
     const uuid = await storedDocument();
     const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="lt" document-id=${uuid}></esign-document>`);
-    const state = () => el.shadowRoot!.querySelector('[part="state"]')!.textContent!.trim();
+    const state = () => el.shadowRoot!.querySelector('[part="state"]')!.textContent.trim();
     await until(() => state() === lt['document.state.saved'], 'the state, as a badge');
     // no file-name given: the title is the name the service gives with the validation
-    const title = () => el.shadowRoot!.querySelector('h2')!.textContent!.replace(/\s+/g, '');
+    const title = () => el.shadowRoot!.querySelector('h2')!.textContent.replace(/\s+/g, '');
     await until(() => title() === 'contract.pdfcontract.pdf', 'the file name as the title (said once, shown once)');
     expect(el.shadowRoot!.querySelector('h2 .file-name')!.getAttribute('title')).to.equal('contract.pdf');
     await expect(el).to.be.accessible();
@@ -523,7 +523,7 @@ describe('esign-document', () => {
       e.preventDefault(); // this host saves the file itself
     });
     const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part="download"]')!;
-    expect(button.textContent!.trim()).to.equal(lt['document.download']);
+    expect(button.textContent.trim()).to.equal(lt['document.download']);
     button.click();
     await until(() => events.length === 1, 'the downloaded file');
     const file = events[0]!.detail.file as File;

@@ -61,12 +61,12 @@ describe('a field says what is wrong only once the form was submitted', () => {
 
     submit.click();
     await until(() => code.getAttribute('aria-invalid') === 'true', 'the error after the submit');
-    expect(form.shadowRoot!.querySelector('#code-error')!.textContent!.trim()).to.equal(en['form.code.empty']);
+    expect(form.shadowRoot!.querySelector('#code-error')!.textContent.trim()).to.equal(en['form.code.empty']);
 
     code.value = '3030303991';
     code.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
     await form.updateComplete;
-    expect(form.shadowRoot!.querySelector('#code-error')!.textContent!.trim(), 'checked again as typed').to.equal(en['form.code.format']);
+    expect(form.shadowRoot!.querySelector('#code-error')!.textContent.trim(), 'checked again as typed').to.equal(en['form.code.format']);
     code.value = '30303039914';
     code.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
     await form.updateComplete;

@@ -37,14 +37,14 @@ describe('rate-limited session starts', () => {
     await until(() => root.querySelector('[part="retry-wait"]') !== null, 'the time left (loaded with the answer)');
     expect(root.querySelector('[part="retry"]')).to.equal(null);
     const wait = root.querySelector<HTMLElement>('[part="retry-wait"]')!;
-    expect(wait.textContent!.trim()).to.equal(`You can try again in ${minutes} ${words}.`);
+    expect(wait.textContent.trim()).to.equal(`You can try again in ${minutes} ${words}.`);
     expect(wait.getAttribute('role')).to.equal('status');
     // the time left is said once: the status above says the cause, the line below the time
     expect(deepText(el).split(`${minutes} ${words}`).length - 1, 'the minutes said once').to.equal(1);
     expect(deepText(el)).to.contain(en['status.too-many']);
     await until(() => root.activeElement === wait, 'the focus on the time left');
     const enabled = [...root.querySelectorAll<HTMLButtonElement>('button')].filter((b) => !b.disabled && b.getClientRects().length > 0);
-    expect(enabled.map((b) => b.textContent!.trim()), 'no enabled action').to.deep.equal([]);
+    expect(enabled.map((b) => b.textContent.trim()), 'no enabled action').to.deep.equal([]);
     await expect(el).to.be.accessible();
     expect(errors.length).to.equal(1);
   });
@@ -70,7 +70,7 @@ describe('rate-limited session starts', () => {
       Date.now = realNow;
     }
     expect(root.querySelector('[part="retry-wait"]')).to.equal(null);
-    expect(root.querySelector('[part="retry"]')!.textContent!.trim()).to.equal(lt['action.retry']);
+    expect(root.querySelector('[part="retry"]')!.textContent.trim()).to.equal(lt['action.retry']);
     // the words changed once (to the button), not once a second
     expect(changes.filter((c) => c !== 'gone').length).to.be.at.most(1);
     await expect(el).to.be.accessible();

@@ -65,7 +65,7 @@ describe('a file name of 200 characters never widens anything', () => {
       await el.updateComplete;
       const signedName = LONG.replace('.pdf', ' (signed).pdf');
       const download = el.shadowRoot!.querySelector<HTMLAnchorElement>('[part="download"]')!;
-      expect(download.textContent!.trim(), 'the button says what it does').to.equal(en['sign.download']);
+      expect(download.textContent.trim(), 'the button says what it does').to.equal(en['sign.download']);
       expect(download.getAttribute('download')).to.equal(signedName);
       expect(Math.round(download.getBoundingClientRect().right), 'the download button').to.be.at.most(Math.round(box.getBoundingClientRect().right));
       const names = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.file-name')];
@@ -112,7 +112,7 @@ describe('a file name of 200 characters never widens anything', () => {
       await validated;
       await el.updateComplete;
       expectNamesFit(el.shadowRoot!, box);
-      expect(el.shadowRoot!.querySelector('[part="pick"]')!.textContent!.trim(), 'one picker behaviour').to.equal(en['sign.pick-other']);
+      expect(el.shadowRoot!.querySelector('[part="pick"]')!.textContent.trim(), 'one picker behaviour').to.equal(en['sign.pick-other']);
       expectPageFits(box);
     });
 

@@ -19,7 +19,7 @@ describe('esign-identify: methods follow the country', () => {
     select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
     await el.updateComplete;
   };
-  const actions = (el: EsignIdentify) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, plain(b.textContent!.trim())]);
+  const actions = (el: EsignIdentify) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, plain(b.textContent.trim())]);
 
   for (const listed of ['', 'smartid,mobile']) {
     it(`offers no Mobile-ID for Latvia, which it cannot serve, and offers it once the country is Lithuania or Estonia${listed ? ' (the host listing both)' : ''}`, async () => {

@@ -42,7 +42,7 @@ async function shown(el: EsignDocumentPreview, words: string): Promise<void> {
 /** The page position as shown (hidden from screen readers) and as said (hidden from the eye). */
 function positionSaid(el: EsignDocumentPreview): [string, string] {
   const position = part(el, 'position');
-  return [position.querySelector('[aria-hidden="true"]')!.textContent!, position.querySelector('.visually-hidden')!.textContent!];
+  return [position.querySelector('[aria-hidden="true"]')!.textContent, position.querySelector('.visually-hidden')!.textContent];
 }
 
 function part(el: EsignDocumentPreview, name: string): HTMLElement {
@@ -53,7 +53,7 @@ describe('esign-document-preview', () => {
   it('draws the first page of a PDF with a text layer, and pages through with the keyboard, focus kept', async () => {
     const loaded: CustomEvent<PreviewLoadedDetail>[] = [];
     const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e)}></esign-document-preview>`);
-    expect(el.shadowRoot!.textContent!.trim(), 'nothing without a file').to.equal('');
+    expect(el.shadowRoot!.textContent.trim(), 'nothing without a file').to.equal('');
     el.file = pdfFile('Lease agreement', 3);
     await shown(el, 'Page 1 of 3');
     expect(textLayer(el)).to.contain('Lease agreement');
@@ -133,7 +133,7 @@ describe('esign-document-preview', () => {
     el.file = pdfFile('Nuomos sutartis', 1);
     await shown(el, 'Nuomos sutartis');
     const link = part(el, 'open') as HTMLAnchorElement;
-    expect(link.textContent!.trim()).to.equal('Atsisiųsti contract.pdf');
+    expect(link.textContent.trim()).to.equal('Atsisiųsti contract.pdf');
     expect(link.download, 'saved under its own name').to.equal('contract.pdf');
     expect(link.target, 'no nameless blob: tab').to.equal('');
     expect(link.href).to.match(/^blob:/);
@@ -185,7 +185,7 @@ describe('esign-document-preview', () => {
     const bytes = Uint8Array.from(atob(signed.file.content), (c) => c.charCodeAt(0));
     const loaded: PreviewLoadedDetail[] = [];
     const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`);
-    el.file = new File([bytes as BlobPart], signed.file.name);
+    el.file = new File([bytes], signed.file.name);
     await shown(el, 'Main contract');
     const rows = [...el.shadowRoot!.querySelectorAll('.files li')].map((li) => li.querySelector('.file-name')!.getAttribute('title'));
     expect(rows).to.deep.equal(['contract.pdf', 'annex <b>&.pdf', 'notes.txt']);
@@ -218,7 +218,7 @@ describe('esign-document-preview', () => {
     const bytes = Uint8Array.from(atob(signed.file.content), (c) => c.charCodeAt(0));
     const box = await fixture<HTMLDivElement>(html`<div style="inline-size: 320px"><esign-document-preview lang="en"></esign-document-preview></div>`);
     const el = box.firstElementChild as EsignDocumentPreview;
-    el.file = new File([bytes as BlobPart], signed.file.name);
+    el.file = new File([bytes], signed.file.name);
     await shown(el, 'Main contract');
     const ends = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.files .name-end')];
     expect(ends.map((end) => end.textContent)).to.deep.equal(['contract-5p.pdf', 'annex-12.pdf']);
@@ -251,7 +251,7 @@ describe('esign-document-preview', () => {
     const loaded: PreviewLoadedDetail[] = [];
     const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-error=${(e: CustomEvent<EsignErrorDetail>) => errors.push(e.detail)} @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`);
     el.file = new File(['just text'], 'readme.txt');
-    await until(() => el.shadowRoot!.textContent!.includes(en['preview.unsupported']), 'no preview said');
+    await until(() => el.shadowRoot!.textContent.includes(en['preview.unsupported']), 'no preview said');
     expect(loaded).to.deep.equal([{ fileName: 'readme.txt', pages: 0 }]);
     await expect(el).to.be.accessible();
     el.file = new File(['%PDF-1.7\nthis is not a PDF at all'], 'broken.pdf');

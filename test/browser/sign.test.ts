@@ -167,7 +167,7 @@ describe('esign-sign: signing', () => {
       // a Latvian page offers no Mobile-ID (it cannot serve Latvia): no method to choose; Estonia has both
       if (lang === 'lv') expect(el.shadowRoot!.querySelectorAll('input[name="channel"]').length).to.equal(0);
       else expect(deepText(el)).to.contain(t[`channel.${channel}`]);
-      expect(submitButton(el as never).textContent!.trim()).to.equal(t['sign.submit']);
+      expect(submitButton(el as never).textContent.trim()).to.equal(t['sign.submit']);
       const events: string[] = [];
       for (const type of ['esign-started', 'esign-signed', 'esign-error', 'esign-cancelled']) el.addEventListener(type, () => events.push(type));
       const signed = oneEvent(el, 'esign-signed');
@@ -177,7 +177,7 @@ describe('esign-sign: signing', () => {
       await el.updateComplete;
       const name = `${detail.person.name} ${detail.person.surname}`;
       expect(deepText(el)).to.contain(t['sign.success'].replace('{name}', name));
-      expect(el.shadowRoot!.querySelector('[part="download"]')!.textContent!.trim()).to.equal(t['sign.download']);
+      expect(el.shadowRoot!.querySelector('[part="download"]')!.textContent.trim()).to.equal(t['sign.download']);
       expect(events).to.deep.equal(['esign-started', 'esign-signed']);
       expect(deepText(el), 'no English word left').not.to.contain(en['sign.download']);
       await expect(el).to.be.accessible();

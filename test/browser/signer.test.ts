@@ -99,7 +99,7 @@ describe('signer: the person the site fixed', () => {
     signedIn('40504040001,EE');
     const el = await signWith('30303039914,LT', 'lt');
     const errors: EsignErrorDetail[] = [];
-    el.addEventListener('esign-error', (event) => errors.push((event as CustomEvent<EsignErrorDetail>).detail));
+    el.addEventListener('esign-error', (event) => errors.push((event).detail));
     let thrown: unknown;
     await el.start().catch((error: unknown) => (thrown = error));
     expect((thrown as { code?: string }).code).to.equal('signer-mismatch');

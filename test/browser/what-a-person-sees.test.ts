@@ -53,9 +53,9 @@ describe('the time left', () => {
     await until(() => deepText(status).includes(lv['status.time-up']), 'the time is up', 5_000);
     await until(() => !deepText(code).includes('PIN1'), 'no PIN asked for', 5_000);
     const live = status.shadowRoot!.querySelector('p.visually-hidden[aria-live]')!;
-    expect(plain(live.textContent!.trim()), 'said once, in place of what is no longer true').to.equal(lv['status.time-up']);
+    expect(plain(live.textContent.trim()), 'said once, in place of what is no longer true').to.equal(lv['status.time-up']);
     expect(deepText(status)).not.to.contain(lv['status.waiting']);
-    expect(plain(status.shadowRoot!.querySelector('[part="cancel"]')!.textContent!.trim())).to.equal(lv['action.start-again']);
+    expect(plain(status.shadowRoot!.querySelector('[part="cancel"]')!.textContent.trim())).to.equal(lv['action.start-again']);
     const box = code.shadowRoot!.querySelector('.box')!;
     expect([box.hasAttribute('aria-describedby'), deepText(code).includes(lv['code.warning'])]).to.deep.equal([false, false]);
     expect(box.getAttribute('aria-label'), 'the code stays').to.contain('3 5 6 0');
@@ -74,7 +74,7 @@ describe('the time left', () => {
     expect(status.until - status.since, "Smart-ID's limit").to.equal(180_000);
     const timer = status.shadowRoot!.querySelector('[part="time-left"]')!;
     expect(timer.getAttribute('role'), 'a timer: not read out every second').to.equal('timer');
-    expect(timer.textContent!.trim()).to.match(/^Time left (3:00|2:5\d)$/);
+    expect(timer.textContent.trim()).to.match(/^Time left (3:00|2:5\d)$/);
     expect(status.shadowRoot!.textContent).not.to.contain('Elapsed');
     const bar = status.shadowRoot!.querySelector<HTMLElement>('.drain-bar')!;
     const scale = new DOMMatrix(getComputedStyle(bar).transform).a;
@@ -193,7 +193,7 @@ describe('no account in the country chosen', () => {
     ]);
     await until(() => deepActiveElement()?.getAttribute('part') === 'retry', 'the focus on the action');
     const retry = deepActiveElement() as HTMLButtonElement;
-    expect(retry.textContent!.trim()).to.equal(en['action.change-country']);
+    expect(retry.textContent.trim()).to.equal(en['action.change-country']);
     await expect(el).to.be.accessible();
     retry.click();
     await until(() => deepActiveElement()?.id === 'country', 'the focus on the country');
@@ -215,11 +215,11 @@ describe('starting', () => {
     await el.updateComplete;
     expect(deepActiveElement(), 'the focus is not dropped to the page').to.equal(submitButton(el));
     expect(submitButton(el).getAttribute('aria-disabled')).to.equal('true');
-    expect(el.shadowRoot!.querySelector('form [role="status"]')!.textContent!.trim()).to.equal(en['identify.starting']);
+    expect(el.shadowRoot!.querySelector('form [role="status"]')!.textContent.trim()).to.equal(en['identify.starting']);
     // busy, not disabled: the button keeps its full colour, a small ring turns before its words
     expect(getComputedStyle(submitButton(el)).opacity).to.equal('1');
     expect(submitButton(el).querySelector('.busy-ring')?.getAttribute('aria-hidden')).to.equal('true');
-    expect(plain(submitButton(el).textContent!.trim())).to.equal(en['identify.starting']);
+    expect(plain(submitButton(el).textContent.trim())).to.equal(en['identify.starting']);
     await expect(el).to.be.accessible();
     // pressed again while it starts: nothing more starts
     submitButton(el).click();
@@ -255,7 +255,7 @@ describe('brand names and the control code', () => {
   it('never breaks "Smart-ID" at its hyphen, even in a box one syllable wide', async () => {
     const el = await identify();
     const label = el.shadowRoot!.querySelector('label.channel')!;
-    const words = label.textContent!.trim();
+    const words = label.textContent.trim();
     expect(words).to.equal('Smart\u2011ID');
     const box = document.createElement('div');
     box.style.cssText = 'inline-size: 3ch; font-size: 16px';
@@ -285,7 +285,7 @@ describe('brand names and the control code', () => {
     const instruction = en['code.smartid.login'];
     expect(occurrences(spokenText(el), instruction), spokenText(el)).to.equal(1);
     // and seen once on the screen
-    expect(occurrences(plain(code.shadowRoot!.querySelector('[part="instruction"]')!.textContent!), instruction)).to.equal(1);
+    expect(occurrences(plain(code.shadowRoot!.querySelector('[part="instruction"]')!.textContent), instruction)).to.equal(1);
     await el.cancel();
   });
 });

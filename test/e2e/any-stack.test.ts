@@ -60,8 +60,8 @@ async function started(command: string, args: string[], env: Record<string, stri
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   children.push(child);
   let log = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   await untilAnswering(url, child, () => `${command}: ${log}`, 60_000);
   return { child, log: () => log };
 }

@@ -79,7 +79,7 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
     page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
     await page.goto(url, { waitUntil: 'networkidle0' });
     await page.waitForFunction((tags: string[]) => tags.every((tag) => document.querySelector(tag)?.shadowRoot?.childElementCount), { timeout: 10000 }, TAGS);
-    const rendered = await page.evaluate((tags: string[]) => tags.map((tag) => document.querySelector(tag)!.shadowRoot!.textContent!.replace(/\s+/g, ' ').trim().slice(0, 40)), TAGS);
+    const rendered = await page.evaluate((tags: string[]) => tags.map((tag) => document.querySelector(tag)!.shadowRoot!.textContent.replace(/\s+/g, ' ').trim().slice(0, 40)), TAGS);
     assert.match(rendered[0]!, /Prisijungti su/);
     assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
     assert.deepEqual(errors, []);
@@ -100,7 +100,7 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
       const canvas = root.querySelector('canvas')!;
       return { text: root.querySelector('.textLayer')!.textContent, width: canvas.width, workers: performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /pdf-worker/.test(n)).length };
     });
-    assert.match(seen.text!, /Strict policy agreement/);
+    assert.match(seen.text, /Strict policy agreement/);
     assert.ok(seen.width > 0, 'the page drawn');
     assert.equal(seen.workers, 1, 'the worker beside the script-tag file');
     assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
@@ -127,7 +127,7 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
       await page.waitForFunction(() => document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('[part="error"]'), { timeout: 10000 });
       const said = await page.evaluate(() => {
         const error = document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('[part="error"]')!;
-        return { role: error.getAttribute('role'), text: error.textContent!.replace(/\s+/g, ' ').trim() };
+        return { role: error.getAttribute('role'), text: error.textContent.replace(/\s+/g, ' ').trim() };
       });
       assert.equal(said.role, 'alert');
       assert.equal(said.text, `${lt['preview.failed']} ${lt['error.network']}`);

@@ -92,7 +92,7 @@ describe('demo page, end to end in Chromium', () => {
     await page.waitForNetworkIdle();
     const icon = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href);
     assert.ok(icon, 'the page names an icon');
-    assert.equal((await fetch(icon!)).status, 200);
+    assert.equal((await fetch(icon)).status, 200);
     assert.deepEqual(failed, []);
     assert.deepEqual(console, [], 'nothing in the console, not even Lit\'s dev-mode warning');
     await page.close();

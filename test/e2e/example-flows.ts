@@ -86,7 +86,7 @@ export async function loginAndSign(url: string, fileName: string, signing: 'type
     `${fileName} example`,
   );
   if (signing === 'typed') {
-    (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
+    await (await deep(page, 'esign-sign', 'input[value="mobile"]')).click();
     await (await deep(page, 'esign-sign', '#phone')).focus();
     await page.keyboard.type('+37060000666');
     await (await deep(page, 'esign-sign', '#code')).focus();

@@ -173,7 +173,7 @@ describe('a session survives the page being reloaded while the person confirms',
     const polls = () => reached.filter((line) => line.includes('/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01')).length;
     await tab.goto(`${env.url}/identify`, { waitUntil: 'load' });
     await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'error');
-    const said = await tab.evaluate(() => document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.textContent!.replace(/\s+/g, ' '));
+    const said = await tab.evaluate(() => document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.textContent.replace(/\s+/g, ' '));
     assert.ok(said.includes(en['status.resume-expired']), said);
     assert.deepEqual((await events(tab)).map((e) => [e.type, e.code]), [['esign-error', 'expired']]);
     assert.deepEqual(await kept(tab), []);

@@ -79,10 +79,10 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
         assert.ok(seen.heading.includes(name), `the heading shows the name as text: ${seen.heading}`);
         assert.ok(seen.title.includes(name));
         assert.equal(seen.fileName, name);
-        assert.deepEqual(seen.scripts.map((s) => new URL(s!).pathname), ['/assets/signing-page.js']);
+        assert.deepEqual(seen.scripts.map((s) => new URL(s).pathname), ['/assets/signing-page.js']);
         assert.deepEqual(failed, [], 'no request failed, the icon included');
         if (url.includes('/link/')) {
-          const deadline = await page.$eval('time[data-local]', (time) => ({ text: time.textContent ?? '', at: (time as HTMLTimeElement).dateTime }));
+          const deadline = await page.$eval('time[data-local]', (time) => ({ text: time.textContent ?? '', at: (time).dateTime }));
           const vilnius = new Date(deadline.at).toLocaleString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Vilnius' });
           assert.ok(deadline.text.includes(vilnius) && !deadline.text.includes('UTC'), `the deadline in the person's time: ${deadline.text}`);
         }

@@ -209,7 +209,7 @@ describe('the packed packages installed into an empty app', () => {
     const walk = (node: { dependencies?: Record<string, object> }) => {
       for (const [name, child] of Object.entries(node.dependencies ?? {})) {
         names.add(name);
-        walk(child as { dependencies?: Record<string, object> });
+        walk(child);
       }
     };
     walk((JSON.parse(stdout) as { dependencies: Record<string, { dependencies?: Record<string, object> }> }).dependencies['esign-elements']!);
@@ -380,7 +380,7 @@ const server = app.listen(0, '127.0.0.1', () => {
     const sandboxServer = await startSandbox({ accessToken: 'cjs-host-secret', answerAfterMs: 200 });
     const child = spawn(process.execPath, [join(host, 'dist/server.js')], { cwd: host, env: { ...process.env, ESIGN_BASE_URL: sandboxServer.url, ESIGN_ACCESS_TOKEN: 'cjs-host-secret' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
       const base = `http://127.0.0.1:${line.toString().trim()}`;
       const start = await send(`${base}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' });
       assert.equal(start.json.status, 'ok', JSON.stringify(start.json));

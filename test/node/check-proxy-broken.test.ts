@@ -36,7 +36,7 @@ describe('the check-proxy command', () => {
       const url = await nodeProxy(port, token, options);
       const child = spawn(process.execPath, ['sandbox/bin/esign-sandbox.js', 'check-proxy', url, '--port', String(port), '--access-token', token, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
       const [code] = (await once(child, 'exit')) as [number];
       return { code, result: JSON.parse(stdout) as { passed: boolean; rows: CheckRow[] } };
     };
@@ -130,7 +130,7 @@ describe('check-proxy against proxies with one rule broken', { concurrency: 3 },
         (req, res, proxy) => {
           const writeHead = res.writeHead.bind(res);
           res.writeHead = ((status: number, headers: Record<string, string | number>) => {
-            const leaked = (last as Headers | null)?.get('x-access-token');
+            const leaked = (last)?.get('x-access-token');
             return writeHead(status, leaked ? { ...headers, 'x-access-token': leaked } : headers);
           }) as typeof res.writeHead;
           proxy(req, res);

@@ -53,7 +53,7 @@ describe('check-proxy against the Python proxy', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     children.push(child);
-    child.stderr!.resume();
+    child.stderr.resume();
     const { rows } = await checkProxy({ proxyUrl: `http://127.0.0.1:${appPort}/api/esign`, port, accessToken: token, exposesScreening: false, waitMs: 20_000 });
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.equal(await (await fetch(`http://127.0.0.1:${appPort}/`)).text(), 'the host\'s own page');
@@ -75,7 +75,7 @@ describe('check-proxy against the Python proxy', () => {
     });
     children.push(child);
     let log = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
     const { rows } = await checkProxy({ proxyUrl: `http://127.0.0.1:${gunicornPort}/esign`, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...sqliteStateCommands(stateFile) });
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country']);

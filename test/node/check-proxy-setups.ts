@@ -70,16 +70,16 @@ export async function pythonProxy(env: Record<string, string>, onLog?: (chunk: s
   });
   children.push(child);
   let output = '';
-  child.stderr!.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
   while (!/Running on/.test(output)) {
-    const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
+    const [chunk] = (await Promise.race([once(child.stderr, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
     output += chunk;
   }
   // read on, or a full pipe would stop Flask at its next event line
   const lines: string[] = [];
   pythonLines = lines;
   let rest = '';
-  child.stderr!.on('data', (chunk: string) => {
+  child.stderr.on('data', (chunk: string) => {
     onLog?.(chunk);
     const got = (rest + chunk).split('\n');
     rest = got.pop()!;

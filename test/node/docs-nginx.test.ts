@@ -33,7 +33,7 @@ async function nginxWith(block: string, docPort: number, upstream: number): Prom
   const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => log);
   return `http://127.0.0.1:${port}`;
 }

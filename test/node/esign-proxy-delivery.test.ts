@@ -134,7 +134,7 @@ describe('esign-proxy: no login lost, none repeated', () => {
     const later = await browser.post(path, {});
     assert.deepEqual([later.status, later.json['proxy_error']], [409, 'site-refused']);
     assert.equal(site.deliveries.length, 1, 'a refusal is not tried again');
-    const line = proxy.lines().find((l) => typeof l['msg'] === 'string' && (l['msg'] as string).includes('site-refused'));
+    const line = proxy.lines().find((l) => typeof l['msg'] === 'string' && (l['msg']).includes('site-refused'));
     assert.ok(line, proxy.stderr());
     assert.deepEqual([line['level'], line['code']], ['error', 'HTTP 409']);
     const events = proxy.stdout().trim().split('\n').map((l) => JSON.parse(l) as { type: string; outcome?: string });

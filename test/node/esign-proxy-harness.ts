@@ -78,8 +78,8 @@ export function esignProxyHarness() {
     children.push(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await until(
       () => {
         if (child.exitCode !== null) assert.fail(`esign-proxy exited: ${stderr}`);
@@ -105,9 +105,9 @@ export function esignProxyHarness() {
     const redis = spawn('redis-server', ['--port', String(at), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(redis);
     let output = '';
-    redis.stdout!.setEncoding('utf8');
+    redis.stdout.setEncoding('utf8');
     while (!/ready to accept connections/i.test(output)) {
-      const [chunk] = (await Promise.race([once(redis.stdout!, 'data'), once(redis, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
+      const [chunk] = (await Promise.race([once(redis.stdout, 'data'), once(redis, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
       output += chunk;
     }
     return { url: `redis://127.0.0.1:${at}`, pid: redis.pid!, child: redis };

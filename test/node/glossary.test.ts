@@ -19,7 +19,7 @@ const askVerb = (words: Strings) => words['form.code.empty'].split(' ')[0]!;
 describe('one glossary per language', () => {
   for (const lang of LANGUAGES) {
     const words = WORDS[lang];
-    const all = Object.entries(words) as [string, string][];
+    const all: [string, string][] = Object.entries(words);
 
     it(`${lang}: every missing field is asked for as the login asks ("${askVerb(words)} …"), never "fill this in"`, () => {
       const empty = all.filter(([key]) => /^form\.\w+\.empty$/.test(key) || key.endsWith('-empty'));

@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type RunningSandbox } from 'esign-sandbox';
@@ -96,7 +95,7 @@ async function started(command: string, args: string[], env: Record<string, stri
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const base = `http://127.0.0.1:${port}`;
   await untilAnswering(`${base}/me`, child, () => `${command}: ${log}`);
   return base;
@@ -104,7 +103,7 @@ async function started(command: string, args: string[], env: Record<string, stri
 
 describe('host sessions: the recipes', () => {
   it('Express with express-session: the visitor is the session id, onResult writes the person into a new session, signer reads it', async () => {
-    const base = await serve(createApp({ baseUrl: sandbox.url, accessToken: TOKEN, sessionSecret: 'recipe-session-secret' }) as unknown as RequestListener);
+    const base = await serve(createApp({ baseUrl: sandbox.url, accessToken: TOKEN, sessionSecret: 'recipe-session-secret' }));
     await recipeHolds(base);
     // (a lost answer at the login is not followed here: the visitor is the session's id, which the
     // login destroys, so the next poll is another visitor's and is told the session was not found)
@@ -153,7 +152,7 @@ async function recipePassesCheck(startRecipe: (baseUrl: string, token: string) =
 
 describe('host sessions: check-proxy logs in first, and the recipes pass it as written', () => {
   it('Express with express-session', async () => {
-    await recipePassesCheck((baseUrl, accessToken) => serve(createApp({ baseUrl, accessToken, sessionSecret: 'recipe-check-secret' }) as unknown as RequestListener));
+    await recipePassesCheck((baseUrl, accessToken) => serve(createApp({ baseUrl, accessToken, sessionSecret: 'recipe-check-secret' })));
   });
 
   it('Flask with its session', async () => {

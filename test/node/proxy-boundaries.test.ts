@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingMessage, type RequestListener } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { createFetchProxyHandler, createProxyHandler, type ProxyOptions } from '../../src/proxy/index.js';
 import { recordResponse, send, serverPool } from './harness.js';
@@ -33,7 +33,7 @@ async function hostileService(answer: (seen: Seen, req: IncomingMessage, res: im
 const json = (res: import('node:http').ServerResponse, text: string, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(text);
 
 function proxy(baseUrl: string, accessToken: string, options: Partial<ProxyOptions> = {}): Promise<string> {
-  return serve(createProxyHandler({ baseUrl, accessToken, rateLimit: false, ...options }) as RequestListener);
+  return serve(createProxyHandler({ baseUrl, accessToken, rateLimit: false, ...options }));
 }
 
 const LOGIN = { code: '40504040001', country: 'EE' };

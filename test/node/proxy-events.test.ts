@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
-import type { RequestListener } from 'node:http';
 import { createProxyHandler, MemoryStore, type ProxyEvent, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ACCESS_TOKEN, CookieJar, b64, eventsDelivered, send, serverPool, startStack, until, type Stack } from './harness.js';
@@ -25,7 +24,7 @@ const LOGIN = { code: CODE, country: 'EE' };
 async function proxy(options: Partial<ProxyOptions> = {}): Promise<{ url: string; events: ProxyEvent[] }> {
   const events: ProxyEvent[] = [];
   const url = await serve(
-    createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, onEvent: (event) => void events.push(event), ...options }) as RequestListener,
+    createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, onEvent: (event) => void events.push(event), ...options }),
   );
   return { url, events };
 }
@@ -145,7 +144,7 @@ describe('proxy events', () => {
             changed++;
           }
         },
-      }) as RequestListener,
+      }),
     );
     const jar = new CookieJar();
     const start = await send(`${url}/mobile/login.json`, 'POST', { code: '60001017869', phone: '+37268000769' }, false, { jar });

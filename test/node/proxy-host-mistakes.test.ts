@@ -1,6 +1,5 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createProxyHandler, type ProxyEvent } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, CookieJar, eventsDelivered, send, serverPool, stackOfThisFile, until } from './harness.js';
@@ -19,7 +18,7 @@ describe('proxy: mounted at the site\'s root without prefix', () => {
     app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, log: (line) => logs.push(line) }));
     app.get('/login', (_req, res) => void res.type('html').send('<h1>the host\'s login page</h1>'));
     app.post('/account/save', (_req, res) => void res.json({ saved: true }));
-    const url = await serve(app as unknown as RequestListener);
+    const url = await serve(app);
     const page = await fetch(`${url}/login`);
     assert.deepEqual([page.status, await page.text()], [200, '<h1>the host\'s login page</h1>']);
     assert.deepEqual((await send(`${url}/account/save`, 'POST', {}, false, { jar: new CookieJar() })).json, { saved: true });
@@ -39,7 +38,7 @@ describe('proxy: mounted at the site\'s root without prefix', () => {
     app.use('/esign', createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, log: (line) => logs.push(line) }));
     app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/prefixed', log: (line) => logs.push(line) }));
     app.use((_req, res) => void res.status(404).json({ fellThrough: true }));
-    const url = await serve(app as unknown as RequestListener);
+    const url = await serve(app);
     for (const path of ['/esign/login', '/prefixed/login']) {
       const refused = await send(`${url}${path}`, 'GET', undefined, false, { jar: new CookieJar() });
       assert.deepEqual([refused.status, refused.json.proxy_error], [404, 'operation-not-allowed'], path);
@@ -55,7 +54,7 @@ describe('proxy: an access token the service refuses', () => {
     const events: ProxyEvent[] = [];
     const wrongToken = 'not-the-token-0123';
     const url = await serve(
-      createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: wrongToken, rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }) as RequestListener,
+      createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: wrongToken, rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }),
     );
     for (let i = 0; i < 3; i++) {
       const answer = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
@@ -85,7 +84,7 @@ describe('proxy: a session removed while a poll of it was on its way', () => {
         statusPolls.push(() => answer({ status: 'error', message: 'Session for given token was not found', error_code: 40402 }));
       });
     });
-    const url = await serve(createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0 }) as RequestListener);
+    const url = await serve(createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0 }));
     const jar = new CookieJar();
     assert.equal((await send(`${url}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' }, false, { jar })).json.token, TOKEN);
     const onItsWay = send(`${url}/mobile/status/${TOKEN}.json`, 'POST', {}, false, { jar });
@@ -106,7 +105,7 @@ describe('proxy: setup mistakes said once in the log, where a new host looks', (
     const app = express();
     app.use(session({ secret: 'mistake-secret', resave: false, saveUninitialized: false }));
     app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/esign', rateLimit: false, visitor: (request) => (request.raw as express.Request).sessionID, log: (line) => logs.push(line) }));
-    const url = await serve(app as unknown as RequestListener);
+    const url = await serve(app);
     const jar = new CookieJar();
     const start = await send(`${url}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar });
     assert.equal(start.json.status, 'ok');
@@ -126,7 +125,7 @@ describe('proxy: setup mistakes said once in the log, where a new host looks', (
     app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/esign', rateLimit: false, log: (line) => logs.push(line) }));
     // the parser's refusal as Express's own error page, without its stack on the test's output
     app.use((error: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(error.status ?? 500).type('html').send('<pre>PayloadTooLargeError: request entity too large</pre>'));
-    const url = await serve(app as unknown as RequestListener);
+    const url = await serve(app);
     for (let i = 0; i < 2; i++) assert.equal((await send(`${url}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() })).json.status, 'ok');
     assert.equal(logs.length, 1, logs.join('\n'));
     assert.match(logs[0]!, /a body parsed by another middleware reached the proxy.*mount the proxy before your body parsers.*limit: '80mb'/);
@@ -139,7 +138,7 @@ describe('proxy: setup mistakes said once in the log, where a new host looks', (
   it('behind a reverse proxy that does not pass the Host on: the first cross-site refusal is said with the Origin and the Host it saw, once', async () => {
     const logs: string[] = [];
     const events: ProxyEvent[] = [];
-    const proxyUrl = await serve(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/esign', rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }) as RequestListener);
+    const proxyUrl = await serve(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, prefix: '/esign', rateLimit: false, log: (line) => logs.push(line), onEvent: (event) => void events.push(event) }));
     // what nginx sends without proxy_set_header Host: its upstream's address as the Host, the page's origin as it was
     for (let i = 0; i < 2; i++) {
       const refused = await send(`${proxyUrl}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar(), headers: { origin: 'https://bank.example', 'sec-fetch-site': 'same-origin' } });

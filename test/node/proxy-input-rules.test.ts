@@ -1,10 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createClient } from 'redis';
 import { MemoryStore, createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
-import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
+import { RedisStore } from '../../src/proxy/redis.js';
 import { ACCESS_TOKEN, CookieJar, TestClock, b64, countingService as countingServiceOf, send, serverPool, startStack, type Stack } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
@@ -17,7 +16,7 @@ const serve = serverPool();
 const countingService = (answer?: (path: string) => object) => countingServiceOf(serve, answer);
 
 function proxy(baseUrl: string, options: Partial<ProxyOptions> = {}): Promise<string> {
-  return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, ...options }) as RequestListener);
+  return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, ...options }));
 }
 
 const PDF = { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] };
@@ -108,7 +107,7 @@ describe('proxy: start fields are checked before anything is counted, stored or 
       await client.connect();
       try {
         const service = await countingService();
-        const url = await proxy(service.url, { store: new RedisStore(client as unknown as RedisClientLike) });
+        const url = await proxy(service.url, { store: new RedisStore(client) });
         const memory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
         const before = await memory();
         for (let i = 0; i < 3; i++) {
@@ -142,7 +141,7 @@ describe('proxy: JSON only, whatever parsed the body first', () => {
     app.use(express.text());
     app.use(express.json());
     app.use('/esign', createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, rateLimit: false }));
-    const url = await serve(app as unknown as RequestListener);
+    const url = await serve(app);
     const bodies: [string, string][] = [
       ['application/x-www-form-urlencoded', 'code=40504040001&country=EE'],
       ['application/x-www-form-urlencoded', 'person[code]=40504040001&code=40504040001&country=EE'],

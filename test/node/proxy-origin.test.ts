@@ -22,7 +22,7 @@ const START = '/smartid/login.json';
 const SMART_OK = { code: '40504040001', country: 'EE' };
 
 function proxy(baseUrl: string, options: Partial<ProxyOptions> = {}): Promise<string> {
-  return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, ...options }) as RequestListener);
+  return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, ...options }));
 }
 
 const kindOf = (answer: ProxyAnswer | void) => (answer ? { status: answer.status, kind: answer.kind } : undefined);
@@ -46,7 +46,7 @@ describe('proxy origin: over HTTP', () => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","token":"t-1","control_code":"1234"}');
     });
-    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false, allowedOrigins: ['https://app.example'] }) as RequestListener);
+    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false, allowedOrigins: ['https://app.example'] }));
     const host = new URL(proxy).host;
     const refused: Record<string, string>[] = [
       { origin: 'https://evil.example' },

@@ -1,7 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import type { RequestListener } from 'node:http';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { createProxyHandler, eventLogger, visitorFromCookie, type ProxyEvent, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
@@ -25,7 +24,7 @@ async function proxyWith(options: Partial<ProxyOptions> = {}, baseUrl = stack().
       onEvent: (event) => void events.push(event),
       onResult: (result) => void results.push(result),
       ...options,
-    }) as RequestListener,
+    }),
   );
   return { url, events, results };
 }

@@ -35,7 +35,7 @@ async function run(command: string, args: string[], env: Record<string, string>,
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => `${command}: ${log}`);
   return { child, log: () => log };
 }
@@ -85,7 +85,7 @@ ${poolLines}`,
   const fpm = spawn(PHP_FPM, ['-R', '-F', '-y', join(dir, 'fpm.conf')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(fpm);
   let fpmLog = '';
-  fpm.stderr!.setEncoding('utf8').on('data', (chunk: string) => (fpmLog += chunk));
+  fpm.stderr.setEncoding('utf8').on('data', (chunk: string) => (fpmLog += chunk));
   const workersLog = () => (existsSync(join(dir, 'fpm.log')) ? readFileSync(join(dir, 'fpm.log'), 'utf8') : '');
   await until(() => {
     if (fpm.exitCode !== null) assert.fail(`php-fpm exited: ${fpmLog}${workersLog()}`);

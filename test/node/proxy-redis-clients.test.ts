@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type RequestListener } from 'node:http';
+import { createServer } from 'node:http';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
@@ -52,13 +52,13 @@ const CLIENTS: [string, () => Promise<RedisClientLike>][] = [
     const client = createClient({ socket: { path: single.socket, tls: false } });
     await client.connect();
     closers.push(() => client.quit());
-    return client as unknown as RedisClientLike;
+    return client;
   }],
   ['node-redis createCluster', async () => {
     const client = createCluster({ rootNodes: [{ url: `redis://127.0.0.1:${cluster.ports[0]}` }] });
     await client.connect();
     closers.push(() => client.close());
-    return client as unknown as RedisClientLike;
+    return client;
   }],
   ['ioredis new Redis', async () => {
     const client = new Redis({ path: single.socket, lazyConnect: true });
@@ -88,7 +88,7 @@ describe('the Redis store with each client, on one server and on a Redis Cluster
             minPollIntervalMs: 0,
             rateLimit: { perVisitor: false, perPerson: { limit: 2, windowMs: 60_000 } },
             onResult: (result) => void results.push(result),
-          }) as RequestListener,
+          }),
         );
       const [a, b] = [await node(), await node()];
       const jar = new CookieJar();

@@ -44,7 +44,7 @@ function gate(): { passed: Promise<void>; open: () => void } {
 
 /** A proxy in front of `baseUrl`; the poll floor off, since these tests poll at will. */
 function proxy(baseUrl: string, options: Partial<ProxyOptions>): Promise<string> {
-  return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0, log: () => undefined, ...options }) as RequestListener);
+  return serve(createProxyHandler({ baseUrl, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0, log: () => undefined, ...options }));
 }
 
 /** Starts the session as a new visitor; returns the visitor's poll. */
@@ -210,7 +210,7 @@ describe('proxy: the package\'s client behind a gateway that times out', () => {
           if (poll) seen.push('504');
           res.writeHead(504, { 'content-type': 'text/html' }).end('<h1>Gateway Timeout</h1>');
         }, 500);
-        fetch(`${target}${req.url}`, { method: req.method ?? 'POST', headers: { 'content-type': 'application/json', cookie: req.headers.cookie ?? '' }, body: Buffer.concat(chunks) }).then(async (answer) => {
+        void fetch(`${target}${req.url}`, { method: req.method ?? 'POST', headers: { 'content-type': 'application/json', cookie: req.headers.cookie ?? '' }, body: Buffer.concat(chunks) }).then(async (answer) => {
           const text = await answer.text();
           if (res.headersSent) return;
           clearTimeout(timer);
@@ -299,10 +299,10 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     closers.push(async () => node.kill('SIGKILL'));
-    node.stdout!.setEncoding('utf8');
+    node.stdout.setEncoding('utf8');
     let said = '';
     const hear = async (pattern: RegExp) => {
-      while (!pattern.test(said)) said += ((await Promise.race([once(node.stdout!, 'data'), once(node, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
+      while (!pattern.test(said)) said += ((await Promise.race([once(node.stdout, 'data'), once(node, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
       return pattern.exec(said)!;
     };
     const url = (await hear(/listening (http:\/\/\S+)/))[1]!;
@@ -386,7 +386,7 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
         minPollIntervalMs: 0,
         resultWaitMs: 100,
         onResult: (result) => void stored.push(result.token),
-      }) as RequestListener,
+      }),
     );
     const jar = new CookieJar();
     await client.del(`esign-proxy:result:${SESSION}`);
@@ -417,7 +417,7 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     const store = new MemoryStore();
     let runs = 0;
     const node = (onResult: ProxyOptions['onResult']) =>
-      serve(createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store, rateLimit: false, minPollIntervalMs: 0, resultWaitMs: 100, onResult }) as RequestListener);
+      serve(createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store, rateLimit: false, minPollIntervalMs: 0, resultWaitMs: 100, onResult }));
     const slow = await node(async () => {
       runs++;
       await sleep(9_000);

@@ -28,7 +28,7 @@ async function proxyOf(kind: 'python' | 'php', env: Record<string, string>): Pro
   const child = spawn(command, args, { cwd: dir, env: { ...process.env, ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'state-')), 'state.sqlite'), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => `${command}: ${log}`);
   return `http://127.0.0.1:${port}/esign`;
 }
@@ -57,7 +57,7 @@ describe('the proxy rulebook', () => {
     const child = spawn('php', ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: 'examples/proxy-php', env, stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     let log = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
     await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => log);
     const answer = await fetch(`http://127.0.0.1:${port}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
     assert.equal(answer.status, 500);

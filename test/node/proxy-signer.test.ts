@@ -1,6 +1,5 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { createProxyHandler, type ProxyEvent, type ProxyOptions, type ProxyResult, type ProxySigner } from '../../src/proxy/index.js';
 import { addedSignature, uploadPrint } from '../../src/proxy/signed-by.js';
@@ -55,7 +54,7 @@ async function gatedProxy(baseUrl: string, who: ProxySigner | null | (() => neve
       onResult: (result) => void results.push(result),
       log: (line) => logs.push(line),
       ...options,
-    }) as RequestListener,
+    }),
   );
   return { url, events, results, logs };
 }

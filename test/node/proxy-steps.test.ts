@@ -285,19 +285,19 @@ describe('proxy steps, each on its own', () => {
       ...newExchange(incoming({ url: START }), START, null),
       service: { status: 200, text: JSON.stringify(value), value: JSON.parse(JSON.stringify(value)) as Record<string, unknown>, body: JSON.stringify(value) },
     };
-    filter(x, setup);
+    await filter(x, setup);
     assert.doesNotMatch(JSON.stringify(x.service.value), new RegExp(ACCESS_TOKEN));
     assert.deepEqual(x.service.value['peps_data'], [{ name: 'X' }], 'the host gets the screening data');
     assert.doesNotMatch(x.service.body, new RegExp(ACCESS_TOKEN));
     assert.doesNotMatch(x.service.body, /peps_data/);
     const text = '{"status":"waiting"}';
     const plain = { ...newExchange(incoming({ url: START }), START, null), service: { status: 200, text, value: { status: 'waiting' }, body: text } };
-    filter(plain, setup);
+    await filter(plain, setup);
     assert.equal(plain.service.body, text, 'the service\'s own text when nothing was taken out');
     // a screening field whose name the service spelled with an escape is found all the same
     const sneaky = '{"status":"ok","person":{"sanctions\\u005fdata":[1]}}';
     const escaped = { ...newExchange(incoming({ url: START }), START, null), service: { status: 200, text: sneaky, value: JSON.parse(sneaky) as Record<string, unknown>, body: sneaky } };
-    filter(escaped, setup);
+    await filter(escaped, setup);
     assert.equal(escaped.service.body, '{"status":"ok","person":{}}');
   });
 

@@ -1,9 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
 import { createClient } from 'redis';
 import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyStore } from '../../src/proxy/index.js';
-import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
+import { RedisStore } from '../../src/proxy/redis.js';
 import { EsignClient, EsignError } from '../../src/client/index.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -48,7 +47,7 @@ async function redisStore(): Promise<ProxyStore> {
   client.on('error', () => undefined);
   clients.push(client);
   await client.connect();
-  return new RedisStore(client as unknown as RedisClientLike, { prefix: 'down:' });
+  return new RedisStore(client, { prefix: 'down:' });
 }
 
 describe('proxy: a store that fails closed', () => {
@@ -66,7 +65,7 @@ describe('proxy: a store that fails closed', () => {
       onResult: () => void events.results++,
     };
     const handler = createProxyHandler(options);
-    const url = await serve(handler as RequestListener);
+    const url = await serve(handler);
     const visitor = new CookieJar();
     const start = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: visitor });
     assert.equal(start.json.token, TOKEN);
@@ -152,7 +151,7 @@ describe('proxy: a store that fails closed', () => {
       });
     });
     const logged: string[] = [];
-    const url = await serve(createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, store: await redisStore(), storeTimeoutMs: 300, rateLimit: false, log: (line) => logged.push(line) }) as RequestListener);
+    const url = await serve(createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, store: await redisStore(), storeTimeoutMs: 300, rateLimit: false, log: (line) => logged.push(line) }));
     try {
       const start = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
       assert.deepEqual([start.status, start.json.proxy_error, start.headers.get('retry-after')], [503, 'store-unavailable', '5']);

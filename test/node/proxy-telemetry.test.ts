@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -57,7 +57,7 @@ after(async () => {
 });
 
 function proxy(options: Partial<ProxyOptions> = {}): Promise<string> {
-  return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options }) as RequestListener);
+  return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options }));
 }
 
 /** Every counter and histogram point as `name {attributes}` → value (a histogram's count). */
@@ -161,7 +161,7 @@ describe('proxy: OpenTelemetry', () => {
     const url = await serve(((req, res) => {
       res.on('finish', () => (endedAsAnswered = spans.getFinishedSpans().length));
       handler(req, res);
-    }) as RequestListener);
+    }));
     const first = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
     assert.equal(first.status, 200);
     await until(() => endedAsAnswered >= 0, 'the answer finished');
@@ -196,7 +196,7 @@ describe('proxy: OpenTelemetry', () => {
       tracer.startActiveSpan('host request', (span) => {
         res.on('finish', () => span.end());
         nodeHandler(req, res);
-      })) as RequestListener);
+      })));
 
     for (const via of ['node', 'fetch'] as const) {
       spans.reset();
@@ -271,7 +271,7 @@ describe('proxy: OpenTelemetry', () => {
           res.on('finish', () => span.end());
           handler(req, res);
         });
-      }) as RequestListener);
+      }));
     };
     const browser = {
       traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',

@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
 import express from 'express';
 import { createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, CookieJar, TestClock, b64, send, serverPool, startStack, type Stack } from './harness.js';
@@ -20,7 +19,7 @@ after(async () => {
 
 /** A proxy with the given options in front of the stack's sandbox; rate limits and the poll floor off unless given. */
 function proxyFor(options: Partial<ProxyOptions> = {}): Promise<string> {
-  return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0, ...options }) as RequestListener);
+  return serve(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, minPollIntervalMs: 0, ...options }));
 }
 
 /** Moves the sandbox's clock past the persons' answer time and polls once. */
@@ -92,7 +91,7 @@ describe('proxy: only JSON', () => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     });
-    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false }) as RequestListener);
+    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false }));
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', '']) {
       const response = await fetch(`${proxy}/smartid/login.json`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: JSON.stringify(SMART_OK) });
       if (!type) assert.equal(response.headers.get('content-type'), 'application/json');
@@ -311,7 +310,7 @@ describe('proxy: rate limits on session starts', () => {
     const clock = new TestClock();
     const { url: upstream, forwarded } = await startingService();
     const proxy = await serve(
-      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: { limit: 3, windowMs: 600_000 }, perPerson: false } }) as RequestListener,
+      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: { limit: 3, windowMs: 600_000 }, perPerson: false } }),
     );
     const jar = new CookieJar();
     for (let i = 0; i < 3; i++) {
@@ -334,7 +333,7 @@ describe('proxy: rate limits on session starts', () => {
     const clock = new TestClock();
     const { url: upstream } = await startingService();
     const proxy = await serve(
-      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: false, perPerson: { limit: 2, windowMs: 300_000 } } }) as RequestListener,
+      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: false, perPerson: { limit: 2, windowMs: 300_000 } } }),
     );
     const fresh = () => ({ jar: new CookieJar() });
     assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '050405-10009', country: 'LV' }, false, fresh())).status, 200);
@@ -357,7 +356,7 @@ describe('proxy: rate limits on session starts', () => {
   it('never lets starts with a person\'s code and phones not theirs, or their phone and other codes, lock that person out', async () => {
     const clock = new TestClock();
     const { url: upstream, forwarded } = await startingService();
-    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now }) as RequestListener);
+    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now }));
     const mobile = (phone: string, code: string) => send(`${proxy}/mobile/login.json`, 'POST', { phone, code }, false, { jar: new CookieJar() });
     // as the attack went: each from a new visitor, never polled, each accepted by the service
     for (let i = 0; i < 8; i++) assert.equal((await mobile(`+3706${String(1_000_000 + i).padStart(7, '0')}`, '50001018865')).status, 200);
@@ -375,7 +374,7 @@ describe('proxy: rate limits on session starts', () => {
   it('has defaults that let a person retry and stop a flood', async () => {
     const clock = new TestClock();
     const { url: upstream } = await startingService();
-    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now }) as RequestListener);
+    const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now }));
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { jar: new CookieJar() })).status);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
@@ -396,7 +395,7 @@ describe('proxy: rate limits on session starts', () => {
           return headers.get('x-test-address');
         },
         rateLimit: { perVisitor: false, perPerson: false, perAddress: { limit: 2, windowMs: 600_000 } },
-      }) as RequestListener,
+      }),
     );
     let code = 30303039910;
     const start = (address: string | null) =>
@@ -457,7 +456,7 @@ describe('proxy: works where hosts put it', () => {
     app.use(createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, prefix: '/prefixed' }));
     app.use('/both', createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, prefix: '/both' }));
     app.use((_req, res) => void res.status(404).json({ fellThrough: true }));
-    const url = await serve(app as unknown as RequestListener);
+    const url = await serve(app);
     for (const base of ['/mounted', '/prefixed', '/both']) {
       const jar = new CookieJar();
       const start = await send(`${url}${base}/smartid/login.json`, 'POST', SMART_OK, false, { jar });

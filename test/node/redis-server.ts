@@ -21,9 +21,9 @@ export interface RedisServer {
 async function spawnRedis(socket: string): Promise<ChildProcess> {
   const redis = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
-  redis.stdout!.setEncoding('utf8');
+  redis.stdout.setEncoding('utf8');
   while (!/ready to accept connections/i.test(output)) {
-    const [chunk] = (await Promise.race([once(redis.stdout!, 'data'), once(redis, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
+    const [chunk] = (await Promise.race([once(redis.stdout, 'data'), once(redis, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
     output += chunk;
   }
   return redis;
@@ -84,16 +84,16 @@ export async function startRedisCluster(ports: number[]): Promise<RedisCluster> 
       );
       servers.push(server);
       let output = '';
-      server.stdout!.setEncoding('utf8');
+      server.stdout.setEncoding('utf8');
       while (!/ready to accept connections/i.test(output)) {
-        const [chunk] = (await Promise.race([once(server.stdout!, 'data'), once(server, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
+        const [chunk] = (await Promise.race([once(server.stdout, 'data'), once(server, 'exit').then(() => assert.fail('redis-server exited'))])) as [string];
         output += chunk;
       }
-      server.stdout!.resume();
+      server.stdout.resume();
     }
     const create = spawn('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let said = '';
-    create.stdout!.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+    create.stdout.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
     const [code] = (await once(create, 'exit')) as [number];
     assert.equal(code, 0, said);
     // every slot served before the tests begin
@@ -101,7 +101,7 @@ export async function startRedisCluster(ports: number[]): Promise<RedisCluster> 
       async () => {
         const info = spawn('redis-cli', ['-p', String(ports[0]), 'cluster', 'info'], { stdio: ['ignore', 'pipe', 'ignore'] });
         let text = '';
-        info.stdout!.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        info.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
         await once(info, 'exit');
         return /cluster_state:ok/.test(text);
       },

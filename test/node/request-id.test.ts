@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
 import { createProxyHandler, type ProxyEvent, type ProxyOptions } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, CookieJar, eventsDelivered, send, serverPool, startStack, type Stack } from './harness.js';
 
@@ -29,7 +28,7 @@ async function proxy(options: Partial<ProxyOptions> = {}): Promise<{ url: string
       onEvent: (event) => void events.push(event),
       log: (line) => void logged.push(line),
       ...options,
-    }) as RequestListener,
+    }),
   );
   return { url, events, logged };
 }
@@ -64,7 +63,7 @@ describe('request ids', () => {
         onEvent: () => {
           throw new Error('the host hook broke');
         },
-      }) as RequestListener,
+      }),
     );
     const refused = await send(`${url}/api/admin.json`, 'POST', {}, false, { jar: new CookieJar() });
     await eventsDelivered();

@@ -108,7 +108,7 @@ describe('sandbox: PAdES signatures, checked with pdfsig and openssl', () => {
   it('a changed signature value is SIG_CRYPTO_FAILURE; another CA is NO_CERTIFICATE_CHAIN_FOUND', async () => {
     const signed = await sign(stack, samplePdf('Contract'), { code: '30303039914', country: 'LT' });
     const text = signed.toString('latin1');
-    const [, , c] = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)/.exec(text)!.slice(1).map(Number) as number[];
+    const [, , c] = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)/.exec(text)!.slice(1).map(Number);
     const hex = text.slice(0, c! - 1).replace(/(00)+$/, '');
     // the last bytes of the CMS are the signature value: change one of them
     const broken = Buffer.from(signed);

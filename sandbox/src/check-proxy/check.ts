@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Sandbox, type RunningSandbox } from '../server.js';
-import type { Probe } from './probe.js';
 import { createProber, Jar, type Check, type CheckOptions, type Prober } from './prober.js';
 import { allowListPass, allowListRefuse } from './checks/allow-list.js';
 import { bodyLimit, fieldShapes, fields, formBodies, jsonOnly } from './checks/bodies.js';
@@ -71,7 +70,9 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
   const running: RunningSandbox = await sandbox.listen(options.port ?? 0);
   // logged in first: the checks sign as that person, with that browser's cookies
   const signer = options.signer ?? options.login;
-  const prober = createProber(signer ? { ...options, signer } : options, accessToken, sandbox.probe as Probe);
+  // a sandbox made with probe: true has its probe
+  if (!sandbox.probe) throw new Error('the check\'s sandbox has no probe');
+  const prober = createProber(signer ? { ...options, signer } : options, accessToken, sandbox.probe);
   try {
     await options.onReady?.({ url: running.url, accessToken });
     // the proxy answers at all

@@ -40,7 +40,8 @@ export class Probe {
     if (req.url === '/__probe/hook') {
       // a result hook's report, not a request of the service's
       try {
-        const mark = JSON.parse(body.toString('utf8')) as { token?: unknown; at?: unknown };
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- each field is checked below before use
+  const mark = JSON.parse(body.toString('utf8')) as { token?: unknown; at?: unknown };
         if (typeof mark.token === 'string' && (mark.at === 'start' || mark.at === 'end')) {
           this.hookMarks.push({ token: mark.token, at: mark.at, when: Date.now() });
           this.#refuseThis = mark.at === 'start' && this.refuseResults.has(mark.token);

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { recordOf } from '../service/json.js';
 import { request as httpsRequest } from 'node:https';
 import type { Probe, ReachedRequest } from './probe.js';
 
@@ -116,7 +117,7 @@ export function createProber(options: CheckOptions, accessToken: string, probe: 
           let json: Record<string, unknown> | null = null;
           try {
             const parsed: unknown = JSON.parse(text);
-            if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+            if (!Array.isArray(parsed)) json = recordOf(parsed) ?? json;
           } catch {
             json = null;
           }

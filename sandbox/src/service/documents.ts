@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordOf } from './json.js';
 import { Fields, decodeBase64 } from './fields.js';
 import { MAX_FILE_NAME, signedNameOf } from './sessions.js';
 import { isEmailAddress, isWebUrl } from './rules.js';
@@ -80,7 +81,8 @@ export class DocumentStore {
       mkdirSync(this.#dir, { recursive: true });
       for (const file of readdirSync(this.#dir)) {
         if (!file.endsWith('.json')) continue;
-        const doc = JSON.parse(readFileSync(join(this.#dir, file), 'utf8')) as StoredDocument;
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a document the sandbox wrote itself into its own folder
+    const doc = JSON.parse(readFileSync(join(this.#dir, file), 'utf8')) as StoredDocument;
         this.#documents.set(doc.uuid, doc);
       }
     }
@@ -133,7 +135,7 @@ export class DocumentStore {
   }
 
   #signer(raw: unknown, fields: Fields, field: string): StoredSigner {
-    const entry = (raw ?? {}) as Record<string, unknown>;
+    const entry = recordOf(raw) ?? {};
     const sub = new Fields(entry, fields.locale);
     const name = sub.string('name') ?? fields.invalid(`${field}.name`, 'required');
     const surname = sub.string('surname') ?? fields.invalid(`${field}.surname`, 'required');
@@ -165,10 +167,9 @@ export class DocumentStore {
   }
 
   upload(fields: Fields, baseUrl: string): object {
-    fields.oneOf('access', ['public', 'private'] as const, 'invalidAccess', true);
-    const access = fields.body['access'] as 'public' | 'private';
-    const file = fields.body['file'] as Record<string, unknown> | undefined;
-    if (!file || typeof file !== 'object') fields.invalid('file', 'required');
+    const access = fields.oneOf('access', ['public', 'private'] as const, 'invalidAccess', true);
+    const file = recordOf(fields.body['file']);
+    if (!file) fields.invalid('file', 'required');
     const filename = typeof file['filename'] === 'string' && file['filename'].length <= MAX_FILE_NAME ? file['filename'] : fields.invalid('file.filename', 'required');
     const extension = filename.split('.').pop()?.toLowerCase() ?? '';
     if (!filename.includes('.') || !ALLOWED_TYPES.includes(extension)) fields.fail('fileType', {}, 0);
@@ -251,7 +252,7 @@ export class DocumentStore {
 
   /** Validates a file that is not stored: the same report as a stored document's. */
   async validateFile(fields: Fields): Promise<object> {
-    const file = fields.body['file'] as Record<string, unknown> | undefined;
+    const file = recordOf(fields.body['file']);
     const filename = file?.['filename'];
     const bytes = decodeBase64(file?.['content']);
     if (typeof filename !== 'string' || !filename || filename.length > MAX_FILE_NAME) fields.invalid('file.filename', 'required');
@@ -268,13 +269,13 @@ export class DocumentStore {
   temporaryLink(fields: Fields, baseUrl: string): object {
     const uuid = fields.string('document_id', true);
     const doc = this.#require(uuid, fields);
-    const callbackUrl = fields.url('callback_url', true) as string;
-    const expireAfter = fields.minutes('expire_after', 30) as number;
+    const callbackUrl = fields.url('callback_url', true) ?? fields.invalid('callback_url', 'required');
+    const expireAfter = fields.minutes('expire_after', 30) ?? 30;
     const deleteAfter = fields.minutes('delete_document_after');
     if (deleteAfter !== undefined && deleteAfter < expireAfter) fields.invalid('delete_document_after', 'deleteBeforeExpiry');
-    const language = fields.oneOf('language', ['lt', 'en'] as const, 'invalidLanguage', false, 'lt') as 'lt' | 'en';
+    const language = fields.oneOf('language', ['lt', 'en'] as const, 'invalidLanguage', false, 'lt');
     // everything is checked before anything of the document changes
-    const file = fields.body['file'] as Record<string, unknown> | undefined;
+    const file = recordOf(fields.body['file']);
     let replacement: { filename: string; content: Uint8Array } | undefined;
     if (file !== undefined) {
       const content = decodeBase64(file?.['content']);
@@ -284,10 +285,10 @@ export class DocumentStore {
     }
     const rawSigners = fields.body['signers'];
     if (rawSigners !== undefined && !Array.isArray(rawSigners)) fields.invalid('signers', 'invalidSigners');
-    for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
+    for (const raw of Array.isArray(rawSigners) ? rawSigners : []) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fields.invalid('signers', 'invalidSigners');
       // a temporary signer is listed and removed by name and surname: an entry without them is refused
-      const entry = new Fields(raw as Record<string, unknown>, fields.locale);
+      const entry = new Fields(recordOf(raw) ?? {}, fields.locale);
       if (!entry.string('name')?.trim()) fields.invalid('signers.name', 'required');
       if (!entry.string('surname')?.trim()) fields.invalid('signers.surname', 'required');
       const email = entry.string('email');
@@ -298,8 +299,8 @@ export class DocumentStore {
       doc.content = Buffer.from(replacement.content).toString('base64');
     }
     const added: string[] = [];
-    for (const raw of (rawSigners as unknown[] | undefined) ?? []) {
-      const entry = new Fields((raw ?? {}) as Record<string, unknown>, fields.locale);
+    for (const raw of Array.isArray(rawSigners) ? rawSigners : []) {
+      const entry = new Fields(recordOf(raw) ?? {}, fields.locale);
       const email = entry.string('email');
       const personalCode = entry.string('personal_code');
       const phoneNumber = entry.string('phone_number');

@@ -45,14 +45,19 @@ export class Fields {
     return value;
   }
 
+  /** One of the allowed values: required, or the fallback when it is not given. */
+  oneOf<T extends string>(field: string, allowed: readonly T[], reason: MessageKey, required: true, fallback?: T): T;
+  oneOf<T extends string>(field: string, allowed: readonly T[], reason: MessageKey, required: boolean, fallback: T): T;
+  oneOf<T extends string>(field: string, allowed: readonly T[], reason: MessageKey, required: boolean, fallback?: T): T | undefined;
   oneOf<T extends string>(field: string, allowed: readonly T[], reason: MessageKey, required: boolean, fallback?: T): T | undefined {
     const value = this.body[field];
     if (value === undefined || value === null || value === '') {
       if (required) this.invalid(field, 'required');
       return fallback;
     }
-    if (typeof value !== 'string' || !allowed.includes(value as T)) this.invalid(field, reason);
-    return value as T;
+    const found = allowed.find((one) => one === value);
+    if (found === undefined) this.invalid(field, reason);
+    return found;
   }
 
   boolean(field: string): boolean {
@@ -63,7 +68,7 @@ export class Fields {
   }
 
   country(allowed: readonly Country[] = ['LT', 'LV', 'EE']): Country {
-    return this.oneOf('country', allowed, 'invalidCountry', true) as Country;
+    return this.oneOf('country', allowed, 'invalidCountry', true);
   }
 
   phone(field = 'phone'): string {
@@ -81,7 +86,7 @@ export class Fields {
 
   /** The mobile-channel message and its format (the service's default format is GSM-7). */
   mobileMessage(): { message?: string; format: MessageFormat } {
-    const format = this.oneOf('message_format', ['GSM-7', 'UCS-2'] as const, 'invalidMessageFormat', false, 'GSM-7') as MessageFormat;
+    const format: MessageFormat = this.oneOf('message_format', ['GSM-7', 'UCS-2'] as const, 'invalidMessageFormat', false, 'GSM-7');
     const text = this.string('message');
     if (text !== undefined) {
       const check = messageProblem(text, format);

@@ -66,8 +66,8 @@ function matchSegments(spec: RouteSpec, parts: string[]): Record<string, string>
   if (parts.length !== spec.segments.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
-    const want = spec.segments[i] as string;
-    const got = parts[i] as string;
+    const want = spec.segments[i] ?? '';
+    const got = parts[i] ?? '';
     if (!want.startsWith(':')) {
       if (want !== got) return null;
       continue;

@@ -11,7 +11,7 @@ import type { Country, HashAlgorithm, MessageFormat } from '../types.js';
 function elevenDigitCheckDigit(digits: number[]): number {
   const weighted = (start: number) => {
     let total = 0;
-    for (let i = 0; i < 10; i++) total += (digits[i] as number) * (((start + i - 1) % 9) + 1);
+    for (let i = 0; i < 10; i++) total += (digits[i] ?? 0) * (((start + i - 1) % 9) + 1);
     return total % 11;
   };
   const first = weighted(1);
@@ -24,7 +24,7 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return day <= (lengths[month - 1] as number);
+  return day <= (lengths[month - 1] ?? 0);
 }
 
 /** A valid EE/LT code of a made-up person: `3` (born in the 1900s), the birth date, a serial and its check digit. */
@@ -37,7 +37,7 @@ export function madeUpPersonalCode(serial: number): string {
 function isEstonianOrLithuanianCode(code: string): boolean {
   if (code.length !== 11 || /\D/.test(code)) return false;
   const digits = [...code].map(Number);
-  const g = digits[0] as number;
+  const g = digits[0] ?? 0;
   if (g < 1 || g > 6) return false;
   const century = 1700 + Math.ceil(g / 2) * 100;
   const year = century + Number(code.substring(1, 3));

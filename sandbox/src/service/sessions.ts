@@ -2,7 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Country, FileType, HashAlgorithm, SignaturePage, SignaturePosition } from '../types.js';
 import { HASH_HEX_DIGITS, isHashOf } from './rules.js';
 import { mobileIdControlCode, smartIdControlCode } from './control-code.js';
-import { Failure, Fields, decodeBase64 } from './fields.js';
+import { Failure, type Fields, decodeBase64 } from './fields.js';
+import { recordOf } from './json.js';
 import { message } from './messages.js';
 import { PERSONAS, findMobilePersona, findSmartIdPersona, type Outcome, type Persona } from '../personas.js';
 import { certificateObject, type SandboxPki } from '../signatures/pki.js';
@@ -143,7 +144,7 @@ export class SessionStore {
     };
     let hash: Uint8Array;
     if (kind === 'hash') {
-      const algorithm = fields.oneOf('hash_algorithm', ['SHA256', 'SHA512'] as const, 'invalidHashAlgorithm', true) as HashAlgorithm;
+      const algorithm = fields.oneOf('hash_algorithm', ['SHA256', 'SHA512'] as const, 'invalidHashAlgorithm', true);
       const hex = fields.string('hash', true);
       if (!isHashOf(algorithm, hex)) fields.invalid('hash', 'invalidHash', { length: HASH_HEX_DIGITS[algorithm] });
       if (channel === 'smartid') fields.asciiMessage();
@@ -189,7 +190,7 @@ export class SessionStore {
   }
 
   #readFiles(fields: Fields): NonNullable<Session['sign']> {
-    const type = fields.oneOf('type', FILE_TYPES, 'invalidType', true) as FileType;
+    const type = fields.oneOf('type', FILE_TYPES, 'invalidType', true);
     const position = fields.oneOf(
       'signature_position',
       ['auto', 'left_top', 'left_bottom', 'right_top', 'right_bottom'] as const,
@@ -199,14 +200,15 @@ export class SessionStore {
     const page = fields.oneOf('signature_page', ['first_page', 'last_page'] as const, 'invalidPage', false);
     const container = fields.body[type];
     if (container === undefined) fields.invalid(type, 'fileMissing');
-    const list = (container as { files?: unknown } | null)?.files;
+    const list = recordOf(container)?.['files'];
     if (!Array.isArray(list) || list.length === 0) fields.invalid(type, 'invalidFile');
     const files = list.map((entry: unknown) => {
-      const file = entry as { name?: unknown; content?: unknown } | null;
-      if (typeof file?.name !== 'string' || !file.name || file.name.length > MAX_FILE_NAME) fields.invalid(type, 'invalidFile');
-      const bytes = decodeBase64(file.content);
+      const file = recordOf(entry);
+      const name = file?.['name'];
+      if (typeof name !== 'string' || !name || name.length > MAX_FILE_NAME) fields.invalid(type, 'invalidFile');
+      const bytes = decodeBase64(file?.['content']);
       if (!bytes || bytes.length === 0) fields.invalid(type, 'invalidBase64');
-      return { name: file.name, bytes };
+      return { name, bytes };
     });
     if (type === 'pdf' && (files.length !== 1 || !startsWithPdf(files[0]!.bytes))) {
       fields.fail('corrupted', {}, 40022);
@@ -227,13 +229,15 @@ export class SessionStore {
       const detail = persona?.note ?? '';
       throw new Failure(http, message(fields.locale, key, { detail }), outcome);
     }
+    // (no persona is no account: 40401 above)
+    if (!persona) fields.fail('notUser', {}, 40401, 404);
     if (!session.result) {
-      session.result = await this.#result(session, persona as Persona, fields);
+      session.result = await this.#result(session, persona, fields);
       const file = (session.result as { file?: { name: string; content: string } }).file;
       if (session.origin && file) {
         this.onSigned?.(session.origin, { name: file.name, bytes: new Uint8Array(Buffer.from(file.content, 'base64')) }, {
-          name: (persona as Persona).givenName,
-          surname: (persona as Persona).surname,
+          name: persona.givenName,
+          surname: persona.surname,
           code: session.code,
         });
       }

@@ -97,7 +97,7 @@ async function signAsic(type: 'asice' | 'bdoc', files: NamedBytes[], signer: Con
   const existing = Object.keys(entries).filter((path) => /^META-INF\/signatures\d+\.xml$/.test(path)).length;
   const xml = await xadesSign(
     `<asic:XAdESSignatures xmlns:asic="${ASIC}"></asic:XAdESSignatures>`,
-    dataFiles.map((path) => ({ uri: uriOf(path), bytes: entries![path]! })),
+    dataFiles.map((path) => ({ uri: uriOf(path), bytes: entries[path]! })),
     signer,
     `S${existing}`,
     time,
@@ -156,7 +156,7 @@ async function signAdoc(files: NamedBytes[], signer: ContainerSigner, time: Date
   );
   const xml = await xadesSign(
     `<document-signatures xmlns="${ODF_DSIG}"></document-signatures>`,
-    [main, 'metadata/signableMetadata0.xml', ownMetadata].map((path) => ({ uri: uriOf(path), bytes: entries![path]! })),
+    [main, 'metadata/signableMetadata0.xml', ownMetadata].map((path) => ({ uri: uriOf(path), bytes: entries[path]! })),
     signer,
     id,
     time,

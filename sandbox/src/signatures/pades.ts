@@ -130,7 +130,8 @@ export async function padesSign(bytes: Uint8Array, signer: PadesSigner, options:
   const pages = pdf.pages();
   const pageRef = options.page === 'first_page' ? pages[0] : pages[pages.length - 1];
   if (!catalog || !pageRef) throw new UnreadablePdfError('the page tree or catalog sits in object streams');
-  const pageDict = pdf.object(pageRef) as string;
+  const pageDict = pdf.object(pageRef);
+  if (typeof pageDict !== 'string') throw new UnreadablePdfError('the page to sign sits in an object stream');
   const existing = (pdf.text.match(/\/FT\s*\/Sig\b/g) ?? []).length;
   const objects = new Map<number, string>();
   let next = pdf.size;
@@ -177,7 +178,7 @@ export async function padesSign(bytes: Uint8Array, signer: PadesSigner, options:
   const annotsRef = /\/Annots\s+(\d+\s+\d+)\s+R/.exec(pageDict);
   let page: string;
   if (annots) page = pageDict.replace(annots[0], `/Annots [${annots[1]} ${annotRef}]`);
-  else if (annotsRef) page = pageDict.replace(annotsRef[0], `/Annots [${pdf.object(annotsRef[1] as string)?.replace(/^\[|\]$/g, '') ?? ''} ${annotRef}]`);
+  else if (annotsRef) page = pageDict.replace(annotsRef[0], `/Annots [${pdf.object(annotsRef[1] ?? '')?.replace(/^\[|\]$/g, '') ?? ''} ${annotRef}]`);
   else page = `${pageDict.slice(0, -2)} /Annots [${annotRef}] >>`;
   objects.set(Number(pageRef.split(/\s+/)[0]), page);
   objects.set(Number(pdf.root.split(/\s+/)[0]), withField(pdf, catalog, annotRef, objects));

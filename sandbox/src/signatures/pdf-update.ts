@@ -24,11 +24,11 @@ export class PdfFile {
     const trailer = this.#trailerAt(this.prevXref);
     const size = /\/Size\s+(\d+)/.exec(trailer);
     const root = /\/Root\s+(\d+\s+\d+\s+R)/.exec(trailer);
-    if (!size || !root) throw new Error('no trailer');
+    if (!size || !root?.[1]) throw new Error('no trailer');
     this.size = Number(size[1]);
-    this.root = root[1] as string;
+    this.root = root[1];
     const info = /\/Info\s+(\d+\s+\d+\s+R)/.exec(trailer);
-    if (info) this.info = info[1] as string;
+    if (info?.[1]) this.info = info[1];
   }
 
   #trailerAt(offset: number): string {
@@ -62,7 +62,7 @@ export class PdfFile {
       const count = Number(/\/N\s+(\d+)/.exec(dict)?.[1]);
       let length = Number(/\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict)?.[1]);
       const lengthRef = /\/Length\s+(\d+\s+\d+)\s+R/.exec(dict);
-      if (lengthRef) length = Number(this.object(lengthRef[1] as string)?.trim());
+      if (lengthRef) length = Number(this.object(lengthRef[1] ?? '')?.trim());
       const streamAt = this.text.indexOf('stream', dictStart + dict.length);
       const dataStart = streamAt + 6 + (this.text[streamAt + 6] === '\r' ? 2 : 1);
       if (!Number.isFinite(length) || !Number.isFinite(first)) continue;
@@ -74,9 +74,9 @@ export class PdfFile {
       }
       const pairs = data.slice(0, first).trim().split(/\s+/).map(Number);
       for (let i = 0; i < count; i++) {
-        const num = pairs[i * 2] as number;
-        const offset = first + (pairs[i * 2 + 1] as number);
-        const end = i + 1 < count ? first + (pairs[i * 2 + 3] as number) : data.length;
+        const num = pairs[i * 2] ?? NaN;
+        const offset = first + (pairs[i * 2 + 1] ?? NaN);
+        const end = i + 1 < count ? first + (pairs[i * 2 + 3] ?? NaN) : data.length;
         packed.set(num, data.slice(offset, end).trim());
       }
     }

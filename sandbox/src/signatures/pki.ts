@@ -5,6 +5,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { CertificateObject, Country } from '../types.js';
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Node's Web Crypto is the browser's, typed apart by @types/node
 export const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
 
 const OID = {
@@ -52,7 +53,7 @@ async function generateKeys(kind: KeyKind): Promise<CryptoKeyPair> {
     kind === 'ecdsa'
       ? { name: 'ECDSA', namedCurve: 'P-256' }
       : { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
-  return (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']));
 }
 
 async function issue(options: {
@@ -135,7 +136,7 @@ async function importPair(stored: StoredPair): Promise<KeyPairWithCert> {
   const der = new Uint8Array(Buffer.from(stored.der, 'base64'));
   const spki = pkijs.Certificate.fromBER(der).subjectPublicKeyInfo.toSchema().toBER(false);
   const publicKey = await webcrypto.subtle.importKey('spki', spki, ALGORITHMS[stored.kind], true, ['verify']);
-  return { keys: { privateKey, publicKey } as CryptoKeyPair, der };
+  return { keys: { privateKey, publicKey }, der };
 }
 
 /**
@@ -152,6 +153,7 @@ export class SandboxPki {
 
   constructor(dataDir?: string) {
     this.#file = dataDir ? join(dataDir, 'pki.json') : undefined;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- the sandbox's own keys, written by it into its data folder
     this.#stored = this.#file && existsSync(this.#file) ? JSON.parse(readFileSync(this.#file, 'utf8')) : { people: {} };
   }
 

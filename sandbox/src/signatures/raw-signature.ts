@@ -15,7 +15,8 @@ const DIGEST_INFO_PREFIX: Record<HashAlgorithm, string> = {
 export async function signDigest(privateKey: CryptoKey, digest: Uint8Array, algorithm: HashAlgorithm): Promise<Uint8Array> {
   if (privateKey.algorithm.name === 'ECDSA') {
     const jwk = await webcrypto.subtle.exportKey('jwk', privateKey);
-    const secret = Buffer.from(jwk.d as string, 'base64url');
+    if (!jwk.d) throw new Error('the signing key exported without its private part');
+    const secret = Buffer.from(jwk.d, 'base64url');
     return p256.sign(digest, secret, { prehash: false });
   }
   const digestInfo = Buffer.concat([Buffer.from(DIGEST_INFO_PREFIX[algorithm], 'hex'), digest]);

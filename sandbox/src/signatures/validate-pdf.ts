@@ -44,8 +44,8 @@ function chainsToSandbox(der: ArrayBuffer, trust: TrustAnchors): boolean {
 function pdfTime(window: string): number | undefined {
   const found = /\/M\s*\(D:(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)/.exec(window);
   if (!found) return undefined;
-  const [, y, mo, d, h, mi, s] = found.map(Number) as number[];
-  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
+  const [, y = 0, mo = 1, d, h, mi, s] = found.map(Number);
+  return Date.UTC(y, mo - 1, d, h, mi, s);
 }
 
 /**
@@ -58,7 +58,7 @@ export async function pdfSignatures(bytes: Uint8Array, trust: TrustAnchors): Pro
   const out: SimpleReportSignature[] = [];
   const ranges = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
   for (let found = ranges.exec(text); found; found = ranges.exec(text)) {
-    const [a, b, c, d] = found.slice(1).map(Number) as [number, number, number, number];
+    const [a = 0, b = 0, c = 0, d = 0] = found.slice(1).map(Number);
     const id = `S-PDF-${out.length + 1}`;
     const window = text.slice(text.lastIndexOf(' obj', found.index), text.indexOf('endobj', found.index));
     const base: SimpleReportSignature = {
@@ -95,7 +95,8 @@ export async function pdfSignatures(bytes: Uint8Array, trust: TrustAnchors): Pro
     base.signedBy = signerName(certificate);
     const data = Buffer.concat([bytes.subarray(a, a + b), bytes.subarray(c, c + d)]);
     const attributes = signerInfo.signedAttrs?.attributes ?? [];
-    const messageDigest = attributes.find((attr) => attr.type === MESSAGE_DIGEST)?.values[0] as asn1js.OctetString | undefined;
+    const digestValue: unknown = attributes.find((attr) => attr.type === MESSAGE_DIGEST)?.values[0];
+    const messageDigest = digestValue instanceof asn1js.OctetString ? digestValue : undefined;
     const digest = createHash('sha256').update(data).digest();
     if (!messageDigest || !Buffer.from(messageDigest.valueBlock.valueHexView).equals(digest)) {
       out.push({ ...base, indication: 'TOTAL_FAILED', subIndication: 'HASH_FAILURE', errors: ['The signed bytes of the document were changed.'] });

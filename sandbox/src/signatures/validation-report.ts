@@ -18,7 +18,7 @@ export async function validationReport(filename: string, bytes: Uint8Array, now:
   const pdf = Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-' ? await pdfSignatures(bytes, collecting) : [];
   const container = isZip(bytes) ? await containerSignatures(bytes, collecting) : [];
   const signatures = [...pdf, ...container];
-  const ids = signatures.map((s) => s.id as string);
+  const ids = signatures.map((s) => s.id);
   const valid = signatures.filter((s) => s.indication === 'TOTAL_PASSED').length;
   return {
     simpleReport: {

@@ -7,6 +7,7 @@ import type { ReportSignature as SimpleReportSignature } from '../types.js';
 import type { TrustAnchors } from './validate-pdf.js';
 
 xmlCore.setNodeDependencies({ DOMParser, XMLSerializer, DOMImplementation });
+// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Node's Web Crypto is the browser's, typed apart by @types/node
 xadesjs.Application.setEngine('NodeJS', webcrypto as unknown as Crypto);
 
 const DSIG = 'http://www.w3.org/2000/09/xmldsig#';
@@ -30,6 +31,7 @@ export interface SignedPart {
  */
 export async function xadesSign(rootXml: string, parts: SignedPart[], signer: XadesSigner, id: string, time: Date): Promise<string> {
   const doc = new DOMParser().parseFromString(rootXml, 'application/xml');
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- xmldom's document and elements, which xadesjs and the DOM's types name as the browser's
   const signed = new xadesjs.SignedXml(doc as unknown as Document);
   signed.XmlSignature.SignedInfo.CanonicalizationMethod.Algorithm = EXC_C14N;
   signed.contentHandler = async (reference) => {
@@ -38,13 +40,15 @@ export async function xadesSign(rootXml: string, parts: SignedPart[], signer: Xa
   };
   const certificate = Buffer.from(signer.certificate).toString('base64');
   const algorithm = signer.privateKey.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
-  const signature = await signed.Sign(algorithm as Algorithm, signer.privateKey, doc as unknown as Document, {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- xmldom's document and elements, which xadesjs and the DOM's types name as the browser's
+  const signature = await signed.Sign(algorithm, signer.privateKey, doc as unknown as Document, {
     id,
     references: parts.map((p) => ({ uri: p.uri, hash: 'SHA-256', transforms: [] })),
     x509: [certificate],
     signingCertificateV2: certificate,
     signingTime: { value: time },
-  } as never);
+  });
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- xadesjs's element into xmldom's document: one DOM, two sets of types
   doc.documentElement!.appendChild(signature.GetXml() as never);
   return new XMLSerializer().serializeToString(doc);
 }
@@ -54,7 +58,7 @@ function text(element: Element | undefined, localName: string, ns = DSIG): strin
 }
 
 function subjectName(certificate: X509Certificate): string {
-  const fields = Object.fromEntries(certificate.subject.split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const fields = Object.fromEntries(certificate.subject.split('\n').map((line) => { const [key = '', value = ''] = line.split(/=(.*)/s); return [key, value]; }));
   const given = fields['GN'] ?? '';
   const surname = fields['SN'] ?? '';
   return given || surname ? `${given} ${surname}`.trim() : (fields['CN'] ?? '').replace(/\\,/g, ',');
@@ -74,6 +78,7 @@ export async function xadesVerify(
 ): Promise<SimpleReportSignature[]> {
   const doc = new DOMParser().parseFromString(xml, 'application/xml');
   const out: SimpleReportSignature[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- xmldom's document and elements, which xadesjs and the DOM's types name as the browser's
   const signatures = Array.from(doc.getElementsByTagNameNS(DSIG, 'Signature') as unknown as ArrayLike<Element>);
   for (const element of signatures) {
     const id = element.getAttribute('Id') || `S-${out.length + 1}`;
@@ -95,6 +100,7 @@ export async function xadesVerify(
       continue;
     }
     base.signedBy = subjectName(certificate);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- xmldom's document and elements, which xadesjs and the DOM's types name as the browser's
     const references = Array.from(element.getElementsByTagNameNS(DSIG, 'Reference') as unknown as ArrayLike<Element>);
     const changed = references.some((reference) => {
       const uri = reference.getAttribute('URI') ?? '';
@@ -109,8 +115,9 @@ export async function xadesVerify(
     }
     let verified = false;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- xmldom's document and elements, which xadesjs and the DOM's types name as the browser's
       const signed = new xadesjs.SignedXml(doc as unknown as Document);
-      signed.LoadXml(element as unknown as Element);
+      signed.LoadXml(element);
       signed.contentHandler = async (reference) => {
         const bytes = resolve(reference.Uri ?? '');
         return bytes ? new Uint8Array(bytes) : null;

@@ -7,6 +7,13 @@ import { PDFWorker, TextLayer, VerbosityLevel, getDocument, type PDFDocumentProx
 
 export { readContainer, type ContainerEntry } from './zip.js';
 
+/** A canvas's 2D context: a browser that will not give one (out of memory, say) fails the page's drawing, said as any failure to draw. */
+function context2d(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('the browser gave no 2D context for the preview');
+  return context;
+}
+
 /** The worker beside this module, in the package and in the script-tag files alike. */
 const DEFAULT_WORKER = new URL(/* @vite-ignore */ './esign-elements-pdf-worker.js', import.meta.url).href;
 /** The most pixels one page's canvas may hold (phones refuse larger canvases). */
@@ -111,7 +118,7 @@ export class PdfView {
     canvas.height = Math.floor(viewport.height * dense);
     canvas.style.width = `${Math.floor(viewport.width)}px`;
     canvas.style.height = `${Math.floor(viewport.height)}px`;
-    const task = page.render({ canvas, canvasContext: canvas.getContext('2d')!, viewport, ...(dense === 1 ? {} : { transform: [dense, 0, 0, dense, 0, 0] }) });
+    const task = page.render({ canvas, canvasContext: context2d(canvas), viewport, ...(dense === 1 ? {} : { transform: [dense, 0, 0, dense, 0, 0] }) });
     this.#task = task;
     try {
       await task.promise;

@@ -93,7 +93,7 @@ export class PreviewViewer {
   get #name(): string {
     const host = this.host;
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a file shown is a File when the host gave one (a Blob has no name: the fallback)
-    return host._shown || (host.file as File | null)?.name || decodeURIComponent(host.src.split(/[?#]/)[0]!.split('/').pop() ?? '');
+    return host._shown || (host.file as File | null)?.name || decodeURIComponent(host.src.split(/[?#]/)[0]?.split('/').pop() ?? '');
   }
 
   /** Reads the element's file (or address) now. */
@@ -238,7 +238,7 @@ export class PreviewViewer {
     if (!viewport) return 1;
     const style = getComputedStyle(viewport);
     const available = viewport.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd);
-    return available > 0 ? Math.min(available / width, ZOOMS.at(-1)!) : 1;
+    return available > 0 ? Math.min(available / width, ZOOMS.at(-1) ?? 1) : 1;
   }
 
   async #draw(): Promise<void> {

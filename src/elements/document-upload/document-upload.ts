@@ -99,9 +99,10 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     this._submitted = true;
     this.#fileError = this.#checkFile();
     const signerError = this.signers.findIndex((s) => Object.keys(signerProblems(s)).length > 0);
-    if (this.#fileError || signerError >= 0) {
+    const firstWrong = this.signers[signerError];
+    if (this.#fileError || firstWrong) {
       this.requestUpdate();
-      const target = this.#fileError ? '[part="pick"]' : `#signer-${signerError}-${Object.keys(signerProblems(this.signers[signerError]!))[0]}`;
+      const target = this.#fileError || !firstWrong ? '[part="pick"]' : `#signer-${signerError}-${Object.keys(signerProblems(firstWrong))[0]}`;
       void this.focusLater(target);
       throw new EsignError('invalid-input', this.#fileError || this.t('error.invalid-input'), { field: this.#fileError ? 'file' : 'signers' });
     }

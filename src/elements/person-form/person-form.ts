@@ -116,7 +116,8 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
   validate(focus = true): boolean {
     this._touched = new Set(['code', 'phone', 'country']);
     const problems = this.#problems();
-    if (problems.length && focus) void this.updateComplete.then(() => this.focusField(problems[0]!.field));
+    const first = problems[0];
+    if (first && focus) void this.updateComplete.then(() => this.focusField(first.field));
     return problems.length === 0;
   }
 

@@ -201,7 +201,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     const type = resolveType(this.type, files);
     if (!type) fail(this.t('sign.wrong-type'));
     if (type === 'pdf' && files.length > 1) fail(this.t('sign.one-pdf'));
-    if (type === 'pdf' && extensionOf(files[0]!.name) !== 'pdf' && files[0]!.blob?.type !== 'application/pdf') fail(this.t('sign.wrong-type'));
+    const first = files[0];
+    if (type === 'pdf' && first && extensionOf(first.name) !== 'pdf' && first.blob?.type !== 'application/pdf') fail(this.t('sign.wrong-type'));
     const tooLarge = this.maxSize > 0 ? files.find((f) => f.size > this.maxSize) : undefined;
     if (tooLarge) fail(this.t('sign.too-large', { name: tooLarge.name, limit: formatSize(this.maxSize, this.language) }));
   }

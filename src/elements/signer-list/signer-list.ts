@@ -185,7 +185,8 @@ export class EsignSignerList extends EsignDocumentElement {
     const signed = (this._signers ?? []).filter((s) => s.signStatus === 'signed');
     const signers = signed.filter((s) => !names.some((n) => n.toLocaleUpperCase() === full(s)));
     const others = names.filter((n) => !signed.some((s) => n.toLocaleUpperCase() === full(s)));
-    return new Map(signers.length === 1 && others.length === 1 ? [[signers[0]!, others[0]!]] : []);
+    const [signer, other] = [signers[0], others[0]];
+    return new Map(signers.length === 1 && others.length === 1 && signer && other ? [[signer, other]] : []);
   }
 
   #renderSigner(signer: SignerEntry, index: number, signedAs: Map<SignerEntry, string>) {
@@ -202,7 +203,7 @@ export class EsignSignerList extends EsignDocumentElement {
         ${this.t('signers.col.signature')}:
         ${signer.signStatus === 'signed' ? this.t(signer.isSignatureValid === 'true' ? 'signers.valid' : 'signers.invalid') : this.t('signers.no-signature')}
       </span>
-      ${signedAs.has(signer) ? html`<span class="muted">${this.t('signers.signed-as', { name: signedAs.get(signer)! })}</span>` : nothing}
+      ${signedAs.has(signer) ? html`<span class="muted">${this.t('signers.signed-as', { name: signedAs.get(signer) ?? '' })}</span>` : nothing}
       ${signer.rejectionReason ? html`<span>${this.t('signers.reason', { reason: signer.rejectionReason })}</span>` : nothing}
       ${this.noRemove || signer.signStatus === 'signed' || !this.#isTemporary(signer)
         ? nothing

@@ -48,7 +48,7 @@ export function renderReport(host: ReportViewHost, signatures: ReadSignature[], 
                 <dt>${t('report.time')}</dt>
                 <dd>${time(signature.signingTime)}</dd>
                 <dt>${t('report.format')}</dt>
-                <dd>${plain('format', signature.format.split('-')[0]!, signature.format)}</dd>
+                <dd>${plain('format', signature.format.split('-')[0] ?? signature.format, signature.format)}</dd>
                 <dt>${t('report.level')}</dt>
                 <dd>${plain('level', signature.level, signature.level)}</dd>
                 ${notes('report.errors', signature.errors)} ${notes('report.warnings', signature.warnings)}

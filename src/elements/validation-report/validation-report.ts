@@ -157,7 +157,8 @@ export class EsignValidationReport extends EsignDocumentElement {
   }
 
   override render() {
-    const read = this.report ? readReport(this.report) : null;
+    const report = this.report;
+    const read = report ? readReport(report) : null;
     return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
       <div class="head">
         <h2>${this.t('report.title')}</h2>
@@ -170,9 +171,9 @@ export class EsignValidationReport extends EsignDocumentElement {
       ${this.documentId ? nothing : this.#renderFilePicker()}
       <p class="muted" role="status">${textOrNothing(this.busy && this.t('report.loading'))}</p>
       ${this.renderFailure()}
-      ${read
+      ${read && report
         ? html`<p class="summary" role="status" tabindex="-1">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
-            ${this.#view?.renderReport(this, read.signatures, this.report!) ?? nothing}`
+            ${this.#view?.renderReport(this, read.signatures, report) ?? nothing}`
         : nothing}
     </section>`;
   }

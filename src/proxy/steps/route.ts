@@ -19,10 +19,11 @@ export const route: Step<never, 'operation'> = (x, setup) => {
   const base = x.event.base;
   base.operation = operation.id;
   const session = STARTS[operation.id] ?? STATUS_OF[operation.id];
+  const removes = REMOVALS[operation.id];
   if (session) {
     base.kind = session.kind;
     base.channel = session.channel;
-  } else if (REMOVALS[operation.id]) base.channel = REMOVALS[operation.id]!;
+  } else if (removes) base.channel = removes;
   else base.kind = 'document';
   if (!setup.enabled.has(operation.id)) return proxyError('operation-disabled');
 };

@@ -1,6 +1,6 @@
 import { samplePdf } from '../../sample-pdf.js';
 import { findRoute } from '../../service/routes.js';
-import { Jar, type Answer, type Check } from '../prober.js';
+import { Jar, type Check } from '../prober.js';
 
 const ID = '0b0e0000-0000-4000-8000-000000000001';
 
@@ -116,7 +116,7 @@ export const allowListRefuse: Check = {
     let failure: string | null = null;
     for (const [method, path] of TRICKS) {
       const before = mark();
-      const answer = await send({ method, path, body: method === 'GET' || method === 'HEAD' ? undefined : '{}', jar: new Jar() }).catch((error: Error) => ({ status: 400, text: error.message, headers: {}, json: null }) as Answer);
+      const answer = await send({ method, path, body: method === 'GET' || method === 'HEAD' ? undefined : '{}', jar: new Jar() }).catch((error: Error) => ({ status: 400, text: error.message, headers: {}, json: null }));
       const reached = reachedSince(before);
       // a framework may resolve dot segments first (fetch-style handlers only see the resolved URL):
       // the resolved path reaching the service as an operation of its own is no bypass

@@ -25,6 +25,7 @@ export const fields: Check = {
     const answer = await post('/smartid/login.json', body);
     const reached = reachedSince(before)[0];
     if (!reached) return show('POST /smartid/login.json with extra fields', answer) + ' (nothing reached the service)';
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- what the check's own sandbox received, as JSON it checked on arrival
     const sent = JSON.parse(reached.body) as Record<string, unknown>;
     const extra = Object.keys(sent).filter((key) => !['code', 'country', 'access_token'].includes(key));
     const tokens = (reached.body.match(/"access_token"/g) ?? []).length;
