@@ -5,6 +5,7 @@ export type { ProxyAnswer } from './errors.js';
 export type { EventPerson, FailureKind, HostHook, ProxyEvent, ProxyEventBase, RateLimitName, RefusalReason } from './events.js';
 export { ResultRefused } from './hand-over.js';
 export { eventLogger, type EventLogger } from './event-log.js';
+export { proxyEventSchema } from './event-schema.js';
 export { MemoryStore, type ProxyStore } from './store.js';
 export { visitorFromCookie } from './visitor.js';
 export {

@@ -9,6 +9,7 @@ import { checkProxy, startSandbox } from 'esign-sandbox';
 import { freePort, scratchDir, sqliteStateCommands } from './processes.js';
 import { until } from './wait.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, loginRotatesVisitor, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
+import { assertProxyEvents } from './proxy-event-schema.js';
 import { ALL_ROWS, check, children, failing, pythonLines, pythonProxy, servers, skipped } from './check-proxy-setups.js';
 
 // `esign-sandbox check-proxy` against the README's Python proxy (Flask from Debian, run for real;
@@ -29,6 +30,8 @@ describe('check-proxy against the Python proxy', () => {
     assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country']);
     const handed = readFileSync(results, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { operation: string; status: string });
     assert.ok(handed.some((r) => r.operation === 'mobileLoginStatus' && r.status === 'ok'), JSON.stringify(handed));
+    // its events have the Node proxy's fields, by the one schema
+    assertProxyEvents(pythonLines.map((line) => JSON.parse(line) as unknown), 'the Python proxy', ['started', 'finished', 'refused', 'failed']);
     assert.ok(handed.every((r) => /^(mobile|smartId)(Login|Sign|HashSign)Status$/.test(r.operation)), JSON.stringify(handed));
   });
 

@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GATE_PERSON } from './signing-impostor.js';
-import { createFetchProxyHandler, fetchHandlerToNode } from '../../src/proxy/index.js';
+import { createFetchProxyHandler, fetchHandlerToNode, type ProxyEvent } from '../../src/proxy/index.js';
 import { RedisStore } from '../../src/proxy/redis.js';
 import { createClient } from 'redis';
 import { startRedis } from './redis-server.js';
+import { assertProxyEvents } from './proxy-event-schema.js';
 import { ALL_ROWS, check, failing, nodeProxy, reportingHook, servers, skipped, withBody } from './check-proxy-setups.js';
 
 // `esign-sandbox check-proxy` against our Node proxy (both handlers, Redis, a signing gate), and
@@ -14,10 +15,13 @@ import { ALL_ROWS, check, failing, nodeProxy, reportingHook, servers, skipped, w
 
 describe('check-proxy against working proxies', () => {
   it('passes our Node proxy (node:http handler) on every row, and says which rows it could not check', async () => {
-    const rows = await check((port, token) => nodeProxy(port, token));
+    const events: ProxyEvent[] = [];
+    const rows = await check((port, token) => nodeProxy(port, token, { onEvent: (event) => void events.push(event) }));
     assert.deepEqual(rows.map((row) => row.id), ALL_ROWS);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'fail-closed'], 'nothing told, nothing checked: skipped, never passed');
+    // the events the Python and PHP proxies are held to, by the same schema
+    assertProxyEvents(events, 'the Node proxy', ['started', 'finished', 'refused', 'failed']);
   });
 
   it('passes our Node proxy with a Redis store and a slow, reporting result hook on every row, the state taken away and given back', async () => {

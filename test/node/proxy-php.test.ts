@@ -10,6 +10,7 @@ import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
 import { freePort, nginxConfig, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, loginRotatesVisitor, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
 import { until, untilAnswering } from './wait.js';
+import { assertProxyEvents } from './proxy-event-schema.js';
 
 // The README's PHP proxy, run for real: under PHP's built-in server (`php -S`, the quick way) and
 // as the front controller behind nginx and php-fpm with four workers (how PHP is served), against
@@ -135,6 +136,8 @@ describe('the PHP proxy', () => {
     assert.deepEqual(failing(rows), [], `${JSON.stringify(rows.filter((r) => !r.ok))}\n${log.split('\n').filter((line) => line.includes('[esign-proxy]') || /PHP (Warning|Fatal|Notice)/.test(line)).join('\n').slice(0, 3000)}`);
     assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country']);
     const said = events(log);
+    // the Node proxy's events, with its fields, by the one schema
+    assertProxyEvents(said, 'the PHP proxy', ['started', 'finished', 'refused', 'failed']);
     // the Node proxy's events, by the same names
     const reasons = new Set(said.filter((e) => e.type === 'refused').map((e) => e.reason));
     // (a body over the limit is refused by nginx before PHP sees it)
