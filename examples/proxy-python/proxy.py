@@ -30,7 +30,7 @@ from io import BytesIO
 from datetime import datetime, timezone
 
 import requests
-from flask import Blueprint, Flask, Response, current_app, g, request, session
+from flask import Blueprint, Flask, Response, copy_current_request_context, current_app, g, request, session
 
 with open(os.environ.get("ESIGN_RULES_FILE") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "proxy-rules.json")) as rules_file:
     RULES = json.load(rules_file)
@@ -507,18 +507,21 @@ def atomically(work):
         raise StateUnavailable(str(failure)) from failure
 
 
-def hand_over(token, run):
-    """"ran" when on_result succeeded in this request, "done" when it had succeeded before (by this
-    or another worker); False when another worker is running it past RESULT_WAIT; raises what run
-    raised (ResultRefused, kept: every later poll of the session raises it too). The claim is a
-    lease renewed while run runs: a worker that dies gives it up within LEASE."""
+def hand_over(token, run, finish):
+    """"ran" when on_result succeeded within this request's wait, "done" when it had succeeded
+    before (in this or another request or worker); False while it is still running, here or
+    elsewhere, past RESULT_WAIT: the poll answers "waiting" and the run goes on (as in the Node
+    proxy), so a slow site never holds a poll past the widget's patience. finish() runs after
+    on_result succeeded, before anyone is told. Raises what run raised within the wait
+    (ResultRefused, kept: every later poll of the session raises it too). The claim is a lease
+    renewed while run runs, up to RESULT_TIMEOUT: a worker that dies gives it up within LEASE."""
     lease = secrets.token_hex(8)
     until = time.time() + RESULT_WAIT
 
     def take(db):
         claim = db.execute("SELECT lease, expires FROM claims WHERE token = ?", (token,)).fetchone()
-        if claim and claim[0] in ("done", "refused"):
-            return claim[0]
+        if claim and claim[0] in ("done", "told", "refused"):
+            return "refused" if claim[0] == "refused" else "done"
         if claim is None or claim[1] <= time.time():  # free, or its holder died
             db.execute("INSERT OR REPLACE INTO claims (token, lease, expires) VALUES (?, ?, ?)", (token, lease, time.time() + LEASE))
             return "mine"
@@ -536,6 +539,8 @@ def hand_over(token, run):
             return False
         time.sleep(0.05)
     running = threading.Event()
+    abandoned = threading.Event()  # the request answered "waiting" and went on
+    outcome = {}
 
     def renew():
         # renewed until the run's time limit at most: then the lease lapses and the next poll runs it again
@@ -550,23 +555,45 @@ def hand_over(token, run):
         finally:
             db.close()
 
+    def work():
+        try:
+            started = time.time()
+            run()
+            if time.time() - started > RESULT_TIMEOUT:
+                raise TimeoutError("on_result took longer than RESULT_TIMEOUT")
+            finish()
+        except ResultRefused as refusal:
+            running.set()
+            atomically(lambda db: db.execute("UPDATE claims SET lease = 'refused', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
+            outcome["raised"] = refusal
+        except Exception as failure:  # noqa: BLE001 (the host's code: any failure is tried again)
+            running.set()
+            atomically(lambda db: db.execute("DELETE FROM claims WHERE token = ? AND lease = ?", (token, lease)))
+            outcome["raised"] = failure
+            if abandoned.is_set():
+                current_app.logger.error("on_result failed for a session after its poll answered waiting: %s; the next poll runs it again", type(failure).__name__)
+        else:
+            running.set()
+            atomically(lambda db: db.execute("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
+
     threading.Thread(target=renew, daemon=True).start()
-    try:
-        started = time.time()
-        run()
-        if time.time() - started > RESULT_TIMEOUT:
-            raise TimeoutError("on_result took longer than RESULT_TIMEOUT")
-    except ResultRefused:
-        running.set()
-        atomically(lambda db: db.execute("UPDATE claims SET lease = 'refused', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
-        raise
-    except Exception:
-        running.set()
-        atomically(lambda db: db.execute("DELETE FROM claims WHERE token = ? AND lease = ?", (token, lease)))
-        raise
-    running.set()
-    atomically(lambda db: db.execute("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
+    # in a thread of its own, in this request's context (flask.session, the state): it outlives the wait if it must
+    worker = threading.Thread(target=copy_current_request_context(work), daemon=True)
+    worker.start()
+    worker.join(max(0.0, until - time.time()))
+    if worker.is_alive():
+        abandoned.set()
+        return False
+    if "raised" in outcome:
+        raise outcome["raised"]
     return "ran"
+
+
+def told_once(token):
+    """True for the one request that tells a browser its session finished (its event is said once)."""
+    def work(db):
+        return db.execute("UPDATE claims SET lease = 'told' WHERE token = ? AND lease = 'done'", (token,)).rowcount == 1
+    return atomically(work)
 
 
 def keep_cookies(token, visitor_cookie):
@@ -835,9 +862,21 @@ def handle(path):
     if value.get("status") == "ok" and role[0] == "status":
         # a login gives the browser a new visitor id (one planted before the login is worth nothing after it)
         rotated = new_visitor() if part == "login" else None
+        rotated_cookie = []
+
+        def finish():
+            # after on_result succeeded, before anyone is told: the session follows the new id, and what
+            # this browser is to get (the new id, the session cookie on_result wrote) is kept for every poll
+            if rotated:
+                atomically(lambda db: db.execute("UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?", (rotated, bound[0], token)))
+                probe = Response()
+                probe.set_cookie(cookie_name, rotated, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
+                rotated_cookie.extend(probe.headers.getlist("Set-Cookie"))
+            keep_cookies(token, rotated_cookie)
+
         # the browser sees the result only after on_result succeeded for it (at least once)
         try:
-            delivered = hand_over(token, lambda: on_result(name, token, rotated or visitor, value))
+            delivered = hand_over(token, lambda: on_result(name, token, rotated or visitor, value), finish)
         except StateUnavailable:
             raise  # the state, not the host: 503
         except ResultRefused as refusal:
@@ -853,17 +892,13 @@ def handle(path):
         if not delivered:
             return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
         if delivered == "ran":
-            if rotated:
-                atomically(lambda db: db.execute("UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?", (rotated, bound[0], token)))
-                probe = Response()
-                probe.set_cookie(cookie_name, rotated, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
-                kept = probe.headers.getlist("Set-Cookie")
-                new_cookie = None  # the rotated one goes instead
-            keep_cookies(token, kept)
+            kept = rotated_cookie  # the session cookie on_result wrote goes with this answer by itself
+            new_cookie = None  # the rotated one goes instead
         else:
             kept = kept_cookies(token)
         finished(token)
-        g.esign["outcome"] = {"type": "finished", "outcome": "ok"}
+        if told_once(token):
+            g.esign["outcome"] = {"type": "finished", "outcome": "ok"}
     if not EXPOSE_SCREENING:
         value = without_screening(value)
     response = Response(json.dumps(value), upstream.status_code, {"content-type": "application/json", "cache-control": "no-store"})

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -176,6 +176,77 @@ describe('check-proxy against the Python proxy', () => {
 
   it('the Python proxy gives a browser a new visitor id with its login, again to a late poll of it, as the Node proxy does', async () => {
     await loginRotatesVisitor(async (service) => ({ url: await pythonProxy({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: 'python-rotation-secret' }) }));
+  });
+
+  it('the Python proxy answers a poll "waiting" while a slow on_result goes on, as the Node proxy does: the next poll gets the result, the new visitor id and the site\'s session cookie, and the session ends in one finished event', async () => {
+    let starts = 0;
+    const service = createServer((req, res) => {
+      req.resume();
+      const answer = req.url?.includes('/status/') ? { status: 'ok', code: '40504040001', country: 'EE', name: 'OK', surname: 'TESTNUMBER' } : { status: 'ok', token: `slow-token-${++starts}`, control_code: '1234' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    const runs: string[] = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        runs.push((JSON.parse(body) as { at: string }).at);
+        res.writeHead(204).end();
+      });
+    });
+    servers.push(service, hook);
+    for (const server of [service, hook]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // the session recipe (on_result logs the person into flask.session), its on_result taking 6 s first
+    const dir = scratchDir('esign-py-slow-');
+    writeFileSync(
+      join(dir, 'slow_host.py'),
+      ['import proxy', 'import session_recipe', 'recipe = proxy.on_result', '', '', 'def slow(operation, token, visitor, answer):',
+        '    proxy.report_to_check(token)  # says it began, takes ESIGN_CHECK_HOOK_MS, says it ended', '    recipe(operation, token, visitor, answer)', '', '',
+        'proxy.on_result = slow', 'app = session_recipe.app', ''].join('\n'),
+    );
+    const port = await freePort();
+    const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'slow_host', 'run', '--port', String(port)], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        PYTHONPATH: new URL('../../examples/proxy-python/', import.meta.url).pathname,
+        ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+        ESIGN_ACCESS_TOKEN: 'python-slow-secret',
+        FLASK_SECRET_KEY: 'python-slow-flask-secret',
+        ESIGN_STATE_FILE: join(dir, 'state.sqlite'),
+        ESIGN_CHECK_HOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`,
+        ESIGN_CHECK_HOOK_MS: '6000',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let log = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    const url = `http://127.0.0.1:${port}`;
+    await until(() => fetch(`${url}/me`).then(() => true, () => false), 'the recipe answering');
+    const post = (path: string, cookie: string) => fetch(`${url}/esign${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '40504040001', country: 'EE' }) });
+    const cookieOf = (answer: Response, name: string) => answer.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith(`${name}=`));
+    const started = await post('/smartid/login.json', '');
+    const visitor = cookieOf(started, 'esign-visitor')!;
+    const { token } = (await started.json()) as { token: string };
+    const first = await post(`/smartid/status/${token}.json`, visitor);
+    assert.equal(((await first.json()) as { status: string }).status, 'waiting', 'the poll does not wait for the whole run');
+    assert.deepEqual(runs, ['start'], 'it answered while on_result ran');
+    await until(() => runs.includes('end'), 'on_result ending', 15_000);
+    const second = await post(`/smartid/status/${token}.json`, visitor);
+    assert.equal(((await second.json()) as { status: string }).status, 'ok');
+    const rotated = cookieOf(second, 'esign-visitor');
+    const flaskSession = cookieOf(second, 'session');
+    assert.ok(rotated && rotated !== visitor, 'the new visitor id with the result');
+    assert.ok(flaskSession, 'the session cookie on_result wrote, though it ran after the poll that started it had answered');
+    const me = await fetch(`${url}/me`, { headers: { cookie: flaskSession } });
+    assert.equal(((await me.json()) as { code: string }).code, '40504040001', 'the site knows the person');
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the floor between two polls
+    assert.equal((await post(`/smartid/status/${token}.json`, rotated)).status, 200);
+    await until(() => log.split('\n').filter((line) => line.includes('"type": "finished"') || line.includes('"type":"finished"')).length >= 1, 'the finished event');
+    const finished = log.split('\n').filter((line) => line.startsWith('{') && (JSON.parse(line) as { type: string }).type === 'finished');
+    assert.equal(finished.length, 1, `one finished event, not one per poll:\n${finished.join('\n')}`);
+    assert.deepEqual(runs, ['start', 'end'], 'on_result ran once');
   });
 
   it('the Python proxy says an access token the service refuses in its log once a minute, and as a failed event each time', async () => {
