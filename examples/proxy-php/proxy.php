@@ -679,8 +679,8 @@ function hand_over(PDO $db, string $token, callable $run): string|false
             $row->execute([$token]);
             $claim = $row->fetch(PDO::FETCH_ASSOC);
             $row->closeCursor();
-            if ($claim && ($claim['lease'] === 'done' || $claim['lease'] === 'refused')) {
-                return $claim['lease'];
+            if ($claim && in_array($claim['lease'], ['done', 'told', 'refused'], true)) {
+                return $claim['lease'] === 'refused' ? 'refused' : 'done';
             }
             if (!$claim || (float) $claim['expires'] <= microtime(true)) { // free, or its holder died
                 $db->prepare('INSERT OR REPLACE INTO claims (token, lease, expires) VALUES (?, ?, ?)')
@@ -1124,7 +1124,12 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
         send_kept_cookies($db, $token);
     }
     finished($db, $token);
-    event('finished', ['outcome' => 'ok']);
+    // said once, by the one request that tells a browser its session finished
+    $told = $db->prepare("UPDATE claims SET lease = 'told' WHERE token = ? AND lease = 'done'");
+    $told->execute([$token]);
+    if ($told->rowCount() === 1) {
+        event('finished', ['outcome' => 'ok']);
+    }
 }
 if (!$config['screening']) {
     $value = without_screening($value);

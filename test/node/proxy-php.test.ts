@@ -284,6 +284,8 @@ describe('the PHP proxy', () => {
       const mine = runs.filter((run) => run.token === token).map((run) => run.at);
       assert.deepEqual(mine, ['start', 'end'], `${name}: on_result ran once, not twice at once`);
       assert.ok(answers.filter((a) => a === 'waiting').length >= 4 && answers.every((a) => a === 'waiting' || a === 'ok'), `${name}: ${answers.join(',')}`);
+      const finished = events(log).filter((e) => e.type === 'finished');
+      assert.equal(finished.length, 1, `${name}: the session's end said once, though both tabs were told: ${JSON.stringify(finished)}`);
       const said = log.split('\n').filter((line) => line.includes("lease cannot be renewed here"));
       if (name === 'a CLI renewing the lease') assert.deepEqual(said, [], name);
       else {
