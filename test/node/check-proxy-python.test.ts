@@ -221,7 +221,7 @@ describe('check-proxy against the Python proxy', () => {
     });
     children.push(child);
     let log = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
     const url = `http://127.0.0.1:${port}`;
     await until(() => fetch(`${url}/me`).then(() => true, () => false), 'the recipe answering');
     const post = (path: string, cookie: string) => fetch(`${url}/esign${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '40504040001', country: 'EE' }) });
