@@ -681,37 +681,78 @@ def esign():
         return refused
 
 
-def handle(path):
-    now = time.time()
-    g.esign = {"at": datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"), "t0": now}
-    if request.headers.get("User-Agent"):
-        g.esign["userAgent"] = request.headers["User-Agent"][:256]
-    found = None if re.search(r"[?#%\\]", path) else match(request.method, path)
+# --- the request, as named steps in the Node proxy's order (src/proxy/steps) ----------------------------
+# Each step reads and fills the exchange `x`; it answers early with a Response, or lets the request go on.
+WAITING = '{"status":"waiting"}'
+NO_STORE = {"content-type": "application/json", "cache-control": "no-store"}
+
+
+class Exchange:
+    """What the steps learn of one request, in the order they learn it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = self.fields = self.op = self.token = self.channel = self.part = self.role = None
+        self.body_limit = SESSION_BODY_LIMIT
+        self.sent = {}
+        self.cookie_name = self.visitor = self.new_cookie = None
+        self.person = self.signer_person = self.upload = self.bound = None
+        self.keys = []
+        self.upstream = self.value = None
+        self.kept = []  # cookies for this answer: the rotated visitor id, what a finished session kept
+
+    def answer(self, response):
+        """The answer, with the visitor cookie minted in this request and the cookies kept for it."""
+        if self.new_cookie:
+            response.set_cookie(self.cookie_name, self.new_cookie, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
+        for line in self.kept:
+            response.headers.add("Set-Cookie", line)
+        return response
+
+
+def route(x):
+    """The operation, by method and path (nothing else is one: a query, an escape, another method), and its body limit."""
+    found = None if re.search(r"[?#%\\]", x.path) else match(request.method, x.path)
     if not found:
         return error(404, "operation-not-allowed", "Not an operation of the service")
-    name, fields, op, token = found
-    channel, part = op["channel"], op.get("kind")
+    x.name, x.fields, x.op, x.token = found
+    x.channel, x.part = x.op["channel"], x.op.get("kind")
     # role: ("start", channel, status id) | ("status",) | ("remove", channel)
-    role = ("start", channel, op["status"]) if op["role"] == "start" else ("remove", channel) if op["role"] == "remove" else ("status",)
-    g.esign.update(operation=name, channel=channel)
-    if part:
-        g.esign["kind"] = part
+    x.role = ("start", x.channel, x.op["status"]) if x.op["role"] == "start" else ("remove", x.channel) if x.op["role"] == "remove" else ("status",)
+    g.esign.update(operation=x.name, channel=x.channel)
+    if x.part:
+        g.esign["kind"] = x.part
+    x.body_limit = BODY_LIMIT if x.name in FILE_STARTS else SESSION_BODY_LIMIT  # only signing carries files
     sweep()
-    body_limit = BODY_LIMIT if name in FILE_STARTS else SESSION_BODY_LIMIT  # only signing carries files
-    if (request.content_length or 0) > body_limit:
+    if (request.content_length or 0) > x.body_limit:
         refused = error(413, "request-too-large", "Request body is too large")
         refused.headers["Connection"] = "close"  # do not read the rest
         return refused
-    origin = request.headers.get("Origin")
-    if origin not in ALLOWED_ORIGINS and (request.headers.get("Sec-Fetch-Site") == "cross-site" or (
-            origin is not None and (origin.split("://", 1)[-1] != request.host
-                                    or origin.split("://", 1)[0] not in page_schemes()))):
+    return None
+
+
+def origin(x):
+    """The host's own pages only: the Origin's host and scheme, or an allowed origin."""
+    page = request.headers.get("Origin")
+    if page not in ALLOWED_ORIGINS and (request.headers.get("Sec-Fetch-Site") == "cross-site" or (
+            page is not None and (page.split("://", 1)[-1] != request.host
+                                  or page.split("://", 1)[0] not in page_schemes()))):
         return error(403, "cross-site", "Requests from other sites are not accepted")
+    return None
+
+
+def content_type(x):
+    """JSON bodies only."""
     if request.mimetype != "application/json":
         return error(415, "unsupported-media-type", "Request body must be application/json")
+    return None
+
+
+def read_fields(x):
+    """The body, within its limit, as a JSON object; only the operation's own fields, of their types, go on."""
     try:
-        data = request.stream.read(body_limit + 1)
-        if len(data) > body_limit:
+        data = request.stream.read(x.body_limit + 1)
+        if len(data) > x.body_limit:
             return error(413, "request-too-large", "Request body is too large")
         body = json.loads(data or b"null")
     except (ValueError, RecursionError):
@@ -719,192 +760,251 @@ def handle(path):
     if not isinstance(body, dict):
         return error(400, "malformed-json", "Request body must be a JSON object")
     try:
-        sent = pick(fields, body, "")
+        x.sent = pick(x.fields, body, "")
     except InvalidField as bad:
         return error(400, "invalid-field", "A field has the wrong type", field=str(bad))
-    if role[0] == "start" and bad_start_field(sent):
-        return error(400, "invalid-field", "A field has the wrong type", field=bad_start_field(sent))
-    # the proxy's own visitor id: `__Host-` over https (no subdomain can set it), adopted only when minted here
-    cookie_name = "__Host-esign-visitor" if request.is_secure else "esign-visitor"
-    visitor = request.cookies.get(cookie_name) or ""
-    new_cookie = None
-    if not minted_visitor(visitor):
-        visitor = new_cookie = new_visitor()
-    g.esign["visitor"] = visitor_digest(visitor)
-    person = event_person(sent) if role[0] == "start" else None
-    if person:
-        g.esign["person"] = person
-    if role[0] == "start" and LIMIT_BY_ADDRESS and request.remote_addr:
+    if x.role[0] == "start" and bad_start_field(x.sent):
+        return error(400, "invalid-field", "A field has the wrong type", field=bad_start_field(x.sent))
+    return None
+
+
+def visitor_step(x):
+    """The proxy's own visitor id: `__Host-` over https (no subdomain can set it), adopted only when minted here."""
+    x.cookie_name = "__Host-esign-visitor" if request.is_secure else "esign-visitor"
+    x.visitor = request.cookies.get(x.cookie_name) or ""
+    if not minted_visitor(x.visitor):
+        x.visitor = x.new_cookie = new_visitor()
+    g.esign["visitor"] = visitor_digest(x.visitor)
+    x.person = event_person(x.sent) if x.role[0] == "start" else None
+    if x.person:
+        g.esign["person"] = x.person
+    if x.role[0] == "start" and LIMIT_BY_ADDRESS and request.remote_addr:
         g.esign["address"] = request.remote_addr
+    return None
 
-    def answer(response):
-        if new_cookie:
-            response.set_cookie(cookie_name, new_cookie, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
-        return response
 
-    signer_person, upload = None, None
-    if GATE_SIGNING and role[0] == "start" and part in ("sign", "hash"):
+def signer_step(x):
+    """With GATE_SIGNING, a signing starts only as the person signed in to the site (signer())."""
+    if not (GATE_SIGNING and x.role[0] == "start" and x.part in ("sign", "hash")):
+        return None
+    try:
+        who = signer()
+    except Exception:
+        current_app.logger.error("signer() failed for %s [request %s]", x.name, g.esign_request_id)
+        g.esign["hook"] = "signer"
+        return error(500, "host-error", "The host could not process this request")
+    if who is None:
+        g.esign["reason"] = "signer-unknown"
+        return error(403, "signer-unknown", "Nobody is signed in to this site to sign as")
+    problem = signer_problem(who)
+    if problem:
+        current_app.logger.error("signer() returned %s, for %s: return {country, code} of the person signed in, or None [request %s]", problem, x.name, g.esign_request_id)
+        g.esign["hook"] = "signer"
+        return error(500, "host-error", "The host could not process this request")
+    if not same_signer(x.sent, who):
+        g.esign["reason"] = "signer-mismatch"
+        return error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site")
+    x.signer_person = person_digest(who["country"], who["code"])
+    if x.part == "sign":
         try:
-            who = signer()
-        except Exception:
-            current_app.logger.error("signer() failed for %s [request %s]", name, g.esign_request_id)
-            g.esign["hook"] = "signer"
-            return answer(error(500, "host-error", "The host could not process this request"))
-        if who is None:
-            g.esign["reason"] = "signer-unknown"
-            return answer(error(403, "signer-unknown", "Nobody is signed in to this site to sign as"))
-        problem = signer_problem(who)
-        if problem:
-            current_app.logger.error("signer() returned %s, for %s: return {country, code} of the person signed in, or None [request %s]", problem, name, g.esign_request_id)
-            g.esign["hook"] = "signer"
-            return answer(error(500, "host-error", "The host could not process this request"))
-        if not same_signer(sent, who):
-            g.esign["reason"] = "signer-mismatch"
-            return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
-        signer_person = person_digest(who["country"], who["code"])
-        if part == "sign":
-            try:
-                upload = upload_print(sent)
-            except ValueError:
-                upload = None
-            if upload is None:
-                field = f"{sent.get('type')}.files"
-                return answer(error(400, "invalid-field", "A field has the wrong type", field=field))
-    if role[0] in ("status", "remove"):
-        bound = atomically(lambda db: db.execute(
-            "SELECT visitor, channel, status, expires, person, signer, upload, rotated_from FROM bindings WHERE token = ?", (token,)).fetchone())
-        # the visitor it was started by, or the one its login gave this browser (an answer lost on the way)
-        ok = bound and (hmac.compare_digest(bound[0], visitor) or hmac.compare_digest(bound[7] or "", visitor)) and bound[3] > time.time() and (
-            bound[2] == name if role[0] == "status" else bound[1] == role[1])
-        if not ok:
-            g.esign["reason"] = "not-your-session"
-            refusal = {"status": "error", "message": "Session for given token was not found"}
-            if role[0] == "status":
-                refusal["error_code"] = 40402
-            return answer(Response(json.dumps(refusal), 404, {"content-type": "application/json", "cache-control": "no-store"}))
-    if role[0] == "start":
-        keys = [("visitor", visitor)]
-        if isinstance(sent.get("code"), str):
-            keys.append(("person", digest(person_key(role[1], sent))))
-        if LIMIT_BY_ADDRESS and request.remote_addr:
-            keys.append(("address", address_key(request.remote_addr)))
-        for scope, key in keys:
-            wait = over_limit(scope, key)
-            if wait:
-                g.esign["limit"] = scope
-                refused = error(429, "rate-limited", "Too many sessions started; try again later", retry_after=wait)
-                refused.headers["Retry-After"] = str(wait)
-                return answer(refused)
-    if role[0] == "status":
-        def poll(db):
-            last = db.execute("SELECT at FROM polls WHERE token = ?", (token,)).fetchone()
-            if last and time.time() - last[0] < MIN_POLL_INTERVAL:
-                return True
-            db.execute("INSERT OR REPLACE INTO polls (token, at) VALUES (?, ?)", (token, time.time()))
-            return False
-        if atomically(poll):
-            return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
+            x.upload = upload_print(x.sent)
+        except ValueError:
+            x.upload = None
+        if x.upload is None:
+            return error(400, "invalid-field", "A field has the wrong type", field=f"{x.sent.get('type')}.files")
+    return None
+
+
+def binding(x):
+    """A session is polled and removed only by the visitor that started it (or the id its login gave that browser)."""
+    if x.role[0] not in ("status", "remove"):
+        return None
+    x.bound = atomically(lambda db: db.execute(
+        "SELECT visitor, channel, status, expires, person, signer, upload, rotated_from FROM bindings WHERE token = ?", (x.token,)).fetchone())
+    bound = x.bound
+    ok = bound and (hmac.compare_digest(bound[0], x.visitor) or hmac.compare_digest(bound[7] or "", x.visitor)) and bound[3] > time.time() and (
+        bound[2] == x.name if x.role[0] == "status" else bound[1] == x.role[1])
+    if ok:
+        return None
+    g.esign["reason"] = "not-your-session"
+    refusal = {"status": "error", "message": "Session for given token was not found"}
+    if x.role[0] == "status":
+        refusal["error_code"] = 40402
+    return Response(json.dumps(refusal), 404, NO_STORE)
+
+
+def limits(x):
+    """Session starts per visitor, per person (a country and a code) and, when told, per address."""
+    if x.role[0] != "start":
+        return None
+    x.keys = [("visitor", x.visitor)]
+    if isinstance(x.sent.get("code"), str):
+        x.keys.append(("person", digest(person_key(x.role[1], x.sent))))
+    if LIMIT_BY_ADDRESS and request.remote_addr:
+        x.keys.append(("address", address_key(request.remote_addr)))
+    for scope, key in x.keys:
+        wait = over_limit(scope, key)
+        if wait:
+            g.esign["limit"] = scope
+            refused = error(429, "rate-limited", "Too many sessions started; try again later", retry_after=wait)
+            refused.headers["Retry-After"] = str(wait)
+            return refused
+    return None
+
+
+def poll_floor(x):
+    """A poll sooner than MIN_POLL_INTERVAL after the session's last one is answered waiting, unforwarded."""
+    if x.role[0] != "status":
+        return None
+
+    def poll(db):
+        last = db.execute("SELECT at FROM polls WHERE token = ?", (x.token,)).fetchone()
+        if last and time.time() - last[0] < MIN_POLL_INTERVAL:
+            return True
+        db.execute("INSERT OR REPLACE INTO polls (token, at) VALUES (?, ?)", (x.token, time.time()))
+        return False
+    return Response(WAITING, 200, NO_STORE) if atomically(poll) else None
+
+
+def forward(x):
+    """To the service with the access token; no redirect followed, the answer read to its limit, JSON only."""
     try:
-        upstream = requests.request(request.method, BASE_URL + path, json={**sent, "access_token": ACCESS_TOKEN},
-                                    timeout=UPSTREAM_TIMEOUT, allow_redirects=False, stream=True)
-        if 300 <= upstream.status_code < 400:
-            return answer(error(502, "upstream-redirect", "The service answered with a redirect, which is not followed"))
-        content = upstream.raw.read(ANSWER_LIMIT + 1, decode_content=True)
+        x.upstream = requests.request(request.method, BASE_URL + x.path, json={**x.sent, "access_token": ACCESS_TOKEN},
+                                      timeout=UPSTREAM_TIMEOUT, allow_redirects=False, stream=True)
+        if 300 <= x.upstream.status_code < 400:
+            return error(502, "upstream-redirect", "The service answered with a redirect, which is not followed")
+        content = x.upstream.raw.read(ANSWER_LIMIT + 1, decode_content=True)
         if len(content) > ANSWER_LIMIT:
-            return answer(error(502, "upstream-too-large", "The service answered with more than the proxy accepts"))
+            return error(502, "upstream-too-large", "The service answered with more than the proxy accepts")
     except requests.Timeout:
-        return answer(error(504, "upstream-timeout", "The service did not answer in time"))
+        return error(504, "upstream-timeout", "The service did not answer in time")
     except requests.RequestException:
-        return answer(error(502, "upstream-unreachable", "The service could not be reached"))
+        return error(502, "upstream-unreachable", "The service could not be reached")
     try:
-        value = json.loads(content)
-        assert isinstance(value, dict)
+        x.value = json.loads(content)
+        assert isinstance(x.value, dict)
     except (ValueError, AssertionError, RecursionError):
-        return answer(error(502, "upstream-invalid", "The service answered with something other than JSON"))
-    value = redact(value)
-    if value.get("error_code") == 40003:
-        # the service refused the access token: nothing can work until the configuration is right
+        return error(502, "upstream-invalid", "The service answered with something other than JSON")
+    return None
+
+
+def token_refused(x):
+    """The service refused the access token: nothing can work until the configuration is right (said once a minute)."""
+    if x.value.get("error_code") == 40003:
         g.esign["failure"] = "access-token"
         if say_once_a_minute("access-token"):
-            current_app.logger.error("the service refused the access token (40003) for %s: check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL [request %s]", name, g.esign_request_id)
-    if role[0] == "start" and value.get("status") == "error":
+            current_app.logger.error("the service refused the access token (40003) for %s: check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL [request %s]", x.name, g.esign_request_id)
+    return None
+
+
+def filter_answer(x):
+    """The access token out of everything (the screening data goes out of the browser's answer at the end)."""
+    x.value = redact(x.value)
+    return None
+
+
+def sessions(x):
+    """A start binds its session to the visitor (a refused one gives the person's count back); a poll that ends it says so."""
+    value = x.value
+    if x.role[0] == "start" and value.get("status") == "error":
         # the service refused the start: no session, no push; the person is not charged for it
-        for scope, key in keys:
+        for scope, key in x.keys:
             if scope == "person":
                 give_back(scope, key)
-    if value.get("status") == "ok" and role[0] == "start" and isinstance(value.get("token"), str):
+    if value.get("status") == "ok" and x.role[0] == "start" and isinstance(value.get("token"), str):
         atomically(lambda db: db.execute(
             "INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer, upload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (value["token"], visitor, role[1], role[2], time.time() + SESSION_TTL, json.dumps(person, ensure_ascii=False) if person else None,
-             signer_person, json.dumps(upload) if upload else None)))
+            (value["token"], x.visitor, x.role[1], x.role[2], time.time() + SESSION_TTL, json.dumps(x.person, ensure_ascii=False) if x.person else None,
+             x.signer_person, json.dumps(x.upload) if x.upload else None)))
         g.esign["outcome"] = {"type": "started"}
-    if role[0] == "status":
-        if bound[4]:
-            g.esign["person"] = json.loads(bound[4])
+    if x.role[0] == "status":
+        if x.bound[4]:
+            g.esign["person"] = json.loads(x.bound[4])
         if value.get("status") == "error" and value.get("error_code") != 40003:
-            finished(token)
+            finished(x.token)
             g.esign["outcome"] = {"type": "finished", "outcome": str(value.get("error_code", "error"))}
-    if value.get("status") == "ok" and role[0] == "status" and part == "sign" and bound[5]:
-        # in depth: the one signature the service added in this session must name the signed-in person
-        content = (value.get("file") or {}).get("content") if isinstance(value.get("file"), dict) else None
-        try:
-            persons, problem = added_signature(json.loads(bound[6]), base64.b64decode(content)) if isinstance(content, str) and bound[6] else (None, "cannot be read")
-        except (ValueError, TypeError):
-            persons, problem = None, "cannot be read"
-        if not persons or bound[5] not in [person_digest(country, code) for country, code in persons]:
-            if persons:
-                current_app.logger.error("a finished %s was signed by another person than the signer: not handed over [request %s]", name, g.esign_request_id)
-            else:
-                current_app.logger.error("a finished %s is not handed over: the signed file %s [request %s]", name, problem, g.esign_request_id)
-            g.esign["reason"] = "signer-mismatch"
-            return answer(error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site"))
-    kept = []  # the session cookie on_result wrote, again for a late poll of the finished session
-    if value.get("status") == "ok" and role[0] == "status":
-        # a login gives the browser a new visitor id (one planted before the login is worth nothing after it)
-        rotated = new_visitor() if part == "login" else None
-        rotated_cookie = []
+    return None
 
-        def finish():
-            # after on_result succeeded, before anyone is told: the session follows the new id, and what
-            # this browser is to get (the new id, the session cookie on_result wrote) is kept for every poll
-            if rotated:
-                atomically(lambda db: db.execute("UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?", (rotated, bound[0], token)))
-                probe = Response()
-                probe.set_cookie(cookie_name, rotated, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
-                rotated_cookie.extend(probe.headers.getlist("Set-Cookie"))
-            keep_cookies(token, rotated_cookie)
 
-        # the browser sees the result only after on_result succeeded for it (at least once)
-        try:
-            delivered = hand_over(token, lambda: on_result(name, token, rotated or visitor, value), finish)
-        except StateUnavailable:
-            raise  # the state, not the host: 503
-        except ResultRefused as refusal:
-            if refusal.status:
-                current_app.logger.error("on_result refused the result for %s: HTTP %s; the session ends with site-refused [request %s]", name, refusal.status, g.esign_request_id)
-            finished(token)
-            g.esign["outcome"] = {"type": "finished", "outcome": "site-refused"}
-            return answer(error(409, "site-refused", "The site did not accept this result"))
-        except Exception:
-            current_app.logger.error("on_result failed for %s [request %s]", name, g.esign_request_id)
-            g.esign["hook"] = "onResult"
-            return answer(error(500, "host-error", "The host could not process this request"))
-        if not delivered:
-            return answer(Response('{"status":"waiting"}', 200, {"content-type": "application/json", "cache-control": "no-store"}))
-        if delivered == "ran":
-            kept = rotated_cookie  # the session cookie on_result wrote goes with this answer by itself
-            new_cookie = None  # the rotated one goes instead
-        else:
-            kept = kept_cookies(token)
-        finished(token)
-        if told_once(token):
-            g.esign["outcome"] = {"type": "finished", "outcome": "ok"}
-    if not EXPOSE_SCREENING:
-        value = without_screening(value)
-    response = Response(json.dumps(value), upstream.status_code, {"content-type": "application/json", "cache-control": "no-store"})
-    for line in kept:
-        response.headers.add("Set-Cookie", line)
-    return answer(response)
+def signed_by(x):
+    """In depth: the one signature the service added in a gated signing must name the signed-in person."""
+    if not (x.value.get("status") == "ok" and x.role[0] == "status" and x.part == "sign" and x.bound[5]):
+        return None
+    file = x.value.get("file")
+    content = file.get("content") if isinstance(file, dict) else None
+    try:
+        persons, problem = added_signature(json.loads(x.bound[6]), base64.b64decode(content)) if isinstance(content, str) and x.bound[6] else (None, "cannot be read")
+    except (ValueError, TypeError):
+        persons, problem = None, "cannot be read"
+    if persons and x.bound[5] in [person_digest(country, code) for country, code in persons]:
+        return None
+    if persons:
+        current_app.logger.error("a finished %s was signed by another person than the signer: not handed over [request %s]", x.name, g.esign_request_id)
+    else:
+        current_app.logger.error("a finished %s is not handed over: the signed file %s [request %s]", x.name, problem, g.esign_request_id)
+    g.esign["reason"] = "signer-mismatch"
+    return error(403, "signer-mismatch", "Signing is allowed only as the person signed in to this site")
+
+
+def hand_over_step(x):
+    """The browser sees a result only after on_result succeeded for it (at least once, in a thread of its own)."""
+    if not (x.value.get("status") == "ok" and x.role[0] == "status"):
+        return None
+    # a login gives the browser a new visitor id (one planted before the login is worth nothing after it)
+    rotated = new_visitor() if x.part == "login" else None
+    rotated_cookie = []
+
+    def finish():
+        # after on_result succeeded, before anyone is told: the session follows the new id, and what
+        # this browser is to get (the new id, the session cookie on_result wrote) is kept for every poll
+        if rotated:
+            atomically(lambda db: db.execute("UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?", (rotated, x.bound[0], x.token)))
+            probe = Response()
+            probe.set_cookie(x.cookie_name, rotated, httponly=True, samesite="Strict", secure=request.is_secure, path="/")
+            rotated_cookie.extend(probe.headers.getlist("Set-Cookie"))
+        keep_cookies(x.token, rotated_cookie)
+
+    try:
+        delivered = hand_over(x.token, lambda: on_result(x.name, x.token, rotated or x.visitor, x.value), finish)
+    except StateUnavailable:
+        raise  # the state, not the host: 503
+    except ResultRefused as refusal:
+        if refusal.status:
+            current_app.logger.error("on_result refused the result for %s: HTTP %s; the session ends with site-refused [request %s]", x.name, refusal.status, g.esign_request_id)
+        finished(x.token)
+        g.esign["outcome"] = {"type": "finished", "outcome": "site-refused"}
+        return error(409, "site-refused", "The site did not accept this result")
+    except Exception:
+        current_app.logger.error("on_result failed for %s [request %s]", x.name, g.esign_request_id)
+        g.esign["hook"] = "onResult"
+        return error(500, "host-error", "The host could not process this request")
+    if not delivered:
+        return Response(WAITING, 200, NO_STORE)
+    # "ran": the session cookie on_result wrote goes with this answer by itself, the rotated id beside it
+    x.kept = rotated_cookie if delivered == "ran" else kept_cookies(x.token)
+    x.new_cookie = None
+    finished(x.token)
+    if told_once(x.token):
+        g.esign["outcome"] = {"type": "finished", "outcome": "ok"}
+    return None
+
+
+STEPS = (route, origin, content_type, read_fields, visitor_step, signer_step, binding, limits, poll_floor, forward,
+         token_refused, filter_answer, sessions, signed_by, hand_over_step)
+
+
+def handle(path):
+    now = time.time()
+    g.esign = {"at": datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"), "t0": now}
+    if request.headers.get("User-Agent"):
+        g.esign["userAgent"] = request.headers["User-Agent"][:256]
+    x = Exchange(path)
+    for step in STEPS:
+        early = step(x)
+        if early is not None:
+            return x.answer(early)
+    value = x.value if EXPOSE_SCREENING else without_screening(x.value)
+    return x.answer(Response(json.dumps(value), x.upstream.status_code, NO_STORE))
 
 
 app = Flask(__name__)
