@@ -837,148 +837,220 @@ set_exception_handler(function (Throwable $error): void {
     file_put_contents('php://stderr', '[esign-proxy] ' . get_class($error) . ': ' . $error->getMessage() . " [request " . REQUEST_ID . "]\n");
     respond(500, '{"status":"error","message":"The proxy failed"}');
 });
-$method = (string) ($_SERVER['REQUEST_METHOD'] ?? 'GET');
-$path = substr($raw, strlen(PREFIX));
-$found = null;
-if (!preg_match('/[?#%\\\\]/', $path)) {
-    foreach ($operations as $name => [$opMethod, $pattern, $fields, $role, $opChannel, $kind]) {
-        if ($method === $opMethod && preg_match('#^' . $pattern . '$#D', $path, $match)) {
-            $found = [$name, $fields, $role, $match['token'] ?? $match['sessionId'] ?? null, $opChannel, $kind];
-            break;
+// The request, as named steps in the Node proxy's order (src/proxy/steps; `step_` keeps them apart from
+// a host's own functions): each reads and fills the exchange $x, and answers early with fail() or
+// respond(), which end the request.
+
+/** What the steps learn of one request, in the order they learn it. */
+final class Exchange
+{
+    public string $method = 'GET';
+    public string $path = '';
+    public array $config = [];
+    public array $operations = [];
+    public ?PDO $db = null;
+    public float $now = 0.0;
+    public string $operation = '';
+    public array $fields = [];
+    public array $role = [];
+    public ?string $token = null;
+    public ?string $channel = null;
+    public ?string $part = null;
+    public int $bodyLimit = 0;
+    public bool $https = false;
+    public ?stdClass $sent = null;
+    public string $cookieName = '';
+    public string $visitor = '';
+    public ?array $person = null;
+    public ?string $signerPerson = null;
+    public ?array $upload = null;
+    public array|false $bound = false;
+    /** @var list<string> the per-person counter keys a start counted (given back when the service refuses it) */
+    public array $counted = [];
+    public int $status = 0;
+    public ?stdClass $value = null;
+    public bool $tokenRefused = false;
+}
+
+/** The operation, by method and path (nothing else is one: a query, an escape, another method), and its body limit. */
+function step_route(Exchange $x): void
+{
+    $found = null;
+    if (!preg_match('/[?#%\\\\]/', $x->path)) {
+        foreach ($x->operations as $name => [$opMethod, $pattern, $fields, $role, $opChannel, $kind]) {
+            if ($x->method === $opMethod && preg_match('#^' . $pattern . '$#D', $x->path, $match)) {
+                $found = [$name, $fields, $role, $match['token'] ?? $match['sessionId'] ?? null, $opChannel, $kind];
+                break;
+            }
+        }
+    }
+    if ($found === null) {
+        fail(404, 'operation-not-allowed', 'Not an operation of the service');
+    }
+    [$x->operation, $x->fields, $x->role, $x->token, $x->channel, $x->part] = $found;
+    $GLOBALS['event'] += ['operation' => $x->operation] + ($x->part !== null ? ['kind' => $x->part] : []) + ['channel' => $x->channel];
+    $x->db = state($x->config['state']);
+    $x->now = microtime(true);
+    sweep($x->db, $x->now);
+    $x->bodyLimit = in_array($x->operation, FILE_STARTS, true) ? BODY_LIMIT : SESSION_BODY_LIMIT; // only signing carries files
+    if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > $x->bodyLimit) {
+        fail(413, 'request-too-large', 'Request body is too large', [], ['Connection: close']);
+    }
+}
+
+/** The host's own pages only: the Origin's host and scheme, or an allowed origin. */
+function step_origin(Exchange $x): void
+{
+    $host = (string) ($_SERVER['HTTP_HOST'] ?? '');
+    $x->https = ($_SERVER['HTTPS'] ?? '') !== '' && ($_SERVER['HTTPS'] ?? '') !== 'off';
+    $origin = $_SERVER['HTTP_ORIGIN'] ?? null;
+    $schemes = $x->config['scheme'] !== '' ? [$x->config['scheme']]
+        : ($x->https ? ['https'] : (preg_match('/^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/Di', $host) ? ['https', 'http'] : ['https']));
+    if (!in_array($origin, $x->config['origins'], true)) {
+        $crossSite = ($_SERVER['HTTP_SEC_FETCH_SITE'] ?? '') === 'cross-site';
+        $parts = $origin === null ? null : explode('://', $origin, 2);
+        $foreign = $parts !== null && (count($parts) !== 2 || $parts[1] !== $host || !in_array($parts[0], $schemes, true));
+        if ($crossSite || $foreign) {
+            fail(403, 'cross-site', 'Requests from other sites are not accepted');
         }
     }
 }
-if ($found === null) {
-    fail(404, 'operation-not-allowed', 'Not an operation of the service');
-}
-[$operation, $fields, $role, $token, $channel, $part] = $found;
-$GLOBALS['event'] += ['operation' => $operation] + ($part !== null ? ['kind' => $part] : []) + ['channel' => $channel];
-$db = state($config['state']);
-$now = microtime(true);
-sweep($db, $now);
 
-$bodyLimit = in_array($operation, FILE_STARTS, true) ? BODY_LIMIT : SESSION_BODY_LIMIT; // only signing carries files
-if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > $bodyLimit) {
-    fail(413, 'request-too-large', 'Request body is too large', [], ['Connection: close']);
-}
-
-$host = (string) ($_SERVER['HTTP_HOST'] ?? '');
-$https = ($_SERVER['HTTPS'] ?? '') !== '' && ($_SERVER['HTTPS'] ?? '') !== 'off';
-$origin = $_SERVER['HTTP_ORIGIN'] ?? null;
-$schemes = $config['scheme'] !== '' ? [$config['scheme']]
-    : ($https ? ['https'] : (preg_match('/^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/Di', $host) ? ['https', 'http'] : ['https']));
-if (!in_array($origin, $config['origins'], true)) {
-    $crossSite = ($_SERVER['HTTP_SEC_FETCH_SITE'] ?? '') === 'cross-site';
-    $parts = $origin === null ? null : explode('://', $origin, 2);
-    $foreign = $parts !== null && (count($parts) !== 2 || $parts[1] !== $host || !in_array($parts[0], $schemes, true));
-    if ($crossSite || $foreign) {
-        fail(403, 'cross-site', 'Requests from other sites are not accepted');
+/** JSON bodies only. */
+function step_content_type(Exchange $x): void
+{
+    $type = strtolower(trim(explode(';', (string) ($_SERVER['CONTENT_TYPE'] ?? ''))[0]));
+    if ($type !== 'application/json') {
+        fail(415, 'unsupported-media-type', 'Request body must be application/json');
     }
 }
-$type = strtolower(trim(explode(';', (string) ($_SERVER['CONTENT_TYPE'] ?? ''))[0]));
-if ($type !== 'application/json') {
-    fail(415, 'unsupported-media-type', 'Request body must be application/json');
-}
-$data = (string) file_get_contents('php://input', false, null, 0, $bodyLimit + 1);
-if (strlen($data) > $bodyLimit) {
-    fail(413, 'request-too-large', 'Request body is too large');
-}
-try {
-    $body = json_decode($data === '' ? 'null' : $data, false, 512, JSON_THROW_ON_ERROR);
-} catch (JsonException) {
-    $body = null;
-}
-if (!$body instanceof stdClass) {
-    fail(400, 'malformed-json', 'Request body must be a JSON object');
-}
-try {
-    $sent = pick($fields, $body, '');
-} catch (InvalidField $bad) {
-    fail(400, 'invalid-field', 'A field has the wrong type', ['field' => $bad->getMessage()]);
-}
-if ($role[0] === 'start' && ($bad = bad_start_field($sent)) !== null) {
-    fail(400, 'invalid-field', 'A field has the wrong type', ['field' => $bad]);
+
+/** The body, within its limit, as a JSON object; only the operation's own fields, of their types, go on. */
+function step_read_fields(Exchange $x): void
+{
+    $data = (string) file_get_contents('php://input', false, null, 0, $x->bodyLimit + 1);
+    if (strlen($data) > $x->bodyLimit) {
+        fail(413, 'request-too-large', 'Request body is too large');
+    }
+    try {
+        $body = json_decode($data === '' ? 'null' : $data, false, 512, JSON_THROW_ON_ERROR);
+    } catch (JsonException) {
+        $body = null;
+    }
+    if (!$body instanceof stdClass) {
+        fail(400, 'malformed-json', 'Request body must be a JSON object');
+    }
+    try {
+        $x->sent = pick($x->fields, $body, '');
+    } catch (InvalidField $bad) {
+        fail(400, 'invalid-field', 'A field has the wrong type', ['field' => $bad->getMessage()]);
+    }
+    if ($x->role[0] === 'start' && ($bad = bad_start_field($x->sent)) !== null) {
+        fail(400, 'invalid-field', 'A field has the wrong type', ['field' => $bad]);
+    }
 }
 
-// the proxy's own visitor id: `__Host-` over https (no subdomain can set it), adopted only when minted here
-$cookieName = $https ? '__Host-esign-visitor' : 'esign-visitor';
-$visitor = (string) ($_COOKIE[$cookieName] ?? '');
-if (!minted_visitor($visitor)) {
-    $visitor = new_visitor();
-    setcookie($cookieName, $visitor, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $https]);
-}
-$GLOBALS['event']['visitor'] = visitor_digest($visitor);
-$person = $role[0] === 'start' ? event_person($sent) : null;
-if ($person !== null) {
-    $GLOBALS['event']['person'] = $person;
-}
-if ($role[0] === 'start' && $config['by_address'] && isset($_SERVER['REMOTE_ADDR'])) {
-    $GLOBALS['event']['address'] = (string) $_SERVER['REMOTE_ADDR'];
+/** The proxy's own visitor id: `__Host-` over https (no subdomain can set it), adopted only when minted here. */
+function step_visitor(Exchange $x): void
+{
+    $x->cookieName = $x->https ? '__Host-esign-visitor' : 'esign-visitor';
+    $x->visitor = (string) ($_COOKIE[$x->cookieName] ?? '');
+    if (!minted_visitor($x->visitor)) {
+        $x->visitor = new_visitor();
+        setcookie($x->cookieName, $x->visitor, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $x->https]);
+    }
+    $GLOBALS['event']['visitor'] = visitor_digest($x->visitor);
+    $x->person = $x->role[0] === 'start' ? event_person($x->sent) : null;
+    if ($x->person !== null) {
+        $GLOBALS['event']['person'] = $x->person;
+    }
+    if ($x->role[0] === 'start' && $x->config['by_address'] && isset($_SERVER['REMOTE_ADDR'])) {
+        $GLOBALS['event']['address'] = (string) $_SERVER['REMOTE_ADDR'];
+    }
 }
 
-$signerPerson = null;
-$upload = null;
-if (GATE_SIGNING && $role[0] === 'start' && in_array($part, ['sign', 'hash'], true)) {
+/** With GATE_SIGNING, a signing starts only as the person signed in to the site (signer()). */
+function step_signer_gate(Exchange $x): void
+{
+    if (!GATE_SIGNING || $x->role[0] !== 'start' || !in_array($x->part, ['sign', 'hash'], true)) {
+        return;
+    }
     try {
         $who = signer();
     } catch (Throwable) {
-        file_put_contents('php://stderr', '[esign-proxy] signer() failed for ' . $operation . " [request " . REQUEST_ID . "]\n");
+        file_put_contents('php://stderr', '[esign-proxy] signer() failed for ' . $x->operation . " [request " . REQUEST_ID . "]\n");
         fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
     }
     if ($who === null) {
         fail(403, 'signer-unknown', 'Nobody is signed in to this site to sign as');
     }
     if (($problem = signer_problem($who)) !== null) {
-        file_put_contents('php://stderr', "[esign-proxy] signer() returned $problem, for " . $operation . ": return ['country' => ..., 'code' => ...] of the person signed in, or null [request " . REQUEST_ID . "]\n");
+        file_put_contents('php://stderr', "[esign-proxy] signer() returned $problem, for " . $x->operation . ": return ['country' => ..., 'code' => ...] of the person signed in, or null [request " . REQUEST_ID . "]\n");
         fail(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
     }
-    if (!same_signer($sent, $who)) {
+    if (!same_signer($x->sent, $who)) {
         fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
     }
-    $signerPerson = person_digest($who['country'], (string) $who['code']);
-    if ($part === 'sign' && ($upload = upload_print($sent)) === null) {
-        fail(400, 'invalid-field', 'A field has the wrong type', ['field' => ($sent->type ?? '') . '.files']);
+    $x->signerPerson = person_digest($who['country'], (string) $who['code']);
+    if ($x->part === 'sign' && ($x->upload = upload_print($x->sent)) === null) {
+        fail(400, 'invalid-field', 'A field has the wrong type', ['field' => ($x->sent->type ?? '') . '.files']);
     }
 }
 
-$notFound = fn () => respond(404, json_encode(['status' => 'error', 'message' => 'Session for given token was not found'] + ($role[0] === 'status' ? ['error_code' => 40402] : [])));
-if ($role[0] === 'status' || $role[0] === 'remove') {
-    $row = $db->prepare('SELECT visitor, channel, status, expires, person, signer, upload, rotated_from FROM bindings WHERE token = ?');
-    $row->execute([$token]);
-    $bound = $row->fetch(PDO::FETCH_ASSOC);
+/** A session is polled and removed only by the visitor that started it (or the id its login gave that browser). */
+function step_binding(Exchange $x): void
+{
+    if ($x->role[0] !== 'status' && $x->role[0] !== 'remove') {
+        return;
+    }
+    $row = $x->db->prepare('SELECT visitor, channel, status, expires, person, signer, upload, rotated_from FROM bindings WHERE token = ?');
+    $row->execute([$x->token]);
+    $x->bound = $row->fetch(PDO::FETCH_ASSOC);
     // a statement left open keeps a read transaction open: a later write would fail at once when
     // another worker wrote meanwhile (SQLite's busy snapshot), however long it was willing to wait
     $row->closeCursor();
-    // the visitor it was started by, or the one its login gave this browser (an answer lost on the way)
-    $ok = $bound && (hash_equals($bound['visitor'], $visitor) || hash_equals((string) $bound['rotated_from'], $visitor)) && (float) $bound['expires'] > $now
-        && ($role[0] === 'status' ? $bound['status'] === $operation : $bound['channel'] === $role[1]);
+    $bound = $x->bound;
+    $ok = $bound && (hash_equals($bound['visitor'], $x->visitor) || hash_equals((string) $bound['rotated_from'], $x->visitor)) && (float) $bound['expires'] > $x->now
+        && ($x->role[0] === 'status' ? $bound['status'] === $x->operation : $bound['channel'] === $x->role[1]);
     if (!$ok) {
         event('refused', ['reason' => 'not-your-session', 'status' => 404]);
-        $notFound();
+        respond(404, json_encode(['status' => 'error', 'message' => 'Session for given token was not found'] + ($x->role[0] === 'status' ? ['error_code' => 40402] : [])));
     }
 }
-$counted = [];
-if ($role[0] === 'start') {
-    $keys = ['visitor:' . digest($visitor) => 'visitor'];
-    if (isset($sent->code) && is_string($sent->code)) {
-        $keys['person:' . digest(person_key($role[1], $sent))] = 'person';
+
+/** Session starts per visitor, per person (a country and a code) and, when told, per address. */
+function step_limits(Exchange $x): void
+{
+    if ($x->role[0] !== 'start') {
+        return;
     }
-    if ($config['by_address'] && isset($_SERVER['REMOTE_ADDR'])) {
+    $keys = ['visitor:' . digest($x->visitor) => 'visitor'];
+    if (isset($x->sent->code) && is_string($x->sent->code)) {
+        $keys['person:' . digest(person_key($x->role[1], $x->sent))] = 'person';
+    }
+    if ($x->config['by_address'] && isset($_SERVER['REMOTE_ADDR'])) {
         $keys['address:' . digest(address_key((string) $_SERVER['REMOTE_ADDR']))] = 'address';
     }
     foreach ($keys as $key => $scope) {
-        $wait = over_limit($db, $key, $config['limits'][$scope]);
+        $wait = over_limit($x->db, $key, $x->config['limits'][$scope]);
         if ($wait > 0) {
             $GLOBALS['event']['limit'] = $scope;
             fail(429, 'rate-limited', 'Too many sessions started; try again later', ['retry_after' => $wait], ["Retry-After: $wait"]);
         }
         if ($scope === 'person') {
-            $counted[] = $key;
+            $x->counted[] = $key;
         }
     }
 }
-if ($role[0] === 'status') {
-    $tooSoon = atomically($db, function (PDO $db) use ($token) {
+
+/** A poll sooner than MIN_POLL_INTERVAL after the session's last one is answered waiting, unforwarded. */
+function step_poll_floor(Exchange $x): void
+{
+    if ($x->role[0] !== 'status') {
+        return;
+    }
+    $token = $x->token;
+    $tooSoon = atomically($x->db, function (PDO $db) use ($token) {
         $row = $db->prepare('SELECT at FROM polls WHERE token = ?');
         $row->execute([$token]);
         $last = (float) ($row->fetchColumn() ?: 0);
@@ -994,59 +1066,67 @@ if ($role[0] === 'status') {
     }
 }
 
-// --- to the service ----------------------------------------------------------------------------------
-$forward = clone $sent;
-$forward->access_token = $config['token'];
-$content = '';
-$tooLarge = false;
-$curl = curl_init($config['base'] . $path);
-curl_setopt_array($curl, [
-    CURLOPT_CUSTOMREQUEST => $method,
-    CURLOPT_POSTFIELDS => json_encode($forward, JSON_UNESCAPED_SLASHES),
-    CURLOPT_HTTPHEADER => ['content-type: application/json', 'accept: application/json'],
-    CURLOPT_FOLLOWLOCATION => false,
-    CURLOPT_TIMEOUT => 60,
-    CURLOPT_CONNECTTIMEOUT => 10,
-    CURLOPT_ENCODING => '',
-    CURLOPT_PROTOCOLS => CURLPROTO_HTTP | CURLPROTO_HTTPS,
-    CURLOPT_WRITEFUNCTION => function ($curl, string $chunk) use (&$content, &$tooLarge): int {
-        if (strlen($content) + strlen($chunk) > ANSWER_LIMIT) {
-            $tooLarge = true;
-            return 0; // stops the transfer
-        }
-        $content .= $chunk;
-        return strlen($chunk);
-    },
-]);
-$done = curl_exec($curl);
-$status = (int) curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
-$errno = curl_errno($curl);
-curl_close($curl);
-if ($tooLarge) {
-    fail(502, 'upstream-too-large', 'The service answered with more than the proxy accepts');
+/** To the service with the access token; no redirect followed, the answer read to its limit, JSON only. */
+function step_forward(Exchange $x): void
+{
+    $forward = clone $x->sent;
+    $forward->access_token = $x->config['token'];
+    $content = '';
+    $tooLarge = false;
+    $curl = curl_init($x->config['base'] . $x->path);
+    curl_setopt_array($curl, [
+        CURLOPT_CUSTOMREQUEST => $x->method,
+        CURLOPT_POSTFIELDS => json_encode($forward, JSON_UNESCAPED_SLASHES),
+        CURLOPT_HTTPHEADER => ['content-type: application/json', 'accept: application/json'],
+        CURLOPT_FOLLOWLOCATION => false,
+        CURLOPT_TIMEOUT => 60,
+        CURLOPT_CONNECTTIMEOUT => 10,
+        CURLOPT_ENCODING => '',
+        CURLOPT_PROTOCOLS => CURLPROTO_HTTP | CURLPROTO_HTTPS,
+        CURLOPT_WRITEFUNCTION => function ($curl, string $chunk) use (&$content, &$tooLarge): int {
+            if (strlen($content) + strlen($chunk) > ANSWER_LIMIT) {
+                $tooLarge = true;
+                return 0; // stops the transfer
+            }
+            $content .= $chunk;
+            return strlen($chunk);
+        },
+    ]);
+    $done = curl_exec($curl);
+    $x->status = (int) curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
+    $errno = curl_errno($curl);
+    curl_close($curl);
+    if ($tooLarge) {
+        fail(502, 'upstream-too-large', 'The service answered with more than the proxy accepts');
+    }
+    if ($done === false) {
+        $errno === CURLE_OPERATION_TIMEDOUT
+            ? fail(504, 'upstream-timeout', 'The service did not answer in time')
+            : fail(502, 'upstream-unreachable', 'The service could not be reached');
+    }
+    if ($x->status >= 300 && $x->status < 400) {
+        fail(502, 'upstream-redirect', 'The service answered with a redirect, which is not followed');
+    }
+    try {
+        $value = json_decode($content, false, 512, JSON_THROW_ON_ERROR);
+    } catch (JsonException) {
+        $value = null;
+    }
+    if (!$value instanceof stdClass) {
+        fail(502, 'upstream-invalid', 'The service answered with something other than JSON');
+    }
+    $x->value = $value;
 }
-if ($done === false) {
-    $errno === CURLE_OPERATION_TIMEDOUT
-        ? fail(504, 'upstream-timeout', 'The service did not answer in time')
-        : fail(502, 'upstream-unreachable', 'The service could not be reached');
-}
-if ($status >= 300 && $status < 400) {
-    fail(502, 'upstream-redirect', 'The service answered with a redirect, which is not followed');
-}
-try {
-    $value = json_decode($content, false, 512, JSON_THROW_ON_ERROR);
-} catch (JsonException) {
-    $value = null;
-}
-if (!$value instanceof stdClass) {
-    fail(502, 'upstream-invalid', 'The service answered with something other than JSON');
-}
-$value = redact($value, $config['token']);
-$tokenRefused = ($value->error_code ?? null) === 40003;
-if ($tokenRefused) {
-    // the service refused the access token: nothing can work until the configuration is right (said once a minute)
-    event('failed', ['failure' => 'access-token', 'status' => $status]);
-    $say = atomically($db, function (PDO $db) {
+
+/** The service refused the access token: nothing can work until the configuration is right (said once a minute). */
+function step_token_refused(Exchange $x): void
+{
+    $x->tokenRefused = ($x->value->error_code ?? null) === 40003;
+    if (!$x->tokenRefused) {
+        return;
+    }
+    event('failed', ['failure' => 'access-token', 'status' => $x->status]);
+    $say = atomically($x->db, function (PDO $db) {
         $said = $db->query("SELECT at FROM polls WHERE token = ':token-refused'");
         $row = $said->fetchColumn();
         $said->closeCursor();
@@ -1057,47 +1137,67 @@ if ($tokenRefused) {
         return true;
     });
     if ($say) {
-        file_put_contents('php://stderr', '[esign-proxy] the service refused the access token (40003) for ' . $operation . ": check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL [request " . REQUEST_ID . "]\n");
+        file_put_contents('php://stderr', '[esign-proxy] the service refused the access token (40003) for ' . $x->operation . ": check ESIGN_ACCESS_TOKEN and ESIGN_BASE_URL [request " . REQUEST_ID . "]\n");
     }
 }
-$answerStatus = $value->status ?? null;
-if ($role[0] === 'start' && $answerStatus === 'error') {
-    // the service refused the start: no session; the person is not charged for it
-    foreach ($counted as $key) {
-        give_back($db, $key);
+
+/** The access token out of everything (the screening data goes out of the browser's answer at the end). */
+function step_filter_answer(Exchange $x): void
+{
+    $x->value = redact($x->value, $x->config['token']);
+}
+
+/** A start binds its session to the visitor (a refused one gives the person's count back); a poll that ends it says so. */
+function step_sessions(Exchange $x): void
+{
+    $answerStatus = $x->value->status ?? null;
+    if ($x->role[0] === 'start' && $answerStatus === 'error') {
+        // the service refused the start: no session; the person is not charged for it
+        foreach ($x->counted as $key) {
+            give_back($x->db, $key);
+        }
+    }
+    if ($answerStatus === 'ok' && $x->role[0] === 'start' && isset($x->value->token) && is_string($x->value->token)) {
+        $x->db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer, upload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+            ->execute([$x->value->token, $x->visitor, $x->role[1], $x->role[2], microtime(true) + SESSION_TTL, $x->person === null ? null : json_encode($x->person, JSON_UNESCAPED_UNICODE), $x->signerPerson, $x->upload === null ? null : json_encode($x->upload)]);
+        event('started');
+    }
+    if ($x->role[0] === 'status' && !empty($x->bound['person'])) {
+        $GLOBALS['event']['person'] = json_decode($x->bound['person'], true);
+    }
+    if ($x->role[0] === 'status' && $answerStatus === 'error' && !$x->tokenRefused) {
+        finished($x->db, $x->token);
+        event('finished', ['outcome' => (string) ($x->value->error_code ?? 'error')]);
     }
 }
-if ($answerStatus === 'ok' && $role[0] === 'start' && isset($value->token) && is_string($value->token)) {
-    $db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer, upload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        ->execute([$value->token, $visitor, $role[1], $role[2], microtime(true) + SESSION_TTL, $person === null ? null : json_encode($person, JSON_UNESCAPED_UNICODE), $signerPerson, $upload === null ? null : json_encode($upload)]);
-    event('started');
-}
-if ($role[0] === 'status' && !empty($bound['person'])) {
-    $GLOBALS['event']['person'] = json_decode($bound['person'], true);
-}
-if ($role[0] === 'status' && $answerStatus === 'error') {
-    if (!$tokenRefused) {
-        finished($db, $token);
-        event('finished', ['outcome' => (string) ($value->error_code ?? 'error')]);
+
+/** In depth: the one signature the service added in a gated signing must name the signed-in person. */
+function step_signed_by(Exchange $x): void
+{
+    if (($x->value->status ?? null) !== 'ok' || $x->role[0] !== 'status' || $x->part !== 'sign' || empty($x->bound['signer'])) {
+        return;
     }
-}
-if ($answerStatus === 'ok' && $role[0] === 'status' && $part === 'sign' && !empty($bound['signer'])) {
-    // in depth: the one signature the service added in this session must name the signed-in person
-    $content = $value->file->content ?? null;
-    $upload = empty($bound['upload']) ? null : json_decode($bound['upload'], true);
+    $content = $x->value->file->content ?? null;
+    $upload = empty($x->bound['upload']) ? null : json_decode($x->bound['upload'], true);
     [$persons, $problem] = is_string($content) && is_array($upload) ? added_signature($upload, (string) base64_decode($content)) : [null, 'cannot be read'];
     $named = array_map(fn (array $p) => person_digest($p[0], $p[1]), $persons ?? []);
-    if (!in_array($bound['signer'], $named, true)) {
-        file_put_contents('php://stderr', '[esign-proxy] a finished ' . $operation . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem") . " [request " . REQUEST_ID . "]\n");
+    if (!in_array($x->bound['signer'], $named, true)) {
+        file_put_contents('php://stderr', '[esign-proxy] a finished ' . $x->operation . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem") . " [request " . REQUEST_ID . "]\n");
         fail(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
     }
 }
-if ($answerStatus === 'ok' && $role[0] === 'status') {
-    // the browser sees the result only after on_result succeeded for it (at least once)
+
+/** The browser sees a result only after on_result succeeded for it (at least once). */
+function step_hand_over_result(Exchange $x): void
+{
+    if (($x->value->status ?? null) !== 'ok' || $x->role[0] !== 'status') {
+        return;
+    }
+    [$db, $token, $operation, $value] = [$x->db, $x->token, $x->operation, $x->value];
     try {
         // a login gives the browser a new visitor id (one planted before the login is worth nothing after it)
-        $rotated = $part === 'login' ? new_visitor() : null;
-        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $rotated ?? $visitor, $value));
+        $rotated = $x->part === 'login' ? new_visitor() : null;
+        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $rotated ?? $x->visitor, $value));
     } catch (PDOException $error) {
         throw $error; // the state, not the host: 503 by the exception handler
     } catch (ResultRefused $refusal) {
@@ -1116,8 +1216,8 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
     }
     if ($delivered === 'ran') {
         if ($rotated !== null) {
-            $db->prepare('UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?')->execute([$rotated, $bound['visitor'], $token]);
-            setcookie($cookieName, $rotated, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $https]);
+            $db->prepare('UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?')->execute([$rotated, $x->bound['visitor'], $token]);
+            setcookie($x->cookieName, $rotated, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $x->https]);
         }
         keep_cookies($db, $token);
     } else {
@@ -1131,7 +1231,16 @@ if ($answerStatus === 'ok' && $role[0] === 'status') {
         event('finished', ['outcome' => 'ok']);
     }
 }
-if (!$config['screening']) {
-    $value = without_screening($value);
+
+const STEPS = ['step_route', 'step_origin', 'step_content_type', 'step_read_fields', 'step_visitor', 'step_signer_gate', 'step_binding', 'step_limits',
+    'step_poll_floor', 'step_forward', 'step_token_refused', 'step_filter_answer', 'step_sessions', 'step_signed_by', 'step_hand_over_result'];
+
+$x = new Exchange();
+$x->method = (string) ($_SERVER['REQUEST_METHOD'] ?? 'GET');
+$x->path = substr($raw, strlen(PREFIX));
+$x->config = $config;
+$x->operations = $operations;
+foreach (STEPS as $step) {
+    $step($x);
 }
-respond($status, json_encode($value, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE));
+respond($x->status, json_encode($x->config['screening'] ? $x->value : without_screening($x->value), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE));

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { proxyRulesDocument } from '../../src/protocol/proxy-rules.js';
+import { STEPS } from '../../src/proxy/core.js';
 import { DEFAULT_RATE_LIMITS, FINISHED_SESSION_TTL } from '../../src/proxy/options.js';
 import { countingService, serverPool } from './harness.js';
 import { freePort, startedByThisFile } from './processes.js';
@@ -63,6 +64,20 @@ describe('the proxy rulebook', () => {
     assert.equal(answer.status, 500);
     assert.equal(((await answer.json()) as { proxy_error: string }).proxy_error, 'misconfigured');
     assert.match(log, /proxy-rules\.json is of version 2; this proxy keeps version 1/);
+  });
+
+  it('the Python and PHP proxies run their request as named steps in the Node proxy\'s order (all but authorize: their document operations are off)', () => {
+    const node = STEPS.map((step) => step.name).filter((name) => name !== 'authorize');
+    // a step's name in either language, written as the Node proxy's: step_read_fields → fields, signer_gate → signer
+    const ALIASES: Record<string, string> = { readFields: 'fields', signerGate: 'signer', signerStep: 'signer', visitorStep: 'visitor', filterAnswer: 'filter', handOverStep: 'handOver', handOverResult: 'handOver' };
+    const asNode = (name: string) => {
+      const camel = name.replace(/^step_/, '').replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+      return ALIASES[camel] ?? camel;
+    };
+    const python = /^STEPS = \(([^)]*)\)/m.exec(readFileSync('examples/proxy-python/proxy.py', 'utf8'))?.[1] ?? '';
+    const php = /^const STEPS = \[([^\]]*)\]/m.exec(readFileSync('examples/proxy-php/proxy.php', 'utf8'))?.[1] ?? '';
+    assert.deepEqual(python.split(',').map((n) => asNode(n.trim())).filter(Boolean), node, 'the Python proxy\'s STEPS');
+    assert.deepEqual(php.split(',').map((n) => asNode(n.trim().replace(/'/g, ''))).filter(Boolean), node, 'the PHP proxy\'s STEPS');
   });
 
   for (const kind of ['python', 'php'] as const) {
