@@ -171,9 +171,12 @@ describe('esign-sign: signing', () => {
       const events: string[] = [];
       for (const type of ['esign-started', 'esign-signed', 'esign-error', 'esign-cancelled']) el.addEventListener(type, () => events.push(type));
       const signed = oneEvent(el, 'esign-signed');
+      // the first poll answered after 1.5 s: the wait stays on screen long enough to be read on a busy machine
+      await fetch('/__faults/poll?plan=stall');
       submitButton(el as never).click();
       await until(() => deepText(el).includes(t['status.waiting']), 'the wait in the language');
       const { detail } = await signed;
+      expect(await (await fetch('/__faults/poll')).json()).to.deep.include({ faulted: 1, left: 0 });
       await el.updateComplete;
       const name = `${detail.person.name} ${detail.person.surname}`;
       expect(deepText(el)).to.contain(t['sign.success'].replace('{name}', name));
