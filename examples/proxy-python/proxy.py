@@ -562,19 +562,25 @@ def hand_over(token, run, finish):
             if time.time() - started > RESULT_TIMEOUT:
                 raise TimeoutError("on_result took longer than RESULT_TIMEOUT")
             finish()
+            running.set()
+            atomically(lambda db: db.execute("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
+            outcome["ok"] = True
         except ResultRefused as refusal:
             running.set()
-            atomically(lambda db: db.execute("UPDATE claims SET lease = 'refused', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
             outcome["raised"] = refusal
-        except Exception as failure:  # noqa: BLE001 (the host's code: any failure is tried again)
+            try:
+                atomically(lambda db: db.execute("UPDATE claims SET lease = 'refused', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
+            except StateUnavailable:
+                pass  # the state away: the lease lapses, and the next poll asks the site again
+        except Exception as failure:  # noqa: BLE001 (the host's code or the state: any failure is tried again)
             running.set()
-            atomically(lambda db: db.execute("DELETE FROM claims WHERE token = ? AND lease = ?", (token, lease)))
             outcome["raised"] = failure
             if abandoned.is_set():
                 current_app.logger.error("on_result failed for a session after its poll answered waiting: %s; the next poll runs it again", type(failure).__name__)
-        else:
-            running.set()
-            atomically(lambda db: db.execute("UPDATE claims SET lease = 'done', expires = ? WHERE token = ?", (time.time() + FINISHED_TTL, token)))
+            try:
+                atomically(lambda db: db.execute("DELETE FROM claims WHERE token = ? AND lease = ?", (token, lease)))
+            except StateUnavailable:
+                pass  # the state away: the lease lapses by itself
 
     threading.Thread(target=renew, daemon=True).start()
     # in a thread of its own, in this request's context (flask.session, the state): it outlives the wait if it must
@@ -584,9 +590,9 @@ def hand_over(token, run, finish):
     if worker.is_alive():
         abandoned.set()
         return False
-    if "raised" in outcome:
-        raise outcome["raised"]
-    return "ran"
+    if outcome.get("ok"):
+        return "ran"
+    raise outcome.get("raised") or RuntimeError("on_result ended without an outcome")
 
 
 def told_once(token):
