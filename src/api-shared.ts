@@ -19,6 +19,8 @@ export { checkPersonalCode, checkDigit, personalCodeCountries, type PersonalCode
 export { normalizePhone, type PhoneCheck } from './internal/validation/phone.js';
 
 export { EsignSessionElement } from './internal/session-element.js';
+export type { SessionSpec } from './internal/session-controller.js';
+export type { StatusAnswers } from './protocol/operations.js';
 export { blobToBase64, base64ToBlob } from './internal/base64.js';
 export type { SignInput, SignFile } from './internal/sign-files.js';
 export type { PersonValue, PersonChannel, PersonField } from './elements/person-form/person-form.js';

@@ -1,18 +1,12 @@
 import { DEFAULT_TIME_LIMIT, ProxyCaller, type Channel, type RequestOptions, type SessionKind } from './caller.js';
-import { OPERATIONS, OPERATION_IDS, STATUS_OPERATIONS, type NoBody, type Operation, type OperationId } from '../protocol/operations.js';
+import { OPERATIONS, OPERATION_IDS, statusOperation, type NoBody, type Operation, type OperationId, type StatusAnswers } from '../protocol/operations.js';
 import { poll, type PollOptions } from './poll.js';
-import type { HashSignStatusResponse, IdentificationStatusResponse, SignStatusResponse, WaitingResponse } from '../protocol/types.js';
+import type { WaitingResponse } from '../protocol/types.js';
 
 export { readTemporarySigningLinks } from './temporary-links.js';
 export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, ProxyCaller, serviceLocale, type Channel, type EsignClientOptions, type RequestOptions, type SessionKind } from './caller.js';
 
 type Status<T> = T | WaitingResponse;
-
-interface StatusResponses {
-  login: IdentificationStatusResponse;
-  sign: SignStatusResponse;
-  hash: HashSignStatusResponse;
-}
 
 
 /**
@@ -27,9 +21,8 @@ export class EsignClient extends ProxyCaller {
     kind: K,
     token: string,
     options?: RequestOptions,
-  ): Promise<Status<StatusResponses[K]>> {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- STATUS_OPERATIONS maps a channel and kind to the status operation of that kind
-    return this.call(OPERATIONS[STATUS_OPERATIONS[channel][kind]] as Operation<NoBody, Status<StatusResponses[K]>>, {}, { token }, options);
+  ): Promise<Status<StatusAnswers[K]>> {
+    return this.call(statusOperation(kind, channel), {}, { token }, options);
   }
 
   /** Polls a session until it ends; resolves with its `ok` answer, rejects with EsignError. */
@@ -38,8 +31,8 @@ export class EsignClient extends ProxyCaller {
     kind: K,
     token: string,
     options: PollOptions = {},
-  ): Promise<StatusResponses[K]> {
-    return poll<StatusResponses[K]>((signal) => this.status(channel, kind, token, signal ? { signal } : {}), {
+  ): Promise<StatusAnswers[K]> {
+    return poll<StatusAnswers[K]>((signal) => this.status(channel, kind, token, signal ? { signal } : {}), {
       timeLimit: DEFAULT_TIME_LIMIT[channel],
       ...options,
     });

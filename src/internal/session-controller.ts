@@ -4,9 +4,9 @@ import { EsignError, cancelledError, type EsignErrorDetail } from '../client/err
 import { poll } from '../client/poll.js';
 import type { Language, StringKey } from '../i18n/index.js';
 import { maskCode, maskPhone } from '../protocol/mask.js';
-import { removeMobileSession, removeSmartIdSession, type NoBody, type Operation } from '../protocol/operations.js';
+import { removeMobileSession, removeSmartIdSession, statusOperation, type StatusAnswers } from '../protocol/operations.js';
 import { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, STATUS_POLL_SLOW_AFTER, STATUS_POLL_TIMEOUT } from '../protocol/time-limits.js';
-import { CHANNELS, type Channel, type SessionKind, type SessionStartResponse, type WaitingResponse } from '../protocol/types.js';
+import { CHANNELS, type Channel, type SessionKind, type SessionStartResponse } from '../protocol/types.js';
 import type { PersonField, PersonValue } from './person.js';
 import { proxyClient } from './proxy-client.js';
 import { RetryWait } from './retry-wait.js';
@@ -43,22 +43,26 @@ export interface SessionElement extends ReactiveControllerHost, HTMLElement {
   t(key: StringKey, params?: Record<string, string | number>): string;
 }
 
-/** What one kind of session element tells the controller: how to start, what to poll, what a result means. */
-export interface SessionConfig<Raw extends { status: string }, Detail> {
-  readonly kind: SessionKind;
+/**
+ * What one kind of session is, as its element defines it: how it starts and what its finished
+ * answer means. The status it polls is the protocol's for its kind (`statusOperation`).
+ */
+export interface SessionSpec<K extends SessionKind, Detail> {
+  readonly kind: K;
   /** Starts the session at the service. */
   start(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse>;
-  /** The operation that answers this kind's status on a channel. */
-  status(channel: Channel): Operation<NoBody, Raw | WaitingResponse>;
   /** What a finished session means for the element: its result's detail (and its event). */
-  finish(raw: Raw, session: { channel: Channel; token: string }): Detail | Promise<Detail>;
-  /** A failure in the element's words, as `esign-error` carries it. */
-  describe(error: unknown): EsignErrorDetail;
-  /** What is signed, named while waiting (empty for a login). */
-  subject(): string;
+  finish(raw: StatusAnswers[K], session: { channel: Channel; token: string }): Detail | Promise<Detail>;
+  /** What is signed, named while waiting (none for a login). */
+  subject?(): string;
   /** What the element keeps beside the session to build its result after a reload, and takes back then. */
-  keep(): Record<string, string> | undefined;
-  restore(extra: Record<string, string>): void;
+  keep?(): Record<string, string> | undefined;
+  restore?(extra: Record<string, string>): void;
+}
+
+/** A kind of session and how its failures are worded for `esign-error`. */
+export interface SessionConfig<K extends SessionKind, Detail> extends SessionSpec<K, Detail> {
+  describe(error: unknown): EsignErrorDetail;
 }
 
 /** What a start needs from the element once its inputs are checked. */
@@ -87,28 +91,71 @@ export interface EndChoices {
  * Its events: `esign-started`, `esign-cancelled`, `esign-error` (the element's `finish` fires its
  * own result event). Loaded after the element's form is on screen.
  */
-export class SessionController<Raw extends { status: string }, Detail> implements ReactiveController {
-  state: SessionState = 'idle';
+export class SessionController<K extends SessionKind, Detail> implements ReactiveController {
+  #state: SessionState = 'idle';
+  #channel: Channel = 'smartid';
+  #token = '';
+  #controlCode = '';
+  #since = 0;
+  #error: EsignError | undefined;
+  #fieldError: PersonField | null = null;
+  #connection: '' | 'lost' | 'back' = '';
+  #cameBack = false;
+  #result: StatusAnswers[K] | undefined;
+  #expired = false;
+  #who = '';
+  #subject = '';
+
+  /** Where the session is: the form (idle), starting, waiting for the person, or one of its ends. */
+  get state(): SessionState {
+    return this.#state;
+  }
   /** The session's channel (the one chosen when it started, or kept from before a reload). */
-  channel: Channel = 'smartid';
-  token = '';
-  controlCode = '';
+  get channel(): Channel {
+    return this.#channel;
+  }
+  /** The service's token of the session, once it started. */
+  get token(): string {
+    return this.#token;
+  }
+  get controlCode(): string {
+    return this.#controlCode;
+  }
   /** When waiting began, ms since the epoch. */
-  since = 0;
-  error: EsignError | undefined;
+  get since(): number {
+    return this.#since;
+  }
+  get error(): EsignError | undefined {
+    return this.#error;
+  }
   /** A field the service refused: the form is back, the message on that field. */
-  fieldError: PersonField | null = null;
+  get fieldError(): PersonField | null {
+    return this.#fieldError;
+  }
   /** While waiting: requests failing on the way (`lost`), one through again after that (`back`), or nothing to say. */
-  connection: '' | 'lost' | 'back' = '';
+  get connection(): '' | 'lost' | 'back' {
+    return this.#connection;
+  }
   /** The person left the page while waiting and came back: the waiting state says what to do. */
-  cameBack = false;
+  get cameBack(): boolean {
+    return this.#cameBack;
+  }
   /** The answer of the session that ended well. */
-  result: Raw | undefined;
+  get result(): StatusAnswers[K] | undefined {
+    return this.#result;
+  }
   /** A kept session that could no longer be alive when the page came back. */
-  expired = false;
-  /** Who the session is for, masked, and what is signed: as the waiting state names them. */
-  who = '';
-  subject = '';
+  get expired(): boolean {
+    return this.#expired;
+  }
+  /** Who the session is for, masked, as the waiting state names them. */
+  get who(): string {
+    return this.#who;
+  }
+  /** What is signed, as the waiting state names it. */
+  get subject(): string {
+    return this.#subject;
+  }
 
   #running: Promise<Detail> | undefined;
   #abort: AbortController | undefined;
@@ -123,23 +170,23 @@ export class SessionController<Raw extends { status: string }, Detail> implement
 
   constructor(
     private readonly host: SessionElement,
-    private readonly config: SessionConfig<Raw, Detail>,
+    private readonly config: SessionConfig<K, Detail>,
   ) {
     host.addController(this);
   }
 
   get busy(): boolean {
-    return this.state === 'starting' || this.state === 'waiting';
+    return this.#state === 'starting' || this.#state === 'waiting';
   }
 
   /** When the person's time to confirm ends: the provider's limit, or the host's shorter one (0 before waiting). */
   get deadline(): number {
-    const limit = Math.min(PERSON_TIME_LIMIT[this.channel], this.host.timeLimit > 0 ? this.host.timeLimit : Infinity);
-    return this.since ? this.since + limit : 0;
+    const limit = Math.min(PERSON_TIME_LIMIT[this.#channel], this.host.timeLimit > 0 ? this.host.timeLimit : Infinity);
+    return this.#since ? this.#since + limit : 0;
   }
 
   #set(state: SessionState): void {
-    this.state = state;
+    this.#state = state;
     this.host.requestUpdate();
   }
 
@@ -167,12 +214,12 @@ export class SessionController<Raw extends { status: string }, Detail> implement
       throw error;
     }
     const { person, channel } = request;
-    this.subject = this.config.subject();
-    this.who = channel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
+    this.#subject = this.config.subject?.() ?? '';
+    this.#who = channel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
     return this.#follow(channel, async (client, signal) => {
       const started = await this.config.start(client, channel, person, signal);
       if (signal.aborted) throw cancelledError();
-      this.since = Date.now();
+      this.#since = Date.now();
       return started;
     });
   }
@@ -184,27 +231,27 @@ export class SessionController<Raw extends { status: string }, Detail> implement
    */
   async resumeKept(): Promise<void> {
     const host = this.host;
-    if (host.noResume || typeof location === 'undefined' || this.state !== 'idle' || this.#running) return;
+    if (host.noResume || typeof location === 'undefined' || this.#state !== 'idle' || this.#running) return;
     const key = recordKey(host);
     if (!isKept(key)) return;
     const record = readRecord(key);
     if (!record || record.kind !== this.config.kind) return;
     host.channel = record.channel;
-    if (record.extra) this.config.restore(record.extra);
+    if (record.extra) this.config.restore?.(record.extra);
     if (!(record.until > Date.now())) {
       dropRecord(key);
-      this.expired = true;
-      this.channel = record.channel;
+      this.#expired = true;
+      this.#channel = record.channel;
       this.fail(new EsignError('expired', host.t('status.resume-expired'), { retryable: true }));
       return;
     }
-    this.who = record.who;
-    this.subject = record.subject;
+    this.#who = record.who;
+    this.#subject = record.subject;
     this.#keptAt = key;
     const running = this.#follow(
       record.channel,
       async () => {
-        this.since = record.since;
+        this.#since = record.since;
         return { token: record.token, control_code: record.controlCode };
       },
       record.until - Date.now(),
@@ -219,19 +266,19 @@ export class SessionController<Raw extends { status: string }, Detail> implement
   async cancel(): Promise<void> {
     const abort = this.#abort;
     if (!abort) return;
-    const token = this.token;
+    const token = this.#token;
     const client = this.#client;
     abort.abort();
     await this.#running?.catch(() => undefined);
     if (!token || !client) return;
     // the session ends at the provider anyway; a failed removal must not hide the cancel
-    await client.call(this.channel === 'mobile' ? removeMobileSession : removeSmartIdSession, {}, { sessionId: token }).catch(() => undefined);
+    await client.call(this.#channel === 'mobile' ? removeMobileSession : removeSmartIdSession, {}, { sessionId: token }).catch(() => undefined);
   }
 
   /** Ends in the error state without a session (the site's setup, or a kept session past its end), with the event. */
   fail(error: EsignError): void {
     if (this.busy) return;
-    this.error = error;
+    this.#error = error;
     this.#set('error');
     this.#failed(error);
   }
@@ -241,19 +288,19 @@ export class SessionController<Raw extends { status: string }, Detail> implement
     if (this.busy) return;
     this.#wait?.stop();
     this.#wait = undefined;
-    this.expired = false;
-    this.error = undefined;
-    this.fieldError = null;
+    this.#expired = false;
+    this.#error = undefined;
+    this.#fieldError = null;
     this.#set('idle');
   }
 
   /** What can help after a failure or a cancel: never an action that cannot work (while a rate limit lasts, the time left instead). */
   endChoices(): EndChoices {
-    const error = this.error;
+    const error = this.#error;
     return {
       other: this.#otherChannel(),
-      retryable: this.state === 'cancelled' || !error || error.retryable,
-      deadEnd: this.state === 'error' && isDeadEnd(error),
+      retryable: this.#state === 'cancelled' || !error || error.retryable,
+      deadEnd: this.#state === 'error' && isDeadEnd(error),
       // the words are undefined once the time is over: Try again comes back
       wait: error?.code === 'rate-limited' ? this.#wait?.words() : undefined,
     };
@@ -261,9 +308,9 @@ export class SessionController<Raw extends { status: string }, Detail> implement
 
   /** The channel that may help after this failure: the other one, for a person it does not know or qualify. */
   #otherChannel(): Channel | null {
-    const code = this.error?.code;
-    if (this.state !== 'error' || (code !== 'not-a-user' && code !== 'not-qualified')) return null;
-    const other: Channel = this.channel === 'mobile' ? 'smartid' : 'mobile';
+    const code = this.#error?.code;
+    if (this.#state !== 'error' || (code !== 'not-a-user' && code !== 'not-qualified')) return null;
+    const other: Channel = this.#channel === 'mobile' ? 'smartid' : 'mobile';
     const offered = this.host.channels.length ? this.host.channels : CHANNELS;
     return offered.includes(other) ? other : null;
   }
@@ -276,30 +323,30 @@ export class SessionController<Raw extends { status: string }, Detail> implement
     const host = this.host;
     const abort = new AbortController();
     this.#abort = abort;
-    this.channel = channel;
-    this.error = undefined;
-    this.fieldError = null;
-    this.token = '';
-    this.controlCode = '';
-    this.connection = '';
-    this.cameBack = false;
-    this.expired = false;
-    this.result = undefined;
+    this.#channel = channel;
+    this.#error = undefined;
+    this.#fieldError = null;
+    this.#token = '';
+    this.#controlCode = '';
+    this.#connection = '';
+    this.#cameBack = false;
+    this.#expired = false;
+    this.#result = undefined;
     this.#wait?.stop();
     this.#wait = undefined;
     this.#set('starting');
     try {
       const client = (this.#client = proxyClient(this.#client, host.endpoint, host.language, host.requestTimeout));
       const started = await begin(client, abort.signal);
-      this.token = started.token;
-      this.controlCode = started.control_code;
+      this.#token = started.token;
+      this.#controlCode = started.control_code;
       this.#set('waiting');
       if (!resumed) this.#keep(channel);
-      this.#emit('esign-started', { token: this.token, channel, controlCode: this.controlCode, kind: this.config.kind, ...(resumed ? { resumed } : {}) });
+      this.#emit('esign-started', { token: this.#token, channel, controlCode: this.#controlCode, kind: this.config.kind, ...(resumed ? { resumed } : {}) });
       // a status poll carries nothing and is small: it waits less than a start
       const timeoutMs = Math.min(client.timeoutMs, STATUS_POLL_TIMEOUT);
       const token = started.token;
-      const raw = await poll<Raw>((signal) => client.call(this.config.status(channel), {}, { token }, signal ? { signal, timeoutMs } : { timeoutMs }), {
+      const raw = await poll<StatusAnswers[K]>((signal) => client.call(statusOperation(this.config.kind, channel), {}, { token }, signal ? { signal, timeoutMs } : { timeoutMs }), {
         interval: host.pollInterval,
         timeLimit: timeLimit || host.timeLimit || DEFAULT_TIME_LIMIT[channel],
         signal: abort.signal,
@@ -307,21 +354,21 @@ export class SessionController<Raw extends { status: string }, Detail> implement
         // silent for half its time limit: said lost before the poll is given up
         slowAfter: Math.min(STATUS_POLL_SLOW_AFTER, timeoutMs / 2),
         onConnection: (lost) => {
-          this.connection = lost ? 'lost' : 'back';
+          this.#connection = lost ? 'lost' : 'back';
           host.requestUpdate();
         },
       });
-      this.result = raw;
+      this.#result = raw;
       this.#set('success');
       return await this.config.finish(raw, { channel, token });
     } catch (thrown) {
       const error = thrown instanceof EsignError ? thrown : new EsignError('unknown', String(thrown), { cause: thrown });
       if (error.code === 'cancelled' || abort.signal.aborted) {
         this.#set('cancelled');
-        if (host.isConnected) this.#emit('esign-cancelled', { token: this.token, channel });
+        if (host.isConnected) this.#emit('esign-cancelled', { token: this.#token, channel });
         throw cancelledError(thrown);
       }
-      this.error = error;
+      this.#error = error;
       this.#set('error');
       this.#failed(error);
       throw error;
@@ -331,7 +378,7 @@ export class SessionController<Raw extends { status: string }, Detail> implement
       this.#keptAt = null;
       this.#abort = undefined;
       this.#wakeUp = undefined;
-      this.cameBack = false;
+      this.#cameBack = false;
     }
   }
 
@@ -345,7 +392,7 @@ export class SessionController<Raw extends { status: string }, Detail> implement
     if (field) {
       // a field the person can fix: back to the form, the message on the field
       this.#set('idle');
-      this.fieldError = field;
+      this.#fieldError = field;
     }
   }
 
@@ -353,19 +400,19 @@ export class SessionController<Raw extends { status: string }, Detail> implement
   #keep(channel: Channel): void {
     const host = this.host;
     if (host.noResume || typeof location === 'undefined') return;
-    const extra = this.config.keep();
+    const extra = this.config.keep?.();
     const key = recordKey(host);
     this.#keptAt = key;
     writeRecord(key, {
       v: 1,
       kind: this.config.kind,
       channel,
-      token: this.token,
-      controlCode: this.controlCode,
-      since: this.since,
-      until: this.since + (host.timeLimit || DEFAULT_TIME_LIMIT[channel]),
-      who: this.who,
-      subject: this.subject,
+      token: this.#token,
+      controlCode: this.#controlCode,
+      since: this.#since,
+      until: this.#since + (host.timeLimit || DEFAULT_TIME_LIMIT[channel]),
+      who: this.#who,
+      subject: this.#subject,
       ...(extra ? { extra } : {}),
     });
   }
@@ -401,7 +448,7 @@ export class SessionController<Raw extends { status: string }, Detail> implement
   #onPageState = (event: Event): void => {
     // online again: the poll goes at once, and a request the network switch left hanging is dropped
     if (event.type === 'online') {
-      if (this.state === 'waiting') this.#wake();
+      if (this.#state === 'waiting') this.#wake();
       return;
     }
     // a frozen page runs again on `resume` (its visibility may still say hidden): the person is back
@@ -409,8 +456,8 @@ export class SessionController<Raw extends { status: string }, Detail> implement
       this.#hidden = true;
     } else if (this.#hidden || event.type === 'resume' || (event instanceof PageTransitionEvent && event.persisted)) {
       this.#hidden = false;
-      if (this.state !== 'waiting') return;
-      this.cameBack = true;
+      if (this.#state !== 'waiting') return;
+      this.#cameBack = true;
       this.host.requestUpdate();
       this.#wake();
     }

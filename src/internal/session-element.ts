@@ -1,13 +1,12 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { ProxyCaller } from '../client/caller.js';
-import type { NoBody, Operation } from '../protocol/operations.js';
+import type { StatusAnswers } from '../protocol/operations.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import { CHANNELS, type Channel, type Country, type MessageFormat, type SessionKind, type SessionStartResponse, type WaitingResponse } from '../protocol/types.js';
+import { CHANNELS, type Channel, type Country, type MessageFormat, type SessionKind } from '../protocol/types.js';
 import type { StringKey, StringPart } from '../i18n/index.js';
-import type { PersonField, PersonForm, PersonValue } from './person.js';
+import type { PersonField, PersonForm } from './person.js';
 import { EsignSessionSettings } from './session-settings.js';
 import { controls } from './controls.styles.js';
-import type { EndChoices, SessionController, SessionState, StartRequest } from './session-controller.js';
+import type { EndChoices, SessionController, SessionSpec, SessionState, StartRequest } from './session-controller.js';
 import { loadOnce } from './load-once.js';
 import { defineLater } from './define.js';
 import { sessionStyles } from './session.styles.js';
@@ -20,6 +19,9 @@ import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { fixedFields, type SignerPerson } from './signer.js';
 
+/** What the success state says, by the kind of session. */
+const DONE_WORDS = { login: 'identify.done', sign: 'sign.done', hash: 'hash.done' } as const satisfies Record<SessionKind, StringKey>;
+
 /** How long "the connection is back" stays on screen, ms: it was said as it came. */
 const BACK_SHOWN_MS = 5_000;
 
@@ -31,29 +33,20 @@ const loadController = loadOnce(() => import('./session-controller.js').then((mo
  * details, the control code, waiting, cancel, the end states, focus and events. Subclasses
  * add their own inputs, start their kind of session and build their result.
  */
-export abstract class EsignSessionElement<Detail, Raw extends { status: string }> extends EsignSessionSettings {
+export abstract class EsignSessionElement<Detail, K extends SessionKind> extends EsignSessionSettings {
   static override styles = [theme, controls, sessionStyles];
 
   /** The session's controller, once its code is loaded (after the form is on screen, or at the first start). */
-  #session: SessionController<Raw, Detail> | undefined;
+  #session: SessionController<K, Detail> | undefined;
   /** The session's code could not be loaded: said as a failure, with Try again. */
   #loadFailure: EsignError | undefined;
 
-  async #controller(): Promise<SessionController<Raw, Detail>> {
+  async #controller(): Promise<SessionController<K, Detail>> {
     if (this.#session) return this.#session;
     // with the children the element declared for later (an element's own file may leave out what shows nothing before a session)
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
     const [Controller] = await Promise.all([loadController(), defineLater(this.constructor as CustomElementConstructor)]);
-    return (this.#session ??= new Controller<Raw, Detail>(this, {
-      kind: this.kind,
-      start: (client, channel, person, signal) => this.startSession(client, channel, person, signal),
-      status: (channel) => this.statusOperation(channel),
-      finish: (raw, session) => this.completed(raw, session),
-      describe: (error) => this.errorDetail(error),
-      subject: () => this.waitingSubject(),
-      keep: () => this.recordExtra(),
-      restore: (extra) => this.restoreExtra(extra),
-    }));
+    return (this.#session ??= new Controller<K, Detail>(this, { ...this.session, describe: (error) => this.errorDetail(error) }));
   }
 
   /** Where the session is: the form until its code is loaded, a failure when it could not be. */
@@ -62,18 +55,13 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   }
 
   /** The answer of the session that ended well. */
-  protected get result(): Raw | undefined {
+  protected get result(): StatusAnswers[K] | undefined {
     return this.#session?.result;
   }
 
 
-  protected abstract readonly kind: SessionKind;
-  /** Starts the session at the service. */
-  protected abstract startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse>;
-  /** The operation that answers the status of this kind of session on a channel. */
-  protected abstract statusOperation(channel: Channel): Operation<NoBody, Raw | WaitingResponse>;
-  /** Builds the result detail and fires the completion event. */
-  protected abstract completed(raw: Raw, session: { channel: Channel; token: string }): Detail | Promise<Detail>;
+  /** This kind of session: how it starts and what its finished answer means. */
+  protected abstract readonly session: SessionSpec<K, Detail>;
   protected abstract successMessage(): string;
   protected abstract cancelledMessage(): string;
   protected abstract submitLabel(): string;
@@ -119,14 +107,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   protected override wordsNeeded(): readonly StringPart[] {
     return this.#state === 'idle' && !this.inputError ? this.formWords : super.wordsNeeded();
   }
-
-  /** What this kind of element keeps beside the session to build its result after a reload. */
-  protected recordExtra(): Record<string, string> | undefined {
-    return undefined;
-  }
-
-  /** Takes back what {@link recordExtra} kept. */
-  protected restoreExtra(_extra: Record<string, string>): void {}
 
   /** A session this element was waiting for when its page went away: followed on, never started again. */
   async #resumeIfKept(): Promise<void> {
@@ -193,11 +173,6 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   /** Cancels the running session (removing it at the service). */
   async cancel(): Promise<void> {
     await this.#session?.cancel();
-  }
-
-  /** What is being signed, named while waiting (empty for a login). */
-  protected waitingSubject(): string {
-    return '';
   }
 
   /**
@@ -390,7 +365,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
     const fixed = this.fixedPerson();
     return html`<form novalidate @submit=${this.#onSubmit} aria-busy=${starting ? 'true' : 'false'}>
       ${this.renderInputs()}
-      ${renderChannelChoice(this.t.bind(this), this.kind === 'login' ? 'identify.channel' : 'sign.channel', this.offeredChannels, channel, (chosen) => this.#chooseChannel(chosen))}
+      ${renderChannelChoice(this.t.bind(this), this.session.kind === 'login' ? 'identify.channel' : 'sign.channel', this.offeredChannels, channel, (chosen) => this.#chooseChannel(chosen))}
       <esign-person-form
         .lang=${this.language}
         .theme=${this.theme}
@@ -420,14 +395,14 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
   #statusWords(state: SessionState): StatusWords {
     const session = this.#session;
     const t = this.t.bind(this);
-    if (state === 'waiting' && session) return waitingWords(t, this.kind, session);
+    if (state === 'waiting' && session) return waitingWords(t, this.session.kind, session);
     if (state === 'success') return { heading: this.result ? this.successMessage() : '', detail: '' };
     if (state === 'cancelled') return { heading: this.cancelledMessage(), detail: '' };
     if (state !== 'error') return NO_WORDS;
     const error = session?.error ?? this.#loadFailure;
     // after a rate limit the time left is said once, in its own line (the end choices), never here
     const message = session?.expired ? t('status.resume-expired') : error?.code === 'rate-limited' ? t('status.too-many') : error ? this.errorDetail(error).message : '';
-    return { heading: failedHeading(t, this.kind), detail: message };
+    return { heading: failedHeading(t, this.session.kind), detail: message };
   }
 
   /** What can help after a failure or a cancel, as the controller sees it (Try again when its code could not be loaded). */
@@ -463,7 +438,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
               .strings=${this.strings}
               .code=${waiting.controlCode}
               .channel=${waiting.channel}
-              .kind=${this.kind === 'login' ? 'login' : 'sign'}
+              .kind=${this.session.kind === 'login' ? 'login' : 'sign'}
               .until=${waiting.deadline}
               exportparts="code, instruction, warning"
             ></esign-control-code>
@@ -487,7 +462,7 @@ export abstract class EsignSessionElement<Detail, Raw extends { status: string }
         }}
       ></esign-status>
       ${state === 'success'
-        ? html`<slot name="success"><p class="done" tabindex="-1">${this.t(this.kind === 'login' ? 'identify.done' : `${this.kind}.done`)}</p>${this.renderSuccess()}</slot>`
+        ? html`<slot name="success"><p class="done" tabindex="-1">${this.t(DONE_WORDS[this.session.kind])}</p>${this.renderSuccess()}</slot>`
         : nothing}
       ${state === 'error' || state === 'cancelled' ? this.#renderEnd(words) : nothing}
     </section>`;

@@ -120,11 +120,28 @@ export const OPERATIONS = {
 
 export type OperationId = keyof typeof OPERATIONS;
 
-/** Where a session's status is asked: by the channel and the kind of the start that made its token. */
-export const STATUS_OPERATIONS: Readonly<Record<Channel, Readonly<Record<SessionKind, OperationId>>>> = {
-  mobile: { login: 'mobileLoginStatus', sign: 'mobileSignStatus', hash: 'mobileHashSignStatus' },
-  smartid: { login: 'smartIdLoginStatus', sign: 'smartIdSignStatus', hash: 'smartIdHashSignStatus' },
+/** What a finished session of each kind answers. */
+export interface StatusAnswers {
+  login: IdentificationStatusResponse;
+  sign: SignStatusResponse;
+  hash: HashSignStatusResponse;
+}
+
+/** The operation that asks a session's status, typed by the session's kind. */
+export type StatusOperation<K extends SessionKind> = Operation<NoBody, Status<StatusAnswers[K]>, 'token'>;
+
+/** Where a session's status is asked: by the kind and the channel of the start that made its token. */
+export const SESSION_STATUS: { readonly [K in SessionKind]: Readonly<Record<Channel, StatusOperation<K>>> } = {
+  login: { mobile: mobileLoginStatus, smartid: smartIdLoginStatus },
+  sign: { mobile: mobileSignStatus, smartid: smartIdSignStatus },
+  hash: { mobile: mobileHashSignStatus, smartid: smartIdHashSignStatus },
 };
+
+/** The status operation of a session of this kind on this channel. */
+export function statusOperation<K extends SessionKind>(kind: K, channel: Channel): StatusOperation<K> {
+  return SESSION_STATUS[kind][channel];
+}
+
 export type { ServiceLocale } from './paths.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a literal table: its keys are its type's

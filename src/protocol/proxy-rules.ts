@@ -1,4 +1,4 @@
-import { OPERATIONS, OPERATION_IDS, STATUS_OPERATIONS, type OperationId } from './operations.js';
+import { OPERATIONS, OPERATION_IDS, SESSION_STATUS, type OperationId } from './operations.js';
 import { PARAM_PATTERN } from './paths.js';
 
 /*
@@ -82,7 +82,13 @@ const OPERATION_FIELDS_AS_WRITTEN = {
 export const OPERATION_FIELDS: Record<OperationId, Record<string, FieldShape>> = OPERATION_FIELDS_AS_WRITTEN;
 
 /** Session starts, and what their tokens may then be used for. */
-const start = (channel: Channel, kind: SessionKind) => ({ channel, kind, status: STATUS_OPERATIONS[channel][kind] });
+/** The id of a status operation, found in the table by the operation itself. */
+function statusId(kind: SessionKind, channel: Channel): OperationId {
+  const id = OPERATION_IDS.find((candidate) => OPERATIONS[candidate] === SESSION_STATUS[kind][channel]);
+  if (!id) throw new Error(`no status operation for ${kind} on ${channel}`);
+  return id;
+}
+const start = (channel: Channel, kind: SessionKind) => ({ channel, kind, status: statusId(kind, channel) });
 export const STARTS: Partial<Record<OperationId, { channel: Channel; kind: SessionKind; status: OperationId }>> = {
   mobileLogin: start('mobile', 'login'),
   smartIdLogin: start('smartid', 'login'),

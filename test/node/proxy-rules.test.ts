@@ -5,7 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { proxyRulesDocument } from '../../src/protocol/proxy-rules.js';
+import { STARTS, proxyRulesDocument } from '../../src/protocol/proxy-rules.js';
+import { OPERATIONS, OPERATION_IDS, SESSION_STATUS } from '../../src/protocol/operations.js';
+import { CHANNELS, type SessionKind } from '../../src/protocol/types.js';
+
+// every kind, or the compiler says which is missing
+const SESSION_KINDS = Object.keys({ login: 1, sign: 1, hash: 1 } satisfies Record<SessionKind, 1>) as SessionKind[];
 import { STEPS } from '../../src/proxy/core.js';
 import { DEFAULT_RATE_LIMITS, FINISHED_SESSION_TTL } from '../../src/proxy/options.js';
 import { countingService, serverPool } from './harness.js';
@@ -33,6 +38,19 @@ async function proxyOf(kind: 'python' | 'php', env: Record<string, string>): Pro
   await untilAnswering(`http://127.0.0.1:${port}/esign/`, child, () => `${command}: ${log}`);
   return `http://127.0.0.1:${port}/esign`;
 }
+
+describe('the protocol\'s status table', () => {
+  it('names one status operation of the protocol for each kind and channel, and every start\'s status is the one it names', () => {
+    const named = SESSION_KINDS.flatMap((kind) => CHANNELS.map((channel) => SESSION_STATUS[kind][channel]));
+    assert.equal(new Set(named).size, SESSION_KINDS.length * CHANNELS.length);
+    for (const operation of named) assert.ok(Object.values(OPERATIONS).includes(operation));
+    for (const id of OPERATION_IDS) {
+      const start = STARTS[id];
+      if (start) assert.equal(OPERATIONS[start.status], SESSION_STATUS[start.kind][start.channel], id);
+    }
+    assert.equal(Object.keys(STARTS).length, SESSION_KINDS.length * CHANNELS.length);
+  });
+});
 
 describe('the proxy rulebook', () => {
   it('its copies beside the Python and PHP proxies are what src/protocol/proxy-rules.ts makes', async () => {

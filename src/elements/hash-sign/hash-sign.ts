@@ -1,16 +1,15 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
 import type { StringPart } from '../../i18n/index.js';
-import type { Channel, ProxyCaller } from '../../client/caller.js';
-import { mobileHashSign, mobileHashSignStatus, smartIdHashSign, smartIdHashSignStatus } from '../../protocol/operations.js';
+import { mobileHashSign, smartIdHashSign } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
-import type { Country, HashAlgorithm, HashCountry, HashSignStatusResponse } from '../../protocol/types.js';
+import type { Country, HashAlgorithm, HashCountry } from '../../protocol/types.js';
 import { controls } from '../../internal/controls.styles.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
-import type { SessionStartResponse } from '../../protocol/types.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
 import { HASH_HEX_LENGTH, isAscii } from '../../internal/validation/hash.js';
-import { EsignPersonForm, type PersonValue } from '../person-form/person-form.js';
+import { EsignPersonForm } from '../person-form/person-form.js';
+import type { SessionSpec } from '../../internal/session-controller.js';
 import type { Dependency } from '../../internal/define.js';
 import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
 import type { HashSignedDetail } from './events.js';
@@ -47,7 +46,7 @@ const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
  *
  * @tag esign-hash-sign
  */
-export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSignStatusResponse> {
+export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'> {
   static override styles = [theme, controls, sessionStyles, readonlyStyles, hashSignStyles];
 
   /** The form at once; the control code and the status show nothing before a session: defined with its code. */
@@ -83,7 +82,6 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     return signerOf(this.signer);
   }
 
-  protected readonly kind = 'hash' as const;
   /** The form at rest says more than the person form: the hash, in the session part. */
   protected override formWords: readonly StringPart[] = ['form', 'session'];
 
@@ -93,17 +91,6 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     this.signer = null;
     this.hashAlgorithm = 'SHA256';
     this.countries = [...HASH_COUNTRIES];
-  }
-
-  protected override recordExtra(): Record<string, string> | undefined {
-    const hex = this.hashHex;
-    return hex ? { hash: hex, hashAlgorithm: this.hashAlgorithm } : undefined;
-  }
-
-  /** After a reload the signed hash is the one the session was started with, whatever the page sets again. */
-  protected override restoreExtra(extra: Record<string, string>): void {
-    if (extra['hash']) this.hash = extra['hash'];
-    if (extra['hashAlgorithm'] === 'SHA256' || extra['hashAlgorithm'] === 'SHA512') this.hashAlgorithm = extra['hashAlgorithm'];
   }
 
   /** The hash as lowercase hex, or null when it cannot be read. */
@@ -130,44 +117,51 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, HashSig
     }
   }
 
-  protected statusOperation(channel: Channel) {
-    return channel === 'mobile' ? mobileHashSignStatus : smartIdHashSignStatus;
-  }
-
-  protected startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
-    const common = {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
-      hash: this.hashHex as string,
-      hash_algorithm: this.hashAlgorithm,
-      code: person.code,
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- hash signing's form offers only its countries
-      country: person.country as HashCountry,
-      ...(this.message ? { message: this.message } : {}),
-    };
-    if (channel === 'smartid') {
-      if (this.message && !isAscii(this.message)) {
-        throw new EsignError('misconfigured', 'The Smart-ID hash signing message must be ASCII', { field: 'message' });
+  protected readonly session: SessionSpec<'hash', HashSignedDetail> = {
+    kind: 'hash',
+    start: (client, channel, person, signal) => {
+      const common = {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
+        hash: this.hashHex as string,
+        hash_algorithm: this.hashAlgorithm,
+        code: person.code,
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- hash signing's form offers only its countries
+        country: person.country as HashCountry,
+        ...(this.message ? { message: this.message } : {}),
+      };
+      if (channel === 'smartid') {
+        if (this.message && !isAscii(this.message)) {
+          throw new EsignError('misconfigured', 'The Smart-ID hash signing message must be ASCII', { field: 'message' });
+        }
+        return client.call(smartIdHashSign, common, {}, { signal });
       }
-      return client.call(smartIdHashSign, common, {}, { signal });
-    }
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
-    return client.call(mobileHashSign, { ...common, phone: person.phone as string }, {}, { signal });
-  }
-
-  protected completed(raw: HashSignStatusResponse, { channel, token }: { channel: Channel; token: string }): HashSignedDetail {
-    requireAnswer(isText(raw.signature_value), 'signature');
-    const detail: HashSignedDetail = {
-      signatureValue: raw.signature_value,
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
-      hash: this.hashHex as string,
-      hashAlgorithm: this.hashAlgorithm,
-      token,
-      channel,
-      raw,
-    };
-    this.emit('esign-hash-signed', detail);
-    return detail;
-  }
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
+      return client.call(mobileHashSign, { ...common, phone: person.phone as string }, {}, { signal });
+    },
+    finish: (raw, { channel, token }) => {
+      requireAnswer(isText(raw.signature_value), 'signature');
+      const detail: HashSignedDetail = {
+        signatureValue: raw.signature_value,
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
+        hash: this.hashHex as string,
+        hashAlgorithm: this.hashAlgorithm,
+        token,
+        channel,
+        raw,
+      };
+      this.emit('esign-hash-signed', detail);
+      return detail;
+    },
+    keep: () => {
+      const hex = this.hashHex;
+      return hex ? { hash: hex, hashAlgorithm: this.hashAlgorithm } : undefined;
+    },
+    // after a reload the signed hash is the one the session was started with, whatever the page sets again
+    restore: (extra) => {
+      if (extra['hash']) this.hash = extra['hash'];
+      if (extra['hashAlgorithm'] === 'SHA256' || extra['hashAlgorithm'] === 'SHA512') this.hashAlgorithm = extra['hashAlgorithm'];
+    },
+  };
 
   protected successMessage(): string {
     return this.t('hash.success');

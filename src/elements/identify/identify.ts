@@ -1,12 +1,11 @@
 import type { PropertyDeclarations } from 'lit';
 import { camelCased } from '../../protocol/camel.js';
-import type { Channel, ProxyCaller } from '../../client/caller.js';
-import { mobileLogin, mobileLoginStatus, smartIdLogin, smartIdLoginStatus } from '../../protocol/operations.js';
-import type { IdentificationStatusResponse, PhoneLanguage } from '../../protocol/types.js';
+import { mobileLogin, smartIdLogin } from '../../protocol/operations.js';
+import type { PhoneLanguage } from '../../protocol/types.js';
 import type { Language } from '../../i18n/index.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
-import type { SessionStartResponse } from '../../protocol/types.js';
-import { EsignPersonForm, type PersonValue } from '../person-form/person-form.js';
+import { EsignPersonForm } from '../person-form/person-form.js';
+import type { SessionSpec } from '../../internal/session-controller.js';
 import type { Dependency } from '../../internal/define.js';
 import type { AuthenticatedDetail } from './events.js';
 import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
@@ -38,7 +37,7 @@ const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', 
  *
  * @tag esign-identify
  */
-export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, IdentificationStatusResponse> {
+export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'login'> {
   /** The form at once; the control code and the status show nothing before a session: defined with its code. */
   static dependencies: Record<string, Dependency> = {
     'esign-person-form': EsignPersonForm,
@@ -59,8 +58,6 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
   /** Ask the service for a sanctions check. */
   declare sanctions: boolean;
 
-  protected readonly kind = 'login' as const;
-
   constructor() {
     super();
     this.phoneLanguage = '';
@@ -68,45 +65,43 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, Iden
     this.sanctions = false;
   }
 
-  protected statusOperation(channel: Channel) {
-    return channel === 'mobile' ? mobileLoginStatus : smartIdLoginStatus;
-  }
-
-  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
-    const screening = { peps: this.peps, sanctions: this.sanctions };
-    if (channel === 'smartid') {
-      return client.call(smartIdLogin, { code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) }, {}, { signal });
-    }
-    return client.call(
-      mobileLogin,
-      {
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
-        phone: person.phone as string,
-        code: person.code,
-        language: this.phoneLanguage || PHONE_LANGUAGE[this.language],
-        ...screening,
-        ...(await this.mobileMessage()),
-      },
-      {},
-      { signal },
-    );
-  }
-
-  protected completed(raw: IdentificationStatusResponse, { channel }: { channel: Channel }): AuthenticatedDetail {
-    requireAnswer(isText(raw.code) && isText(raw.country) && isString(raw.name) && isString(raw.surname), 'person');
-    const detail: AuthenticatedDetail = {
-      person: { name: raw.name, surname: raw.surname, code: raw.code, country: raw.country },
-      certificate: camelCased(raw.certificate),
-      token: raw.token,
-      channel,
-      pepsData: camelCased(raw.peps_data ?? []),
-      sanctionsData: camelCased(raw.sanctions_data ?? []),
-      result: camelCased(raw),
-      raw,
-    };
-    this.emit('esign-authenticated', detail);
-    return detail;
-  }
+  protected readonly session: SessionSpec<'login', AuthenticatedDetail> = {
+    kind: 'login',
+    start: async (client, channel, person, signal) => {
+      const screening = { peps: this.peps, sanctions: this.sanctions };
+      if (channel === 'smartid') {
+        return client.call(smartIdLogin, { code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) }, {}, { signal });
+      }
+      return client.call(
+        mobileLogin,
+        {
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
+          phone: person.phone as string,
+          code: person.code,
+          language: this.phoneLanguage || PHONE_LANGUAGE[this.language],
+          ...screening,
+          ...(await this.mobileMessage()),
+        },
+        {},
+        { signal },
+      );
+    },
+    finish: (raw, { channel }) => {
+      requireAnswer(isText(raw.code) && isText(raw.country) && isString(raw.name) && isString(raw.surname), 'person');
+      const detail: AuthenticatedDetail = {
+        person: { name: raw.name, surname: raw.surname, code: raw.code, country: raw.country },
+        certificate: camelCased(raw.certificate),
+        token: raw.token,
+        channel,
+        pepsData: camelCased(raw.peps_data ?? []),
+        sanctionsData: camelCased(raw.sanctions_data ?? []),
+        result: camelCased(raw),
+        raw,
+      };
+      this.emit('esign-authenticated', detail);
+      return detail;
+    },
+  };
 
   protected successMessage(): string {
     return this.t('identify.success', { name: `${this.result?.name ?? ''} ${this.result?.surname ?? ''}`.trim() });

@@ -1,19 +1,17 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { StringPart } from '../../i18n/index.js';
 import { camelCased } from '../../protocol/camel.js';
-import type { Channel, ProxyCaller } from '../../client/caller.js';
-import { mobileSign, mobileSignStatus, smartIdSign, smartIdSignStatus } from '../../protocol/operations.js';
+import { mobileSign, smartIdSign } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
-import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition, SignStatusResponse } from '../../protocol/types.js';
+import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition } from '../../protocol/types.js';
 import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
 import { controls } from '../../internal/controls.styles.js';
 import { fileName } from '../../internal/file-name.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
-import type { SessionStartResponse } from '../../protocol/types.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
-import type { PersonValue } from '../person-form/person-form.js';
+import type { SessionSpec } from '../../internal/session-controller.js';
 import { EsignPersonForm } from '../person-form/define.js';
 import { EsignControlCode } from '../control-code/define.js';
 import { EsignDocumentPreview } from '../document-preview/define.js';
@@ -62,7 +60,7 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  *
  * @tag esign-sign
  */
-export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusResponse> {
+export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   static override styles = [
     theme,
     controls,
@@ -129,7 +127,6 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return signerOf(this.signer);
   }
 
-  protected readonly kind = 'sign' as const;
   /** The form at rest says more than the person form: the files to sign, in the session part. */
   protected override formWords: readonly StringPart[] = ['form', 'session'];
   #hostFiles: SignFile[] = [];
@@ -222,47 +219,6 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return out;
   }
 
-  protected statusOperation(channel: Channel) {
-    return channel === 'mobile' ? mobileSignStatus : smartIdSignStatus;
-  }
-
-  protected async startSession(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse> {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start whose type could not be resolved
-    const type = resolveType(this.type, this.documents) as FileType;
-    const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
-    this.#revoke();
-    let container: FileContainer;
-    try {
-      container = await this.#encode(this.documents, signal);
-    } finally {
-      this._progress = null;
-    }
-    const common = {
-      type,
-      code: person.code,
-      [type]: container,
-      peps: this.peps,
-      sanctions: this.sanctions,
-      ...(type === 'pdf' && this.signaturePosition ? { signature_position: this.signaturePosition } : {}),
-      ...(type === 'pdf' && this.signaturePage ? { signature_page: this.signaturePage } : {}),
-    };
-    if (channel === 'smartid') {
-      return client.call(
-        smartIdSign,
-        {
-          ...common,
-          country: person.country,
-          ...(this.message ? { message: this.message } : {}),
-          ...(this.certificateLevel ? { certificate_level: this.certificateLevel } : {}),
-        },
-        {},
-        { signal },
-      );
-    }
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
-    return client.call(mobileSign, { ...common, phone: person.phone as string, ...mobileMessage }, {}, { signal });
-  }
-
   /**
    * The signed file's name in the person's language: `sutartis (pasirašyta).pdf` for the service's
    * `sutartis_signed.pdf` (a name marked signed before keeps its one mark).
@@ -276,32 +232,72 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
     return `${stem.endsWith(mark) ? stem : marked}${extension}`;
   }
 
-  protected async completed(raw: SignStatusResponse, { channel, token }: { channel: Channel; token: string }): Promise<SignedDetail> {
-    requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
-    const extension = extensionOf(raw.file.name);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
-    const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
-    const name = this.#signedName(raw.file.name);
-    // a File: a Blob that also carries the signed file's name
-    const blob = new File([await base64ToBlob(raw.file.content, mime)], name, { type: mime });
-    this.#revoke();
-    this.#downloadUrl = URL.createObjectURL(blob);
-    const detail: SignedDetail = {
-      file: { name, content: raw.file.content, digest: raw.file.digest, type: mime, blob },
-      signatureId: raw.signature_id,
-      person: { name: raw.person.name, surname: raw.person.surname },
-      pepsData: camelCased(raw.peps_data ?? []),
-      sanctionsData: camelCased(raw.sanctions_data ?? []),
-      token,
-      channel,
-      result: camelCased(raw),
-      raw,
-    };
-    this.#signed = detail;
-    this.requestUpdate();
-    this.emit('esign-signed', detail);
-    return detail;
-  }
+  protected readonly session: SessionSpec<'sign', SignedDetail> = {
+    kind: 'sign',
+    start: async (client, channel, person, signal) => {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start whose type could not be resolved
+      const type = resolveType(this.type, this.documents) as FileType;
+      const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
+      this.#revoke();
+      let container: FileContainer;
+      try {
+        container = await this.#encode(this.documents, signal);
+      } finally {
+        this._progress = null;
+      }
+      const common = {
+        type,
+        code: person.code,
+        [type]: container,
+        peps: this.peps,
+        sanctions: this.sanctions,
+        ...(type === 'pdf' && this.signaturePosition ? { signature_position: this.signaturePosition } : {}),
+        ...(type === 'pdf' && this.signaturePage ? { signature_page: this.signaturePage } : {}),
+      };
+      if (channel === 'smartid') {
+        return client.call(
+          smartIdSign,
+          {
+            ...common,
+            country: person.country,
+            ...(this.message ? { message: this.message } : {}),
+            ...(this.certificateLevel ? { certificate_level: this.certificateLevel } : {}),
+          },
+          {},
+          { signal },
+        );
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
+      return client.call(mobileSign, { ...common, phone: person.phone as string, ...mobileMessage }, {}, { signal });
+    },
+    finish: async (raw, { channel, token }) => {
+      requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
+      const extension = extensionOf(raw.file.name);
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
+      const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
+      const name = this.#signedName(raw.file.name);
+      // a File: a Blob that also carries the signed file's name
+      const blob = new File([await base64ToBlob(raw.file.content, mime)], name, { type: mime });
+      this.#revoke();
+      this.#downloadUrl = URL.createObjectURL(blob);
+      const detail: SignedDetail = {
+        file: { name, content: raw.file.content, digest: raw.file.digest, type: mime, blob },
+        signatureId: raw.signature_id,
+        person: { name: raw.person.name, surname: raw.person.surname },
+        pepsData: camelCased(raw.peps_data ?? []),
+        sanctionsData: camelCased(raw.sanctions_data ?? []),
+        token,
+        channel,
+        result: camelCased(raw),
+        raw,
+      };
+      this.#signed = detail;
+      this.requestUpdate();
+      this.emit('esign-signed', detail);
+      return detail;
+    },
+    subject: () => this.documents.map((file) => file.name).join(', '),
+  };
 
   protected successMessage(): string {
     const person = this.result?.person;
@@ -314,10 +310,6 @@ export class EsignSign extends EsignSessionElement<SignedDetail, SignStatusRespo
 
   protected submitLabel(): string {
     return this.t('sign.submit');
-  }
-
-  protected override waitingSubject(): string {
-    return this.documents.map((file) => file.name).join(', ');
   }
 
   #add(list: FileList): void {
