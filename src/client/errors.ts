@@ -1,3 +1,5 @@
+import { keysOf } from '../protocol/checks.js';
+
 /**
  * The closed set of error codes, grouped by cause:
  * - person: what the person did or is (refused, expired, not a user, not qualified, certificate
@@ -40,8 +42,7 @@ export const ERROR_GROUPS = {
 
 export type EsignErrorCode = keyof typeof ERROR_GROUPS;
 export type EsignErrorGroup = (typeof ERROR_GROUPS)[EsignErrorCode];
-// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a literal table: its keys are its type's
-export const ERROR_CODES = /* @__PURE__ */ Object.keys(ERROR_GROUPS) as EsignErrorCode[];
+export const ERROR_CODES = /* @__PURE__ */ keysOf(ERROR_GROUPS);
 
 /** Codes for which trying the same thing again can help. */
 const RETRYABLE: ReadonlySet<EsignErrorCode> = new Set<EsignErrorCode>([

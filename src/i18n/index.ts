@@ -1,4 +1,5 @@
 import type { StringKey, Strings } from './en.js';
+import { isOneOf } from '../protocol/checks.js';
 
 export type { StringKey, Strings };
 
@@ -45,8 +46,7 @@ export function normalizeLanguage(tag: string | null | undefined): Language | nu
   let language = normalized.get(tag);
   if (language === undefined) {
     const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
-    language = (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
+    language = isOneOf(LANGUAGES, base) ? base : null;
     // a page that sets odd tags without end keeps no endless list
     if (normalized.size < 64) normalized.set(tag, language);
   }

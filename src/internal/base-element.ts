@@ -2,6 +2,7 @@ import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit'
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
 import { loadStrings, normalizeLanguage, stringsFailed, stringsLoaded, translate, type Language, type StringKey, type StringPart, type Strings } from '../i18n/index.js';
 import { theme } from './theme.js';
+import { required } from '../protocol/checks.js';
 
 /** Rewrites the message of an error before it is shown and sent with `esign-error`. */
 /** The package's events, as the elements declare them in `HTMLElementEventMap`. */
@@ -129,14 +130,24 @@ export class EsignElement extends LitElement {
     connected.delete(this);
   }
 
+  /** The class of this very instance (its statics: declared properties, the parts of its words). */
+  get #ownClass(): typeof EsignElement {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- every instance's constructor is its class
+    return this.constructor as typeof EsignElement;
+  }
+
+  /** The element's own shadow root, where Lit renders it. */
+  protected get shadow(): ShadowRoot {
+    return required(this.shadowRoot, 'the element\'s shadow root');
+  }
+
   /**
    * A property set to its attribute's string form (as React 19 and Vue set them) is read as the
    * attribute would be: `channels = "smartid mobile"`, `peps = "false"`, `poll-interval = "500"`.
    */
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
-    const declared = (this.constructor as typeof LitElement).elementProperties;
+    const declared = this.#ownClass.elementProperties;
     for (const name of changed.keys()) {
       const options = declared.get(name);
       const value: unknown = Reflect.get(this, name);
@@ -165,8 +176,7 @@ export class EsignElement extends LitElement {
 
   /** The parts of its language the element needs before it renders now (its state may need fewer than it ever says). */
   protected wordsNeeded(): readonly StringPart[] {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
-    return (this.constructor as typeof EsignElement).stringParts;
+    return this.#ownClass.stringParts;
   }
 
   /** Waits for the element's language before rendering, so no other language flashes. */
@@ -180,8 +190,7 @@ export class EsignElement extends LitElement {
 
   /** Every word the element may say, loaded: for what words a message outside a render (an event's message, say). */
   protected async everyWord(): Promise<void> {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
-    await loadWords(this, this.language, (this.constructor as typeof EsignElement).stringParts);
+    await loadWords(this, this.language, this.#ownClass.stringParts);
   }
 
   /** Dispatches a bubbling, composed event of the package, its detail typed by its name; returns false when a listener prevented it. */

@@ -75,8 +75,8 @@ export function filePicker(o: FilePickerOptions) {
             accept=${o.accept}
             ?multiple=${o.multiple}
             @change=${(e: Event) => {
-              // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener sits on that element
-              const input = e.target as HTMLInputElement;
+              const input = e.target;
+              if (!(input instanceof HTMLInputElement)) return;
               if (input.files?.length) o.onFiles(input.files);
               input.value = '';
             }}

@@ -1,5 +1,6 @@
 import type { Channel, Country } from '../protocol/types.js';
 import type { SignerPerson } from './signer.js';
+import { firstOf } from '../protocol/checks.js';
 
 /** The country a page's language names, for the Smart-ID country at rest: Lithuania for any other. */
 function countryOfLanguage(language: string): Country {
@@ -9,8 +10,7 @@ function countryOfLanguage(language: string): Country {
 /** The Smart-ID country in the form: the host's or the person's choice, else the page language's, among those offered. */
 export function chosenCountry(chosen: Country | '', language: string, offered: readonly Country[]): Country {
   const country = chosen || countryOfLanguage(language);
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- never empty: a form offers at least one
-  return offered.includes(country) ? country : (offered[0] as Country);
+  return offered.includes(country) ? country : firstOf(offered, 'country');
 }
 
 /** The country a session was for: Mobile-ID's by the phone's prefix (Estonia's +372, else Lithuania), Smart-ID's as chosen. */

@@ -18,6 +18,9 @@ import { NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWord
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { fixedFields, type SignerPerson } from './signer.js';
+import { firstOf, isOneOf } from '../protocol/checks.js';
+
+const ALL_COUNTRIES: readonly Country[] = ['LT', 'LV', 'EE'];
 
 /** What the success state says, by the kind of session. */
 const DONE_WORDS = { login: 'identify.done', sign: 'sign.done', hash: 'hash.done' } as const satisfies Record<SessionKind, StringKey>;
@@ -80,9 +83,10 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   protected fixedPerson(): SignerPerson | null {
     return null;
   }
-  /** Countries offered for this kind of session. */
+  /** Countries offered for this kind of session: the host's that exist, or all of them when it lists none. */
   protected offeredCountries(): Country[] {
-    return this.countries;
+    const known = this.countries.filter((country) => isOneOf(ALL_COUNTRIES, country));
+    return known.length ? known : [...ALL_COUNTRIES];
   }
 
   override connectedCallback(): void {
@@ -137,8 +141,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
 
   protected get activeChannel(): Channel {
     const offered = this.offeredChannels;
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- never empty: a form offers at least one
-    return offered.includes(this.channel) ? this.channel : (offered[0] as Channel);
+    return offered.includes(this.channel) ? this.channel : firstOf(offered, 'channel');
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Channel, SessionKind } from '../client/caller.js';
+import { isRecord } from '../protocol/checks.js';
 
 /**
  * What a session element keeps in the tab's `sessionStorage` while a person confirms on their
@@ -86,9 +87,8 @@ const CHANNELS: readonly unknown[] = ['mobile', 'smartid'];
 
 /** Whether a value read back is a record of this version, every field of its type. */
 function isSessionRecord(value: unknown): value is SessionRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object, read field by field below
-  const r = value as Record<string, unknown>;
+  if (!isRecord(value)) return false;
+  const r = value;
   const text = (field: unknown) => typeof field === 'string';
   const time = (field: unknown) => typeof field === 'number' && Number.isFinite(field);
   const extra = r['extra'];

@@ -1,4 +1,5 @@
 import type { FileType } from '../protocol/types.js';
+import { isOneOf } from '../protocol/checks.js';
 
 /** What a host may give as a document: a File or Blob, or a name with base64 content. */
 export type SignInput = File | Blob | { name: string; content: string };
@@ -47,6 +48,5 @@ export function resolveType(hostType: FileType | '', files: SignFile[]): FileTyp
   if (hostType) return hostType;
   if (files.length > 1) return 'asice';
   const extension = extensionOf(files[0]?.name ?? '');
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
-  return (FILE_TYPES as string[]).includes(extension) ? (extension as FileType) : null;
+  return isOneOf(FILE_TYPES, extension) ? extension : null;
 }

@@ -29,6 +29,7 @@ import type {
   SessionKind,
 } from './types.js';
 import { pathOf, type OperationSpec, type ServiceLocale } from './paths.js';
+import { keysOf } from './checks.js';
 
 export type { OperationSpec } from './paths.js';
 
@@ -144,8 +145,7 @@ export function statusOperation<K extends SessionKind>(kind: K, channel: Channel
 
 export type { ServiceLocale } from './paths.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a literal table: its keys are its type's
-export const OPERATION_IDS = /* @__PURE__ */ Object.keys(OPERATIONS) as OperationId[];
+export const OPERATION_IDS = /* @__PURE__ */ keysOf(OPERATIONS);
 
 /** {@link pathOf} for an operation named by its id. */
 export function buildPath(id: OperationId, params: Record<string, string> = {}, locale: ServiceLocale = 'lt'): string {

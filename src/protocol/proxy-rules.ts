@@ -8,6 +8,7 @@ import { PARAM_PATTERN } from './paths.js';
  */
 
 import type { Channel, SessionKind } from './types.js';
+import { keysOf } from './checks.js';
 
 export type { Channel, SessionKind } from './types.js';
 
@@ -201,11 +202,9 @@ export const FAILURE_KINDS = {
 
 /** The session operations: what a proxy forwards unless the host enables more. */
 export const SESSION_OPERATION_IDS: readonly OperationId[] = [
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a table keyed by operation ids
-  ...(Object.keys(STARTS) as OperationId[]),
+  ...keysOf(STARTS),
   ...(Object.values(STARTS).map((start) => start.status)),
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a table keyed by operation ids
-  ...(Object.keys(REMOVALS) as OperationId[]),
+  ...keysOf(REMOVALS),
 ];
 
 /** The rulebook as the Python and PHP proxies read it (proxy-rules.json): plain JSON, milliseconds and bytes. */

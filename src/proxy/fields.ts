@@ -1,5 +1,6 @@
 import type { OperationId } from '../protocol/operations.js';
 import { OPERATION_FIELDS, type FieldShape } from '../protocol/proxy-rules.js';
+import { isRecord } from '../protocol/checks.js';
 
 /*
  * The fields each operation may carry, with their JSON types, from the service's interface and
@@ -34,9 +35,8 @@ function pick(shape: Shape, value: unknown, path: string): unknown {
     if (!Array.isArray(value)) throw new InvalidField(path);
     return value.map((item, i) => pick(shape.array, item, `${path}.${i}`));
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidField(path);
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checked an object above
-  return pickObject(shape.object, value as Record<string, unknown>, `${path}.`);
+  if (!isRecord(value)) throw new InvalidField(path);
+  return pickObject(shape.object, value, `${path}.`);
 }
 
 function pickObject(shapes: Record<string, Shape>, value: Record<string, unknown>, prefix: string): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { isOneOf } from '../protocol/checks.js';
 /**
  * Whether a request may come from where it says it comes from. A browser names the page's
  * origin in `Origin` (and, in current browsers, `Sec-Fetch-Site`); a request whose page is of
@@ -20,8 +21,7 @@ export function isAllowedOrigin(
   if (origin === null) return true;
   if (origin === 'null' || !URL.canParse(origin)) return false;
   const url = new URL(origin);
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
-  return ownHost !== null && url.host === ownHost.toLowerCase() && schemes.includes(url.protocol.slice(0, -1) as PageScheme);
+  return ownHost !== null && url.host === ownHost.toLowerCase() && isOneOf(schemes, url.protocol.slice(0, -1));
 }
 
 export type PageScheme = 'http' | 'https';

@@ -9,6 +9,7 @@ import { theme } from '../../internal/theme.js';
 import type { ContainerEntry } from './engine.js';
 import { previewStyles } from './document-preview.styles.js';
 import type { PreviewStatus, PreviewViewer } from './viewer.js';
+import { thrownMessage } from '../../protocol/checks.js';
 
 const loadViewer = loadOnce(() => import('./viewer.js'));
 
@@ -126,14 +127,12 @@ export class EsignDocumentPreview extends EsignElement {
       if (!this.#viewer) {
         this.#viewer = new PreviewViewer(this, { emit: (name, detail) => this.emit(name, detail), errorDetail: (error) => this.errorDetail(error) });
         // the viewer's styles come with it: a page that shows no file never loads them
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Lit element renders into its own shadow root
-        adoptStyles(this.renderRoot as ShadowRoot, [...EsignDocumentPreview.elementStyles, ...VIEWER_STYLES]);
+        adoptStyles(this.shadow, [...EsignDocumentPreview.elementStyles, ...VIEWER_STYLES]);
       }
       if (this.isConnected) this.#viewer.read();
       else this._status = 'empty';
     } catch (cause) {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
-      const detail = this.errorDetail(new EsignError('network', (cause as Error)?.message ?? 'The preview could not be loaded', { cause }));
+      const detail = this.errorDetail(new EsignError('network', thrownMessage(cause) ?? 'The preview could not be loaded', { cause }));
       this._error = detail.message;
       this._status = 'error';
       this.emit('esign-error', detail);

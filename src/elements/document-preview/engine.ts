@@ -4,6 +4,7 @@
  * container reader.
  */
 import { PDFWorker, TextLayer, VerbosityLevel, getDocument, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { thrownName } from '../../protocol/checks.js';
 
 export { readContainer, type ContainerEntry } from './zip.js';
 
@@ -123,8 +124,7 @@ export class PdfView {
     try {
       await task.promise;
     } catch (error) {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
-      if ((error as Error)?.name === 'RenderingCancelledException') return false;
+      if (thrownName(error) === 'RenderingCancelledException') return false;
       throw error;
     }
     if (draw !== this.#draws) return false;

@@ -8,6 +8,7 @@ import { extensionOf } from '../../internal/sign-files.js';
 import type { StringKey } from '../../i18n/index.js';
 import type { ContainerEntry, PdfView } from './engine.js';
 import type { EventDetail } from '../../internal/base-element.js';
+import { thrownMessage, thrownName } from '../../protocol/checks.js';
 
 type Engine = typeof import('./engine.js');
 export type PreviewStatus = 'empty' | 'loading' | 'ready' | 'unsupported' | 'error';
@@ -181,11 +182,9 @@ export class PreviewViewer {
       view = await PdfView.open(bytes, host.workerSrc);
     } catch (cause) {
       if (cause instanceof EsignError) throw cause;
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
-      const message = (cause as Error)?.message ?? 'Unreadable PDF';
+      const message = thrownMessage(cause) ?? 'Unreadable PDF';
       // the file may be fine: the page does not serve PDF.js's worker where the preview looks for it
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
-      if ((cause as Error)?.name === WORKER_FAILED) throw new EsignError('misconfigured', message, { cause, retryable: false });
+      if (thrownName(cause) === WORKER_FAILED) throw new EsignError('misconfigured', message, { cause, retryable: false });
       throw new EsignError('document-corrupted', message, { cause, retryable: false });
     }
     if (load !== this.#loads) {
@@ -221,8 +220,7 @@ export class PreviewViewer {
 
   /** A failure said in the preview and sent as `esign-error`. */
   fail(error: unknown): void {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
-    const esignError = error instanceof EsignError ? error : new EsignError('document-corrupted', (error as Error)?.message ?? 'Unreadable file', { cause: error, retryable: false });
+    const esignError = error instanceof EsignError ? error : new EsignError('document-corrupted', thrownMessage(error) ?? 'Unreadable file', { cause: error, retryable: false });
     const detail = this.actions.errorDetail(esignError);
     this.host._error = detail.message;
     this.host._status = 'error';

@@ -13,6 +13,7 @@ import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type 
 import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { isRecord, required } from '../../protocol/checks.js';
 
 /**
  * Uploads a document with its signers and shows each signer's invitation link.
@@ -109,11 +110,9 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     // the host's, not the person's: no field in the form
     if (this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl');
     if (this.signers.some((s) => s.successUrl.trim() && !isHttpUrl(s.successUrl.trim()))) this.setupProblem('signers.successUrl');
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the submit runs only with a document chosen
-    const file = this.#document as SignFile;
+    const file = required(this.#document, 'the document');
     const detail = await this.act('upload', async (signal) => {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a file to sign has its bytes as a Blob when it has no base64 (sign-files.ts)
-      const content = file.base64 ?? (await blobToBase64(file.blob as Blob, undefined, signal));
+      const content = file.base64 ?? (await blobToBase64(required(file.blob, 'a file\'s bytes'), undefined, signal));
       const answer = await this.client.call(
         uploadDocument,
         {
@@ -145,8 +144,8 @@ export class EsignDocumentUpload extends EsignDocumentElement {
 
   /** The document just uploaded was removed elsewhere on the page: its invitation links are withdrawn, and said so. */
   #onRemoved = (event: Event): void => {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener is for this event
-    const removed = (event as HTMLElementEventMap['esign-document-removed']).detail?.documentId;
+    const detail: unknown = event instanceof CustomEvent ? event.detail : undefined;
+    const removed = isRecord(detail) ? detail['documentId'] : undefined;
     if (this._result && removed === this._result.uuid) this._removed = true;
   };
 

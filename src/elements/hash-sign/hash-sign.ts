@@ -17,8 +17,9 @@ import { hashFits, hashToHex, type HashInput } from './hash.js';
 import { readonlyStyles } from '../../internal/readonly.styles.js';
 import { hashSignStyles } from './hash-sign.styles.js';
 import { isText, requireAnswer } from '../../internal/answer-check.js';
+import { isOneOf, required } from '../../protocol/checks.js';
 
-const HASH_COUNTRIES: Country[] = ['LT', 'EE'];
+const HASH_COUNTRIES: HashCountry[] = ['LT', 'EE'];
 
 /**
  * Signs a precomputed SHA256 or SHA512 hash with Smart-ID or Mobile-ID (Lithuania and
@@ -99,7 +100,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
   }
 
   protected override offeredCountries(): Country[] {
-    const offered = this.countries.filter((c) => HASH_COUNTRIES.includes(c));
+    const offered: Country[] = this.countries.filter((c) => isOneOf(HASH_COUNTRIES, c));
     return offered.length ? offered : HASH_COUNTRIES;
   }
 
@@ -120,13 +121,14 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
   protected readonly session: SessionSpec<'hash', HashSignedDetail> = {
     kind: 'hash',
     start: (client, channel, person, signal) => {
+      const country = person.country;
+      // the form offers hash signing's countries only
+      if (!isOneOf(HASH_COUNTRIES, country)) throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'country' });
       const common = {
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
-        hash: this.hashHex as string,
+        hash: required(this.hashHex, 'the hash'),
         hash_algorithm: this.hashAlgorithm,
         code: person.code,
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- hash signing's form offers only its countries
-        country: person.country as HashCountry,
+        country,
         ...(this.message ? { message: this.message } : {}),
       };
       if (channel === 'smartid') {
@@ -135,15 +137,13 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
         }
         return client.call(smartIdHashSign, common, {}, { signal });
       }
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
-      return client.call(mobileHashSign, { ...common, phone: person.phone as string }, {}, { signal });
+      return client.call(mobileHashSign, { ...common, phone: required(person.phone, 'a Mobile-ID start\'s phone') }, {}, { signal });
     },
     finish: (raw, { channel, token }) => {
       requireAnswer(isText(raw.signature_value), 'signature');
       const detail: HashSignedDetail = {
         signatureValue: raw.signature_value,
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start without it
-        hash: this.hashHex as string,
+        hash: required(this.hashHex, 'the hash'),
         hashAlgorithm: this.hashAlgorithm,
         token,
         channel,

@@ -9,6 +9,7 @@ import type { SessionSpec } from '../../internal/session-controller.js';
 import type { Dependency } from '../../internal/define.js';
 import type { AuthenticatedDetail } from './events.js';
 import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
+import { required } from '../../protocol/checks.js';
 
 const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', lv: 'ENG', et: 'EST', ru: 'RUS' };
 
@@ -75,8 +76,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
       return client.call(
         mobileLogin,
         {
-          // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
-          phone: person.phone as string,
+          phone: required(person.phone, 'a Mobile-ID start\'s phone'),
           code: person.code,
           language: this.phoneLanguage || PHONE_LANGUAGE[this.language],
           ...screening,

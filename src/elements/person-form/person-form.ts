@@ -15,6 +15,7 @@ import { afterPaint } from '../../internal/after-paint.js';
 import { maskCode, maskPhone } from '../../protocol/mask.js';
 import { readonlyStyles } from '../../internal/readonly.styles.js';
 import { provideFormWords } from '../../i18n/form-words.js';
+import { firstOf, isOneOf } from '../../protocol/checks.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 
@@ -214,14 +215,13 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
   }
 
   #onInput(field: 'code' | 'phone', event: Event): void {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener sits on that element
-    this[field] = (event.target as HTMLInputElement).value;
+    if (event.target instanceof HTMLInputElement) this[field] = event.target.value;
     if (this._serviceErrors[field]) this._serviceErrors = { ...this._serviceErrors, [field]: undefined };
   }
 
   #onCountry(event: Event): void {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the select offers the countries only
-    this.country = (event.target as HTMLSelectElement).value as Country;
+    const chosen = event.target instanceof HTMLSelectElement ? event.target.value : '';
+    if (isOneOf(COUNTRIES, chosen)) this.country = chosen;
     this._serviceErrors = { ...this._serviceErrors, code: undefined, country: undefined };
   }
 
@@ -298,8 +298,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     const fixedCountry = this.fixed.includes('country');
     if (fixedCountry || offered.length < 2) {
       // set by the site, as the code is, or the only one offered: read like the other values, said so
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- never empty: a form offers at least one
-      const country = fixedCountry || offered.includes(this.country) ? this.country : (offered[0] as Country);
+      const country = fixedCountry || offered.includes(this.country) ? this.country : firstOf(offered, 'country');
       return html`<div class="wrap"><div class="row two">
         ${this.#readOnly('country', this.t('form.country'), fixedCountry ? this.t('form.fixed') : '', this.t(`country.${country}` as StringKey))}
         ${code}

@@ -23,6 +23,7 @@ import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFi
 import { signStyles } from './sign.styles.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
+import { isOneOf, required } from '../../protocol/checks.js';
 
 /** The preview says its own failures; they are not the signing's, so they stay inside. */
 const stopHere = (event: Event) => event.stopPropagation();
@@ -210,8 +211,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
     this._progress = 0;
     const out: FileContainer = { files: [] };
     for (const file of files) {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a file to sign has its bytes as a Blob when it has no base64 (sign-files.ts)
-      const content = file.base64 ?? (await blobToBase64(file.blob as Blob, (fraction) => (this._progress = (done + fraction * file.size) / total), signal));
+      const content = file.base64 ?? (await blobToBase64(required(file.blob, 'a file\'s bytes'), (fraction) => (this._progress = (done + fraction * file.size) / total), signal));
       done += file.size;
       out.files.push({ name: file.name, content });
     }
@@ -235,8 +235,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   protected readonly session: SessionSpec<'sign', SignedDetail> = {
     kind: 'sign',
     start: async (client, channel, person, signal) => {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checkInputs() refused a start whose type could not be resolved
-      const type = resolveType(this.type, this.documents) as FileType;
+      const type = required(resolveType(this.type, this.documents), 'the type of the files to sign');
       const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
       this.#revoke();
       let container: FileContainer;
@@ -267,14 +266,12 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
           { signal },
         );
       }
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Mobile-ID start: the form does not give a value without the phone
-      return client.call(mobileSign, { ...common, phone: person.phone as string, ...mobileMessage }, {}, { signal });
+      return client.call(mobileSign, { ...common, phone: required(person.phone, 'a Mobile-ID start\'s phone'), ...mobileMessage }, {}, { signal });
     },
     finish: async (raw, { channel, token }) => {
       requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
       const extension = extensionOf(raw.file.name);
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- includes() is asked whether it is one
-      const mime = (FILE_TYPES as string[]).includes(extension) ? MIME_TYPES[extension as FileType] : 'application/octet-stream';
+      const mime = isOneOf(FILE_TYPES, extension) ? MIME_TYPES[extension] : 'application/octet-stream';
       const name = this.#signedName(raw.file.name);
       // a File: a Blob that also carries the signed file's name
       const blob = new File([await base64ToBlob(raw.file.content, mime)], name, { type: mime });

@@ -18,6 +18,9 @@ export function formatElapsed(ms: number): string {
 /** The moments the time left is said to a screen reader (seconds left): often enough to act on, never every second. */
 const SAID_AT = [60, 30] as const;
 
+/** Only the end states have an icon. */
+const END_ICONS: Partial<Record<string, string>> = { success: '✓', error: '!', cancelled: '–' };
+
 /**
  * The waiting spinner with the time left (or, without a deadline, the time elapsed) and a cancel
  * button, and the final state. The message is announced when the state changes; the clock is
@@ -198,8 +201,7 @@ export class EsignStatus extends EsignElement {
     const waiting = this.state === 'waiting';
     const timeUp = this.#timeUp();
     const message = timeUp ? this.t('status.time-up') : this.message || this.#defaultMessage();
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- only the end states have an icon; any other reads as none
-    const icon = { success: '✓', error: '!', cancelled: '–' }[this.state as 'success' | 'error' | 'cancelled'];
+    const icon = END_ICONS[this.state];
     // the box stays in the page while idle so its live message is announced when it first changes
     const words = html`<p class="message" id="message">${textOrNothing(message)}</p>
       ${this.detail

@@ -11,6 +11,7 @@ import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { FILE_ACCEPT, FILE_TYPES, extensionOf, toSignFiles, type SignFile } from '../../internal/sign-files.js';
 import { validationReportStyles } from './validation-report.styles.js';
 import { EsignError } from '../../client/errors.js';
+import { thrownMessage } from '../../protocol/checks.js';
 
 /** The signatures and the technical report: loaded with the first report, beside its request. */
 const loadReportView = loadOnce(() => import('./report-view.js'));
@@ -69,13 +70,11 @@ export class EsignValidationReport extends EsignDocumentElement {
       const view = await loadReportView();
       if (this.#view) return;
       this.#view = view;
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a Lit element renders into its own shadow root
-      adoptStyles(this.renderRoot as ShadowRoot, [...EsignValidationReport.elementStyles, view.reportStyles]);
+      adoptStyles(this.shadow, [...EsignValidationReport.elementStyles, view.reportStyles]);
       this.requestUpdate();
     } catch (cause) {
       // the summary is shown; the signatures cannot be, and the person is told so
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- whatever was thrown: a non-Error reads as nothing, and the fallback says it
-      this.failure = this.errorDetail(new EsignError('network', (cause as Error)?.message ?? 'The report could not be shown', { cause }));
+      this.failure = this.errorDetail(new EsignError('network', thrownMessage(cause) ?? 'The report could not be shown', { cause }));
       this.emit('esign-error', this.failure);
     }
   }

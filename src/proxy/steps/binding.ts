@@ -3,6 +3,7 @@ import { REMOVALS, STATUS_OF } from '../operation-kinds.js';
 import { MemoryStore } from '../store.js';
 import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
+import { isRecord } from '../../protocol/checks.js';
 
 /** Bindings as parsed, by their stored text: a session is polled every second or so, its binding never changes. */
 const parsed = new Map<string, Binding>();
@@ -32,9 +33,8 @@ const optionalObject = (value: unknown) => value === undefined || (typeof value 
 
 /** Whether a stored value is a binding: who, which channel, kind and status operation, each of its type. */
 function isBinding(value: unknown): value is Binding {
-  if (typeof value !== 'object' || value === null) return false;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object, read field by field below
-  const b = value as Record<string, unknown>;
+  if (!isRecord(value)) return false;
+  const b = value;
   return (
     typeof b['visitor'] === 'string' &&
     CHANNELS.includes(b['channel']) &&

@@ -5,6 +5,7 @@ import { SMALL_BODIES, STARTS } from '../operation-kinds.js';
 import { checkStartFields } from '../start-rules.js';
 import type { Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
+import { isRecord } from '../../protocol/checks.js';
 
 const DECODER = new TextDecoder();
 
@@ -33,11 +34,10 @@ function bodyBytes({ request, operation }: Has<'operation'>, setup: ProxySetup):
 
 /** The operation's fields of a body parsed once, each checked. */
 function checked(x: Has<'operation'>, body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProxyRefusal(proxyError('malformed-json'));
+  if (!isRecord(body)) throw new ProxyRefusal(proxyError('malformed-json'));
   const { operation } = x;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checked an object above
-    x.fields = operationFields(operation.id, body as Record<string, unknown>);
+    x.fields = operationFields(operation.id, body);
     if (STARTS[operation.id]) checkStartFields(x.fields);
   } catch (error) {
     if (error instanceof InvalidField) throw new ProxyRefusal(proxyError('invalid-field', { field: error.field }));

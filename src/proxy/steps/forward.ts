@@ -4,6 +4,7 @@ import { isJsonContentType } from '../origin.js';
 import type { UpstreamAnswer } from '../upstream.js';
 import { OPERATIONS } from '../../protocol/operations.js';
 import type { Step, Has } from './exchange.js';
+import { isRecord } from '../../protocol/checks.js';
 
 function hasFields(fields: Record<string, unknown>): boolean {
   for (const _ in fields) return true;
@@ -37,7 +38,6 @@ function received(x: Has<'operation'>, answer: UpstreamAnswer, token: string): P
   } catch {
     return proxyError('upstream-invalid');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return proxyError('upstream-invalid');
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- checked an object (not an array) above
-  x.service = { status: answer.status, text, value: parsed as Record<string, unknown>, body: text };
+  if (!isRecord(parsed)) return proxyError('upstream-invalid');
+  x.service = { status: answer.status, text, value: parsed, body: text };
 }

@@ -10,6 +10,7 @@ import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
 import { keepFinished } from './sessions.js';
 import { mintVisitor } from './visitor.js';
+import { isRecord } from '../../protocol/checks.js';
 
 /** A `Set-Cookie` line as a header may carry it: no line break a host's value could smuggle in. */
 const cookieLine = (line: unknown) => (typeof line === 'string' && line && !/[\r\n\0]/.test(line) ? [line] : []);
@@ -105,9 +106,8 @@ function signerOf(session: Binding, setup: ProxySetup): { signer?: SignedAs } {
   const opened = session.signedAs ? unseal(setup.visitorSecret, session.signedAs) : null;
   if (opened === null) return {};
   const value: unknown = JSON.parse(opened);
-  if (typeof value !== 'object' || value === null) return {};
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object, read field by field below
-  const { country, code, from } = value as Record<string, unknown>;
+  if (!isRecord(value)) return {};
+  const { country, code, from } = value;
   return isCountry(country) && typeof code === 'string' && (from === 'site' || from === 'start') ? { signer: { country, code, from } } : {};
 }
 

@@ -5,6 +5,7 @@ import { canonicalPersonCode, isCountry, personDigest, phoneCountry, startCountr
 import { uploadPrint, type UploadPrint } from '../signed-by.js';
 import type { Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
+import { isRecord } from '../../protocol/checks.js';
 
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
@@ -64,10 +65,10 @@ async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook
 
 function printOf(fields: Record<string, unknown>): UploadPrint {
   const type = fields['type'];
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- files is checked an array below
-  const files = typeof type === 'string' ? (fields[type] as { files?: unknown } | undefined)?.files : undefined;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- String() takes whatever each field holds
-  const list = Array.isArray(files) ? files.map((file) => ({ name: String((file as { name?: unknown }).name ?? ''), content: Buffer.from(String((file as { content?: unknown }).content ?? ''), 'base64') })) : [];
+  const container = typeof type === 'string' ? fields[type] : undefined;
+  const files = isRecord(container) ? container['files'] : undefined;
+  const field = (file: unknown, name: string) => String((isRecord(file) ? file[name] : undefined) ?? '');
+  const list = Array.isArray(files) ? files.map((file: unknown) => ({ name: field(file, 'name'), content: Buffer.from(field(file, 'content'), 'base64') })) : [];
   const print = uploadPrint(type === 'pdf' ? 'pdf' : 'container', list);
   if (!print) throw new ProxyRefusal(proxyError('invalid-field', { field: typeof type === 'string' ? `${type}.files` : 'type' }));
   return print;
