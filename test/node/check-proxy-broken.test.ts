@@ -1,12 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CheckRow } from 'esign-sandbox';
 import { freePort } from './processes.js';
 import type { ProxyOptions } from '../../src/proxy/index.js';
-import { ALL_ROWS, check, failing, nodeProxy, withBody } from './check-proxy-setups.js';
+import { ALL_ROWS, check, eventsFile, failing, nodeProxy, withBody } from './check-proxy-setups.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { proxyEventSchema } from '../../src/proxy/event-schema.js';
 
 // `esign-sandbox check-proxy` against proxies broken one rule at a time (each fails exactly its rows),
 // and the command as CI runs it.
@@ -194,6 +197,27 @@ describe('check-proxy against proxies with one rule broken', { concurrency: 3 },
       const result = await check(start);
       assert.deepEqual(failing(result).sort(), [...rows].sort(), JSON.stringify(result.filter((r) => !r.ok).map((r) => [r.id, r.evidence])));
       for (const row of result.filter((r) => !r.ok)) assert.ok(row.evidence && row.evidence.length > 10, `${row.id} says what showed it`);
+    });
+  }
+});
+
+// the events row reads what the proxy wrote: a proxy whose events break the checklist fails it
+// alone, and the package's schema refuses the same events (the two readings agree)
+describe('check-proxy against a proxy whose events break the checklist', { concurrency: 2 }, () => {
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(proxyEventSchema());
+  const cases: [string, (event: Record<string, unknown>) => Record<string, unknown>][] = [
+    ['a person\'s code in clear', (event) => (event['type'] === 'started' ? { ...event, person: { code: '40504040001' } } : event)],
+    ['a field renamed', ({ requestId, ...event }) => ({ ...event, request_id: requestId })],
+  ];
+  for (const [broken, change] of cases) {
+    it(`${broken}: fails events and nothing else, and the package's schema refuses those events too`, async () => {
+      const written = eventsFile(change);
+      const rows = await check((port, token) => nodeProxy(port, token, { onEvent: written.onEvent }), false, undefined, undefined, written.file);
+      assert.deepEqual(failing(rows), ['events'], JSON.stringify(rows.filter((r) => !r.ok).map((r) => [r.id, r.evidence])));
+      const evidence = rows.find((row) => row.id === 'events')?.evidence ?? '';
+      assert.doesNotMatch(evidence, /40504040001/, 'the evidence shows no code in clear');
+      const lines = readFileSync(written.file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+      assert.ok(lines.some((event) => !validate(event)), 'the schema refuses one of them');
     });
   }
 });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
 import { freePort, scratchDir, startedByThisFile } from './processes.js';
-import { createProxyHandler, ResultRefused, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { createProxyHandler, ResultRefused, type ProxyEvent, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 
 // What the check-proxy suites share (check-proxy.test.ts: our Node proxy; -python: the README's
 // Python proxy; -broken: proxies broken one rule at a time, and the command): the rows, the proxies
@@ -40,6 +41,7 @@ export const ALL_ROWS = [
   'no-lockout-country',
   'limits-exact',
   'rate-limit',
+  'events',
   'token-never',
 ];
 
@@ -93,11 +95,12 @@ export async function check(
   exposesScreening = false,
   signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string },
   state?: { stopState: string; startState: string },
+  events?: string,
 ): Promise<CheckRow[]> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const url = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}), ...state });
+  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}), ...state, ...(events ? { events } : {}) });
   return rows;
 }
 
@@ -115,6 +118,12 @@ export function reportingHook(sandboxPort: number, ms = 2_000): (result: ProxyRe
   };
 }
 
+
+/** A file the Node proxy's events are appended to as JSON lines (check-proxy's --events), each changed first by `change`. */
+export function eventsFile(change: (event: Record<string, unknown>) => Record<string, unknown> = (event) => event): { file: string; onEvent: (event: ProxyEvent) => void } {
+  const file = join(scratchDir('esign-events-'), 'events.jsonl');
+  return { file, onEvent: (event) => appendFileSync(file, `${JSON.stringify(change({ ...event }))}\n`) };
+}
 
 export const failing = (rows: CheckRow[]) => rows.filter((row) => !row.ok).map((row) => row.id);
 

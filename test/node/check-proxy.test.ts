@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GATE_PERSON } from './signing-impostor.js';
@@ -8,7 +9,7 @@ import { RedisStore } from '../../src/proxy/redis.js';
 import { createClient } from 'redis';
 import { startRedis } from './redis-server.js';
 import { assertProxyEvents } from './proxy-event-schema.js';
-import { ALL_ROWS, check, failing, nodeProxy, reportingHook, servers, skipped, withBody } from './check-proxy-setups.js';
+import { ALL_ROWS, check, eventsFile, failing, nodeProxy, reportingHook, servers, skipped, withBody } from './check-proxy-setups.js';
 
 // `esign-sandbox check-proxy` against our Node proxy (both handlers, Redis, a signing gate), and
 // proxies of ours broken in what only a working setup shows.
@@ -16,12 +17,33 @@ import { ALL_ROWS, check, failing, nodeProxy, reportingHook, servers, skipped, w
 describe('check-proxy against working proxies', () => {
   it('passes our Node proxy (node:http handler) on every row, and says which rows it could not check', async () => {
     const events: ProxyEvent[] = [];
-    const rows = await check((port, token) => nodeProxy(port, token, { onEvent: (event) => void events.push(event) }));
+    const written = eventsFile();
+    const rows = await check(
+      (port, token) =>
+        nodeProxy(port, token, {
+          onEvent: (event) => {
+            events.push(event);
+            written.onEvent(event);
+          },
+        }),
+      false,
+      undefined,
+      undefined,
+      written.file,
+    );
     assert.deepEqual(rows.map((row) => row.id), ALL_ROWS);
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'fail-closed'], 'nothing told, nothing checked: skipped, never passed');
     // the events the Python and PHP proxies are held to, by the same schema
     assertProxyEvents(events, 'the Node proxy', ['started', 'finished', 'refused', 'failed']);
+    // docs/proxy.md shows this run's table as a reader gets it without --events: its rows, its numbers aside
+    const page = readFileSync('docs/proxy.md', 'utf8');
+    const table = /```\n(\| rule \| result \|[\s\S]*?)```/.exec(page)?.[1] ?? '';
+    const numbersAside = (text: string) => text.replace(/\d+/g, 'N');
+    const shown = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| rule |')).map((line) => line.slice(2, line.indexOf(' | ', 2)));
+    assert.deepEqual(shown.map(numbersAside), rows.map((row) => numbersAside(row.rule)));
+    const withoutEvents = rows.map((row) => (row.id === 'events' ? { ...row, skipped: 'no --events' } : row));
+    assert.match(table, new RegExp(`\\n${withoutEvents.filter((row) => row.ok && !row.skipped).length} passed, 0 failed, ${withoutEvents.filter((row) => row.skipped).length} skipped\\n`));
   });
 
   it('passes our Node proxy with a Redis store and a slow, reporting result hook on every row, the state taken away and given back', async () => {
@@ -37,7 +59,7 @@ describe('check-proxy against working proxies', () => {
         { stopState: `kill -STOP ${pid}`, startState: `kill -CONT ${pid}` },
       );
       assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
-      assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country']);
+      assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'events']);
     } finally {
       await client.quit().catch(() => undefined);
       await redis.stop();

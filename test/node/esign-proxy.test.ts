@@ -29,7 +29,7 @@ describe('esign-proxy, the proxy as a server', () => {
     const { rows } = await checkProxy({ proxyUrl: `${proxy.url}/esign`, port, accessToken: token, waitMs: 20_000, stopState: `kill -STOP ${redis.pid}`, startState: `kill -CONT ${redis.pid}` });
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((row) => !row.ok)));
     // the result hook is the host's, by a webhook (to come): until then, nothing to report
-    assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country', 'result-first', 'site-refused']);
+    assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'events']);
     const events = proxy.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string });
     assert.ok(events.some((e) => e.type === 'started') && events.some((e) => e.type === 'finished'), 'starts and ends');
     assert.ok(events.some((e) => e.type === 'refused' && e.reason === 'cross-site'));

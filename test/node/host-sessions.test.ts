@@ -147,7 +147,7 @@ async function recipePassesCheck(startRecipe: (baseUrl: string, token: string) =
   const base = await startRecipe(`http://127.0.0.1:${port}`, token);
   const { rows } = await checkProxy({ proxyUrl: `${base}/esign`, port, accessToken: token, waitMs: 20_000, login: { code: '30303039914', country: 'LT' } });
   assert.deepEqual(rows.filter((row) => !row.ok).map((row) => row.id), failing, JSON.stringify(rows.filter((row) => !row.ok)));
-  assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['result-first', 'site-refused', 'fail-closed'], 'the signing gate is checked, as the person logged in');
+  assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['result-first', 'site-refused', 'fail-closed', 'events'], 'the signing gate is checked, as the person logged in');
 }
 
 describe('host sessions: check-proxy logs in first, and the recipes pass it as written', () => {

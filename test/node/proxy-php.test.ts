@@ -49,7 +49,7 @@ async function phpServer(env: Record<string, string>): Promise<{ url: string; lo
 }
 
 /** nginx in front of php-fpm (four workers) with the proxy as the front controller of /esign/. */
-async function nginxFpm(env: Record<string, string>, poolLines = ''): Promise<{ url: string; log: () => string }> {
+async function nginxFpm(env: Record<string, string>, poolLines = ''): Promise<{ url: string; log: () => string; events: string }> {
   const dir = scratch();
   const port = await freePort();
   writeFileSync(
@@ -93,18 +93,18 @@ ${poolLines}`,
     return existsSync(join(dir, 'fpm.sock'));
   }, 'php-fpm\'s socket', 10_000);
   const { log } = await run('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, port);
-  return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}` };
+  return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}`, events: join(dir, 'fpm.log') };
 }
 
 async function check(
-  start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string }>,
+  start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string; events?: string }>,
   signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string },
   state?: { stopState: string; startState: string },
 ): Promise<{ rows: CheckRow[]; log: string }> {
   const port = await freePort();
   const token = `check-${port}-secret`;
   const proxy = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...(signer ? { signer } : {}), ...state });
+  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...(signer ? { signer } : {}), ...state, ...(proxy.events ? { events: proxy.events } : {}) });
   return { rows, log: proxy.log() };
 }
 
@@ -132,7 +132,7 @@ describe('the PHP proxy', () => {
       undefined,
       sqliteStateCommands(stateFile),
     );
-    assert.equal(rows.length, 28);
+    assert.equal(rows.length, 29);
     assert.deepEqual(failing(rows), [], `${JSON.stringify(rows.filter((r) => !r.ok))}\n${log.split('\n').filter((line) => line.includes('[esign-proxy]') || /PHP (Warning|Fatal|Notice)/.test(line)).join('\n').slice(0, 3000)}`);
     assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country']);
     const said = events(log);
@@ -225,7 +225,7 @@ describe('the PHP proxy', () => {
 
   it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
     const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
-    assert.equal(rows.length, 28);
+    assert.equal(rows.length, 29);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });

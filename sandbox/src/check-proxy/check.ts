@@ -8,6 +8,7 @@ import { requestId } from './checks/request-id.js';
 import { noLockout, noLockoutCountry, rateLimit, screening, signerCountry, signerGate, visitorBinding } from './checks/sessions.js';
 import { failClosed, limitsExact, pollFloor, smallBodies } from './checks/rules.js';
 import { resultFirst, siteRefused } from './checks/result-hook.js';
+import { events, eventsMark } from './checks/events.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
 
 /*
@@ -31,7 +32,8 @@ export interface CheckRow {
 
 /**
  * The checklist, in the order it runs: each check reads alone in checks/. The rate limit comes
- * late (it leaves the person limited), and the token in no answer last (it looks over them all).
+ * late (it leaves the person limited), the events after every request that makes one, and the
+ * token in no answer last (it looks over them all).
  */
 export const CHECKS: readonly Check[] = [
   allowListPass,
@@ -61,6 +63,7 @@ export const CHECKS: readonly Check[] = [
   noLockoutCountry,
   limitsExact,
   rateLimit,
+  events,
   tokenNever,
 ];
 
@@ -73,6 +76,7 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
   // a sandbox made with probe: true has its probe
   if (!sandbox.probe) throw new Error('the check\'s sandbox has no probe');
   const prober = createProber(signer ? { ...options, signer } : options, accessToken, sandbox.probe);
+  prober.eventsFrom = await eventsMark(options.events);
   try {
     await options.onReady?.({ url: running.url, accessToken });
     // the proxy answers at all

@@ -20,6 +20,9 @@ answers, probes it, and prints a pass/fail table. Exit code 0 only when every ru
                          refuses with 503; without it that row is skipped
   --start-state <command>
                          the shell command that brings the state back
+  --events <file>        where the proxy writes its events as JSON lines (the Python and PHP proxies:
+                         their error log; a Node host: a file its onEvent appends to): the events row
+                         reads what the check made it write; without it that row is skipped
   --wait <ms>            how long to wait for the proxy to answer (default 60000)
 
 A proxy whose result hook reports to the check is checked for handing results over first: start
@@ -48,6 +51,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
       'stop-state': { type: 'string' },
       login: { type: 'string' },
       'start-state': { type: 'string' },
+      events: { type: 'string' },
       wait: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -78,6 +82,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     ...(login ? { login: { code: login.code, country: login.country } } : {}),
     ...(values['stop-state'] ? { stopState: values['stop-state'] } : {}),
     ...(values['start-state'] ? { startState: values['start-state'] } : {}),
+    ...(values.events ? { events: values.events } : {}),
     ...(values.wait ? { waitMs: Number(values.wait) } : {}),
     onReady: ({ url, accessToken }) => {
       log(`sandbox for the proxy: base URL ${url}  access token ${accessToken}`);

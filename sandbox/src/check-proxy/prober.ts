@@ -26,6 +26,8 @@ export interface CheckOptions {
   stopState?: string;
   /** A shell command that brings the state back after `stopState`. */
   startState?: string;
+  /** A file the proxy writes its events to as JSON lines: the events row reads what the check's requests made it write. */
+  events?: string;
   /** How long to wait for the proxy to answer at all, ms. Default 60 000. */
   waitMs?: number;
   /** Called once the sandbox runs, with what the proxy must point at. */
@@ -83,6 +85,8 @@ export interface Prober {
   post(path: string, body: object, jar?: Jar, extra?: Partial<Send>): Promise<Answer>;
   /** The cookies of the browser logged in with `login`, when one did. */
   session: Jar | null;
+  /** Where the events file ended as the check began (0 without one). */
+  eventsFrom: number;
   /** A jar for a signing start: a copy of the logged-in browser's cookies, or a new visitor's. */
   signingJar(): Jar;
   /** Where the service side's record stands now: pass it to `reachedSince` after a request. */
@@ -139,6 +143,7 @@ export function createProber(options: CheckOptions, accessToken: string, probe: 
     probe,
     answers,
     session: null,
+    eventsFrom: 0,
     // read when called (the login comes after the prober is made); safe to destructure
     signingJar: () => (prober.session ? prober.session.copy() : new Jar()),
     send,
