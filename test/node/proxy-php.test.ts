@@ -49,7 +49,7 @@ async function phpServer(env: Record<string, string>): Promise<{ url: string; lo
 }
 
 /** nginx in front of php-fpm (four workers) with the proxy as the front controller of /esign/. */
-async function nginxFpm(env: Record<string, string>, poolLines = ''): Promise<{ url: string; log: () => string; events: string }> {
+async function nginxFpm(env: Record<string, string>, poolLines = '', script = PROXY): Promise<{ url: string; log: () => string; events: string }> {
   const dir = scratch();
   const port = await freePort();
   writeFileSync(
@@ -78,7 +78,7 @@ ${poolLines}`,
       include /etc/nginx/fastcgi_params;
       # the Host the browser sent, port included: the proxy compares the page's Origin with it
       fastcgi_param HTTP_HOST $http_host;
-      fastcgi_param SCRIPT_FILENAME ${PROXY};
+      fastcgi_param SCRIPT_FILENAME ${script};
       fastcgi_pass unix:${dir}/fpm.sock;
     }`,
     ),
@@ -294,6 +294,66 @@ describe('the PHP proxy', () => {
         assert.match(said[0]!, /held for on_result's whole time limit \(31 s\)/);
       }
     }
+  });
+
+  it('behind php-fpm, a slow on_result (12 s, past the widget\'s 10 s for a poll) loses no login: the poll the browser gave up on still ran it, and a later poll brings the result with the session cookie it set', async () => {
+    // PHP runs on_result in the poll that claimed the result: the cookies it sets (a new session id
+    // at a login) must leave with an answer, and PHP sets none once its answer is sent
+    const service = createServer((req, res) => {
+      req.resume();
+      const answer = req.url?.includes('/status/') ? { status: 'ok', code: '30303039914', country: 'LT', name: 'A', surname: 'B' } : { status: 'ok', token: `token-${Math.random().toString(36).slice(2)}`, control_code: '1234' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    servers.push(service);
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const dir = scratch();
+    const runs = join(dir, 'runs.txt');
+    const host = join(dir, 'host.php');
+    writeFileSync(
+      host,
+      `<?php
+declare(strict_types=1);
+function on_result(string $operation, string $token, string $visitor, stdClass $answer): void
+{
+    usleep(12_000_000);
+    session_start();
+    session_regenerate_id(true);
+    $_SESSION['person'] = $answer->code;
+    session_write_close();
+    file_put_contents(${JSON.stringify(runs)}, "$token\\n", FILE_APPEND);
+}
+if (parse_url((string) $_SERVER['REQUEST_URI'], PHP_URL_PATH) === '/esign/__me') {
+    session_start(['read_and_close' => true]);
+    echo json_encode($_SESSION['person'] ?? null);
+    return;
+}
+require ${JSON.stringify(PROXY)};
+`,
+    );
+    const proxy = await nginxFpm({ ESIGN_ACCESS_TOKEN: 'php-slow-secret', ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, ESIGN_STATE_FILE: join(dir, 'state.sqlite') }, `php_admin_value[session.save_path] = ${dir}\n`, host);
+    const post = (path: string, cookie: string, signal?: AbortSignal) =>
+      fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '30303039914', country: 'LT' }), ...(signal ? { signal } : {}) });
+    const start = await post('/smartid/login.json', '');
+    const visitor = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const { token } = (await start.json()) as { token: string };
+    // as the widget polls: every second, each poll given up after 10 s
+    const answers: string[] = [];
+    let cookies: string[] = [];
+    while (!answers.includes('ok') && answers.length < 40) {
+      const answer = await post(`/smartid/status/${token}.json`, visitor, AbortSignal.timeout(10_000)).then(
+        async (response) => ((cookies = response.headers.getSetCookie()), ((await response.json()) as { status: string }).status),
+        () => 'given up',
+      );
+      answers.push(answer);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    assert.equal(answers[0], 'given up', answers.join(','));
+    assert.equal(answers.at(-1), 'ok', answers.join(','));
+    assert.ok(answers.slice(1, -1).every((a) => a === 'waiting'), answers.join(','));
+    assert.deepEqual(readFileSync(runs, 'utf8').trim().split('\n'), [token], 'on_result ran once');
+    const session = cookies.find((line) => line.startsWith('PHPSESSID='))?.split(';')[0];
+    assert.ok(session, `the session cookie on_result set comes with the result: ${JSON.stringify(cookies)}`);
+    assert.equal(await (await fetch(`${proxy.url}/__me`, { headers: { cookie: session } })).text(), '"30303039914"', 'that cookie is the logged-in session');
   });
 
   it('two PHP processes share one state: a session is bound to its visitor through either, and the per-person limit counts starts through both', async () => {
