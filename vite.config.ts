@@ -77,7 +77,7 @@ export default defineConfig(({ mode }): UserConfig => {
     const name = process.env['ESIGN_ELEMENT'] ?? '';
     if (!ELEMENT_ENTRIES.includes(name)) throw new Error(`ESIGN_ELEMENT must be one of ${ELEMENT_ENTRIES.join(', ')}`);
     return {
-      plugins: [minifyLitTemplates(), compileHint],
+      plugins: [minifyLitTemplates(), compileHint, mergeEntryChunks()],
       build: {
         outDir: 'dist/cdn',
         emptyOutDir: false,

@@ -64,7 +64,9 @@ export function mergeEntryChunks(): Plugin {
       })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
       const made = (Array.isArray(result) ? result : [result]).flatMap((each) => each.output).filter((file) => file.type === 'chunk');
       if (made.length !== 1) throw new Error(`mergeEntryChunks: ${made.length} chunks made, one expected`);
-      writeFileSync(join(dir, entry.fileName), made[0]!.code);
+      // a leading hint comment of the entry (compile it eagerly: decision 0003) stays the file's first line
+      const hint = /^\/\/# [^\n]*\n/.exec(entry.code)?.[0] ?? '';
+      writeFileSync(join(dir, entry.fileName), hint + made[0]!.code);
       for (const chunk of merged) rmSync(join(dir, chunk.fileName));
 
       const byFile = new Map(merged.map((chunk, index) => [chunk.fileName, index]));
@@ -72,7 +74,7 @@ export function mergeEntryChunks(): Plugin {
         if (chunk === entry || byFile.has(chunk.fileName)) continue;
         const path = join(dir, chunk.fileName);
         const code = readFileSync(path, 'utf8');
-        const rewritten = code.replace(/import\s*(\{[^}]*\})?\s*(?:from\s*)?"\.\/([^"]+)"/g, (whole, names: string | undefined, file: string) => {
+        let rewritten = code.replace(/import\s*(\{[^}]*\})?\s*(?:from\s*)?"\.\/([^"]+)"/g, (whole, names: string | undefined, file: string) => {
           const index = byFile.get(file);
           if (index === undefined) return whole;
           const renamed = (names ?? '{}')
@@ -86,6 +88,7 @@ export function mergeEntryChunks(): Plugin {
             });
           return `import{${renamed.join(',')}}from"./${entry.fileName}"`;
         });
+        rewritten = oneImportOf(rewritten, entry.fileName);
         const left = merged.find((other) => rewritten.includes(other.fileName));
         if (left) throw new Error(`mergeEntryChunks: ${chunk.fileName} still names ${left.fileName} in a way this does not rewrite`);
         if (rewritten !== code) writeFileSync(path, rewritten);
@@ -107,4 +110,18 @@ function staticChunks(entry: Rolldown.OutputChunk, bundle: Rolldown.OutputBundle
   };
   visit(entry);
   return [...found.values()];
+}
+
+/** A chunk's imports from one file, made one statement (the rewrite above may leave it two). */
+function oneImportOf(code: string, file: string): string {
+  const pattern = new RegExp(`import\\{([^}]*)\\}from"\\./${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}";?`, 'g');
+  const found = [...code.matchAll(pattern)];
+  if (found.length < 2) return code;
+  const names = found.flatMap((match) => (match[1] ?? '').split(',').map((part) => part.trim()).filter(Boolean));
+  let first = true;
+  return code.replace(pattern, () => {
+    if (!first) return '';
+    first = false;
+    return `import{${[...new Set(names)].join(',')}}from"./${file}";`;
+  });
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_LIMIT, ProxyCaller, type Channel, type RequestOptions, type SessionKind } from './caller.js';
-import { OPERATIONS, OPERATION_IDS, statusOperation, type NoBody, type Operation, type OperationId, type StatusAnswers } from '../protocol/operations.js';
+import { OPERATIONS, OPERATION_IDS, SESSION_STATUS, type NoBody, type Operation, type OperationId, type StatusAnswers } from '../protocol/operations.js';
 import { poll, type PollOptions } from './poll.js';
 import type { WaitingResponse } from '../protocol/types.js';
 
@@ -22,7 +22,7 @@ export class EsignClient extends ProxyCaller {
     token: string,
     options?: RequestOptions,
   ): Promise<Status<StatusAnswers[K]>> {
-    return this.call(statusOperation(kind, channel), {}, { token }, options);
+    return this.call(SESSION_STATUS[kind][channel], {}, { token }, options);
   }
 
   /** Polls a session until it ends; resolves with its `ok` answer, rejects with EsignError. */

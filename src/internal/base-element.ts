@@ -138,7 +138,7 @@ export class EsignElement extends LitElement {
 
   /** The element's own shadow root, where Lit renders it. */
   protected get shadow(): ShadowRoot {
-    return required(this.shadowRoot, 'the element\'s shadow root');
+    return required(this.shadowRoot);
   }
 
   /**

@@ -10,7 +10,7 @@ function countryOfLanguage(language: string): Country {
 /** The Smart-ID country in the form: the host's or the person's choice, else the page language's, among those offered. */
 export function chosenCountry(chosen: Country | '', language: string, offered: readonly Country[]): Country {
   const country = chosen || countryOfLanguage(language);
-  return offered.includes(country) ? country : firstOf(offered, 'country');
+  return offered.includes(country) ? country : firstOf(offered);
 }
 
 /** The country a session was for: Mobile-ID's by the phone's prefix (Estonia's +372, else Lithuania), Smart-ID's as chosen. */

@@ -141,7 +141,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
 
   protected get activeChannel(): Channel {
     const offered = this.offeredChannels;
-    return offered.includes(this.channel) ? this.channel : firstOf(offered, 'channel');
+    return offered.includes(this.channel) ? this.channel : firstOf(offered);
   }
 
   /**

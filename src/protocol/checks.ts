@@ -14,15 +14,13 @@ export function isOneOf<T extends string>(list: readonly T[], value: unknown): v
 }
 
 /** The first of a list that is never empty; an empty one is a defect, said as such. */
-export function firstOf<T>(list: readonly T[], what: string): T {
-  const first = list[0];
-  if (first === undefined) throw new Error(`esign-elements: no ${what} to choose from`);
-  return first;
+export function firstOf<T>(list: readonly T[]): T {
+  return required(list[0]);
 }
 
-/** A value a check before this line made sure of; its absence is a defect, said as such. */
-export function required<T>(value: T | null | undefined, what: string): T {
-  if (value === null || value === undefined) throw new Error(`esign-elements: ${what} is missing`);
+/** A value a check before this line made sure of; its absence is a defect, said as such (the stack says where). */
+export function required<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('esign-elements: a value checked before is missing');
   return value;
 }
 

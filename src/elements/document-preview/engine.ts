@@ -4,7 +4,6 @@
  * container reader.
  */
 import { PDFWorker, TextLayer, VerbosityLevel, getDocument, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { thrownName } from '../../protocol/checks.js';
 
 export { readContainer, type ContainerEntry } from './zip.js';
 
@@ -124,7 +123,8 @@ export class PdfView {
     try {
       await task.promise;
     } catch (error) {
-      if (thrownName(error) === 'RenderingCancelledException') return false;
+      // PDF.js's own exception; this chunk imports nothing but PDF.js (one engine for every element's file)
+      if (typeof error === 'object' && error !== null && 'name' in error && error.name === 'RenderingCancelledException') return false;
       throw error;
     }
     if (draw !== this.#draws) return false;

@@ -110,9 +110,9 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     // the host's, not the person's: no field in the form
     if (this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl');
     if (this.signers.some((s) => s.successUrl.trim() && !isHttpUrl(s.successUrl.trim()))) this.setupProblem('signers.successUrl');
-    const file = required(this.#document, 'the document');
+    const file = required(this.#document);
     const detail = await this.act('upload', async (signal) => {
-      const content = file.base64 ?? (await blobToBase64(required(file.blob, 'a file\'s bytes'), undefined, signal));
+      const content = file.base64 ?? (await blobToBase64(required(file.blob), undefined, signal));
       const answer = await this.client.call(
         uploadDocument,
         {

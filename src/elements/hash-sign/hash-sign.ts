@@ -125,7 +125,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
       // the form offers hash signing's countries only
       if (!isOneOf(HASH_COUNTRIES, country)) throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'country' });
       const common = {
-        hash: required(this.hashHex, 'the hash'),
+        hash: required(this.hashHex),
         hash_algorithm: this.hashAlgorithm,
         code: person.code,
         country,
@@ -137,13 +137,13 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
         }
         return client.call(smartIdHashSign, common, {}, { signal });
       }
-      return client.call(mobileHashSign, { ...common, phone: required(person.phone, 'a Mobile-ID start\'s phone') }, {}, { signal });
+      return client.call(mobileHashSign, { ...common, phone: required(person.phone) }, {}, { signal });
     },
     finish: (raw, { channel, token }) => {
       requireAnswer(isText(raw.signature_value), 'signature');
       const detail: HashSignedDetail = {
         signatureValue: raw.signature_value,
-        hash: required(this.hashHex, 'the hash'),
+        hash: required(this.hashHex),
         hashAlgorithm: this.hashAlgorithm,
         token,
         channel,

@@ -76,7 +76,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
       return client.call(
         mobileLogin,
         {
-          phone: required(person.phone, 'a Mobile-ID start\'s phone'),
+          phone: required(person.phone),
           code: person.code,
           language: this.phoneLanguage || PHONE_LANGUAGE[this.language],
           ...screening,

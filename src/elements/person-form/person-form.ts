@@ -298,7 +298,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     const fixedCountry = this.fixed.includes('country');
     if (fixedCountry || offered.length < 2) {
       // set by the site, as the code is, or the only one offered: read like the other values, said so
-      const country = fixedCountry || offered.includes(this.country) ? this.country : firstOf(offered, 'country');
+      const country = fixedCountry || offered.includes(this.country) ? this.country : firstOf(offered);
       return html`<div class="wrap"><div class="row two">
         ${this.#readOnly('country', this.t('form.country'), fixedCountry ? this.t('form.fixed') : '', this.t(`country.${country}` as StringKey))}
         ${code}

@@ -211,7 +211,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
     this._progress = 0;
     const out: FileContainer = { files: [] };
     for (const file of files) {
-      const content = file.base64 ?? (await blobToBase64(required(file.blob, 'a file\'s bytes'), (fraction) => (this._progress = (done + fraction * file.size) / total), signal));
+      const content = file.base64 ?? (await blobToBase64(required(file.blob), (fraction) => (this._progress = (done + fraction * file.size) / total), signal));
       done += file.size;
       out.files.push({ name: file.name, content });
     }
@@ -235,7 +235,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   protected readonly session: SessionSpec<'sign', SignedDetail> = {
     kind: 'sign',
     start: async (client, channel, person, signal) => {
-      const type = required(resolveType(this.type, this.documents), 'the type of the files to sign');
+      const type = required(resolveType(this.type, this.documents));
       const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
       this.#revoke();
       let container: FileContainer;
@@ -266,7 +266,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
           { signal },
         );
       }
-      return client.call(mobileSign, { ...common, phone: required(person.phone, 'a Mobile-ID start\'s phone'), ...mobileMessage }, {}, { signal });
+      return client.call(mobileSign, { ...common, phone: required(person.phone), ...mobileMessage }, {}, { signal });
     },
     finish: async (raw, { channel, token }) => {
       requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
