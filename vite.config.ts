@@ -57,6 +57,7 @@ const PDFJS = { external: ['pdfjs-dist/legacy/build/pdf.mjs'], paths: { 'pdfjs-d
  * other element when it appears (its chunks import Lit and the rest from it).
  * `ESIGN_ELEMENT=identify vite build --mode cdn-element`: the script-tag file of one element
  * (`esign-identify.js`), whole in itself, for pages that use that element alone.
+ * `vite build --mode cdn-client`: the client's script-tag file (`esign-client.js`), whole in itself.
  * In both, every language is a small file of its own, loaded on first use.
  */
 export default defineConfig(({ mode }): UserConfig => {
@@ -68,6 +69,18 @@ export default defineConfig(({ mode }): UserConfig => {
         emptyOutDir: true,
         lib: { entry: 'src/cdn.ts', formats: ['es'], fileName: () => 'esign-elements.js' },
         rolldownOptions: { external: [...PDFJS.external], preserveEntrySignatures: 'allow-extension', output: { ...SCRIPT_OUTPUT, paths: PDFJS.paths } },
+      },
+    };
+  }
+  if (mode === 'cdn-client') {
+    // the client for a page that talks to the proxy itself (the all-in-one file exports the rest):
+    // one file, whole in itself
+    return {
+      build: {
+        outDir: 'dist/cdn',
+        emptyOutDir: false,
+        lib: { entry: 'src/client/script-tag.ts', formats: ['es'], fileName: () => 'esign-client.js' },
+        rolldownOptions: { output: { minify: true, comments: false } },
       },
     };
   }

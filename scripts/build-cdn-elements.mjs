@@ -1,4 +1,4 @@
-// The script-tag file of every element (`dist/cdn/esign-<name>.js`), one Vite run each.
+// The script-tag file of every element (`dist/cdn/esign-<name>.js`), one Vite run each, and the client's.
 import { existsSync, readdirSync } from 'node:fs';
 import { build } from 'vite';
 
@@ -8,4 +8,5 @@ for (const name of names) {
   process.env.ESIGN_ELEMENT = name;
   await build({ mode: 'cdn-element', logLevel: 'warn' });
 }
-console.log(`dist/cdn: ${names.length} element files`);
+await build({ mode: 'cdn-client', logLevel: 'warn' });
+console.log(`dist/cdn: ${names.length} element files and the client`);

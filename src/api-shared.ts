@@ -1,5 +1,11 @@
-/** What the package offers beside its elements' own classes: the client, the words, the checks, the base classes. */
-export * from './client/index.js';
+/**
+ * What the package offers beside its elements' own classes and the client: the errors, the words,
+ * the checks, the base classes (what the elements bring with them, so the all-in-one script-tag
+ * file exports it too; the client is a script-tag file of its own, esign-client.js).
+ */
+export * from './client/errors.js';
+export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from './protocol/time-limits.js';
+export type * from './protocol/types.js';
 export { EsignElement, type ErrorMessageHook } from './internal/base-element.js';
 export { defineElement } from './internal/define.js';
 export { theme } from './internal/theme.js';
@@ -21,7 +27,6 @@ export { normalizePhone, type PhoneCheck } from './internal/validation/phone.js'
 export { EsignSessionElement } from './internal/session-element.js';
 export type { SessionSpec } from './internal/session-controller.js';
 export type { StatusAnswers } from './protocol/operations.js';
-export { blobToBase64, base64ToBlob } from './internal/base64.js';
 export type { SignInput, SignFile } from './internal/sign-files.js';
 export type { PersonValue, PersonChannel, PersonField } from './elements/person-form/person-form.js';
 export type { SignerPerson } from './internal/signer.js';

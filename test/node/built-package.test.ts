@@ -5,8 +5,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { REGISTRY } from '../../src/registry.js';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
@@ -67,7 +67,7 @@ describe('the packed packages installed into an empty app', () => {
   });
 
   it('each element has a script-tag file that imports nothing statically, and loads on demand only its languages and what it needs (the preview, a phone-message check, a kept session)', () => {
-    const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
+    const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements|client\.js)[a-z-]+\.js$/.test(f)).sort();
     assert.deepEqual(
       elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(),
       REGISTRY.map((entry) => entry.name).sort(),
@@ -125,6 +125,9 @@ describe('the packed packages installed into an empty app', () => {
     const code = read(entry);
     assert.doesNotMatch(code, /(?:\bfrom|\bimport)\s*["'`]/, 'the all-in-one file imports another file statically');
     assert.ok(!code.startsWith('//# allFunctionsCalledOnLoad'), 'no compile hint: a page draws few of its elements');
+    // the client is a file of its own (a login page loads this one before its form): the errors come with the elements
+    assert.doesNotMatch(code, /as EsignClient\b/, 'the all-in-one file does not export the client');
+    assert.match(code, /as EsignError\b/, 'it exports the elements\' errors');
     // the login's form draws from this file alone, in every language
     assert.ok(['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)), 'the form words are inside');
     const loadedBy = (text: string) => [...text.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`);
@@ -160,6 +163,13 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual([...seen].filter((file) => file !== entry && read(file).includes('litHtmlVersions')), [], 'no chunk brings Lit again');
   });
 
+  it('the client\'s script-tag file is whole in itself: the client, its errors and the file helpers', async () => {
+    const file = join(dir, 'app/node_modules/esign-elements/dist/cdn/esign-client.js');
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /(?:\bfrom|\bimport)\s*["'`(]/, 'it imports nothing');
+    const client = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    for (const name of ['EsignClient', 'EsignError', 'ProxyCaller', 'poll', 'OPERATIONS', 'blobToBase64', 'base64ToBlob']) assert.equal(typeof client[name], name === 'OPERATIONS' ? 'object' : 'function', name);
+  });
+
   it('each script-tag file carries the paths of the operations its elements send, and no other', () => {
     const session = (kind: string) => [`/mobile/${kind}`, `/smartid/${kind}`];
     // the session controller (one for the three session elements) polls a session's status by the
@@ -190,9 +200,11 @@ describe('the packed packages installed into an empty app', () => {
       const code = readFileSync(join(dir, 'app/node_modules/esign-elements/dist/cdn', `esign-${element}.js`), 'utf8');
       assert.deepEqual([...pathsIn(code)].sort(), [...paths].sort(), `esign-${element}.js`);
     }
-    // every operation in the file with every element
+    // every operation in the file with every element (its chunks share the table), and in the client's file
     const every = readFileSync(join(dir, 'app/node_modules/esign-elements/dist/cdn/esign-elements.js'), 'utf8');
     assert.equal(pathsIn(every).size, 24);
+    const client = readFileSync(join(dir, 'app/node_modules/esign-elements/dist/cdn/esign-client.js'), 'utf8');
+    assert.equal(pathsIn(client).size, 24);
   });
 
   it('the sandbox tarball holds its build and CLI, nothing of the widget', () => {
