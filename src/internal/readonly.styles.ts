@@ -21,4 +21,10 @@ export const readonlyStyles = css`
     background: var(--_bg-subtle);
     overflow-wrap: anywhere;
   }
+  /* forced colours drop the fill that tells a value from a field: a dashed frame says it instead */
+  @media (forced-colors: active) {
+    .readonly-value {
+      border: 1px dashed CanvasText;
+    }
+  }
 `;

@@ -21,6 +21,9 @@ export interface WaitingSession {
   cameBack: boolean;
 }
 
+/** Between the waiting detail's items: a line may break before it, never after it (the separator goes with what follows). */
+export const DETAIL_SEPARATOR = ' ·\u00a0';
+
 /**
  * While waiting: the channel, the masked person and what is signed (`Smart-ID · 3030••••914 ·
  * contract.pdf`, said as `Smart-ID, personal code ending in 9 1 4, contract.pdf`); back on the
@@ -33,7 +36,7 @@ export function waitingWords(t: Translate, kind: SessionKind, { channel, who, su
   const spokenWho = channel === 'mobile' ? `${t('form.phone')} ${who.slice(0, 4)}, ${ending}` : `${t('form.code')}, ${ending}`;
   return {
     heading: t('status.waiting'),
-    detail: [t(`channel.${channel}`), who, subject].filter(Boolean).join(' · '),
+    detail: [t(`channel.${channel}`), who, subject].filter(Boolean).join(DETAIL_SEPARATOR),
     ...(/\d{3}$/.test(who) ? { spoken: [t(`channel.${channel}`), spokenWho, subject].filter(Boolean).join(', ') } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { PersonForm } from '../../src/internal/person.js';
 import '../../src/elements/status/define.js';
 import type { EsignStatus } from '../../src/elements/status/status.js';
 import { maskCode, maskPhone } from '../../src/protocol/mask.js';
+import { DETAIL_SEPARATOR } from '../../src/internal/session-words.js';
 
 // What stays in place when text wraps or an error appears: measured in the browser's own layout.
 
@@ -50,6 +51,28 @@ describe('layout', () => {
       }
       expect(wrapped, 'the line itself wraps at these widths: the check is real').to.be.above(0);
     }
+  });
+
+  it('the waiting detail breaks before a separator, never after it: no line ends with "·" and a number never starts a line alone', async () => {
+    const detail = ['Mobile-ID', maskPhone('+37060000666'), 'Sutartis-dėl-buto-nuomos-2026.pdf'].join(DETAIL_SEPARATOR);
+    const el = await fixture<EsignStatus>(html`<esign-status lang="lt" state="waiting" message="…" detail=${detail}></esign-status>`);
+    const text = [...el.shadowRoot!.querySelector('.detail')!.childNodes].find((n): n is Text => n instanceof Text && n.data === detail)!;
+    const topOf = (index: number) => {
+      const range = document.createRange();
+      range.setStart(text, index);
+      range.setEnd(text, index + 1);
+      return Math.round(range.getBoundingClientRect().top);
+    };
+    let broken = 0;
+    for (let width = 160; width <= 400; width += 4) {
+      el.style.inlineSize = `${width}px`;
+      for (let at = detail.indexOf('·'); at >= 0; at = detail.indexOf('·', at + 1)) {
+        // the separator on the line of the item after it
+        expect(topOf(at), `"·" at ${at} with what follows, at ${width} px`).to.equal(topOf(at + 2));
+        if (topOf(at) !== topOf(at - 2)) broken++;
+      }
+    }
+    expect(broken, 'lines do break before a separator at these widths: the check is real').to.be.above(0);
   });
 
   for (const lang of ['en', 'ru']) {

@@ -131,6 +131,8 @@ export class PdfView {
     textLayer.replaceChildren();
     textLayer.style.setProperty('--total-scale-factor', String(scale));
     await new TextLayer({ textContentSource: page.streamTextContent(), container: textLayer, viewport }).render();
+    // PDF.js measures text on canvases it appends to the page's body, outside every landmark: gone once a layer is drawn
+    TextLayer.cleanup();
     return draw === this.#draws;
   }
 
