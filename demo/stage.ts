@@ -83,6 +83,15 @@ async function lithuanianOnLatvianPage(el: Live): Promise<void> {
   await el.updateComplete;
 }
 
+/** What a bank's hash signing names, in the page's language. */
+const PAYMENT_ORDER: Record<string, string> = {
+  lt: 'Mokėjimo nurodymas Nr. 123, 250,00 EUR',
+  lv: 'Maksājuma uzdevums Nr. 123, 250,00 EUR',
+  et: 'Maksekorraldus nr 123, 250,00 EUR',
+  ru: 'Платёжное поручение № 123, 250,00 EUR',
+  en: 'Payment order No. 123, EUR 250.00',
+};
+
 const SESSION: Record<string, (el: Live) => Promise<void>> = {
   idle: async () => undefined,
   invalid: async (el) => {
@@ -150,7 +159,10 @@ async function show(): Promise<void> {
         hash: state === 'wrong-hash' ? 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcd' : 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
         'hash-algorithm': 'SHA256',
         ...(state === 'signer' ? { channel: 'mobile', signer: '50001018865,LT,+37060000666' } : {}),
+        // the site's words for what the hash stands for: the hash then behind "Technical details"
+        ...(state === 'subject' || state === 'waiting' ? { subject: PAYMENT_ORDER[document.documentElement.lang] ?? PAYMENT_ORDER['en']! } : {}),
       });
+      if (state === 'waiting') await SESSION['waiting']!(el);
       if (state === 'wrong-hash') {
         await typeIn(el, 'code', '30303039914');
         await el.start!().catch(() => undefined);

@@ -20,7 +20,7 @@ import { WEBKIT_CAPABILITIES, startWebkitDriver } from './webkit.mjs';
 const STATES: Record<string, string[]> = {
   identify: ['idle', 'invalid', 'waiting', 'offline', 'error', 'no-account', 'success'],
   sign: ['empty', 'idle', 'invalid', 'waiting', 'error', 'success', 'signer'],
-  'hash-sign': ['idle', 'signer', 'wrong-hash'],
+  'hash-sign': ['idle', 'subject', 'waiting', 'signer', 'wrong-hash'],
   'document-upload': ['idle', 'done'],
   document: ['loaded', 'missing'],
   'validation-report': ['idle', 'signed'],

@@ -105,6 +105,8 @@ export const strings = {
   'hash.submit': "Sign the hash",
   'hash.success': "The hash is signed.",
   'hash.done': "This site has received your signature.",
+  'hash.details': "Technical details",
+  'hash.countries': "Here you can sign with a Lithuanian or Estonian personal code.",
   'action.remove': "Remove",
   'action.keep': "Keep",
   'error.signer-not-found': "No such temporary signer: only signers added with a temporary link can be removed.",

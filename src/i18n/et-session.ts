@@ -107,6 +107,8 @@ export const strings: SessionStrings = {
   'hash.submit': "Allkirjasta räsi",
   'hash.success': "Räsi on allkirjastatud.",
   'hash.done': "See veebileht sai teie allkirja kätte.",
+  'hash.details': "Tehnilised andmed",
+  'hash.countries': "Siin saab allkirjastada Leedu või Eesti isikukoodiga.",
   'action.remove': "Eemalda",
   'action.keep': "Jäta alles",
   'error.signer-not-found': "Sellist ajutist allkirjastajat pole: eemaldada saab ainult ajutise lingiga lisatud allkirjastajaid.",

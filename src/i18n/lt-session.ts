@@ -107,6 +107,8 @@ export const strings: SessionStrings = {
   'hash.submit': "Pasirašyti maišą",
   'hash.success': "Maiša pasirašyta.",
   'hash.done': "Ši svetainė gavo jūsų parašą.",
+  'hash.details': "Techninė informacija",
+  'hash.countries': "Čia galite pasirašyti su Lietuvos arba Estijos asmens kodu.",
   'action.remove': "Pašalinti",
   'action.keep': "Palikti",
   'error.signer-not-found': "Tokio laikino pasirašančiojo nėra: pašalinti galima tik per laikiną nuorodą pridėtus pasirašančiuosius.",

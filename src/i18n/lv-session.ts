@@ -107,6 +107,8 @@ export const strings: SessionStrings = {
   'hash.submit': "Parakstīt jaucējkodu",
   'hash.success': "Jaucējkods ir parakstīts.",
   'hash.done': "Šī vietne ir saņēmusi jūsu parakstu.",
+  'hash.details': "Tehniskā informācija",
+  'hash.countries': "Šeit var parakstīt ar Lietuvas vai Igaunijas personas kodu.",
   'action.remove': "Noņemt",
   'action.keep': "Paturēt",
   'error.signer-not-found': "Šāda pagaidu parakstītāja nav: noņemt var tikai ar pagaidu saiti pievienotus parakstītājus.",

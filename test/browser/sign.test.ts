@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { EsignClient } from '../../src/client/index.js';
 import '../../src/define.js';
 import type { EsignHashSign } from '../../src/elements/hash-sign/hash-sign.js';
@@ -364,7 +365,8 @@ describe('esign-hash-sign', () => {
     await expect(el).to.be.accessible();
     const options = [...personForm(el as never).shadowRoot!.querySelectorAll('option')].map((o) => o.value);
     expect(options).to.deep.equal(['LT', 'EE']);
-    expect(deepText(el)).to.contain(hex);
+    // in lowercase, in groups, copied whole without spaces
+    expect(el.shadowRoot!.querySelector('[part="hash"]')!.textContent).to.equal(hex);
     await type(el as never, 'code', '40504040001');
     const signed = oneEvent(el, 'esign-hash-signed');
     submitButton(el as never).click();
@@ -374,6 +376,55 @@ describe('esign-hash-sign', () => {
     expect(atob(detail.signatureValue)).to.have.length(256);
     await until(() => deepText(el).includes(en['hash.success']), 'the success words');
     await expect(el).to.be.accessible();
+  });
+
+  it('names what is signed in the site\'s words, above the form and while waiting; the hash under Technical details, in groups of four', async () => {
+    const el = await hashElement({ hash: hex, subject: 'Payment order 123' });
+    const root = el.shadowRoot!;
+    expect(root.querySelector('[part="subject"]')!.textContent!.trim()).to.equal('Payment order 123');
+    const details = root.querySelector<HTMLDetailsElement>('details[part="details"]')!;
+    expect(details.open, 'the hash behind its disclosure').to.equal(false);
+    expect(details.querySelector('summary')!.textContent!.trim()).to.equal(en['hash.details']);
+    const groups = [...root.querySelectorAll('[part="hash"] .group')].map((group) => group.textContent);
+    expect(groups).to.have.length(16);
+    expect(groups.every((group) => group === 'aaaa')).to.equal(true);
+    await expect(el).to.be.accessible();
+    // opened with the keyboard
+    details.querySelector('summary')!.focus();
+    await sendKeys({ press: 'Enter' });
+    expect(details.open).to.equal(true);
+    await expect(el).to.be.accessible();
+    // while waiting, the status names it too
+    await type(el as never, 'code', '39001010607');
+    const started = oneEvent(el, 'esign-started');
+    submitButton(el as never).click();
+    await started;
+    await el.updateComplete;
+    const status = root.querySelector('esign-status')!;
+    expect(status.detail).to.contain('Payment order 123');
+    await expect(el).to.be.accessible();
+    await el.cancel();
+  });
+
+  it('shows the hash open when the site names nothing else, and the slot takes richer words', async () => {
+    const el = await hashElement({ hash: hex });
+    expect(el.shadowRoot!.querySelector('details[part="details"]'), 'no disclosure: the hash is what is shown').to.equal(null);
+    expect(el.shadowRoot!.querySelector('[part="hash"]')!.textContent).to.equal(hex);
+    expect(el.shadowRoot!.querySelector('[part="subject"]')).to.equal(null);
+    const slotted = await fixture<EsignHashSign>(html`<esign-hash-sign endpoint=${ENDPOINT} lang="en" hash=${hex}><span slot="subject">Payment order <b>123</b></span></esign-hash-sign>`);
+    expect(slotted.shadowRoot!.querySelector<HTMLDetailsElement>('details[part="details"]')!.open).to.equal(false);
+    const slot = slotted.shadowRoot!.querySelector<HTMLSlotElement>('[part="subject"] slot')!;
+    expect(slot.assignedElements().map((e) => e.textContent)).to.deep.equal(['Payment order 123']);
+    await expect(slotted).to.be.accessible();
+  });
+
+  it('on a Latvian page, says which personal codes can sign here (hash signing serves Lithuania and Estonia); on another page, nothing', async () => {
+    const latvian = await fixture<EsignHashSign>(html`<esign-hash-sign endpoint=${ENDPOINT} lang="lv" hash=${hex}></esign-hash-sign>`);
+    await latvian.updateComplete;
+    expect(latvian.shadowRoot!.querySelector('[part="note"]')!.textContent).to.equal(lv['hash.countries']);
+    await expect(latvian).to.be.accessible();
+    const english = await hashElement({ hash: hex });
+    expect(english.shadowRoot!.querySelector('[part="note"]')).to.equal(null);
   });
 
   it('signs a SHA512 hash given as bytes with Mobile-ID: a 64-byte ECDSA signature', async () => {

@@ -30,7 +30,10 @@ const HASH_COUNTRIES: HashCountry[] = ['LT', 'EE'];
  * @fires esign-cancelled - The person or the host cancelled.
  * @fires esign-error - The session failed; the detail says why and whether trying again can help.
  * @csspart base - The frame.
- * @csspart hash - The hash shown to the person.
+ * @csspart subject - What is signed, in the site's words (its `subject`, or the `subject` slot).
+ * @csspart details - The technical details, the hash inside, closed: shown when the site names what is signed.
+ * @csspart hash - The hash shown to the person, in groups of four characters.
+ * @csspart note - Which personal codes can sign here, on a Latvian page (hash signing serves Lithuania and Estonia).
  * @csspart submit - The submit button.
  * @csspart retry - The try-again button.
  * @csspart connection - While waiting: that the connection is lost and the element keeps trying, or that it is back.
@@ -44,6 +47,7 @@ const HASH_COUNTRIES: HashCountry[] = ['LT', 'EE'];
  * @csspart status - The waiting and result box (forwarded).
  * @csspart cancel - The cancel button (forwarded).
  * @slot success - Shown instead of the element's own success content (the status stays, for screen readers).
+ * @slot subject - What is signed, in the site's words, when it needs more than the `subject` text.
  *
  * @tag esign-hash-sign
  */
@@ -61,7 +65,15 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
     signer: signerProperty,
     hash: { attribute: 'hash' },
     hashAlgorithm: { type: String, attribute: 'hash-algorithm' },
+    subject: { type: String },
   };
+
+  /**
+   * What is signed, in the site's words ("Payment order 123"): shown above the form and while
+   * waiting, the hash then under "Technical details". A person cannot check a hash; they can
+   * check this.
+   */
+  declare subject: string;
 
   /** The hash: hex (attribute or property), base64, or bytes (property). */
   declare hash: HashInput | null;
@@ -88,6 +100,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
 
   constructor() {
     super();
+    this.subject = '';
     this.hash = null;
     this.signer = null;
     this.hashAlgorithm = 'SHA256';
@@ -156,6 +169,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
       const hex = this.hashHex;
       return hex ? { hash: hex, hashAlgorithm: this.hashAlgorithm } : undefined;
     },
+    subject: () => this.subject || (this.querySelector('[slot="subject"]')?.textContent ?? '').trim(),
     // after a reload the signed hash is the one the session was started with, whatever the page sets again
     restore: (extra) => {
       if (extra['hash']) this.hash = extra['hash'];
@@ -177,10 +191,27 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
 
   protected override renderInputs() {
     const hex = this.hashHex;
-    return html`<dl class="hash">
-        <dt>${this.t('hash.label', { algorithm: this.#algorithmName })}</dt>
-        <dd class="readonly-value" part="hash">${hex ?? '—'}</dd>
-      </dl>
+    const named = this.subject !== '' || this.querySelector('[slot="subject"]') !== null;
+    // a Latvian page's country would be Latvia, which hash signing does not serve: said, not silently changed
+    const note = this.language === 'lv' ? html`<p class="note" part="note">${this.t('hash.countries')}</p>` : nothing;
+    const value = html`<dl>
+      <dt>${this.t('hash.label', { algorithm: this.#algorithmName })}</dt>
+      <dd class="readonly-value" part="hash">${hex ? groupsOf(hex).map((group) => html`<span class="group">${group}</span>`) : '—'}</dd>
+    </dl>`;
+    // named by the site: its words first, the hash behind "Technical details"; else the hash is what is shown
+    return html`${named ? html`<p class="subject" part="subject"><slot name="subject">${this.subject}</slot></p>` : nothing}
+      ${note}
+      ${named
+        ? html`<details class="hash" part="details">
+            <summary>${this.t('hash.details')}</summary>
+            ${value}
+          </details>`
+        : html`<div class="hash">${value}</div>`}
       ${this.inputError ? html`<p class="field-error" role="alert">${this.inputError}</p>` : nothing}`;
   }
+}
+
+/** A hash in groups of four characters, as people compare long codes (copied, it has no spaces). */
+function groupsOf(hex: string): string[] {
+  return hex.match(/.{1,4}/g) ?? [];
 }
