@@ -381,10 +381,10 @@ describe('esign-hash-sign', () => {
   it('names what is signed in the site\'s words, above the form and while waiting; the hash under Technical details, in groups of four', async () => {
     const el = await hashElement({ hash: hex, subject: 'Payment order 123' });
     const root = el.shadowRoot!;
-    expect(root.querySelector('[part="subject"]')!.textContent!.trim()).to.equal('Payment order 123');
+    expect(root.querySelector('[part="subject"]')!.textContent.trim()).to.equal('Payment order 123');
     const details = root.querySelector<HTMLDetailsElement>('details[part="details"]')!;
     expect(details.open, 'the hash behind its disclosure').to.equal(false);
-    expect(details.querySelector('summary')!.textContent!.trim()).to.equal(en['hash.details']);
+    expect(details.querySelector('summary')!.textContent.trim()).to.equal(en['hash.details']);
     const groups = [...root.querySelectorAll('[part="hash"] .group')].map((group) => group.textContent);
     expect(groups).to.have.length(16);
     expect(groups.every((group) => group === 'aaaa')).to.equal(true);
