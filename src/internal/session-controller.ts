@@ -77,8 +77,13 @@ export interface EndChoices {
   other: Channel | null;
   /** Whether trying the same again can help (else: change the details). */
   retryable: boolean;
-  /** Neither can help: the person cannot fix it (the site's setup or login), so nothing is offered. */
+  /** Neither can help: the person cannot fix it (the site's setup), so nothing is offered. */
   deadEnd: boolean;
+  /**
+   * Only the person's next step elsewhere can help (logging in to the site first): a quiet Try again
+   * after the words, which does no harm before it, the focus left on the words.
+   */
+  elsewhere: boolean;
   /** After a rate limit, the time left: said in place of an action that cannot work yet. */
   wait: string | undefined;
 }
@@ -299,8 +304,9 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     const error = this.#error;
     return {
       other: this.#otherChannel(),
-      retryable: this.#state === 'cancelled' || !error || error.retryable,
+      retryable: this.#state === 'cancelled' || !error || error.retryable || error.code === 'signer-unknown',
       deadEnd: this.#state === 'error' && isDeadEnd(error),
+      elsewhere: this.#state === 'error' && error?.code === 'signer-unknown',
       // the words are undefined once the time is over: Try again comes back
       wait: error?.code === 'rate-limited' ? this.#wait?.words() : undefined,
     };
@@ -466,11 +472,12 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
 
 /**
  * An error the person cannot fix with their details or by trying again: the site's setup (its
- * access token, its proxy, its settings) or its own login (`signer-unknown`). No action is offered
- * that brings the same error back: the words say what to do, and the host answers `esign-error`.
+ * access token, its proxy, its settings). No action is offered that brings the same error back:
+ * the words say what to do, and the host answers `esign-error`. (Its own login, `signer-unknown`,
+ * the person can fix elsewhere: a quiet Try again after it.)
  */
 function isDeadEnd(error: EsignError | undefined): boolean {
-  return !!error && !error.retryable && ((error.group === 'caller' && error.code !== 'request-too-large') || error.code === 'signer-unknown');
+  return !!error && !error.retryable && error.group === 'caller' && error.code !== 'request-too-large';
 }
 
 /** The person's field a refusal names (the service's 40004 phone, 40005 code), if any. */

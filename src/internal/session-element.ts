@@ -278,9 +278,9 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     else if (state === 'success') void this.focusLater(this.#hostSuccess ? 'esign-status' : '.done');
     else if (state === 'cancelled') void this.focusLater('[part="retry"]');
     else if (state === 'error') {
-      const { wait, other, deadEnd } = this.#endChoices();
+      const { wait, other, deadEnd, elsewhere } = this.#endChoices();
       // another country first where the person may have chosen the wrong one, else the other method
-      void this.focusLater(wait ? '[part="retry-wait"]' : this.#countryMayHelp() ? '[part="retry"]' : other ? '[part="other-channel"]' : deadEnd ? 'esign-status' : '[part="retry"]');
+      void this.focusLater(wait ? '[part="retry-wait"]' : this.#countryMayHelp() ? '[part="retry"]' : other ? '[part="other-channel"]' : deadEnd || elsewhere ? 'esign-status' : '[part="retry"]');
     } else if (state === 'idle') {
       const field = this.#session?.fieldError;
       if (field) this.personForm?.setFieldError(field, this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'));
@@ -410,7 +410,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
 
   /** What can help after a failure or a cancel, as the controller sees it (Try again when its code could not be loaded). */
   #endChoices(): EndChoices {
-    const choices = this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false };
+    const choices = this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false, elsewhere: false };
     // never the way to a method that cannot serve the person's country
     return choices.other && !this.offeredChannels.includes(choices.other) ? { ...choices, other: null } : choices;
   }

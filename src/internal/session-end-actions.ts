@@ -18,7 +18,7 @@ export interface EndActions {
  * details or the country; while a rate limit lasts, the time left instead. Nothing (not even an
  * empty row) where nothing can help.
  */
-export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd }: EndChoices, country: boolean, actions: EndActions): TemplateResult | typeof nothing {
+export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd, elsewhere }: EndChoices, country: boolean, actions: EndActions): TemplateResult | typeof nothing {
   if (deadEnd && !other && !wait) return nothing;
   // changing the country comes first where it may help (the person may have chosen the wrong one), then the other method
   const countryFirst = country && !wait && !deadEnd;
@@ -33,7 +33,7 @@ export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd
       ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
       : deadEnd
         ? nothing
-        : html`<button class=${other && !countryFirst ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(country)}>
+        : html`<button class=${(other && !countryFirst) || elsewhere ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(country)}>
             ${t(country ? 'action.change-country' : retryable ? 'action.retry' : 'action.edit')}
           </button>`}
     ${countryFirst ? otherButton : nothing}
