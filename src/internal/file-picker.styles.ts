@@ -97,12 +97,15 @@ export const filePickerStyles = css`
     color: var(--_on-accent);
     font-weight: 600;
     text-decoration: none;
+    /* centred like every button, on two lines too */
+    text-align: center;
   }
+  /* the signed file's name on a line of its own under its button, at every width */
   .signed-name {
     display: flex;
     align-items: center;
     min-inline-size: 0;
-    flex: 1 1 10rem;
+    flex: 1 1 100%;
   }
   .field-error {
     margin-block-start: 0.4rem;

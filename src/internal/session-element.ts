@@ -75,6 +75,10 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   protected renderInputs(): TemplateResult | typeof nothing {
     return nothing;
   }
+  /** What was being signed, kept above the words of a failure or a cancel ("what was I signing?"). */
+  protected renderEndSubject(): TemplateResult | typeof nothing {
+    return nothing;
+  }
   /** Extra content of the success state (a download, say). */
   protected renderSuccess(): TemplateResult | typeof nothing {
     return nothing;
@@ -447,6 +451,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
             ></esign-control-code>
             <p class="connection ${waiting.connection}" part="connection" role="status">${this.#connectionShownNow(waiting.connection) ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`
         : nothing}
+      ${state === 'error' || state === 'cancelled' ? this.renderEndSubject() : nothing}
       <esign-status
         .lang=${this.language}
         .theme=${this.theme}

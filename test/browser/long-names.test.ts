@@ -71,6 +71,10 @@ describe('a file name of 200 characters never widens anything', () => {
       const names = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.file-name')];
       expect(names.map((n) => n.getAttribute('title'))).to.deep.equal([signedName]);
       expect(Math.round(names[0]!.getBoundingClientRect().right), 'the signed name').to.be.at.most(Math.round(box.getBoundingClientRect().right));
+      // the mark the widget added shows whole, with 12 characters of the name's own before it
+      expect(names[0]!.querySelector('.name-end')!.textContent).to.equal('bai-ilgu-pav (signed).pdf');
+      // on a line of its own under its button, at every width
+      expect(Math.round(names[0]!.getBoundingClientRect().top), 'under the button').to.be.at.least(Math.round(download.getBoundingClientRect().bottom));
       // the signed file opens on the page its visible signature is on (the last)
       const preview = el.shadowRoot!.querySelector<EsignDocumentPreview>('esign-document-preview')!;
       await until(() => preview._status === 'ready', 'the signed file shown');

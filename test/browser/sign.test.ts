@@ -326,6 +326,10 @@ describe('esign-sign: signing', () => {
       const { detail } = await failed;
       expect(detail.serviceCode).to.equal(outcome);
       await until(() => deepText(el).includes(plain(detail.message)), 'the error words');
+      // what was being signed stays above the words
+      const subject = el.shadowRoot!.querySelector('[part="subject"]')!;
+      expect(subject.querySelector('.label')!.textContent).to.equal(en['sign.file']);
+      expect(subject.querySelector('.file-name')!.getAttribute('title')).to.equal(el.documents[0]!.name);
       await expect(el).to.be.accessible();
     });
   }
@@ -343,6 +347,7 @@ describe('esign-sign: signing', () => {
     await el.cancel();
     expect(await running).to.equal('cancelled');
     await until(() => deepText(el).includes(en['sign.cancelled']), 'the cancelled words');
+    expect(el.shadowRoot!.querySelector('[part="subject"] .file-name')!.getAttribute('title'), 'the document named above the words').to.equal(el.documents[0]!.name);
     await expect(el).to.be.accessible();
     let code = '';
     await new EsignClient({ endpoint: ENDPOINT, lang: 'en' }).mobileSignStatus(detail.token).catch((error) => (code = error.code));

@@ -134,7 +134,7 @@ describe('signer: the person the site fixed', () => {
     await until(() => el.shadowRoot!.activeElement?.localName === 'esign-status', 'the focus on the status');
     // after the words, quiet: logging in is done elsewhere (another tab), then this goes on
     const retry = el.shadowRoot!.querySelector<HTMLButtonElement>('[part="retry"]')!;
-    expect([retry.textContent!.trim(), retry.className]).to.deep.equal([ru['action.retry'], 'secondary']);
+    expect([retry.textContent.trim(), retry.className]).to.deep.equal([ru['action.retry'], 'secondary']);
     expect(deepText(el)).not.to.contain(ru['action.edit']);
     await expect(el).to.be.accessible();
     // still nobody logged in: the form, then the same words again, nothing else happened

@@ -109,3 +109,42 @@ describe('at a high zoom', () => {
     }
   });
 });
+
+describe('the signing card on a phone', () => {
+  const SIGN = new URL('../../src/elements/sign/define.ts', import.meta.url).href;
+
+  /** `<esign-sign>` with a two-page PDF in a frame of the given size; resolves once its preview is drawn. */
+  async function signingCard(width: number, height: number): Promise<{ frame: HTMLIFrameElement; viewport: () => DOMRect }> {
+    const frame = document.createElement('iframe');
+    frame.style.cssText = `inline-size: ${width}px; block-size: ${height}px; border: 0; display: block`;
+    frame.srcdoc = `<!doctype html><html lang="lt"><head><meta charset="utf-8"><script type="module" src="${SIGN}"></script></head>
+<body style="margin: 0"><esign-sign endpoint="${ENDPOINT}"></esign-sign></body></html>`;
+    const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    document.body.append(frame);
+    await loaded;
+    const inside = frame.contentWindow! as Window & typeof globalThis;
+    await inside.customElements.whenDefined('esign-sign');
+    const el = inside.document.querySelector('esign-sign') as HTMLElement & { files: File[] };
+    const { samplePdf } = await import('esign-sandbox/sample-pdf');
+    // a File of the frame's own (the element asks its window whether it holds a Blob)
+    el.files = [new inside.File([samplePdf('Contract', 2) as BlobPart], 'Sutartis.pdf', { type: 'application/pdf' })];
+    const viewport = () => el.shadowRoot!.querySelector('esign-document-preview')?.shadowRoot?.querySelector('[part="viewport"]')?.getBoundingClientRect() ?? new DOMRect();
+    await until(() => viewport().height > 100, 'the preview drawn');
+    return { frame, viewport };
+  }
+
+  it('keeps the preview to 40% of a phone\'s height, so the Sign button stays in reach; on a desktop, 70%', async () => {
+    for (const [width, height, share] of [
+      [360, 740, 0.4],
+      [1280, 800, 0.7],
+    ] as const) {
+      const { frame, viewport } = await signingCard(width, height);
+      try {
+        expect(Math.round(viewport().height), `${width} × ${height}`).to.be.at.most(Math.round(height * share) + 1);
+        expect(Math.round(viewport().height), `${width} × ${height}: as tall as allowed`).to.be.at.least(Math.round(height * share) - 40);
+      } finally {
+        frame.remove();
+      }
+    }
+  });
+});

@@ -39,7 +39,7 @@ const loadViewer = loadOnce(() => import('./viewer.js'));
  * @csspart files - A container's list of files.
  * @csspart shown - Which file of a container the page below shows.
  * @csspart error - A failure, said in words.
- * @cssprop --esign-preview-height - The tallest the preview grows before it scrolls (default 70vh).
+ * @cssprop --esign-preview-height - The tallest the preview grows before it scrolls (default 70vh; 40vh in the signing card on a screen under 40rem wide).
  *
  * @tag esign-document-preview
  */

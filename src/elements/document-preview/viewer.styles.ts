@@ -49,7 +49,7 @@ export const viewerStyles = css`
   .viewport {
     position: relative;
     overflow: auto;
-    max-block-size: var(--esign-preview-height, 70vh);
+    max-block-size: var(--esign-preview-height, var(--_preview-height, 70vh));
     min-block-size: 8rem;
     background: var(--_bg-subtle);
     border: 1px solid var(--_border);

@@ -189,6 +189,10 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
     return this.t('hash.submit');
   }
 
+  protected override renderEndSubject() {
+    return this.subject ? html`<p class="subject" part="subject">${this.subject}</p>` : nothing;
+  }
+
   protected override renderInputs() {
     const hex = this.hashHex;
     const named = this.subject !== '' || this.querySelector('[slot="subject"]') !== null;

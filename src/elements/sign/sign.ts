@@ -42,6 +42,7 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @csspart base - The frame.
  * @csspart pick - The button that opens the file picker.
  * @csspart submit - The submit button.
+ * @csspart subject - After a failure or a cancel: the document that was being signed, above the words.
  * @csspart download - The download link of the signed file.
  * @csspart preview - The document's preview, before signing and of the signed file after.
  * @csspart preview-toolbar - The preview's page navigation and zoom (forwarded).
@@ -356,6 +357,15 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
         </div>`
       : nothing}
     ${this.#renderPreview(this._preview)}`;
+  }
+
+  protected override renderEndSubject() {
+    const files = this.documents;
+    if (!files.length) return nothing;
+    return html`<p class="end-subject" part="subject">
+      <span class="label">${this.t(files.length > 1 ? 'sign.files' : 'sign.file')}</span>
+      ${files.map((file) => fileName(file.name))}
+    </p>`;
   }
 
   protected override renderSuccess() {
