@@ -65,6 +65,7 @@ export const OPTIONAL_TEXT = { fromAttribute: (value: string | null) => value ??
  * @cssprop --esign-color-accent - Buttons, links and highlights.
  * @cssprop --esign-color-on-accent - Text on the accent colour.
  * @cssprop --esign-color-danger - Errors.
+ * @cssprop --esign-color-warning - A state that recovers by itself: the connection lost while a person confirms.
  * @cssprop --esign-color-success - Success.
  * @cssprop --esign-color-focus - The focus ring.
  * @cssprop --esign-radius - Corner radius.

@@ -67,7 +67,7 @@ export const sessionStyles = css`
     border-inline-start: 4px solid var(--_success);
   }
   .connection.lost {
-    border-inline-start-color: var(--_danger);
+    border-inline-start-color: var(--_warning);
   }
   /* nothing to say: out of the grid's rows and gaps, still a live region that will speak */
   .connection:empty {

@@ -21,6 +21,8 @@ export const theme = css`
     --_on-accent: var(--esign-color-on-accent, light-dark(#ffffff, #0a1a2c));
     --_danger: var(--esign-color-danger, light-dark(#b42318, #ff9b91));
     --_success: var(--esign-color-success, light-dark(#17703a, #7ee29a));
+    /* a state that recovers by itself (the connection lost while waiting): amber, not an error's red */
+    --_warning: var(--esign-color-warning, light-dark(#b45309, #f5b453));
     --_focus: var(--esign-color-focus, light-dark(#0a58a6, #a8d1ff));
     --_radius: var(--esign-radius, 10px);
     --_font: var(--esign-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);

@@ -82,6 +82,11 @@ describe('polling through network faults', () => {
     const deadline = new Date(el.shadowRoot!.querySelector<EsignStatus>('esign-status')!.since + 180_000).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     const lost = en['session.offline'].replace('{time}', deadline);
     await until(() => said.includes(lost), 'the connection said lost', 10_000);
+    // in the tone of a state that recovers by itself (the host's warning colour), not an error's
+    const line = el.shadowRoot!.querySelector<HTMLElement>('[part="connection"]')!;
+    el.style.setProperty('--esign-color-warning', 'rgb(1, 2, 3)');
+    expect(getComputedStyle(line).borderInlineStartColor).to.equal('rgb(1, 2, 3)');
+    el.style.removeProperty('--esign-color-warning');
     await expect(el).to.be.accessible();
     await until(() => counts.authenticated + counts.error > 0, 'the outcome', 20_000);
     clearInterval(watch);
