@@ -17,6 +17,7 @@ import { checkChosenChannel, renderChannelChoice } from './session-channels.js';
 import { NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWords } from './session-words.js';
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
+import { readRemembered, writeRemembered, type Remembered } from './remembered.js';
 import { fixedFields, type SignerPerson } from './signer.js';
 import { firstOf, isOneOf } from '../protocol/checks.js';
 
@@ -94,15 +95,34 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   }
 
   override connectedCallback(): void {
+    // what the host chose, before a first update reflects the channel into its attribute
+    this.#hostChose ??= { channel: this.hasAttribute('channel') || this.channel !== 'smartid', country: this.country !== '' };
     super.connectedCallback();
     // after the frame that shows the form: the session's controller (it hears the page's comings
     // and goings, which matter once a session waits), its words, and the tab's first sessionStorage
     // read (slow on a phone) come once the form is on screen, never before it
     void this.updateComplete.then(() =>
       afterPaint(() => {
-        if (this.isConnected) void this.#resumeIfKept().catch(() => undefined);
+        if (!this.isConnected) return;
+        this.#preselectRemembered();
+        void this.#resumeIfKept().catch(() => undefined);
       }),
     );
+  }
+
+  /** Whether the host set the channel and the country itself (then nothing remembered replaces them). */
+  #hostChose: { channel: boolean; country: boolean } | undefined;
+  /** The channel and country of the session that runs now, remembered if it ends well. */
+  #started: Remembered | undefined;
+
+  /** The method and country that ended well last time here, where the host chose nothing and the person has not begun. */
+  #preselectRemembered(): void {
+    if (this.noRemember || this.#state !== 'idle' || this.code || this.matches(':focus-within')) return;
+    const remembered = readRemembered();
+    if (!remembered) return;
+    // the country first: which methods are offered follows it (no Mobile-ID in Latvia)
+    if (!this.#hostChose?.country && this.offeredCountries().includes(remembered.country)) this.country = remembered.country;
+    if (!this.#hostChose?.channel && this.offeredChannels.includes(remembered.channel)) this.channel = remembered.channel;
   }
 
   /**
@@ -203,6 +223,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     }
     const person = form?.validate() ? form.value : null;
     if (!person) throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
+    this.#started = { channel, country: person.country };
     // kept for the form when it comes back
     this.code = person.code;
     if (person.phone) this.phone = person.phone;
@@ -346,6 +367,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     if (state !== this.#drawn) {
       this.#drawn = state;
       this.#focusFor(state);
+      if (state === 'success' && this.#started && !this.noRemember) writeRemembered(this.#started);
     }
     const connection = state === 'waiting' ? (this.#session?.connection ?? '') : '';
     if (connection === 'lost' && this.#connectionShown !== 'lost') this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });

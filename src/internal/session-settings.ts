@@ -25,6 +25,7 @@ export class EsignSessionSettings extends EsignElement {
     hideSuccess: { type: Boolean, attribute: 'hide-success' },
     novalidate: { type: Boolean, reflect: true },
     noResume: { type: Boolean, attribute: 'no-resume' },
+    noRemember: { type: Boolean, attribute: 'no-remember' },
     requestTimeout: { type: Number, attribute: 'request-timeout' },
   };
 
@@ -64,6 +65,12 @@ export class EsignSessionSettings extends EsignElement {
    */
   declare noResume: boolean;
   /**
+   * Do not remember the method and country of a session that ended well. By default they are kept
+   * in the page's localStorage (this site, this device; never the code or the phone) and
+   * preselected next time, where the host chose neither and the person has not begun.
+   */
+  declare noRemember: boolean;
+  /**
    * A request's time limit, ms, on a bad network: a start past it ends in a retryable error, a
    * status poll past it (or 10 s, the shorter) is dropped and the next goes at once; a file adds
    * 10 s a megabyte. 0: 30 s.
@@ -85,6 +92,7 @@ export class EsignSessionSettings extends EsignElement {
     this.hideSuccess = false;
     this.novalidate = false;
     this.noResume = false;
+    this.noRemember = false;
     this.requestTimeout = 0;
   }
 }

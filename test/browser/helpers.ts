@@ -4,6 +4,12 @@ import type { EsignPersonForm } from '../../src/elements/person-form/person-form
 
 export const ENDPOINT = '/esign';
 
+// a session that ended well is remembered (its method and country) in the page's localStorage,
+// which every test file of a browser shares: each test starts with nothing remembered
+const forgetRemembered = () => localStorage.removeItem('esign-elements:remembered');
+beforeEach(forgetRemembered);
+afterEach(forgetRemembered);
+
 /** The first element matching a selector, looking through open shadow roots. */
 export function deepQuery<T extends Element>(root: Element | ShadowRoot | Document, selector: string): T | null {
   const direct = root.querySelector<T>(selector);

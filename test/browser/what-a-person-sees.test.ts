@@ -289,3 +289,64 @@ describe('brand names and the control code', () => {
     await el.cancel();
   });
 });
+
+describe('the method and country remembered', () => {
+  const KEY = 'esign-elements:remembered';
+  beforeEach(() => localStorage.removeItem(KEY));
+  after(() => localStorage.removeItem(KEY));
+
+  async function logInWithMobileId(attributes = ''): Promise<EsignIdentify> {
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100" channel="mobile" ?no-remember=${attributes === 'no-remember'}></esign-identify>`);
+    await type(el, 'phone', '+37060000666');
+    await type(el, 'code', '50001018865');
+    const done = oneEvent(el, 'esign-authenticated');
+    submitButton(el).click();
+    await done;
+    await el.updateComplete;
+    return el;
+  }
+
+  /** A new login element, once it has had its first frame (what is remembered is read after it). */
+  async function fresh(template: ReturnType<typeof html>): Promise<EsignIdentify> {
+    const el = await fixture<EsignIdentify>(template);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    await el.updateComplete;
+    return el;
+  }
+
+  it('keeps the method and country of a session that ended well (never the code or the phone), and preselects them next time where the host chose neither', async () => {
+    await logInWithMobileId();
+    expect(localStorage.getItem(KEY), 'the method and the country, nothing else').to.equal('{"channel":"mobile","country":"LT"}');
+    // an Estonian page would preselect Estonia and Smart-ID; the person used Mobile-ID with a Lithuanian number
+    const next = await fresh(html`<esign-identify endpoint=${ENDPOINT} lang="et"></esign-identify>`);
+    expect([next.channel, next.country]).to.deep.equal(['mobile', 'LT']);
+    expect(personForm(next).shadowRoot!.querySelector('#phone'), 'the phone form shown').to.not.equal(null);
+    await expect(next).to.be.accessible();
+    // the host's own choice stands
+    const chosen = await fresh(html`<esign-identify endpoint=${ENDPOINT} lang="et" channel="smartid" country="EE"></esign-identify>`);
+    expect([chosen.channel, chosen.country]).to.deep.equal(['smartid', 'EE']);
+    // turned off: nothing read
+    const off = await fresh(html`<esign-identify endpoint=${ENDPOINT} lang="et" no-remember></esign-identify>`);
+    expect([off.channel, off.country]).to.deep.equal(['smartid', '']);
+  });
+
+  it('remembers nothing with no-remember, and nothing of a session that did not end well', async () => {
+    await logInWithMobileId('no-remember');
+    expect(localStorage.getItem(KEY)).to.equal(null);
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100"></esign-identify>`);
+    await type(el, 'code', '30403039983');
+    const failed = oneEvent(el, 'esign-error');
+    submitButton(el).click();
+    await failed;
+    await el.updateComplete;
+    expect(localStorage.getItem(KEY)).to.equal(null);
+  });
+
+  it('changes nothing the person began: a code typed before it is read keeps the form as it is', async () => {
+    localStorage.setItem(KEY, '{"channel":"mobile","country":"LT"}');
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en"></esign-identify>`);
+    el.code = '40504040001';
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    expect(el.channel).to.equal('smartid');
+  });
+});

@@ -51,6 +51,8 @@ async function downloaded(name: string): Promise<Buffer> {
 
 async function openDemo(): Promise<Page> {
   const page = await browser.newPage();
+  // a person new to the site: nothing remembered from an earlier test's login (a method, a country)
+  await page.evaluateOnNewDocument(() => localStorage.removeItem('esign-elements:remembered'));
   await page.goto(demo.url, { waitUntil: 'networkidle0' });
   await page.waitForFunction(() => customElements.get('esign-identify') !== undefined);
   return page;

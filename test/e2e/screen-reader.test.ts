@@ -160,12 +160,19 @@ async function tabTo(tab: Page, listener: Listener, words: string): Promise<stri
 
 const digitsSpoken = (code: string) => code.split('').join(' ');
 
+/** A tab of a person new to the site: nothing remembered from an earlier login (a method, a country). */
+async function freshTab(): Promise<Page> {
+  const tab = await env.browser.newPage();
+  await tab.evaluateOnNewDocument(() => localStorage.removeItem('esign-elements:remembered'));
+  return tab;
+}
+
 // every language end to end: the words a person hears are each language's own
 for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
   const t = WORDS[lang];
   describe(`what a screen reader says (${lang})`, () => {
     it('a whole Smart-ID login by keyboard: the form, the control code once, waiting, coming back, the result', async () => {
-      const tab = await env.browser.newPage();
+      const tab = await freshTab();
       await tab.goto(`${env.url}/${lang}/smartid`, { waitUntil: 'load' });
       await tab.waitForFunction((word) => document.querySelector('esign-identify')?.shadowRoot?.textContent?.includes(word), {}, t['identify.submit']);
       const listener = await Listener.on(tab);
@@ -226,7 +233,7 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
     });
 
     it('a Mobile-ID error by keyboard: the failure with its reason, once, and the action that can help', async () => {
-      const tab = await env.browser.newPage();
+      const tab = await freshTab();
       await tab.goto(`${env.url}/${lang}/mobile`, { waitUntil: 'load' });
       await tab.waitForFunction((word) => document.querySelector('esign-identify')?.shadowRoot?.textContent?.includes(word), {}, t['identify.submit']);
       const listener = await Listener.on(tab);

@@ -109,13 +109,16 @@ describe('what a person sees', () => {
 
   it('in forced colours, shows that it is working (the spinner two-toned), which field is wrong (a doubled border) and what the site set (a dashed frame, never a field\'s)', async () => {
     const tab = await open(1280, 800);
-    // the country the site set, read-only: framed like a field at rest, dashed once the fill is gone
+    // the one country the site offers, read-only: framed like a field at rest, dashed once the fill is gone
+    await tab.evaluate(() => document.querySelector('#login')!.setAttribute('countries', 'EE'));
+    await tab.waitForSelector('pierce/.readonly-value');
     const frame = () => tab.$eval('pierce/.readonly-value', (value) => getComputedStyle(value).borderTopStyle);
     assert.equal(await frame(), 'solid');
     const cdp = await tab.createCDPSession();
     await cdp.send('Emulation.setEmulatedMedia', { features: [{ name: 'forced-colors', value: 'active' }] });
     assert.ok(await tab.evaluate(() => matchMedia('(forced-colors: active)').matches), 'forced colours on');
     assert.equal(await frame(), 'dashed');
+    await tab.evaluate(() => document.querySelector('#login')!.removeAttribute('countries'));
     await tab.click('pierce/button[part="submit"]');
     await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('.field-error')));
     const invalid = await tab.$eval('pierce/input#code', (input) => ({ invalid: input.getAttribute('aria-invalid'), style: getComputedStyle(input).borderTopStyle }));

@@ -1,8 +1,20 @@
 // An element a host builds on the package's session element, type-checked against the built
 // package: an event's detail is typed by its name. Each @ts-expect-error must stay an error.
-import { EsignSessionElement } from 'esign-elements';
+import { EsignSessionElement, type SessionSpec } from 'esign-elements';
 
-export abstract class LoggedSign extends EsignSessionElement<{ ok: true }, { status: string }> {
+export abstract class LoggedSign extends EsignSessionElement<{ ok: true }, 'sign'> {
+  // a kind of session is one object; its finished answer is typed by the kind
+  protected readonly session: SessionSpec<'sign', { ok: true }> = {
+    kind: 'sign',
+    start: (client, channel, person, signal) => Promise.reject(new Error(`${client.timeoutMs} ${channel} ${person.code} ${String(signal.aborted)}`)),
+    finish: (raw) => {
+      void raw.file.name;
+      // @ts-expect-error: a signing's answer holds no personal code (a login's does)
+      void raw.code;
+      return { ok: true };
+    },
+  };
+
   announce(): void {
     this.emit('esign-cancelled', { token: 'abc', channel: 'smartid' });
     // @ts-expect-error: a cancel's detail has no reason
