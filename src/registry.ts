@@ -41,7 +41,7 @@ export const REGISTRY: readonly ElementEntry[] = [
     onDemand: [...SESSION, 'control-code', 'status'],
     formWords: true,
     insideAllInOne: true,
-    ceiling: { bytes: 18670, why: 'the login element alone (issue 24); raised for the last method and country remembered, the document named above a failure, the connection lost in amber, the waiting detail's separator kept with what follows (issue 62)' },
+    ceiling: { bytes: 18670, why: `the login element alone (issue 24); raised for the last method and country remembered, the document named above a failure, the connection lost in amber, the waiting detail's separator kept with what follows (issue 62)` },
   },
   {
     name: 'sign',

@@ -103,9 +103,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     // read (slow on a phone) come once the form is on screen, never before it
     void this.updateComplete.then(() =>
       afterPaint(() => {
-        if (!this.isConnected) return;
-        this.#preselectRemembered();
-        void this.#resumeIfKept().catch(() => undefined);
+        if (this.isConnected) void this.#resumeIfKept().catch(() => undefined);
       }),
     );
   }
@@ -140,6 +138,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   async #resumeIfKept(): Promise<void> {
     if (typeof location === 'undefined') return;
     const [session] = await Promise.all([this.#controller(), this.everyWord()]);
+    // the page's storage read once the session's code came, as the kept session's: never in the frames that show the form
+    this.#preselectRemembered();
     await session.resumeKept();
   }
 

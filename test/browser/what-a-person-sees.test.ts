@@ -306,10 +306,13 @@ describe('the method and country remembered', () => {
     return el;
   }
 
-  /** A new login element, once it has had its first frame (what is remembered is read after it). */
+  /**
+   * A new login element, once what is remembered could have been read: after its first frames and
+   * its session's code (loaded once for the page by the login before it).
+   */
   async function fresh(template: ReturnType<typeof html>): Promise<EsignIdentify> {
     const el = await fixture<EsignIdentify>(template);
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 100))));
     await el.updateComplete;
     return el;
   }
@@ -319,6 +322,8 @@ describe('the method and country remembered', () => {
     expect(localStorage.getItem(KEY), 'the method and the country, nothing else').to.equal('{"channel":"mobile","country":"LT"}');
     // an Estonian page would preselect Estonia and Smart-ID; the person used Mobile-ID with a Lithuanian number
     const next = await fresh(html`<esign-identify endpoint=${ENDPOINT} lang="et"></esign-identify>`);
+    await until(() => next.channel === 'mobile', 'the remembered method preselected');
+    await next.updateComplete;
     expect([next.channel, next.country]).to.deep.equal(['mobile', 'LT']);
     expect(personForm(next).shadowRoot!.querySelector('#phone'), 'the phone form shown').to.not.equal(null);
     await expect(next).to.be.accessible();
@@ -346,7 +351,7 @@ describe('the method and country remembered', () => {
     localStorage.setItem(KEY, '{"channel":"mobile","country":"LT"}');
     const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en"></esign-identify>`);
     el.code = '40504040001';
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300))));
     expect(el.channel).to.equal('smartid');
   });
 });
