@@ -21,7 +21,11 @@ export async function focusWhenDrawn(element: Drawn, selector: string, atEnd: bo
   if (!status) return;
   const box = status.getBoundingClientRect();
   status.scrollIntoView({ block: box.height > innerHeight ? 'start' : 'nearest' });
-  if (target && target !== status && target.getBoundingClientRect().bottom - status.getBoundingClientRect().top <= innerHeight) target.scrollIntoView({ block: 'nearest' });
+  if (!target || target === status) return;
+  // the words and what can help together where they fit; where they do not (400% zoom), the focused
+  // action in view at the bottom, the end of the words above it (a focus never out of sight)
+  const fits = target.getBoundingClientRect().bottom - status.getBoundingClientRect().top <= innerHeight;
+  target.scrollIntoView({ block: fits ? 'nearest' : 'end' });
 }
 
 /**

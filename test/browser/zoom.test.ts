@@ -12,10 +12,10 @@ const SLOW_PERSON = '39001010607';
 const DEFINE = new URL('../../src/elements/identify/define.ts', import.meta.url).href;
 
 /** A bank's page in a frame of the given size: a tall header, then the login. */
-async function pageOfSize(width: number, height: number): Promise<{ frame: HTMLIFrameElement; el: EsignIdentify }> {
+async function pageOfSize(width: number, height: number, lang = 'en'): Promise<{ frame: HTMLIFrameElement; el: EsignIdentify }> {
   const frame = document.createElement('iframe');
   frame.style.cssText = `inline-size: ${width}px; block-size: ${height}px; border: 0; display: block`;
-  frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="${DEFINE}"></script></head>
+  frame.srcdoc = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><script type="module" src="${DEFINE}"></script></head>
 <body style="margin: 0"><header style="block-size: 180px">Bank</header>
 <esign-identify endpoint="${ENDPOINT}" channels="smartid" country="LT" poll-interval="60000"></esign-identify></body></html>`;
   const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
@@ -61,8 +61,8 @@ describe('at a high zoom', () => {
     });
   }
 
-  it('brings an error\'s heading into view at 400% (320 × 256), the focus on what can help', async () => {
-    const { frame, el } = await pageOfSize(320, 256);
+  it('brings an error\'s heading into view with the focused action where both fit (320 × 400)', async () => {
+    const { frame, el } = await pageOfSize(320, 400);
     try {
       el.pollInterval = 100;
       // the sandbox's person who declines in the app
@@ -76,6 +76,31 @@ describe('at a high zoom', () => {
       const heading = el.shadowRoot!.querySelector('esign-status')!.shadowRoot!.querySelector('.message')!.getBoundingClientRect();
       expect(heading.top, "the error's heading in view").to.be.at.least(0);
       expect(heading.bottom, "the error's heading in view").to.be.at.most(inside.innerHeight);
+      const retry = el.shadowRoot!.querySelector('[part="retry"]')!.getBoundingClientRect();
+      expect(retry.bottom, 'the focused action in view with it').to.be.at.most(inside.innerHeight + 1);
+      expect(inside.scrollY, 'the page scrolled to the error').to.be.above(0);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('keeps the focused action in view at 400% where the words and it do not fit together (Estonian), the end of the words above it', async () => {
+    const { frame, el } = await pageOfSize(320, 256, 'et');
+    try {
+      el.pollInterval = 100;
+      await type(el, 'code', '30403039917');
+      const failed = new Promise((resolve) => el.addEventListener('esign-error', resolve, { once: true }));
+      submitButton(el).click();
+      await failed;
+      await until(() => el.shadowRoot!.activeElement?.getAttribute('part') === 'retry', 'the focus on Try again');
+      const inside = frame.contentWindow!;
+      await new Promise((resolve) => inside.requestAnimationFrame(() => inside.requestAnimationFrame(resolve)));
+      const status = el.shadowRoot!.querySelector('esign-status')!.getBoundingClientRect();
+      const retry = el.shadowRoot!.querySelector('[part="retry"]')!.getBoundingClientRect();
+      expect(retry.bottom - status.top, 'they do not fit together: the check is real').to.be.above(inside.innerHeight);
+      expect(retry.top, 'the focused action in view').to.be.at.least(-1);
+      expect(retry.bottom, 'the focused action in view').to.be.at.most(inside.innerHeight + 1);
+      expect(status.bottom, 'the end of the words above it, in view').to.be.above(0);
     } finally {
       frame.remove();
     }
