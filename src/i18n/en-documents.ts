@@ -93,6 +93,7 @@ export const strings = {
   'slink.delete': "Delete the document after (minutes, optional)",
   'slink.delete-short': "Must be at least the link's validity: {minutes, plural, one {# minute} other {# minutes}}.",
   'slink.language': "Language of the signing page",
+  'slink.language-hint': "The signing page comes in Lithuanian or English.",
   'slink.lang.lt': "Lithuanian",
   'slink.lang.en': "English",
   'slink.signers': "Signers (optional)",

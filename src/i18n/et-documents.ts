@@ -95,6 +95,7 @@ export const strings: DocumentStrings = {
   'slink.delete': "Kustuta dokument pärast (minutites, valikuline)",
   'slink.delete-short': "Peab olema vähemalt lingi kehtivus: {minutes, plural, one {# minut} other {# minutit}}.",
   'slink.language': "Allkirjastamise lehe keel",
+  'slink.language-hint': "Allkirjastamise leht on leedu või inglise keeles.",
   'slink.lang.lt': "Leedu",
   'slink.lang.en': "Inglise",
   'slink.signers': "Allkirjastajad (valikuline)",

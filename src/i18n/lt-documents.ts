@@ -95,6 +95,7 @@ export const strings: DocumentStrings = {
   'slink.delete': "Ištrinti dokumentą po (minutėmis, neprivaloma)",
   'slink.delete-short': "Turi būti ne mažiau nei nuorodos galiojimas: {minutes, plural, one {# minutė} few {# minutės} many {# minutės} other {# minučių}}.",
   'slink.language': "Pasirašymo puslapio kalba",
+  'slink.language-hint': "Pasirašymo puslapis pateikiamas lietuvių arba anglų kalba.",
   'slink.lang.lt': "Lietuvių",
   'slink.lang.en': "Anglų",
   'slink.signers': "Pasirašantieji (neprivaloma)",

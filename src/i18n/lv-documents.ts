@@ -95,6 +95,7 @@ export const strings: DocumentStrings = {
   'slink.delete': "Dzēst dokumentu pēc (minūtēs, nav obligāti)",
   'slink.delete-short': "Jābūt vismaz saites derīguma laikam: {minutes, plural, zero {# minūtes} one {# minūte} other {# minūtes}}.",
   'slink.language': "Parakstīšanas lapas valoda",
+  'slink.language-hint': "Parakstīšanas lapa ir pieejama lietuviešu vai angļu valodā.",
   'slink.lang.lt': "Lietuviešu",
   'slink.lang.en': "Angļu",
   'slink.signers': "Parakstītāji (nav obligāti)",

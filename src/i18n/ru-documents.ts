@@ -95,6 +95,7 @@ export const strings: DocumentStrings = {
   'slink.delete': "Удалить документ через (в минутах, необязательно)",
   'slink.delete-short': "Должно быть не меньше срока действия ссылки: {minutes, plural, one {# минута} few {# минуты} many {# минут} other {# минуты}}.",
   'slink.language': "Язык страницы подписания",
+  'slink.language-hint': "Страница подписания доступна на литовском или английском языке.",
   'slink.lang.lt': "Литовский",
   'slink.lang.en': "Английский",
   'slink.signers': "Подписанты (необязательно)",

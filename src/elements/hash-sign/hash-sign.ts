@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations } from 'lit';
+import { html, isServer, nothing, type PropertyDeclarations } from 'lit';
 import type { StringPart } from '../../i18n/index.js';
 import { mobileHashSign, smartIdHashSign } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
@@ -169,7 +169,7 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
       const hex = this.hashHex;
       return hex ? { hash: hex, hashAlgorithm: this.hashAlgorithm } : undefined;
     },
-    subject: () => this.subject || (this.querySelector('[slot="subject"]')?.textContent ?? '').trim(),
+    subject: () => this.subject || (isServer ? '' : (this.querySelector('[slot="subject"]')?.textContent ?? '').trim()),
     // after a reload the signed hash is the one the session was started with, whatever the page sets again
     restore: (extra) => {
       if (extra['hash']) this.hash = extra['hash'];
@@ -189,13 +189,18 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
     return this.t('hash.submit');
   }
 
+  /** Whether the host put its words in the `subject` slot (not known while rendered on a server). */
+  #subjectSlotted(): boolean {
+    return !isServer && this.querySelector('[slot="subject"]') !== null;
+  }
+
   protected override renderEndSubject() {
     return this.subject ? html`<p class="subject" part="subject">${this.subject}</p>` : nothing;
   }
 
   protected override renderInputs() {
     const hex = this.hashHex;
-    const named = this.subject !== '' || this.querySelector('[slot="subject"]') !== null;
+    const named = this.subject !== '' || this.#subjectSlotted();
     // a Latvian page's country would be Latvia, which hash signing does not serve: said, not silently changed
     const note = this.language === 'lv' ? html`<p class="note" part="note">${this.t('hash.countries')}</p>` : nothing;
     const value = html`<dl>

@@ -1,4 +1,4 @@
-import { html, type PropertyDeclarations } from 'lit';
+import { html, nothing, type PropertyDeclarations } from 'lit';
 import { generateTemporarySigningLink } from '../../protocol/operations.js';
 import { readTemporarySigningLinks } from '../../client/temporary-links.js';
 import { EsignError } from '../../client/errors.js';
@@ -227,6 +227,8 @@ export class EsignSigningLink extends EsignDocumentElement {
     if (this._links) return html`<section class="base" part="base">${this.#renderLinks(this._links)}</section>`;
     const busy = this.busy !== '';
     const language = this.pageLanguage || (this.language === 'lt' ? 'lt' : 'en');
+    // the service's signing pages speak Lithuanian and English: on a page in another language, said why
+    const hinted = this.language !== 'lt' && this.language !== 'en';
     return html`<section class="base" part="base">
       <form novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${(e: Event) => {
         e.preventDefault();
@@ -238,7 +240,8 @@ export class EsignSigningLink extends EsignDocumentElement {
         </div>
         <div class="field">
           <label for="language">${this.t('slink.language')}</label>
-          <select id="language" .value=${language} ?disabled=${busy} @change=${(e: Event) => (this.pageLanguage = valueOf(e) === 'en' ? 'en' : 'lt')}>
+          ${hinted ? html`<span class="hint" id="language-hint">${this.t('slink.language-hint')}</span>` : nothing}
+          <select id="language" aria-describedby=${hinted ? 'language-hint' : nothing} .value=${language} ?disabled=${busy} @change=${(e: Event) => (this.pageLanguage = valueOf(e) === 'en' ? 'en' : 'lt')}>
             <option value="lt" ?selected=${language === 'lt'}>${this.t('slink.lang.lt')}</option>
             <option value="en" ?selected=${language === 'en'}>${this.t('slink.lang.en')}</option>
           </select>
