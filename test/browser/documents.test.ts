@@ -566,6 +566,10 @@ describe('esign-document', () => {
     // two actions failed (the state check and the download), each told once
     expect(errors.map((e) => e.detail.code)).to.deep.equal(['document-not-found', 'document-not-found']);
     expect(deepText(el).split(en['error.document-not-found']).length - 1).to.equal(1);
+    // the reason first, what can help after it (as every element's failure reads)
+    const reason = el.shadowRoot!.querySelector('[part="error"], [role="alert"]')!;
+    const check = el.shadowRoot!.querySelector('[part="check"]')!;
+    expect(reason.compareDocumentPosition(check) & Node.DOCUMENT_POSITION_FOLLOWING, 'Check again after the reason').to.not.equal(0);
     await expect(el).to.be.accessible();
   });
 });

@@ -24,6 +24,11 @@ export const documentElementStyles = css`
     max-inline-size: 100%;
     min-inline-size: 0;
   }
+  /* the document's name is the card's title: above its sections, not beside them */
+  .title h2 {
+    font-size: 1.3rem;
+    line-height: 1.3;
+  }
   /* the state as a badge: a word and a shape, never colour alone */
   .state {
     padding: 0.1rem 0.6rem;

@@ -242,13 +242,14 @@ export class EsignDocument extends EsignDocumentElement {
     </div>`;
   }
 
+  /** Not found: the reason first, then what can help after it, as every element's failure reads. */
   #renderMissing() {
     return html`<section class="base" part="base">
-      <div class="header">
-        ${this.#renderTitle()}
+      <div class="header">${this.#renderTitle()}</div>
+      ${this.renderFailure()}
+      <div class="actions">
         <button type="button" class="secondary" part="check" @click=${() => void this.refreshState()}>${this.t('document.check-again')}</button>
       </div>
-      ${this.renderFailure()}
     </section>`;
   }
 
