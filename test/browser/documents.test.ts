@@ -8,7 +8,6 @@ import type { EsignSigningLink } from '../../src/elements/signing-link/signing-l
 import type { EsignValidationReport } from '../../src/elements/validation-report/validation-report.js';
 import { en } from '../../src/i18n/en.js';
 import { lt } from '../../src/i18n/lt.js';
-import { lv } from '../../src/i18n/lv.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, deepText, requestsTo, until } from './helpers.js';
 
@@ -298,22 +297,6 @@ describe('esign-validation-report', () => {
 });
 
 describe('esign-signing-link', () => {
-  it('says on a page in another language why the signing page is Lithuanian or English; on a Lithuanian or English page, nothing', async () => {
-    const uuid = await storedDocument();
-    const latvian = await fixture<EsignSigningLink>(html`<esign-signing-link endpoint=${ENDPOINT} lang="lv" document-id=${uuid}></esign-signing-link>`);
-    await until(() => latvian.shadowRoot!.querySelector('#language-hint') !== null, 'the hint');
-    const select = latvian.shadowRoot!.querySelector('select#language')!;
-    expect([select.getAttribute('aria-describedby'), latvian.shadowRoot!.querySelector('#language-hint')!.textContent]).to.deep.equal(['language-hint', lv['slink.language-hint']]);
-    expect((select as HTMLSelectElement).value).to.equal('en');
-    await expect(latvian).to.be.accessible();
-    for (const lang of ['lt', 'en']) {
-      const el = await fixture<EsignSigningLink>(html`<esign-signing-link endpoint=${ENDPOINT} lang=${lang} document-id=${uuid}></esign-signing-link>`);
-      await until(() => el.shadowRoot!.querySelector('select#language') !== null, 'the form');
-      expect(el.shadowRoot!.querySelector('#language-hint'), lang).to.equal(null);
-      expect(el.shadowRoot!.querySelector<HTMLSelectElement>('select#language')!.value, 'the page\'s own language').to.equal(lang);
-    }
-  });
-
   it('checks minutes and the callback before sending, then shows the link with its expiry', async () => {
     performance.clearResourceTimings();
     const uuid = await storedDocument();
