@@ -1,5 +1,5 @@
 import { isOneOf, isRecord } from '../protocol/checks.js';
-import { CHANNELS, type Channel, type Country } from '../protocol/types.js';
+import { CHANNELS, COUNTRIES, type Channel, type Country } from '../protocol/types.js';
 
 /**
  * The method and country of the last session that ended well on this site, on this device (the
@@ -13,7 +13,6 @@ export interface Remembered {
 }
 
 const KEY = 'esign-elements:remembered';
-const COUNTRIES: readonly Country[] = ['LT', 'LV', 'EE'];
 
 function storage(): Storage | null {
   try {

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { StatusAnswers } from '../protocol/operations.js';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import { CHANNELS, type Channel, type Country, type MessageFormat, type SessionKind } from '../protocol/types.js';
+import { CHANNELS, COUNTRIES, type Channel, type Country, type MessageFormat, type SessionKind } from '../protocol/types.js';
 import type { StringKey, StringPart } from '../i18n/index.js';
 import type { PersonField, PersonForm } from './person.js';
 import { EsignSessionSettings } from './session-settings.js';
@@ -20,8 +20,6 @@ import { afterPaint } from './after-paint.js';
 import { readRemembered, writeRemembered, type Remembered } from './remembered.js';
 import { fixedFields, type SignerPerson } from './signer.js';
 import { firstOf, isOneOf } from '../protocol/checks.js';
-
-const ALL_COUNTRIES: readonly Country[] = ['LT', 'LV', 'EE'];
 
 /** What the success state says, by the kind of session. */
 const DONE_WORDS = { login: 'identify.done', sign: 'sign.done', hash: 'hash.done' } as const satisfies Record<SessionKind, StringKey>;
@@ -90,8 +88,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   }
   /** Countries offered for this kind of session: the host's that exist, or all of them when it lists none. */
   protected offeredCountries(): Country[] {
-    const known = this.countries.filter((country) => isOneOf(ALL_COUNTRIES, country));
-    return known.length ? known : [...ALL_COUNTRIES];
+    const known = this.countries.filter((country) => isOneOf(COUNTRIES, country));
+    return known.length ? known : [...COUNTRIES];
   }
 
   override connectedCallback(): void {

@@ -8,6 +8,7 @@ import { PARAM_PATTERN } from './paths.js';
  */
 
 import type { Channel, SessionKind } from './types.js';
+import { COUNTRIES } from './types.js';
 import { keysOf } from './checks.js';
 
 export type { Channel, SessionKind } from './types.js';
@@ -164,7 +165,7 @@ export const LEASE_MARGIN_MS = 1_000;
 export const STORE_RETRY_AFTER = 5;
 
 /** The countries of the service: a person is one of them and a personal code. */
-export const COUNTRIES = ['LT', 'LV', 'EE'] as const;
+export { COUNTRIES };
 /** The answer's fields of PEP and sanctions data: kept on the server, at any depth of the answer. */
 export const SCREENING_FIELDS = ['peps_data', 'sanctions_data'] as const;
 /**

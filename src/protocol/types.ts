@@ -443,5 +443,7 @@ export interface RemoveTemporarySignerRequest {
 export type Channel = 'mobile' | 'smartid';
 /** Both channels, in the order a form offers them. */
 export const CHANNELS: readonly Channel[] = ['smartid', 'mobile'];
+/** The three countries of the service, in the order a form offers them. */
+export const COUNTRIES: readonly Country[] = ['LT', 'LV', 'EE'];
 /** A session kind: which start created the token, so which status endpoint answers for it. */
 export type SessionKind = 'login' | 'sign' | 'hash';

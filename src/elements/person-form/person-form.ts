@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { Country } from '../../protocol/types.js';
+import { COUNTRIES, type Country } from '../../protocol/types.js';
 import { stringsLoaded, type StringKey, type StringPart } from '../../i18n/index.js';
 // its events on HTMLElementEventMap wherever its class is named (the framework types too)
 import './events.js';
@@ -19,7 +19,6 @@ import { firstOf, isOneOf } from '../../protocol/checks.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 
-const COUNTRIES: Country[] = ['LT', 'LV', 'EE'];
 
 /**
  * The person's details for a session: personal code and country (Smart-ID) or phone and
@@ -84,7 +83,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     super();
     this.channel = 'smartid';
     this.country = 'LT';
-    this.countries = COUNTRIES;
+    this.countries = [...COUNTRIES];
     this.code = '';
     this.phone = '';
     this.name = '';
