@@ -83,7 +83,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     super();
     this.channel = 'smartid';
     this.country = 'LT';
-    this.countries = [...COUNTRIES];
+    this.countries = ['LT', 'LV', 'EE'];
     this.code = '';
     this.phone = '';
     this.name = '';
