@@ -22,3 +22,18 @@ export const DOCUMENT_RESULTS: ReadonlySet<OperationId> = new Set<OperationId>([
   'generateTemporarySigningLink',
   'removeTemporarySigner',
 ]);
+
+/**
+ * Operations the service may be sent twice with no effect (a status, a read, a session's removal):
+ * sent again once when a kept-alive connection to the service broke as the request set out.
+ */
+export const REPEATABLE: ReadonlySet<OperationId> = new Set<OperationId>([
+  ...Object.values(STARTS).map((start) => start.status),
+  'removeMobileSession',
+  'removeSmartIdSession',
+  'validateDocument',
+  'validateFile',
+  'listSigners',
+  'checkDocumentStatus',
+  'downloadDocument',
+]);

@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ProxyErrorKind } from '../protocol/types.js';
 
@@ -25,8 +25,18 @@ export interface UpstreamOptions {
   fetch?: typeof fetch;
 }
 
-/** A call to the service; `headers`: the trace context's, added to the call's own. */
-export type Upstream = (method: string, path: string, body: string | undefined, headers?: Record<string, string>) => Promise<UpstreamAnswer>;
+/**
+ * A call to the service; `headers`: the trace context's, added to the call's own; `repeatable`: the
+ * service may read it twice with no effect (a status, a read), so it is sent again once when it set
+ * out on a kept-alive connection the service had just closed.
+ */
+export type Upstream = (method: string, path: string, body: string | undefined, headers?: Record<string, string>, repeatable?: boolean) => Promise<UpstreamAnswer>;
+
+/** How long a connection to the service is kept idle for the next request, ms. */
+const IDLE_CONNECTION_MS = 4_000;
+
+/** What a request meets on a kept-alive connection the other side has just closed. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 function checkStatus(status: number): void {
   if (status >= 300 && status < 400) throw new UpstreamFailure('upstream-redirect');
@@ -42,19 +52,22 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   if (options.fetch) return fetchUpstream(base, options, options.fetch);
   const target = new URL(base);
   const secure = target.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 128 }) : new HttpAgent({ keepAlive: true, maxSockets: 128 });
+  // an idle connection is closed before the common 5 s of a server's keep-alive (or sooner, as the
+  // server's Keep-Alive hint says): without a timeout, node:http keeps it for ever and ignores the hint
+  const pooled = { keepAlive: true, maxSockets: 128, timeout: IDLE_CONNECTION_MS };
+  const agent = secure ? new HttpsAgent(pooled) : new HttpAgent(pooled);
   const send = secure ? httpsRequest : httpRequest;
   const basePath = target.pathname.replace(/\/+$/, '');
   const hostname = target.hostname.replace(/^\[|\]$/g, '');
   const port = target.port || (secure ? 443 : 80);
-  return (method, path, body, traceHeaders) =>
+  return (method, path, body, traceHeaders, repeatable = false) =>
     new Promise<UpstreamAnswer>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...traceHeaders, accept: 'application/json' };
       if (body !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
       }
-      const req = send({ hostname, port, path: `${basePath}${path}`, method, agent, headers });
+      let req: ClientRequest;
       const timer = setTimeout(() => {
         req.destroy();
         reject(new UpstreamFailure('upstream-timeout'));
@@ -63,8 +76,22 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         clearTimeout(timer);
         reject(new UpstreamFailure(kind));
       };
-      req.on('error', () => fail('upstream-unreachable'));
-      req.on('response', (res: IncomingMessage) => {
+      const open = (through: HttpAgent | false) => {
+        req = send({ hostname, port, path: `${basePath}${path}`, method, agent: through, headers });
+        let answered = false;
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          // a kept-alive connection closed as this request set out on it: most likely the service's
+          // idle time ran out before it read the request, but a start is never risked twice
+          if (repeatable && !answered && through && req.reusedSocket && STALE_CONNECTION.has(error.code ?? '')) return open(false);
+          fail('upstream-unreachable');
+        });
+        req.on('response', (res: IncomingMessage) => {
+          answered = true;
+          answer(res);
+        });
+        req.end(body);
+      };
+      const answer = (res: IncomingMessage) => {
         try {
           checkStatus(res.statusCode ?? 0);
         } catch (error) {
@@ -100,8 +127,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           });
         });
         res.on('error', () => fail('upstream-unreachable'));
-      });
-      req.end(body);
+      };
+      open(agent);
     });
 }
 

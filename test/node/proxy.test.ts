@@ -164,6 +164,50 @@ describe('proxy: limits, host decisions and upstream failures', () => {
     assert.equal(answer.status, 502);
     assert.equal(answer.json.proxy_error, 'upstream-unreachable');
   });
+  /**
+   * A service whose server closes a kept-alive connection just as the proxy sends on it (its idle
+   * time ran out): the second request on a connection is closed unread. Counts what it read.
+   */
+  async function closingService(): Promise<{ url: string; read: string[]; closedUnread: () => number }> {
+    const read: string[] = [];
+    let closed = 0;
+    const requestsOn = new WeakMap<object, number>();
+    const url = await serve((req, res) => {
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      if (count > 1) {
+        closed++;
+        return void req.socket.destroy();
+      }
+      req.resume();
+      req.on('end', () => {
+        read.push(req.url ?? '');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `t${read.length}`, control_code: '1234', signers: [] }));
+      });
+    });
+    return { url, read, closedUnread: () => closed };
+  }
+  it('sends a read again, once, on a new connection when the kept-alive one it set out on was closed', async () => {
+    const service = await closingService();
+    const url = await serve(createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, operations: 'all', authorize: () => true }));
+    const first = await send(`${url}/api/document/${ID}/signers.json`, 'POST', {});
+    const second = await send(`${url}/api/document/${ID}/signers.json`, 'POST', {});
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200, JSON.stringify(second.json));
+    assert.equal(service.closedUnread(), 1, 'the second set out on the first one\'s connection');
+    assert.deepEqual(service.read, [`/api/document/${ID}/signers.json`, `/api/document/${ID}/signers.json`], 'each read once by the service');
+  });
+  it('never sends a start twice: one whose connection was closed answers 502, and the service saw it once', async () => {
+    const service = await closingService();
+    const url = await serve(createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN }));
+    const first = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' });
+    const second = await send(`${url}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' });
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 502);
+    assert.equal(second.json.proxy_error, 'upstream-unreachable');
+    assert.equal(service.closedUnread(), 1);
+    assert.deepEqual(service.read, ['/smartid/login.json']);
+  });
   it('answers 504 JSON when the service is too slow', async () => {
     const slowUrl = await serve(() => undefined);
     const url = await serve(createProxyHandler({ baseUrl: slowUrl, accessToken: ACCESS_TOKEN, upstreamTimeout: 200 }));

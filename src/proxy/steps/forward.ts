@@ -3,6 +3,7 @@ import { fileAnswer } from '../file-answer.js';
 import { isJsonContentType } from '../origin.js';
 import type { UpstreamAnswer } from '../upstream.js';
 import { OPERATIONS } from '../../protocol/operations.js';
+import { REPEATABLE } from '../operation-kinds.js';
 import type { Step, Has } from './exchange.js';
 import { isRecord } from '../../protocol/checks.js';
 
@@ -20,8 +21,8 @@ export const forward: Step<'operation', 'service'> = (x, { upstream, token, toke
   const { request, operation, path, telemetry } = x;
   const send = (headers: Record<string, string>) =>
     request.method === 'GET'
-      ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined, headers)
-      : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody, headers);
+      ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined, headers, REPEATABLE.has(operation.id))
+      : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody, headers, REPEATABLE.has(operation.id));
   const answer = telemetry ? telemetry.call(request.method, operation.id, send) : send({});
   return answer.then((answered) => received(x, answered, token));
 };

@@ -38,7 +38,7 @@ export async function keepFinished({ store, handOver }: ProxySetup, token: strin
  * stops asking; the browser gets the store's retryable refusal and may start again.
  */
 async function unbound(setup: ProxySetup, channel: Channel, token: string, requestId: string): Promise<void> {
-  await setup.upstream('DELETE', `/api/${channel}/session/${encodeURIComponent(token)}`, setup.tokenOnlyBody).catch(() => undefined);
+  await setup.upstream('DELETE', `/api/${channel}/session/${encodeURIComponent(token)}`, setup.tokenOnlyBody, {}, true).catch(() => undefined);
   setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service [request ${requestId}]`);
 }
 
