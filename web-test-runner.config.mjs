@@ -15,7 +15,7 @@ const faultsOf = new Map();
 const faultsFor = (ctx) => {
   const agent = ctx.get('user-agent');
   const browser = /firefox/i.test(agent) ? 'firefox' : /chrom/i.test(agent) ? 'chromium' : 'webkit';
-  if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0, holdStarts: 0, parserStarts: 0 });
+  if (!faultsOf.has(browser)) faultsOf.set(browser, { language: '', plan: [], seen: 0, faulted: 0, holdStarts: 0, parserStarts: 0, holdFiles: 0, heldFiles: [] });
   return faultsOf.get(browser);
 };
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
@@ -115,6 +115,18 @@ export default {
         faults.holdStarts = Number(ctx.query.hold ?? 0);
         ctx.body = { holding: faults.holdStarts };
         return undefined;
+      }
+      // /__faults/held-file?hold=1: the next file signing start or upload waits, unread, until /__faults/held-file?release=1
+      if (ctx.path === '/__faults/held-file') {
+        if (ctx.query.release) {
+          for (const release of faults.heldFiles.splice(0)) release();
+        } else faults.holdFiles = Number(ctx.query.hold ?? 0);
+        ctx.body = { holding: faults.holdFiles, held: faults.heldFiles.length };
+        return undefined;
+      }
+      if (/^\/esign\/(en\/)?((mobile|smartid)\/sign\.json|api\/document\/upload\.json)$/.test(ctx.path) && faults.holdFiles > 0) {
+        faults.holdFiles--;
+        return new Promise((resolve) => faults.heldFiles.push(resolve)).then(() => next());
       }
       // /__faults/parser?starts=1: the next file signing start is refused as a body parser in front of the proxy does (express.json()'s own 413 page)
       if (ctx.path === '/__faults/parser') {

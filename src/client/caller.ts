@@ -23,7 +23,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** This request's time limit, ms, before its body (default: the client's). */
   timeoutMs?: number;
+  /**
+   * Told the bytes of the body sent so far and its total, for a body of 256 KB or more sent with
+   * the browser's own fetch (a document: a minute's upload on a slow uplink).
+   */
+  onUploadProgress?: (sent: number, total: number) => void;
 }
+
+/** A body this large is sent so that its progress is told (smaller ones go in a moment). */
+const UPLOAD_PROGRESS_FROM = 256 * 1024;
 
 /** A phone on a bad network moves 100 KB a second at worst: a body's bytes add this many ms each. */
 const MS_PER_BYTE = 0.01;
@@ -115,11 +123,17 @@ export class ProxyCaller {
     let text: string;
     try {
       try {
-        response = await this.#fetch(`${this.endpoint}${path}`, {
-          method,
-          ...(payload === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: payload }),
-          signal: limit.signal,
-        });
+        const url = `${this.endpoint}${path}`;
+        const progress = options.onUploadProgress;
+        // loaded when needed: only a document's way up is told, and most pages send none
+        response =
+          progress && payload !== undefined && payload.length >= UPLOAD_PROGRESS_FROM && this.#sameOriginOnly && typeof XMLHttpRequest == 'function'
+            ? await (await import('./upload-progress.js')).sendWithProgress(url, { method, headers: { 'content-type': 'application/json' }, body: payload, signal: limit.signal }, progress)
+            : await this.#fetch(url, {
+                method,
+                ...(payload === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: payload }),
+                signal: limit.signal,
+              });
       } catch (cause) {
         throw failure(cause, 'Service unreachable');
       }

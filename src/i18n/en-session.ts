@@ -97,6 +97,7 @@ export const strings = {
   'sign.too-large': "{name} is larger than {limit}.",
   'sign.one-pdf': "A PDF is signed on its own: choose one file.",
   'sign.encoding': "Preparing the document…",
+  'sign.sending': "Sending the document: {sent} of {total}",
   'sign.download': "Download the signed file",
   'sign.signed-name': "{name} (signed)",
   'hash.label': "Hash to sign ({algorithm})",

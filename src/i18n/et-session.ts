@@ -99,6 +99,7 @@ export const strings: SessionStrings = {
   'sign.too-large': "{name} on suurem kui {limit}.",
   'sign.one-pdf': "PDF allkirjastatakse eraldi: valige üks fail.",
   'sign.encoding': "Dokumendi ettevalmistamine…",
+  'sign.sending': "Dokumendi saatmine: {sent} / {total}",
   'sign.download': "Laadi allkirjastatud fail alla",
   'sign.signed-name': "{name} (allkirjastatud)",
   'hash.label': "Allkirjastatav räsi ({algorithm})",

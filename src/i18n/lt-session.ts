@@ -99,6 +99,7 @@ export const strings: SessionStrings = {
   'sign.too-large': "{name} didesnis nei {limit}.",
   'sign.one-pdf': "PDF pasirašomas atskirai: pasirinkite vieną failą.",
   'sign.encoding': "Ruošiamas dokumentas…",
+  'sign.sending': "Siunčiamas dokumentas: {sent} iš {total}",
   'sign.download': "Atsisiųsti pasirašytą failą",
   'sign.signed-name': "{name} (pasirašyta)",
   'hash.label': "Pasirašoma maiša ({algorithm})",

@@ -99,6 +99,7 @@ export const strings: SessionStrings = {
   'sign.too-large': "{name} ir lielāks par {limit}.",
   'sign.one-pdf': "PDF tiek parakstīts atsevišķi: izvēlieties vienu failu.",
   'sign.encoding': "Sagatavo dokumentu…",
+  'sign.sending': "Sūta dokumentu: {sent} no {total}",
   'sign.download': "Lejupielādēt parakstīto failu",
   'sign.signed-name': "{name} (parakstīts)",
   'hash.label': "Parakstāmais jaucējkods ({algorithm})",

@@ -99,6 +99,7 @@ export const strings: SessionStrings = {
   'sign.too-large': "{name} больше {limit}.",
   'sign.one-pdf': "PDF подписывается отдельно: выберите один файл.",
   'sign.encoding': "Подготовка документа…",
+  'sign.sending': "Отправка документа: {sent} из {total}",
   'sign.download': "Скачать подписанный файл",
   'sign.signed-name': "{name} (подписано)",
   'hash.label': "Хеш для подписи ({algorithm})",

@@ -8,6 +8,8 @@ import type { EsignSigningLink } from '../../src/elements/signing-link/signing-l
 import type { EsignValidationReport } from '../../src/elements/validation-report/validation-report.js';
 import { en } from '../../src/i18n/en.js';
 import { lt } from '../../src/i18n/lt.js';
+import { lv } from '../../src/i18n/lv.js';
+import { formatSize } from '../../src/internal/file-picker.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, deepText, requestsTo, until } from './helpers.js';
 
@@ -80,6 +82,36 @@ describe('esign-document-upload', () => {
     await el.updateComplete;
     expect(deepText(el)).to.contain(en['sign.wrong-type']);
     expect(requestsTo('/esign/')).to.equal(0);
+  });
+
+  it('shows a large document on its way up: its bytes sent of its size, then the links', async () => {
+    const el = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="lv"></esign-document-upload>`);
+    // a PDF with a megabyte of comment lines after its end: as large as a scan, and still a PDF
+    const padding = new TextEncoder().encode(`\n%${'x'.repeat(1023)}`.repeat(1024));
+    const file = new File([samplePdf() as BlobPart, padding], 'scan.pdf', { type: 'application/pdf' });
+    el.file = file;
+    el.signers = [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test', successUrl: '', noEmail: false }];
+    await el.updateComplete;
+    const uploaded: Event[] = [];
+    el.addEventListener('esign-document-uploaded', (e) => uploaded.push(e));
+    const label = () => el.shadowRoot!.querySelector('[part="progress"] span')?.textContent ?? '';
+    await fetch('/__faults/held-file?hold=1');
+    const uploading = el.upload();
+    try {
+      await until(() => label().startsWith('Sūta dokumentu: '), 'the bytes sent told');
+      expect(label()).to.match(new RegExp(`^Sūta dokumentu: [\\d.,\\s]+[kKM]?B no ${formatSize(file.size, 'lv').replace('.', '\\.')}$`));
+      expect(el.shadowRoot!.querySelector<HTMLProgressElement>('[part="progress"] progress')!.value).to.be.greaterThan(0);
+      expect(el.shadowRoot!.querySelector('[part="submit"]')!.textContent?.trim()).to.equal(lv['upload.uploading']);
+      expect(uploaded).to.have.length(0);
+      await expect(el).to.be.accessible();
+    } finally {
+      await fetch('/__faults/held-file?release=1');
+    }
+    await uploading;
+    await el.updateComplete;
+    expect(uploaded).to.have.length(1);
+    expect(el.shadowRoot!.querySelector('[part="progress"]')).to.equal(null);
+    expect(el.shadowRoot!.querySelector('a.url')).to.not.equal(null);
   });
 
   it('uploads with two signers and shows the invitation links', async () => {

@@ -11,6 +11,7 @@ import { et } from '../../src/i18n/et.js';
 import type { Strings } from '../../src/i18n/index.js';
 import { PERSONAS } from 'esign-sandbox/personas';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { formatSize } from '../../src/internal/file-picker.js';
 import { ENDPOINT, deepActiveElement, deepText, personForm, plain, requestsTo, submitButton, type, until } from './helpers.js';
 
 before(() => performance.setResourceTimingBufferSize(100_000));
@@ -304,6 +305,43 @@ describe('esign-sign: signing', () => {
     observer.disconnect();
     expect(sawProgress).to.equal(true);
     expect(detail.file.blob.size).to.be.greaterThan(big.length);
+  });
+
+  it('shows a large document on its way up: its bytes sent of its size, under the busy button, then the control code', async () => {
+    const el = await signElement({ type: 'asice' });
+    const big = new Uint8Array(3 * 1024 * 1024);
+    for (let i = 0; i < big.length; i += 65536) crypto.getRandomValues(big.subarray(i, i + 65536));
+    el.files = new File([big], 'big.bin');
+    await type(el as never, 'code', '40504040001');
+    const started: Event[] = [];
+    el.addEventListener('esign-started', (e) => started.push(e));
+    const seen = new Set<string>();
+    const label = () => el.shadowRoot!.querySelector('[part="progress"] span')?.textContent ?? '';
+    const observer = new MutationObserver(() => seen.add(label()));
+    observer.observe(el.shadowRoot!, { childList: true, subtree: true, characterData: true });
+    // the start is held at the test server, unread, until the page has told what it sent
+    await fetch('/__faults/held-file?hold=1');
+    const signing = el.start();
+    const total = formatSize(big.length, 'en');
+    try {
+      await until(() => /^Sending the document: .+ of /.test(label()), 'the bytes sent told');
+      const bar = el.shadowRoot!.querySelector<HTMLProgressElement>('[part="progress"] progress')!;
+      expect(label()).to.match(new RegExp(`^Sending the document: [\\d.,]+\\s?[kKM]?B of ${total.replace('.', '\\.')}$`));
+      expect(bar.value).to.be.greaterThan(0);
+      expect(submitButton(el as never).textContent?.trim()).to.equal('Starting…');
+      expect(started).to.have.length(0);
+      await expect(el).to.be.accessible();
+    } finally {
+      await fetch('/__faults/held-file?release=1');
+    }
+    await until(() => started.length === 1, 'the session started');
+    observer.disconnect();
+    expect(el.shadowRoot!.querySelector('[part="progress"]')).to.equal(null);
+    expect([...seen].some((words) => words === 'Preparing the document…')).to.equal(true);
+    expect([...seen].filter((words) => words.startsWith('Sending the document:')).length).to.be.greaterThan(0);
+    await el.cancel();
+    await signing.catch(() => undefined);
+    expect(started).to.have.length(1);
   });
 
   const failing = PERSONAS.filter((p) => !p.slow && (p.signOutcome ?? p.outcome) !== 'ok');

@@ -14,6 +14,7 @@ import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { isRecord, required } from '../../protocol/checks.js';
+import { documentsSent, transferProgress, type Transfer } from '../../internal/transfer-progress.js';
 
 /**
  * Uploads a document with its signers and shows each signer's invitation link.
@@ -23,6 +24,7 @@ import { isRecord, required } from '../../protocol/checks.js';
  * @csspart base - The frame.
  * @csspart pick - The button that opens the file picker.
  * @csspart submit - The upload button.
+ * @csspart progress - The document's way up: the words and the bar while it is read and sent.
  * @csspart field - Each field's wrapper.
  * @csspart input - The inputs.
  * @csspart error - Error messages.
@@ -43,6 +45,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     _submitted: { state: true },
     _result: { state: true },
     _removed: { state: true },
+    _progress: { state: true },
   };
 
   /** The document, set by the host; the person picks when unset. */
@@ -59,6 +62,8 @@ export class EsignDocumentUpload extends EsignDocumentElement {
   declare _result: DocumentUploadedDetail | null;
   /** The uploaded document was removed since (by an esign-document on the page): its links no longer work. */
   declare _removed: boolean;
+  /** The document on its way up, while it is. */
+  declare _progress: Transfer | null;
 
   readonly #copy = new CopyController(this);
   #hostFile: SignFile | null = null;
@@ -76,6 +81,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     this._submitted = false;
     this._result = null;
     this._removed = false;
+    this._progress = null;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -112,18 +118,23 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     if (this.signers.some((s) => s.successUrl.trim() && !isHttpUrl(s.successUrl.trim()))) this.setupProblem('signers.successUrl');
     const file = required(this.#document);
     const detail = await this.act('upload', async (signal) => {
-      const content = file.base64 ?? (await blobToBase64(required(file.blob), undefined, signal));
-      const answer = await this.client.call(
-        uploadDocument,
-        {
-          access: this.access,
-          file: { filename: file.name, content, ...(this.callbackUrl.trim() ? { callbackUrl: this.callbackUrl.trim() } : {}) },
-          signers: this.signers.map(signerInput),
-        },
-        {},
-        { signal },
-      );
-      return { uuid: answer.document.uuid, fileName: file.name, signers: answer.signers };
+      try {
+        this._progress = { fraction: 0 };
+        const content = file.base64 ?? (await blobToBase64(required(file.blob), (fraction) => (this._progress = { fraction }), signal));
+        const answer = await this.client.call(
+          uploadDocument,
+          {
+            access: this.access,
+            file: { filename: file.name, content, ...(this.callbackUrl.trim() ? { callbackUrl: this.callbackUrl.trim() } : {}) },
+            signers: this.signers.map(signerInput),
+          },
+          {},
+          { signal, onUploadProgress: (sent, total) => (this._progress = documentsSent(sent, total, file.size)) },
+        );
+        return { uuid: answer.document.uuid, fileName: file.name, signers: answer.signers };
+      } finally {
+        this._progress = null;
+      }
     });
     this._result = detail;
     this._removed = false;
@@ -248,6 +259,12 @@ export class EsignDocumentUpload extends EsignDocumentElement {
           },
           onDragging: (dragging) => (this._dragging = dragging),
         })}
+        ${this._progress
+          ? transferProgress(this._progress, {
+              preparing: this.t('sign.encoding'),
+              sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), total: formatSize(total, this.language) }),
+            })
+          : nothing}
         <fieldset>
           <legend>${this.t('upload.access')}</legend>
           ${(['private', 'public'] as const).map(

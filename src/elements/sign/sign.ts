@@ -8,6 +8,7 @@ import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
 import { controls } from '../../internal/controls.styles.js';
 import { fileName } from '../../internal/file-name.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
+import { documentsSent, transferProgress, type Transfer } from '../../internal/transfer-progress.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
@@ -33,7 +34,8 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
 /**
  * Signs a document (pdf, asice, adoc, bdoc) with Smart-ID or Mobile-ID. The document comes
  * from the host (`files`) or is picked or dropped by the person; several files go into one
- * container. Encoding a large file shows progress and does not freeze the page.
+ * container. A large file shows its progress as it is read and as it is sent (its bytes sent of its
+ * size) and does not freeze the page.
  *
  * @fires esign-started - The session exists and the control code is known.
  * @fires esign-signed - The document is signed: the file as base64 and as a Blob, and who signed.
@@ -43,6 +45,7 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @csspart pick - The button that opens the file picker.
  * @csspart submit - The submit button.
  * @csspart subject - After a failure or a cancel: the document that was being signed, above the words.
+ * @csspart progress - The document's way up: the words and the bar while it is read and sent.
  * @csspart download - The download link of the signed file.
  * @csspart preview - The document's preview, before signing and of the signed file after.
  * @csspart preview-toolbar - The preview's page navigation and zoom (forwarded).
@@ -115,7 +118,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   declare noPreview: boolean;
   declare _picked: SignFile[];
   declare _dragging: boolean;
-  declare _progress: number | null;
+  declare _progress: Transfer | null;
   /** The file the person sees before confirming. */
   declare _preview: File | null;
 
@@ -209,10 +212,10 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   async #encode(files: SignFile[], signal: AbortSignal): Promise<FileContainer> {
     const total = files.reduce((sum, f) => sum + f.size, 0) || 1;
     let done = 0;
-    this._progress = 0;
+    this._progress = { fraction: 0 };
     const out: FileContainer = { files: [] };
     for (const file of files) {
-      const content = file.base64 ?? (await blobToBase64(required(file.blob), (fraction) => (this._progress = (done + fraction * file.size) / total), signal));
+      const content = file.base64 ?? (await blobToBase64(required(file.blob), (fraction) => (this._progress = { fraction: (done + fraction * file.size) / total }), signal));
       done += file.size;
       out.files.push({ name: file.name, content });
     }
@@ -239,12 +242,14 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       const type = required(resolveType(this.type, this.documents));
       const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
       this.#revoke();
+      const documentsTotal = this.documents.reduce((sum, file) => sum + file.size, 0);
       let container: FileContainer;
       try {
         container = await this.#encode(this.documents, signal);
       } finally {
         this._progress = null;
       }
+      const progress = { signal, onUploadProgress: (sent: number, total: number) => (this._progress = documentsSent(sent, total, documentsTotal)) };
       const common = {
         type,
         code: person.code,
@@ -264,10 +269,10 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
             ...(this.certificateLevel ? { certificate_level: this.certificateLevel } : {}),
           },
           {},
-          { signal },
-        );
+          progress,
+        ).finally(() => (this._progress = null));
       }
-      return client.call(mobileSign, { ...common, phone: required(person.phone), ...mobileMessage }, {}, { signal });
+      return client.call(mobileSign, { ...common, phone: required(person.phone), ...mobileMessage }, {}, progress).finally(() => (this._progress = null));
     },
     finish: async (raw, { channel, token }) => {
       requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
@@ -350,11 +355,11 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       onRemove: (index) => this.#remove(index),
       onDragging: (dragging) => (this._dragging = dragging),
     })}
-    ${this._progress !== null
-      ? html`<div class="progress">
-          <span id="progress-label">${this.t('sign.encoding')}</span>
-          <progress aria-labelledby="progress-label" max="100" value=${Math.round(this._progress * 100)}></progress>
-        </div>`
+    ${this._progress
+      ? transferProgress(this._progress, {
+          preparing: this.t('sign.encoding'),
+          sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), total: formatSize(total, this.language) }),
+        })
       : nothing}
     ${this.#renderPreview(this._preview)}`;
   }
