@@ -6,7 +6,7 @@ import type { Language, StringKey } from '../i18n/index.js';
 import { maskCode, maskPhone } from '../protocol/mask.js';
 import { removeMobileSession, removeSmartIdSession, statusOperation, type StatusAnswers } from '../protocol/operations.js';
 import { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, STATUS_POLL_SLOW_AFTER, STATUS_POLL_TIMEOUT } from '../protocol/time-limits.js';
-import { CHANNELS, type Channel, type SessionKind, type SessionStartResponse } from '../protocol/types.js';
+import { CHANNELS, type Channel, type Country, type SessionKind, type SessionStartResponse } from '../protocol/types.js';
 import type { PersonField, PersonValue } from './person.js';
 import { proxyClient } from './proxy-client.js';
 import { RetryWait } from './retry-wait.js';
@@ -99,6 +99,7 @@ export interface EndChoices {
 export class SessionController<K extends SessionKind, Detail> implements ReactiveController {
   #state: SessionState = 'idle';
   #channel: Channel = 'smartid';
+  #country: Country | undefined;
   #token = '';
   #controlCode = '';
   #since = 0;
@@ -116,6 +117,10 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     return this.#state;
   }
   /** The session's channel (the one chosen when it started, or kept from before a reload). */
+  /** The person's country, for a session started here or followed on after a reload. */
+  get country(): Country | undefined {
+    return this.#country;
+  }
   get channel(): Channel {
     return this.#channel;
   }
@@ -219,6 +224,7 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
       throw error;
     }
     const { person, channel } = request;
+    this.#country = person.country;
     this.#subject = this.config.subject?.() ?? '';
     this.#who = channel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
     return this.#follow(channel, async (client, signal) => {
@@ -252,6 +258,7 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     }
     this.#who = record.who;
     this.#subject = record.subject;
+    this.#country = record.country;
     this.#keptAt = key;
     const running = this.#follow(
       record.channel,
@@ -413,6 +420,7 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
       v: 1,
       kind: this.config.kind,
       channel,
+      ...(this.#country ? { country: this.#country } : {}),
       token: this.#token,
       controlCode: this.#controlCode,
       since: this.#since,

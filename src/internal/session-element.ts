@@ -14,7 +14,7 @@ import { focusWaiting, focusWhenDrawn } from './session-focus.js';
 import { renderEndActions } from './session-end-actions.js';
 import { chosenCountry, sessionCountry } from './session-country.js';
 import { checkChosenChannel, renderChannelChoice } from './session-channels.js';
-import { NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWords } from './session-words.js';
+import { DETAIL_SEPARATOR, NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWords } from './session-words.js';
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
 import { readRemembered, writeRemembered, type Remembered } from './remembered.js';
@@ -77,6 +77,10 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   /** What was being signed, kept above the words of a failure or a cancel ("what was I signing?"). */
   protected renderEndSubject(): TemplateResult | typeof nothing {
     return nothing;
+  }
+  /** Under the success heading: what the person should know of the result (a signature's level and time, say). */
+  protected successDetail(): string {
+    return '';
   }
   /** Extra content of the success state (a download, say). */
   protected renderSuccess(): TemplateResult | typeof nothing {
@@ -365,7 +369,12 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     if (state !== this.#drawn) {
       this.#drawn = state;
       this.#focusFor(state);
-      if (state === 'success' && this.#started && !this.noRemember) writeRemembered(this.#started);
+      if (state === 'success' && !this.noRemember) {
+        // a session followed on after a reload was started on the page before: its own method and country
+        const session = this.#session;
+        const ended = this.#started ?? (session?.country ? { channel: session.channel, country: session.country } : undefined);
+        if (ended) writeRemembered(ended);
+      }
     }
     const connection = state === 'waiting' ? (this.#session?.connection ?? '') : '';
     if (connection === 'lost' && this.#connectionShown !== 'lost') this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });
@@ -423,7 +432,12 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     const session = this.#session;
     const t = this.t.bind(this);
     if (state === 'waiting' && session) return waitingWords(t, this.session.kind, session);
-    if (state === 'success') return { heading: this.result ? this.successMessage() : '', detail: '' };
+    if (state === 'success') {
+      if (!this.result) return NO_WORDS;
+      const detail = this.successDetail();
+      // said as a list, not with its dots
+      return { heading: this.successMessage(), detail, ...(detail.includes(DETAIL_SEPARATOR) ? { spoken: detail.split(DETAIL_SEPARATOR).join(', ') } : {}) };
+    }
     if (state === 'cancelled') return { heading: this.cancelledMessage(), detail: '' };
     if (state !== 'error') return NO_WORDS;
     const error = session?.error ?? this.#loadFailure;

@@ -1,4 +1,5 @@
 import type { Channel, SessionKind } from '../client/caller.js';
+import { COUNTRIES, type Country } from '../protocol/types.js';
 import { isRecord } from '../protocol/checks.js';
 
 /**
@@ -12,6 +13,8 @@ export interface SessionRecord {
   v: 1;
   kind: SessionKind;
   channel: Channel;
+  /** The person's country at the start (remembered with the method if the session ends well). */
+  country?: Country;
   token: string;
   controlCode: string;
   /** When waiting began and when the session can no longer be alive, ms since the epoch. */
@@ -96,6 +99,7 @@ function isSessionRecord(value: unknown): value is SessionRecord {
     r['v'] === 1 &&
     KINDS.includes(r['kind']) &&
     CHANNELS.includes(r['channel']) &&
+    (r['country'] === undefined || (COUNTRIES as readonly unknown[]).includes(r['country'])) &&
     text(r['token']) &&
     text(r['controlCode']) &&
     time(r['since']) &&

@@ -230,6 +230,37 @@ describe('esign-sign: signing', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('sums the signature up under who signed: its level, its method and when, in the person\'s words and time', async () => {
+    const cases: { lang: string; attrs: Record<string, string>; code: string; mobile: boolean; words: string[] }[] = [
+      { lang: 'en', attrs: { 'certificate-level': 'QUALIFIED' }, code: '40504040001', mobile: false, words: [en['sign.level.advanced-qc'], en['channel.smartid']] },
+      { lang: 'lv', attrs: { country: 'EE' }, code: '40504040001', mobile: false, words: [lv['sign.level.qes'], lv['channel.smartid']] },
+      { lang: 'et', attrs: { 'certificate-level': 'QUALIFIED' }, code: '50001018865', mobile: true, words: [et['sign.level.qes'], et['channel.mobile']] },
+    ];
+    for (const { lang, attrs, code, mobile, words } of cases) {
+      const el = await signElement({ ...attrs, lang });
+      el.files = pdfFile('contract.pdf');
+      if (mobile) {
+        await chooseMobile(el);
+        await type(el as never, 'phone', '+37060000666');
+      }
+      await type(el as never, 'code', code);
+      const before = new Date();
+      const signedEvents: Event[] = [];
+      el.addEventListener('esign-signed', (e) => signedEvents.push(e));
+      await el.start();
+      await el.updateComplete;
+      const status = el.shadowRoot!.querySelector('esign-status')!;
+      await status.updateComplete;
+      // brand names are kept whole with a non-breaking hyphen
+      const detail = status.detail.replace(/\u2011/g, '-').replace(/\u00a0/g, ' ');
+      const when = before.toLocaleDateString(lang === 'en' ? 'en-GB' : lang, { dateStyle: 'medium' });
+      expect(detail.startsWith(`${words.join(' · ')} · ${when.replace(/\u00a0/g, ' ')}`), `${lang}: ${detail}`).to.equal(true);
+      expect(status.shadowRoot!.querySelector('#detail')?.textContent?.trim()).to.equal(status.detail);
+      expect(signedEvents).to.have.length(1);
+      await expect(el).to.be.accessible();
+    }
+  });
+
   it('shows the document before the person confirms, and the signed file with its visible signature after', async () => {
     const el = await signElement({ 'signature-position': 'right_bottom' });
     el.files = pdfFile('contract.pdf', 1);

@@ -335,6 +335,31 @@ describe('the method and country remembered', () => {
     expect([off.channel, off.country]).to.deep.equal(['smartid', '']);
   });
 
+  it('keeps the method and country of a session followed on after a reload that then ended well: its own, not the new page\'s', async () => {
+    // the first poll held a moment at the test server: the page goes away while the person confirms
+    await fetch('/__faults/poll?plan=stall');
+    const first = await fixture<EsignIdentify>(html`<esign-identify id="kept-login" endpoint=${ENDPOINT} lang="en" poll-interval="100" channel="mobile"></esign-identify>`);
+    await type(first, 'phone', '+37060000666');
+    await type(first, 'code', '50001018865');
+    const starting = first.start().catch(() => undefined);
+    const key = `esign-elements:session:${location.pathname}:esign-identify:kept-login`;
+    await until(() => sessionStorage.getItem(key) !== null, 'the session kept while the person confirms');
+    const record = sessionStorage.getItem(key)!;
+    expect(JSON.parse(record)).to.deep.include({ channel: 'mobile', country: 'LT' });
+    first.remove();
+    await starting;
+    sessionStorage.setItem(key, record);
+    await fetch('/__faults/poll?plan=');
+    // the page again, in Estonian: left to itself it would offer Estonia and Smart-ID
+    const again = await fixture<EsignIdentify>(html`<esign-identify id="kept-login" endpoint=${ENDPOINT} lang="et" poll-interval="100"></esign-identify>`);
+    const authenticated: Event[] = [];
+    again.addEventListener('esign-authenticated', (e) => authenticated.push(e));
+    await until(() => authenticated.length === 1, 'the session followed on to its end');
+    await again.updateComplete;
+    expect(localStorage.getItem(KEY)).to.equal('{"channel":"mobile","country":"LT"}');
+    expect(sessionStorage.getItem(key), 'nothing kept once it ended').to.equal(null);
+  });
+
   it('remembers nothing with no-remember, and nothing of a session that did not end well', async () => {
     await logInWithMobileId('no-remember');
     expect(localStorage.getItem(KEY)).to.equal(null);

@@ -262,7 +262,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
         ${this._progress
           ? transferProgress(this._progress, {
               preparing: this.t('sign.encoding'),
-              sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), total: formatSize(total, this.language) }),
+              sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), size: formatSize(total, this.language) }),
             })
           : nothing}
         <fieldset>

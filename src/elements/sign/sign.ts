@@ -25,6 +25,8 @@ import { signStyles } from './sign.styles.js';
 import { filePickerStyles } from '../../internal/file-picker.styles.js';
 import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
 import { isOneOf, required } from '../../protocol/checks.js';
+import { dateTimeWithZone } from '../../internal/date-time.js';
+import { DETAIL_SEPARATOR } from '../../internal/session-words.js';
 
 /** The preview says its own failures; they are not the signing's, so they stay inside. */
 const stopHere = (event: Event) => event.stopPropagation();
@@ -137,6 +139,9 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   #hostFiles: SignFile[] = [];
   #downloadUrl = '';
   #signed: SignedDetail | undefined;
+  /** What the signature is: the level asked at its start, and when the service's answer came. */
+  #signature: { level: 'qes' | 'advanced-qc'; signedAt: Date } | undefined;
+  #levelAsked: 'qes' | 'advanced-qc' = 'qes';
 
   constructor() {
     super();
@@ -240,6 +245,9 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
     kind: 'sign',
     start: async (client, channel, person, signal) => {
       const type = required(resolveType(this.type, this.documents));
+      // Mobile-ID's and Smart-ID's QSCD certificates make a qualified signature; Smart-ID's
+      // QUALIFIED level, an advanced one with a qualified certificate
+      this.#levelAsked = channel === 'smartid' && this.certificateLevel === 'QUALIFIED' ? 'advanced-qc' : 'qes';
       const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
       this.#revoke();
       const documentsTotal = this.documents.reduce((sum, file) => sum + file.size, 0);
@@ -295,6 +303,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
         raw,
       };
       this.#signed = detail;
+      this.#signature = { level: this.#levelAsked, signedAt: new Date() };
       this.requestUpdate();
       this.emit('esign-signed', detail);
       return detail;
@@ -305,6 +314,19 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   protected successMessage(): string {
     const person = this.result?.person;
     return this.t('sign.success', { name: person ? `${person.name} ${person.surname}` : '' });
+  }
+
+  /** The signature's level, its method and when it was made (`Qualified electronic signature · Smart-ID · 28 Nov 2026, 14:05 GMT+2`). */
+  protected override successDetail(): string {
+    const signature = this.#signature;
+    const channel = this.#signed?.channel;
+    if (!signature || !channel) return '';
+    // the date and the time (with its zone) each kept on one line: a line may break only between them
+    const text = dateTimeWithZone(signature.signedAt, this.language);
+    const time = /\d{1,2}:\d\d.*$/.exec(text);
+    const whole = (part: string) => part.replace(/ /g, '\u00a0');
+    const when = time ? `${whole(text.slice(0, time.index).trimEnd())} ${whole(time[0])}` : text;
+    return [this.t(`sign.level.${signature.level}`), this.t(`channel.${channel}`), when].join(DETAIL_SEPARATOR);
   }
 
   protected cancelledMessage(): string {
@@ -358,7 +380,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
     ${this._progress
       ? transferProgress(this._progress, {
           preparing: this.t('sign.encoding'),
-          sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), total: formatSize(total, this.language) }),
+          sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), size: formatSize(total, this.language) }),
         })
       : nothing}
     ${this.#renderPreview(this._preview)}`;
