@@ -138,6 +138,15 @@ export const strings = {
   'preview.shown': "Shown below:",
   'preview.no-pdf': "The container has no PDF to show.",
   'preview.open': "Download {name}",
+  'failed.upload': "Could not upload the document",
+  'failed.signers': "Could not load the signers",
+  'failed.invite': "Could not invite the signer",
+  'failed.remove-signer': "Could not remove the signer",
+  'failed.remove-document': "Could not remove the document",
+  'failed.link': "Could not create the signing link",
+  'failed.download': "Could not download the document",
+  'failed.validate': "Could not check the signatures",
+  'failed.document': "Could not open the document",
 };
 
 export type DocumentStrings = Record<keyof typeof strings, string>;

@@ -140,4 +140,13 @@ export const strings: DocumentStrings = {
   'preview.shown': "Allpool on näha:",
   'preview.no-pdf': "Konteineris ei ole PDF-faili, mida näidata.",
   'preview.open': "Laadi alla: {name}",
+  'failed.upload': "Dokumendi üleslaadimine ebaõnnestus",
+  'failed.signers': "Allkirjastajaid ei õnnestunud laadida",
+  'failed.invite': "Allkirjastajat ei õnnestunud kutsuda",
+  'failed.remove-signer': "Allkirjastajat ei õnnestunud eemaldada",
+  'failed.remove-document': "Dokumenti ei õnnestunud eemaldada",
+  'failed.link': "Allkirjastamise linki ei õnnestunud luua",
+  'failed.download': "Dokumenti ei õnnestunud alla laadida",
+  'failed.validate': "Allkirju ei õnnestunud kontrollida",
+  'failed.document': "Dokumenti ei õnnestunud avada",
 };

@@ -140,4 +140,13 @@ export const strings: DocumentStrings = {
   'preview.shown': "Žemiau rodoma:",
   'preview.no-pdf': "Konteineryje nėra PDF failo, kurį būtų galima parodyti.",
   'preview.open': "Atsisiųsti {name}",
+  'failed.upload': "Nepavyko įkelti dokumento",
+  'failed.signers': "Nepavyko įkelti pasirašančiųjų",
+  'failed.invite': "Nepavyko pakviesti pasirašančiojo",
+  'failed.remove-signer': "Nepavyko pašalinti pasirašančiojo",
+  'failed.remove-document': "Nepavyko pašalinti dokumento",
+  'failed.link': "Nepavyko sukurti pasirašymo nuorodos",
+  'failed.download': "Nepavyko atsisiųsti dokumento",
+  'failed.validate': "Nepavyko patikrinti parašų",
+  'failed.document': "Nepavyko atidaryti dokumento",
 };

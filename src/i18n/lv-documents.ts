@@ -140,4 +140,13 @@ export const strings: DocumentStrings = {
   'preview.shown': "Zemāk redzams:",
   'preview.no-pdf': "Konteinerā nav PDF faila, ko parādīt.",
   'preview.open': "Lejupielādēt {name}",
+  'failed.upload': "Neizdevās augšupielādēt dokumentu",
+  'failed.signers': "Neizdevās ielādēt parakstītājus",
+  'failed.invite': "Neizdevās uzaicināt parakstītāju",
+  'failed.remove-signer': "Neizdevās noņemt parakstītāju",
+  'failed.remove-document': "Neizdevās noņemt dokumentu",
+  'failed.link': "Neizdevās izveidot parakstīšanas saiti",
+  'failed.download': "Neizdevās lejupielādēt dokumentu",
+  'failed.validate': "Neizdevās pārbaudīt parakstus",
+  'failed.document': "Neizdevās atvērt dokumentu",
 };

@@ -140,4 +140,13 @@ export const strings: DocumentStrings = {
   'preview.shown': "Ниже показан:",
   'preview.no-pdf': "В контейнере нет PDF-файла для показа.",
   'preview.open': "Скачать {name}",
+  'failed.upload': "Не удалось загрузить документ",
+  'failed.signers': "Не удалось загрузить подписантов",
+  'failed.invite': "Не удалось пригласить подписанта",
+  'failed.remove-signer': "Не удалось удалить подписанта",
+  'failed.remove-document': "Не удалось удалить документ",
+  'failed.link': "Не удалось создать ссылку для подписания",
+  'failed.download': "Не удалось скачать документ",
+  'failed.validate': "Не удалось проверить подписи",
+  'failed.document': "Не удалось открыть документ",
 };

@@ -62,10 +62,7 @@ export class EsignDocumentElement extends EsignElement {
       return await action(controller.signal);
     } catch (error) {
       const esignError = error instanceof EsignError ? error : new EsignError('unknown', String(error), { cause: error });
-      if (esignError.code !== 'cancelled') {
-        this.failure = this.errorDetail(esignError);
-        this.emit('esign-error', this.failure);
-      }
+      if (esignError.code !== 'cancelled') this.fail(esignError, name);
       throw esignError;
     } finally {
       if (this.#controller === controller) {
@@ -79,11 +76,25 @@ export class EsignDocumentElement extends EsignElement {
    * A value the host sets (never the person) is missing or wrong: said as a setup problem, as the
    * element's failure and an `esign-error` event, before anything is sent.
    */
-  protected setupProblem(field: string): never {
+  protected setupProblem(field: string, action: string): never {
     const error = new EsignError('misconfigured', `${field} is not a valid setting`, { field });
+    this.fail(error, action);
+    throw error;
+  }
+
+  /** What failed (`action`: the name given to `act`) is said in the element and sent as `esign-error`. */
+  protected fail(error: EsignError, action: string): void {
+    this.#failedAction = action;
     this.failure = this.errorDetail(error);
     this.emit('esign-error', this.failure);
-    throw error;
+  }
+
+  /** The action that failed last, as `act` named it. */
+  #failedAction = '';
+
+  /** A failure's heading: what could not be done ("Could not upload the document"), by the action's name. */
+  protected failedHeading(_action: string): string {
+    return '';
   }
 
   /** The element needs a document id before it can do anything. */
@@ -91,8 +102,13 @@ export class EsignDocumentElement extends EsignElement {
     if (!this.documentId) throw new EsignError('misconfigured', 'No document-id is set', { field: 'documentId' });
   }
 
+  /** Every element's failure, as the session elements' reads: what could not be done, then why, the actions after it. */
   protected renderFailure() {
-    return this.failure ? html`<p class="message error" role="alert" part="error">${this.failure.message}</p>` : nothing;
+    if (!this.failure) return nothing;
+    const heading = this.failedHeading(this.#failedAction);
+    return html`<p class="message error" role="alert" part="error">
+      <span class="text">${heading ? html`<strong class="title">${heading}</strong> ` : nothing}<span class="detail">${this.failure.message}</span></span>
+    </p>`;
   }
 
   protected async focusLater(selector: string): Promise<void> {

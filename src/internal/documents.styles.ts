@@ -72,26 +72,38 @@ export const documentStyles = css`
     background: var(--_bg-subtle);
     border: 1px solid var(--_border);
   }
-  /* the feedback of every element: an icon, a colour and a role (as esign-status) */
+  /* the feedback of every element, as esign-status draws it: the icon beside the words, at their
+     first line however many lines they run to; a failure's heading above its reason */
   .message.error,
   .message.done {
     display: flex;
-    align-items: baseline;
-    flex-wrap: wrap;
-    gap: 0.25rem 0.6rem;
+    align-items: flex-start;
+    gap: 0.9rem;
+    padding: 0.9rem var(--_space);
+    border-radius: var(--_radius);
   }
   .message.error::before,
   .message.done::before {
     flex: none;
     display: inline-grid;
     place-items: center;
-    inline-size: 1.35rem;
-    block-size: 1.35rem;
+    inline-size: 1.8rem;
+    block-size: 1.8rem;
     border-radius: 50%;
     font-weight: 700;
-    font-size: 0.85rem;
     color: var(--_bg);
-    align-self: center;
+  }
+  .message > .text {
+    flex: 1;
+    min-inline-size: 0;
+    display: grid;
+    gap: 0.15rem;
+    /* the first line's middle level with the icon's */
+    padding-block-start: 0.15rem;
+    overflow-wrap: break-word;
+  }
+  .message .title {
+    font-weight: 600;
   }
   .message.error {
     border-color: var(--_danger);

@@ -8,7 +8,7 @@ import type { EsignSigningLink } from '../../src/elements/signing-link/signing-l
 import type { EsignValidationReport } from '../../src/elements/validation-report/validation-report.js';
 import { en } from '../../src/i18n/en.js';
 import { lt } from '../../src/i18n/lt.js';
-import { lv } from '../../src/i18n/lv.js';
+import { ru } from '../../src/i18n/ru.js';
 import { formatSize } from '../../src/internal/file-picker.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, deepText, requestsTo, until } from './helpers.js';
@@ -85,7 +85,7 @@ describe('esign-document-upload', () => {
   });
 
   it('shows a large document on its way up: its bytes sent of its size, then the links', async () => {
-    const el = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="lv"></esign-document-upload>`);
+    const el = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="ru"></esign-document-upload>`);
     // a PDF with a megabyte of comment lines after its end: as large as a scan, and still a PDF
     const padding = new TextEncoder().encode(`\n%${'x'.repeat(1023)}`.repeat(1024));
     const file = new File([samplePdf() as BlobPart, padding], 'scan.pdf', { type: 'application/pdf' });
@@ -98,10 +98,10 @@ describe('esign-document-upload', () => {
     await fetch('/__faults/held-file?hold=1');
     const uploading = el.upload();
     try {
-      await until(() => label().startsWith('Sūta dokumentu: '), 'the bytes sent told');
-      expect(label()).to.match(new RegExp(`^Sūta dokumentu: [\\d.,\\s]+[kKM]?B no ${formatSize(file.size, 'lv').replace('.', '\\.')}$`));
+      await until(() => label().startsWith('Отправка документа: '), 'the bytes sent told');
+      expect(label()).to.match(new RegExp(`^Отправка документа: [\\d.,\\s]+[kKMкКМ]?[BБ] из ${formatSize(file.size, 'ru').replace('.', '\\.')}$`));
       expect(el.shadowRoot!.querySelector<HTMLProgressElement>('[part="progress"] progress')!.value).to.be.greaterThan(0);
-      expect(el.shadowRoot!.querySelector('[part="submit"]')!.textContent?.trim()).to.equal(lv['upload.uploading']);
+      expect(el.shadowRoot!.querySelector('[part="submit"]')!.textContent?.trim()).to.equal(ru['upload.uploading']);
       expect(uploaded).to.have.length(0);
       await expect(el).to.be.accessible();
     } finally {
@@ -586,5 +586,75 @@ describe('esign-document', () => {
     const check = el.shadowRoot!.querySelector('[part="check"]')!;
     expect(reason.compareDocumentPosition(check) & Node.DOCUMENT_POSITION_FOLLOWING, 'Check again after the reason').to.not.equal(0);
     await expect(el).to.be.accessible();
+  });
+});
+
+// one failure for every element (the review's m13): what could not be done, then why, the icon
+// beside both at their first line, the actions after; drawn as esign-status draws a session's
+describe('a failure, the same in every element', () => {
+  /** The failure's box, its heading and reason, and how it is drawn. */
+  function failureOf(el: Element) {
+    const box = el.shadowRoot!.querySelector<HTMLElement>('[part="error"]')!;
+    const style = getComputedStyle(box);
+    const icon = getComputedStyle(box, '::before');
+    return {
+      heading: box.querySelector('.title')?.textContent?.trim() ?? '',
+      reason: box.querySelector('.detail')?.textContent?.trim() ?? '',
+      role: box.getAttribute('role'),
+      look: { display: style.display, align: style.alignItems, gap: style.columnGap, padding: style.paddingTop, radius: style.borderTopLeftRadius, icon: [icon.width, icon.height] },
+    };
+  }
+
+  it('says what could not be done, then why, in the session elements\' look: upload, signers, link, validation, the document itself', async () => {
+    const status = await fixture<HTMLElement & { updateComplete: Promise<boolean> }>(html`<esign-status state="error" message="x" detail="y" lang="ru"></esign-status>`);
+    await status.updateComplete;
+    const box = status.shadowRoot!.querySelector<HTMLElement>('.status')!;
+    const iconBox = status.shadowRoot!.querySelector<HTMLElement>('.icon')!;
+    const sessionLook = {
+      display: getComputedStyle(box).display,
+      align: getComputedStyle(box).alignItems,
+      gap: getComputedStyle(box).columnGap,
+      padding: getComputedStyle(box).paddingTop,
+      radius: getComputedStyle(box).borderTopLeftRadius,
+      icon: [getComputedStyle(iconBox).width, getComputedStyle(iconBox).height],
+    };
+
+    const upload = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="ru" callback-url="ftp://nope"></esign-document-upload>`);
+    upload.file = new File([samplePdf() as BlobPart], 'contract.pdf', { type: 'application/pdf' });
+    upload.signers = [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test', successUrl: '', noEmail: false }];
+    await upload.updateComplete;
+    await upload.upload().catch(() => undefined);
+    await upload.updateComplete;
+
+    const list = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-signer-list>`);
+    await until(() => list.shadowRoot!.querySelector('[part="error"]') !== null, 'the signers\' failure');
+
+    const report = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-validation-report>`);
+    await until(() => report.shadowRoot!.querySelector('[part="error"]') !== null, 'the validation\'s failure');
+
+    const link = await fixture<EsignSigningLink>(html`<esign-signing-link endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-signing-link>`);
+    await link.create().catch(() => undefined);
+    await link.updateComplete;
+
+    const doc = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-document>`);
+    await until(() => doc.shadowRoot!.querySelector('[part="error"]') !== null, 'the document\'s failure');
+
+    const failures = [upload, list, report, link, doc].map(failureOf);
+    expect(failures.map((f) => [f.heading, f.reason])).to.deep.equal([
+      [ru['failed.upload'], ru['error.misconfigured']],
+      [ru['failed.signers'], ru['error.document-not-found']],
+      [ru['failed.validate'], ru['error.document-not-found']],
+      // a link without the site's callback address is the site's setup problem, said before anything is sent
+      [ru['failed.link'], ru['error.misconfigured']],
+      [ru['failed.document'], ru['error.document-not-found']],
+    ]);
+    for (const failure of failures) {
+      expect(failure.role).to.equal('alert');
+      expect(failure.look).to.deep.equal(sessionLook);
+    }
+    // what can help comes after the reason
+    const check = doc.shadowRoot!.querySelector('[part="check"]')!;
+    expect(doc.shadowRoot!.querySelector('[part="error"]')!.compareDocumentPosition(check) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+    for (const el of [upload, list, report, link, doc]) await expect(el).to.be.accessible();
   });
 });

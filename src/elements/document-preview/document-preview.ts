@@ -153,7 +153,7 @@ export class EsignDocumentPreview extends EsignElement {
       ${this.#viewer?.render() ?? nothing}
       ${status === 'loading' ? html`<p class="muted" role="status">${this.t('preview.loading')}</p>` : nothing}
       ${status === 'error'
-        ? html`<p class="message error" part="error" role="alert"><strong>${this.t('preview.failed')}</strong> <span>${this._error}</span></p>`
+        ? html`<p class="message error" part="error" role="alert"><span class="text"><strong class="title">${this.t('preview.failed')}</strong> <span class="detail">${this._error}</span></span></p>`
         : nothing}
     </section>`;
   }

@@ -101,6 +101,10 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     return '';
   }
 
+  protected override failedHeading(action: string): string {
+    return action === 'upload' ? this.t('failed.upload') : '';
+  }
+
   /** Uploads; resolves with the uuid and signers, rejects with an EsignError. */
   async upload(): Promise<DocumentUploadedDetail> {
     this._submitted = true;
@@ -114,8 +118,8 @@ export class EsignDocumentUpload extends EsignDocumentElement {
       throw new EsignError('invalid-input', this.#fileError || this.t('error.invalid-input'), { field: this.#fileError ? 'file' : 'signers' });
     }
     // the host's, not the person's: no field in the form
-    if (this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl');
-    if (this.signers.some((s) => s.successUrl.trim() && !isHttpUrl(s.successUrl.trim()))) this.setupProblem('signers.successUrl');
+    if (this.callbackUrl.trim() && !isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl', 'upload');
+    if (this.signers.some((s) => s.successUrl.trim() && !isHttpUrl(s.successUrl.trim()))) this.setupProblem('signers.successUrl', 'upload');
     const file = required(this.#document);
     const detail = await this.act('upload', async (signal) => {
       try {
@@ -204,7 +208,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
         <p class="uploaded">${fileName(result.fileName)}</p>
         <div class="actions"><button type="button" class="secondary" @click=${() => this.reset()}>${this.t('upload.another')}</button></div>`;
     }
-    return html`<p class="message done" tabindex="-1" role="status">${this.t('upload.done')}</p>
+    return html`<p class="message done" tabindex="-1" role="status"><span class="text">${this.t('upload.done')}</span></p>
       <p class="uploaded">${fileName(result.fileName)}<span class="muted">${this.t('document.id-label')} <span class="id">${result.uuid}</span></span></p>
       ${result.signers.length
         ? html`<ul class="links" aria-label=${this.t('upload.signers')}>

@@ -133,6 +133,12 @@ export class EsignDocument extends EsignDocumentElement {
     this.#stateRequest?.abort();
   }
 
+  protected override failedHeading(action: string): string {
+    if (action === 'download') return this.t('failed.download');
+    if (action === 'remove') return this.t('failed.remove-document');
+    return action === 'state' ? this.t('failed.document') : '';
+  }
+
   /** Asks the service for the document's state; done with every reload of the signer list too. */
   async refreshState(): Promise<void> {
     this.#stateRequest?.abort();
@@ -155,8 +161,7 @@ export class EsignDocument extends EsignDocumentElement {
       // failures are said by the signer list beside it
       if (error instanceof EsignError && error.code === 'document-not-found' && !this._missing) {
         this._missing = true;
-        this.failure = this.errorDetail(error);
-        this.emit('esign-error', this.failure);
+        this.fail(error, 'state');
       }
     }
   }
@@ -256,7 +261,7 @@ export class EsignDocument extends EsignDocumentElement {
   override render() {
     if (this._missing && !this._removed) return this.#renderMissing();
     if (this._removed) {
-      return html`<section class="base" part="base"><p class="message done" tabindex="-1" role="status">${this.t('document.removed')}</p></section>`;
+      return html`<section class="base" part="base"><p class="message done" tabindex="-1" role="status"><span class="text">${this.t('document.removed')}</span></p></section>`;
     }
     const shared = { lang: this.language, theme: this.theme, strings: this.strings, endpoint: this.endpoint };
     const busy = this.busy !== '';

@@ -124,6 +124,12 @@ export class EsignSignerList extends EsignDocumentElement {
   }
 
   /** Loads the signers. */
+  protected override failedHeading(action: string): string {
+    if (action === 'load') return this.t('failed.signers');
+    if (action === 'invite') return this.t('failed.invite');
+    return action === 'remove' ? this.t('failed.remove-signer') : '';
+  }
+
   async refresh(): Promise<SignerEntry[]> {
     this.requireDocument();
     const documentId = this.documentId;

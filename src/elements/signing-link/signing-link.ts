@@ -118,6 +118,10 @@ export class EsignSigningLink extends EsignDocumentElement {
   }
 
   /** Creates the link; resolves with the links, rejects with an EsignError. */
+  protected override failedHeading(action: string): string {
+    return action === 'create' ? this.t('failed.link') : '';
+  }
+
   async create(): Promise<SigningLinkCreatedDetail> {
     this.requireDocument();
     this._submitted = true;
@@ -127,7 +131,7 @@ export class EsignSigningLink extends EsignDocumentElement {
       throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: first });
     }
     // where the signing page sends the person back: the host's, not the person's (no field in the form)
-    if (!isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl');
+    if (!isHttpUrl(this.callbackUrl.trim())) this.setupProblem('callbackUrl', 'create');
     const documentId = this.documentId;
     const signers: TemporarySignerInput[] = this._signers.map((s) => {
       const phone = normalizePhone(s.phone);
@@ -207,7 +211,7 @@ export class EsignSigningLink extends EsignDocumentElement {
   }
 
   #renderLinks(links: TemporarySigningLink[]) {
-    return html`<p class="message done" tabindex="-1" role="status">${this.t('slink.created')}</p>
+    return html`<p class="message done" tabindex="-1" role="status"><span class="text">${this.t('slink.created')}</span></p>
       <ul class="links">
         ${links.map(
           (link, i) => html`<li>

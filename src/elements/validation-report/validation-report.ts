@@ -74,8 +74,7 @@ export class EsignValidationReport extends EsignDocumentElement {
       this.requestUpdate();
     } catch (cause) {
       // the summary is shown; the signatures cannot be, and the person is told so
-      this.failure = this.errorDetail(new EsignError('network', thrownMessage(cause) ?? 'The report could not be shown', { cause }));
-      this.emit('esign-error', this.failure);
+      this.fail(new EsignError('network', thrownMessage(cause) ?? 'The report could not be shown', { cause }), 'validate');
     }
   }
 
@@ -91,6 +90,10 @@ export class EsignValidationReport extends EsignDocumentElement {
   }
 
   /** Validates the document at the service. */
+  protected override failedHeading(action: string): string {
+    return action === 'validate' || action === 'file' ? this.t('failed.validate') : '';
+  }
+
   async validate(): Promise<ValidationReport> {
     this.requireDocument();
     const documentId = this.documentId;
