@@ -51,6 +51,17 @@ function pdf(name = 'Sutartis.pdf'): File {
   return new File([samplePdf('Contract', 2) as BlobPart], name, { type: 'application/pdf' });
 }
 
+/** A scan-sized PDF: two pages and two megabytes of comment lines after its end. */
+function largePdf(name = 'Sutartis.pdf'): File {
+  const padding = new TextEncoder().encode(`\n%${'x'.repeat(1023)}`.repeat(2048));
+  return new File([samplePdf('Contract', 2) as BlobPart, padding], name, { type: 'application/pdf' });
+}
+
+/** Until the element tells a tenth or more of its document sent (the shooter slows the page's uploads). */
+async function sendingShown(el: Live): Promise<void> {
+  await until(() => Number(el.shadowRoot.querySelector<HTMLProgressElement>('[part="progress"] progress')?.value ?? 0) >= 10);
+}
+
 async function uploaded(signers: object[] = [{ name: 'RŪTA', surname: 'TESTNUMBER', email: 'ruta@example.test' }]): Promise<string> {
   const bytes = samplePdf('Contract', 2);
   let text = '';
@@ -141,6 +152,15 @@ async function show(): Promise<void> {
     case 'sign': {
       // `signer`: the person logged in to the site, fixed
       const el = create('esign-sign', { 'poll-interval': '200', ...(state === 'signer' ? { signer: '30303039914,LT' } : {}) }) as Live & { files: File[] };
+      if (state === 'sending') {
+        // a large document on its way up, on a slow uplink
+        el.files = [largePdf()];
+        await lithuanianOnLatvianPage(el);
+        await typeIn(el, 'code', '40504040001');
+        void el.start!().catch(() => undefined);
+        await sendingShown(el);
+        break;
+      }
       if (state !== 'empty') el.files = [pdf()];
       await SESSION[state === 'empty' || state === 'signer' ? 'idle' : state]!(el);
       // the document drawn (or its failure said) before the picture is taken; the preview's own
@@ -171,16 +191,18 @@ async function show(): Promise<void> {
     }
     case 'document-upload': {
       const el = create('esign-document-upload', { 'callback-url': 'https://host.example/signed' });
-      if (state === 'done') {
+      if (state === 'done' || state === 'sending') {
         await el.updateComplete;
         const input = el.shadowRoot.querySelector('input[type=file]') as HTMLInputElement;
         const transfer = new DataTransfer();
-        transfer.items.add(pdf());
+        transfer.items.add(state === 'sending' ? largePdf() : pdf());
         input.files = transfer.files;
         input.dispatchEvent(new Event('change', { bubbles: true }));
         await el.updateComplete;
         for (const [id, value] of [['signer-0-name', 'RŪTA'], ['signer-0-surname', 'TESTNUMBER'], ['signer-0-email', 'ruta@example.test']] as const) await typeIn(el, id, value);
-        await (el as Live & { upload(): Promise<unknown> }).upload().catch(() => undefined);
+        const uploading = (el as Live & { upload(): Promise<unknown> }).upload().catch(() => undefined);
+        if (state === 'sending') await sendingShown(el);
+        else await uploading;
       }
       break;
     }

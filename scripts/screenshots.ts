@@ -19,9 +19,9 @@ import { WEBKIT_CAPABILITIES, startWebkitDriver } from './webkit.mjs';
 
 const STATES: Record<string, string[]> = {
   identify: ['idle', 'invalid', 'waiting', 'offline', 'error', 'no-account', 'success'],
-  sign: ['empty', 'idle', 'invalid', 'waiting', 'error', 'success', 'signer'],
+  sign: ['empty', 'idle', 'invalid', 'sending', 'waiting', 'error', 'success', 'signer'],
   'hash-sign': ['idle', 'subject', 'waiting', 'signer', 'wrong-hash'],
-  'document-upload': ['idle', 'done'],
+  'document-upload': ['idle', 'sending', 'done'],
   document: ['loaded', 'missing'],
   'validation-report': ['idle', 'signed'],
 };
@@ -60,6 +60,8 @@ async function puppeteerShooter(): Promise<{ shoot: Shoot; close: () => Promise<
       if (!/setScreenOrientationOverride/.test(String(error))) throw error;
     });
     if (values.browser !== 'firefox') await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    // a document on its way up, on a slow uplink (256 KB/s): its progress on screen
+    if (url.includes('state=sending') && values.browser !== 'firefox') await page.emulateNetworkConditions({ upload: 256 * 1024, download: 10 * 1024 * 1024, latency: 20 });
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
     await page.screenshot({ path, fullPage: !viewportOnly });

@@ -79,7 +79,7 @@ export const filePickerStyles = css`
   .progress {
     display: grid;
     gap: 0.3rem;
-    margin-block-start: var(--_space);
+    margin-block: var(--_space) calc(var(--_space) * 0.5);
   }
   progress {
     inline-size: 100%;

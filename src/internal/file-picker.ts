@@ -22,6 +22,8 @@ export interface FilePickerOptions {
   onFiles: (files: FileList) => void;
   onRemove: (index: number) => void;
   onDragging: (dragging: boolean) => void;
+  /** While the files are on their way: shown as they are, nothing changes them (the focus stays where it is). */
+  busy?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export function filePicker(o: FilePickerOptions) {
               <span class="file-size">${o.size(file.size)}</span>
               ${o.fixed
                 ? nothing
-                : html`<button type="button" class="secondary" aria-label=${o.removeLabel(file.name)} @click=${() => o.onRemove(i)}>✕</button>`}
+                : html`<button type="button" class="secondary" aria-label=${o.removeLabel(file.name)} aria-disabled=${o.busy ? 'true' : 'false'} @click=${() => o.busy || o.onRemove(i)}>✕</button>`}
             </li>`,
           )}
         </ul>`
@@ -56,7 +58,7 @@ export function filePicker(o: FilePickerOptions) {
           @drop=${(e: DragEvent) => {
             e.preventDefault();
             o.onDragging(false);
-            if (e.dataTransfer?.files.length) o.onFiles(e.dataTransfer.files);
+            if (e.dataTransfer?.files.length && !o.busy) o.onFiles(e.dataTransfer.files);
           }}
         >
           <button
@@ -64,7 +66,8 @@ export function filePicker(o: FilePickerOptions) {
             class="secondary"
             part="pick"
             aria-describedby="file-hint${o.error ? ' file-error' : ''}"
-            @click=${(e: Event) => (e.currentTarget instanceof HTMLElement ? e.currentTarget.parentElement?.querySelector<HTMLInputElement>('input[type=file]') : null)?.click()}
+            aria-disabled=${o.busy ? 'true' : 'false'}
+            @click=${(e: Event) => !o.busy && (e.currentTarget instanceof HTMLElement ? e.currentTarget.parentElement?.querySelector<HTMLInputElement>('input[type=file]') : null)?.click()}
           >
             ${!o.multiple && o.files.length ? o.pickOther : o.pickLabel}
           </button>
@@ -86,10 +89,10 @@ export function filePicker(o: FilePickerOptions) {
   </div>`;
 }
 
-/** File sizes in the person's language: bytes, kB or MB. */
+/** File sizes in the person's language: bytes, kB or MB; a number and its unit never on two lines. */
 export function formatSize(bytes: number, language: string): string {
   const [value, unit] =
     bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : bytes >= 1024 ? [bytes / 1024, 'kilobyte'] : [bytes, 'byte'];
   // bytes in words, so the language's plural forms apply ("965 bytes", "1 baitas", "5 байт")
-  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: unit === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: unit === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 }).format(value).replace(/ /g, '\u00a0');
 }

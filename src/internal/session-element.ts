@@ -145,6 +145,11 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     await session.resumeKept();
   }
 
+  /** A session is starting: the element's own inputs stay as they are until it waits or ends. */
+  protected get starting(): boolean {
+    return this.#state === 'starting';
+  }
+
   protected get personForm(): PersonForm | null {
     return this.renderRoot.querySelector('esign-person-form');
   }

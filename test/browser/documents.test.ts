@@ -89,16 +89,32 @@ describe('esign-document-upload', () => {
     // a PDF with a megabyte of comment lines after its end: as large as a scan, and still a PDF
     const padding = new TextEncoder().encode(`\n%${'x'.repeat(1023)}`.repeat(1024));
     const file = new File([samplePdf() as BlobPart, padding], 'scan.pdf', { type: 'application/pdf' });
-    el.file = file;
+    // picked by the person (a host's file is fixed: no picker, nothing to remove)
+    const input = el.shadowRoot!.querySelector<HTMLInputElement>('input[type=file]')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    input.files = transfer.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
     el.signers = [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test', successUrl: '', noEmail: false }];
     await el.updateComplete;
     const uploaded: Event[] = [];
     el.addEventListener('esign-document-uploaded', (e) => uploaded.push(e));
     const label = () => el.shadowRoot!.querySelector('[part="progress"] span')?.textContent ?? '';
     await fetch('/__faults/held-file?hold=1');
-    const uploading = el.upload();
+    const submit = el.shadowRoot!.querySelector<HTMLButtonElement>('[part="submit"]')!;
+    submit.focus();
+    submit.click();
+    const uploading = new Promise((resolve) => el.addEventListener('esign-document-uploaded', resolve, { once: true }));
     try {
       await until(() => label().startsWith('Отправка документа: '), 'the bytes sent told');
+      // nothing changes the document on its way, and the focus stays on the button pressed
+      const remove = el.shadowRoot!.querySelector<HTMLButtonElement>('.file-list button')!;
+      expect([remove.getAttribute('aria-disabled'), el.shadowRoot!.querySelector('[part="pick"]')!.getAttribute('aria-disabled')]).to.deep.equal(['true', 'true']);
+      remove.click();
+      submit.click();
+      await el.updateComplete;
+      expect(deepText(el)).to.contain('scan.pdf');
+      expect(deepActiveElement()).to.equal(submit);
       expect(label()).to.match(new RegExp(`^Отправка документа: [\\d.,\\s]+[kKMкКМ]?[BБ] из ${formatSize(file.size, 'ru').replace('.', '\\.')}$`));
       expect(el.shadowRoot!.querySelector<HTMLProgressElement>('[part="progress"] progress')!.value).to.be.greaterThan(0);
       expect(el.shadowRoot!.querySelector('[part="submit"]')!.textContent?.trim()).to.equal(ru['upload.uploading']);

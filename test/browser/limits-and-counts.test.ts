@@ -123,9 +123,11 @@ describe('counts in the five languages', () => {
 
   it('writes byte counts in words with plural forms', async () => {
     const { formatSize } = await import('../../src/internal/file-picker.js');
-    expect(formatSize(965, 'en')).to.equal('965 bytes');
-    expect(formatSize(1, 'en')).to.equal('1 byte');
+    // a number and its unit kept on one line
+    expect(formatSize(965, 'en')).to.equal('965\u00a0bytes');
+    expect(formatSize(1, 'en')).to.equal('1\u00a0byte');
     expect(formatSize(5, 'ru')).to.contain('байт');
-    expect(formatSize(2048, 'en')).to.equal('2 kB');
+    expect(formatSize(2048, 'en')).to.equal('2\u00a0kB');
+    expect(formatSize(3 * 1024 * 1024, 'ru')).to.equal('3\u00a0МБ');
   });
 });

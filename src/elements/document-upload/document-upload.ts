@@ -240,7 +240,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     return html`<section class="base" part="base">
       <form novalidate @submit=${(e: Event) => {
         e.preventDefault();
-        this.upload().catch(() => undefined);
+        if (!busy) this.upload().catch(() => undefined);
       }} aria-busy=${busy ? 'true' : 'false'}>
         ${filePicker({
           label: this.t('sign.file'),
@@ -262,6 +262,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
             void this.focusLater('[part="pick"]');
           },
           onDragging: (dragging) => (this._dragging = dragging),
+          busy,
         })}
         ${this._progress
           ? transferProgress(this._progress, {
@@ -283,7 +284,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
         <div><button type="button" class="secondary" part="add-signer" ?disabled=${busy} @click=${this.#addSigner}>${this.t('signer.add')}</button></div>
         ${this.renderFailure()}
         <div class="actions">
-          <button class="primary" part="submit" type="submit" ?disabled=${busy}>${busy ? this.t('upload.uploading') : this.t('upload.submit')}</button>
+          <button class="primary" part="submit" type="submit" aria-disabled=${busy ? 'true' : 'false'}>${busy ? this.t('upload.uploading') : this.t('upload.submit')}</button>
         </div>
       </form>
     </section>`;

@@ -376,6 +376,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       onFiles: (list) => this.#add(list),
       onRemove: (index) => this.#remove(index),
       onDragging: (dragging) => (this._dragging = dragging),
+      busy: this.starting,
     })}
     ${this._progress
       ? transferProgress(this._progress, {
