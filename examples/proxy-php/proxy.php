@@ -664,9 +664,10 @@ function give_back(PDO $db, string $key): void
 /**
  * 'ran' when on_result succeeded in this request, 'done' when it had succeeded before (by this or
  * another worker); false when another worker is running it past RESULT_WAIT; throws what $run
- * threw (ResultRefused, kept: every later poll of the session throws it too).
+ * threw (ResultRefused, kept: every later poll of the session throws it too). $keep runs after
+ * $run succeeded, before the result is marked done (as the Python proxy's finish()).
  */
-function hand_over(PDO $db, string $token, callable $run): string|false
+function hand_over(PDO $db, string $token, callable $run, callable $keep): string|false
 {
     $lease = bin2hex(random_bytes(8));
     $until = microtime(true) + RESULT_WAIT;
@@ -716,6 +717,9 @@ function hand_over(PDO $db, string $token, callable $run): string|false
         if (microtime(true) - $started > RESULT_TIMEOUT) {
             throw new RuntimeException('on_result took longer than RESULT_TIMEOUT');
         }
+        // what the result's answer carries (its cookies) is kept before the result is marked done:
+        // a poll that finds it done sends them again, never an answer without them
+        $keep();
     } catch (ResultRefused $refusal) {
         stop_renewing($renewer);
         $db->prepare("UPDATE claims SET lease = 'refused', expires = ? WHERE token = ?")->execute([microtime(true) + FINISHED_TTL, $token]);
@@ -1197,7 +1201,13 @@ function step_hand_over_result(Exchange $x): void
     try {
         // a login gives the browser a new visitor id (one planted before the login is worth nothing after it)
         $rotated = $x->part === 'login' ? new_visitor() : null;
-        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $rotated ?? $x->visitor, $value));
+        $delivered = hand_over($db, $token, fn () => on_result($operation, $token, $rotated ?? $x->visitor, $value), function () use ($x, $db, $token, $rotated): void {
+            if ($rotated !== null) {
+                $db->prepare('UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?')->execute([$rotated, $x->bound['visitor'], $token]);
+                setcookie($x->cookieName, $rotated, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $x->https]);
+            }
+            keep_cookies($db, $token);
+        });
     } catch (PDOException $error) {
         throw $error; // the state, not the host: 503 by the exception handler
     } catch (ResultRefused $refusal) {
@@ -1214,13 +1224,7 @@ function step_hand_over_result(Exchange $x): void
     if (!$delivered) {
         respond(200, '{"status":"waiting"}');
     }
-    if ($delivered === 'ran') {
-        if ($rotated !== null) {
-            $db->prepare('UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?')->execute([$rotated, $x->bound['visitor'], $token]);
-            setcookie($x->cookieName, $rotated, ['path' => '/', 'httponly' => true, 'samesite' => 'Strict', 'secure' => $x->https]);
-        }
-        keep_cookies($db, $token);
-    } else {
+    if ($delivered !== 'ran') {
         send_kept_cookies($db, $token);
     }
     finished($db, $token);

@@ -25,10 +25,20 @@ export interface RequestOptions {
   timeoutMs?: number;
   /**
    * Told the bytes of the body sent so far and its total, for a body of 256 KB or more sent with
-   * the browser's own fetch (a document: a minute's upload on a slow uplink).
+   * the browser's own fetch (a document: a minute's upload on a slow uplink). `EsignClient` sends
+   * such a body with `XMLHttpRequest`; a bare `ProxyCaller` needs `uploadSender` too.
    */
   onUploadProgress?: (sent: number, total: number) => void;
+  /** How a body whose progress is told is sent: `sendWithProgress` (upload-progress.ts), where a bundle wants it. */
+  uploadSender?: UploadSender;
 }
+
+/** Sends a body and tells its progress, answering as fetch does. */
+export type UploadSender = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+  onProgress: (sent: number, total: number) => void,
+) => Promise<Response>;
 
 /** A body this large is sent so that its progress is told (smaller ones go in a moment). */
 const UPLOAD_PROGRESS_FROM = 256 * 1024;
@@ -124,11 +134,10 @@ export class ProxyCaller {
     try {
       try {
         const url = `${this.endpoint}${path}`;
-        const progress = options.onUploadProgress;
-        // loaded when needed: only a document's way up is told, and most pages send none
+        const { onUploadProgress: progress, uploadSender } = options;
         response =
-          progress && payload !== undefined && payload.length >= UPLOAD_PROGRESS_FROM && this.#sameOriginOnly && typeof XMLHttpRequest == 'function'
-            ? await (await import('./upload-progress.js')).sendWithProgress(url, { method, headers: { 'content-type': 'application/json' }, body: payload, signal: limit.signal }, progress)
+          progress && uploadSender && payload !== undefined && payload.length >= UPLOAD_PROGRESS_FROM && this.#sameOriginOnly
+            ? await uploadSender(url, { method, headers: { 'content-type': 'application/json' }, body: payload, signal: limit.signal }, progress)
             : await this.#fetch(url, {
                 method,
                 ...(payload === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: payload }),

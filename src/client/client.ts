@@ -1,10 +1,12 @@
 import { DEFAULT_TIME_LIMIT, ProxyCaller, type Channel, type RequestOptions, type SessionKind } from './caller.js';
+import { sendWithProgress } from './upload-progress.js';
 import { OPERATIONS, OPERATION_IDS, SESSION_STATUS, type NoBody, type Operation, type OperationId, type StatusAnswers } from '../protocol/operations.js';
 import { poll, type PollOptions } from './poll.js';
 import type { WaitingResponse } from '../protocol/types.js';
 
 export { readTemporarySigningLinks } from './temporary-links.js';
-export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, ProxyCaller, serviceLocale, type Channel, type EsignClientOptions, type RequestOptions, type SessionKind } from './caller.js';
+export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, ProxyCaller, serviceLocale, type Channel, type EsignClientOptions, type RequestOptions, type SessionKind, type UploadSender } from './caller.js';
+export { sendWithProgress } from './upload-progress.js';
 
 type Status<T> = T | WaitingResponse;
 
@@ -15,6 +17,11 @@ type Status<T> = T | WaitingResponse;
  * JSON body is read whatever the HTTP status.
  */
 export class EsignClient extends ProxyCaller {
+  /** Sends one operation; a body whose progress is asked for (`onUploadProgress`) goes with `XMLHttpRequest`. */
+  override call<Body, Answer>(operation: Operation<Body, Answer>, body: Body, params: Record<string, string> = {}, options: RequestOptions = {}): Promise<Answer> {
+    return super.call(operation, body, params, options.onUploadProgress && !options.uploadSender ? { ...options, uploadSender: sendWithProgress } : options);
+  }
+
   /** The status endpoint for a session of this channel and kind. */
   status<K extends SessionKind>(
     channel: Channel,

@@ -1,3 +1,5 @@
+import type { UploadSender } from './caller.js';
+
 /** Bodies without content (their Response cannot be made with one). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
@@ -22,11 +24,9 @@ function headersOf(raw: string): Headers {
  * the body's total. A network failure rejects with a TypeError and an abort with an AbortError, as
  * fetch's do.
  */
-export function sendWithProgress(
-  url: string,
-  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
-  onProgress: (sent: number, total: number) => void,
-): Promise<Response> {
+export const sendWithProgress: UploadSender = (url, init, onProgress) => {
+  // a page without it (a server rendering) sends as fetch does, telling nothing
+  if (typeof XMLHttpRequest != 'function') return fetch(url, init);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const abort = () => xhr.abort();
@@ -62,4 +62,4 @@ export function sendWithProgress(
     init.signal.addEventListener('abort', abort);
     xhr.send(init.body);
   });
-}
+};

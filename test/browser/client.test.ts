@@ -90,6 +90,31 @@ describe('client: the endpoint is on the page\'s own origin', () => {
   });
 });
 
+describe('client: a body on its way up', () => {
+  it('tells a large body\'s bytes sent and its total as it goes, and a small body\'s nothing, with the same answers', async () => {
+    // a PDF with half a megabyte of comment lines after its end
+    const padding = new TextEncoder().encode(`\n%${'x'.repeat(1023)}`.repeat(512));
+    const large = new Uint8Array([...samplePdf(), ...padding]);
+    const told: [number, number][] = [];
+    const onUploadProgress = (sent: number, total: number) => told.push([sent, total]);
+    const signers = [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }];
+    const answer = await en.uploadDocument({ access: 'private', file: { filename: 'scan.pdf', content: base64(large) }, signers }, { onUploadProgress });
+    expect(answer.document.uuid).to.match(/^[0-9a-f-]{36}$/);
+    expect(told.length).to.be.greaterThan(0);
+    const total = told[0]![1];
+    expect(total).to.be.greaterThan(base64(large).length);
+    expect(told.every(([sent, all]) => all === total && sent >= 0 && sent <= total)).to.equal(true);
+    expect(told.at(-1)![0]).to.equal(total);
+    const before = told.length;
+    const small = await en.uploadDocument({ access: 'private', file: { filename: 'small.pdf', content: base64(samplePdf()) }, signers }, { onUploadProgress });
+    expect(small.document.uuid).to.match(/^[0-9a-f-]{36}$/);
+    expect(told.length, 'a small body is sent with fetch, telling nothing').to.equal(before);
+    // a refusal reads the same whichever way the body went
+    const refused = await rejection(en.uploadDocument({ access: 'private', file: { filename: 'scan.txt', content: base64(large) }, signers }, { onUploadProgress }));
+    expect(refused.code).to.equal('invalid-input');
+  });
+});
+
 describe('client: signing', () => {
   it('mobile and smart file signing with their errors', async () => {
     const mobile = await en.mobileSign({ type: 'pdf', phone: '+37060000666', code: '50001018865', pdf: pdf(), signature_position: 'right_bottom' });

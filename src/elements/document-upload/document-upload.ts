@@ -15,6 +15,7 @@ import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraf
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { isRecord, required } from '../../protocol/checks.js';
 import { documentsSent, transferProgress, type Transfer } from '../../internal/transfer-progress.js';
+import { sendWithProgress } from '../../client/upload-progress.js';
 
 /**
  * Uploads a document with its signers and shows each signer's invitation link.
@@ -133,7 +134,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
             signers: this.signers.map(signerInput),
           },
           {},
-          { signal, onUploadProgress: (sent, total) => (this._progress = documentsSent(sent, total, file.size)) },
+          { signal, uploadSender: sendWithProgress, onUploadProgress: (sent, total) => (this._progress = documentsSent(sent, total, file.size)) },
         );
         return { uuid: answer.document.uuid, fileName: file.name, signers: answer.signers };
       } finally {

@@ -9,6 +9,7 @@ import { controls } from '../../internal/controls.styles.js';
 import { fileName } from '../../internal/file-name.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
 import { documentsSent, transferProgress, type Transfer } from '../../internal/transfer-progress.js';
+import { sendWithProgress } from '../../client/upload-progress.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import { sessionStyles } from '../../internal/session.styles.js';
 import { theme } from '../../internal/theme.js';
@@ -257,7 +258,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       } finally {
         this._progress = null;
       }
-      const progress = { signal, onUploadProgress: (sent: number, total: number) => (this._progress = documentsSent(sent, total, documentsTotal)) };
+      const progress = { signal, uploadSender: sendWithProgress, onUploadProgress: (sent: number, total: number) => (this._progress = documentsSent(sent, total, documentsTotal)) };
       const common = {
         type,
         code: person.code,
