@@ -1,5 +1,6 @@
 import { isOneOf, isRecord } from '../protocol/checks.js';
 import { CHANNELS, COUNTRIES, type Channel, type Country } from '../protocol/types.js';
+import { webStorage } from './web-storage.js';
 
 /**
  * The method and country of the last session that ended well on this site, on this device (the
@@ -14,14 +15,7 @@ export interface Remembered {
 
 const KEY = 'esign-elements:remembered';
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    // storage switched off (a privacy setting): nothing remembered, nothing else changes
-    return null;
-  }
-}
+const storage = () => webStorage('localStorage');
 
 export function readRemembered(): Remembered | null {
   try {

@@ -17,7 +17,7 @@ import { checkChosenChannel, renderChannelChoice } from './session-channels.js';
 import { DETAIL_SEPARATOR, NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWords } from './session-words.js';
 import { theme } from './theme.js';
 import { afterPaint } from './after-paint.js';
-import { readRemembered, writeRemembered, type Remembered } from './remembered.js';
+import { readRemembered, writeRemembered } from './remembered.js';
 import { fixedFields, type SignerPerson } from './signer.js';
 import { firstOf, isOneOf } from '../protocol/checks.js';
 
@@ -112,8 +112,6 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
 
   /** Whether the host set the channel and the country itself (then nothing remembered replaces them). */
   #hostChose: { channel: boolean; country: boolean } | undefined;
-  /** The channel and country of the session that runs now, remembered if it ends well. */
-  #started: Remembered | undefined;
 
   /** The method and country that ended well last time here, where the host chose nothing and the person has not begun. */
   #preselectRemembered(): void {
@@ -230,7 +228,6 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     }
     const person = form?.validate() ? form.value : null;
     if (!person) throw new EsignError('invalid-input', this.t('error.invalid-input'), { field: 'form' });
-    this.#started = { channel, country: person.country };
     // kept for the form when it comes back
     this.code = person.code;
     if (person.phone) this.phone = person.phone;
@@ -374,12 +371,9 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     if (state !== this.#drawn) {
       this.#drawn = state;
       this.#focusFor(state);
-      if (state === 'success' && !this.noRemember) {
-        // a session followed on after a reload was started on the page before: its own method and country
-        const session = this.#session;
-        const ended = this.#started ?? (session?.country ? { channel: session.channel, country: session.country } : undefined);
-        if (ended) writeRemembered(ended);
-      }
+      // the session's own method and country, also one followed on after a reload (started on the page before)
+      const session = this.#session;
+      if (state === 'success' && !this.noRemember && session?.country) writeRemembered({ channel: session.channel, country: session.country });
     }
     const connection = state === 'waiting' ? (this.#session?.connection ?? '') : '';
     if (connection === 'lost' && this.#connectionShown !== 'lost') this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });

@@ -1,5 +1,6 @@
 import type { Channel, SessionKind } from '../client/caller.js';
 import { COUNTRIES, type Country } from '../protocol/types.js';
+import { webStorage } from './web-storage.js';
 import { isRecord } from '../protocol/checks.js';
 
 /**
@@ -29,14 +30,8 @@ export interface SessionRecord {
 
 const PREFIX = 'esign-elements:session:';
 
-function storage(): Storage | null {
-  try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-  } catch {
-    // storage switched off (a privacy setting): no resume, nothing else changes
-    return null;
-  }
-}
+/** The tab's own storage: without it, no resume and nothing else changes. */
+const storage = () => webStorage('sessionStorage');
 
 /**
  * The element's place on its page: its path, its tag and its id, else its position among the

@@ -1,4 +1,6 @@
 import { html } from 'lit';
+import type { StringKey } from '../i18n/index.js';
+import { formatSize } from './file-picker.js';
 
 /** How far a document has come: read into the request (`sending` unset), or sent up with its bytes. */
 export interface Transfer {
@@ -13,8 +15,9 @@ export interface Transfer {
  * the document: 3.1 MB of 20 MB". Its words name the bar; they are not a live region, so a screen
  * reader is not told every step (the button says the element is busy).
  */
-export function transferProgress(transfer: Transfer, words: { preparing: string; sending: (sent: number, total: number) => string }) {
-  const label = transfer.sending ? words.sending(transfer.sending.sent, transfer.sending.total) : words.preparing;
+export function transferProgress(transfer: Transfer, t: (key: StringKey, params?: Record<string, string>) => string, language: string) {
+  const { sending } = transfer;
+  const label = sending ? t('sign.sending', { sent: formatSize(sending.sent, language), size: formatSize(sending.total, language) }) : t('sign.encoding');
   return html`<div class="progress" part="progress">
     <span id="progress-label">${label}</span>
     <progress aria-labelledby="progress-label" max="100" value=${Math.round(transfer.fraction * 100)}></progress>

@@ -266,10 +266,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
           busy,
         })}
         ${this._progress
-          ? transferProgress(this._progress, {
-              preparing: this.t('sign.encoding'),
-              sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), size: formatSize(total, this.language) }),
-            })
+          ? transferProgress(this._progress, this.t.bind(this), this.language)
           : nothing}
         <fieldset>
           <legend>${this.t('upload.access')}</legend>

@@ -140,9 +140,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
   #hostFiles: SignFile[] = [];
   #downloadUrl = '';
   #signed: SignedDetail | undefined;
-  /** What the signature is: the level asked at its start, and when the service's answer came. */
-  #signature: { level: 'qes' | 'advanced-qc'; signedAt: Date } | undefined;
-  #levelAsked: 'qes' | 'advanced-qc' = 'qes';
+  /** When the service's answer with the signed file came (its status answer carries no signing time). */
+  #signedAt: Date | undefined;
 
   constructor() {
     super();
@@ -246,9 +245,6 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
     kind: 'sign',
     start: async (client, channel, person, signal) => {
       const type = required(resolveType(this.type, this.documents));
-      // Mobile-ID's and Smart-ID's QSCD certificates make a qualified signature; Smart-ID's
-      // QUALIFIED level, an advanced one with a qualified certificate
-      this.#levelAsked = channel === 'smartid' && this.certificateLevel === 'QUALIFIED' ? 'advanced-qc' : 'qes';
       const mobileMessage = channel === 'mobile' ? await this.mobileMessage() : {};
       this.#revoke();
       const documentsTotal = this.documents.reduce((sum, file) => sum + file.size, 0);
@@ -258,7 +254,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       } finally {
         this._progress = null;
       }
-      const progress = { signal, uploadSender: sendWithProgress, onUploadProgress: (sent: number, total: number) => (this._progress = documentsSent(sent, total, documentsTotal)) };
+      const options = { signal, uploadSender: sendWithProgress, onUploadProgress: (sent: number, total: number) => (this._progress = documentsSent(sent, total, documentsTotal)) };
       const common = {
         type,
         code: person.code,
@@ -268,20 +264,21 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
         ...(type === 'pdf' && this.signaturePosition ? { signature_position: this.signaturePosition } : {}),
         ...(type === 'pdf' && this.signaturePage ? { signature_page: this.signaturePage } : {}),
       };
-      if (channel === 'smartid') {
-        return client.call(
-          smartIdSign,
-          {
-            ...common,
-            country: person.country,
-            ...(this.message ? { message: this.message } : {}),
-            ...(this.certificateLevel ? { certificate_level: this.certificateLevel } : {}),
-          },
-          {},
-          progress,
-        ).finally(() => (this._progress = null));
-      }
-      return client.call(mobileSign, { ...common, phone: required(person.phone), ...mobileMessage }, {}, progress).finally(() => (this._progress = null));
+      const started =
+        channel === 'smartid'
+          ? client.call(
+              smartIdSign,
+              {
+                ...common,
+                country: person.country,
+                ...(this.message ? { message: this.message } : {}),
+                ...(this.certificateLevel ? { certificate_level: this.certificateLevel } : {}),
+              },
+              {},
+              options,
+            )
+          : client.call(mobileSign, { ...common, phone: required(person.phone), ...mobileMessage }, {}, options);
+      return started.finally(() => (this._progress = null));
     },
     finish: async (raw, { channel, token }) => {
       requireAnswer(isText(raw.file?.name) && isText(raw.file.content) && isString(raw.person?.name) && isString(raw.person.surname), 'signed file');
@@ -304,7 +301,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
         raw,
       };
       this.#signed = detail;
-      this.#signature = { level: this.#levelAsked, signedAt: new Date() };
+      this.#signedAt = new Date();
       this.requestUpdate();
       this.emit('esign-signed', detail);
       return detail;
@@ -319,15 +316,18 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
 
   /** The signature's level, its method and when it was made (`Qualified electronic signature · Smart-ID · 28 Nov 2026, 14:05 GMT+2`). */
   protected override successDetail(): string {
-    const signature = this.#signature;
+    const signedAt = this.#signedAt;
     const channel = this.#signed?.channel;
-    if (!signature || !channel) return '';
+    if (!signedAt || !channel) return '';
+    // the level asked at the start: Mobile-ID's and Smart-ID's QSCD certificates make a qualified
+    // signature, Smart-ID's QUALIFIED level an advanced one with a qualified certificate
+    const level = channel === 'smartid' && this.certificateLevel === 'QUALIFIED' ? 'advanced-qc' : 'qes';
     // the date and the time (with its zone) each kept on one line: a line may break only between them
-    const text = dateTimeWithZone(signature.signedAt, this.language);
+    const text = dateTimeWithZone(signedAt, this.language);
     const time = /\d{1,2}:\d\d.*$/.exec(text);
     const whole = (part: string) => part.replace(/ /g, '\u00a0');
     const when = time ? `${whole(text.slice(0, time.index).trimEnd())} ${whole(time[0])}` : text;
-    return [this.t(`sign.level.${signature.level}`), this.t(`channel.${channel}`), when].join(DETAIL_SEPARATOR);
+    return [this.t(`sign.level.${level}`), this.t(`channel.${channel}`), when].join(DETAIL_SEPARATOR);
   }
 
   protected cancelledMessage(): string {
@@ -380,10 +380,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       busy: this.starting,
     })}
     ${this._progress
-      ? transferProgress(this._progress, {
-          preparing: this.t('sign.encoding'),
-          sending: (sent, total) => this.t('sign.sending', { sent: formatSize(sent, this.language), size: formatSize(total, this.language) }),
-        })
+      ? transferProgress(this._progress, this.t.bind(this), this.language)
       : nothing}
     ${this.#renderPreview(this._preview)}`;
   }
