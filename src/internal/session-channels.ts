@@ -4,9 +4,19 @@ import type { Channel } from '../protocol/types.js';
 
 type Translate = (key: StringKey, params?: Record<string, string | number>) => string;
 
-/** The choice of channel, as radio buttons in a fieldset: none when a single channel is offered. */
+/**
+ * The choice of channel, as radio buttons in a fieldset; a single channel offered is named the same
+ * way, as a tile with no control (a Latvian person reads "Smart-ID" before the waiting screen).
+ */
 export function renderChannelChoice(t: Translate, legend: StringKey, offered: readonly Channel[], chosen: Channel, choose: (channel: Channel) => void): TemplateResult | typeof nothing {
-  if (offered.length < 2) return nothing;
+  const [only] = offered;
+  if (!only) return nothing;
+  if (offered.length === 1) {
+    return html`<fieldset>
+      <legend>${t(legend)}</legend>
+      <div class="channels"><span class="channel only">${t(`channel.${only}`)}</span></div>
+    </fieldset>`;
+  }
   return html`<fieldset>
     <legend>${t(legend)}</legend>
     <div class="channels">

@@ -42,6 +42,13 @@ export const sessionStyles = css`
     background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
     color: var(--_fg);
   }
+  .channel.only {
+    cursor: default;
+    justify-content: start;
+    border: 2px solid var(--_accent);
+    background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
+    color: var(--_fg);
+  }
   .channel input {
     accent-color: var(--_accent);
     inline-size: 1.1rem;

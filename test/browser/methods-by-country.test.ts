@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { nothing } from 'lit';
 import '../../src/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
@@ -19,6 +20,15 @@ describe('esign-identify: methods follow the country', () => {
     select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
     await el.updateComplete;
   };
+  const onlyTile = (el: EsignIdentify) => { const tile = el.shadowRoot!.querySelector('.channel.only'); return tile ? plain(tile.textContent.trim()) : null; };
+  const select = (el: EsignIdentify) => personForm(el).shadowRoot!.querySelector<HTMLSelectElement>('#country')!;
+  /** What the person sees after a key: the country shown, the methods offered, the one named alone, the hint. */
+  const shown = (el: EsignIdentify) => ({
+    country: select(el).value,
+    methods: radios(el),
+    only: onlyTile(el),
+    hint: personForm(el).shadowRoot!.querySelector('#code-hint')?.textContent.trim(),
+  });
   const actions = (el: EsignIdentify) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, plain(b.textContent.trim())]);
 
   for (const listed of ['', 'smartid,mobile']) {
@@ -27,6 +37,7 @@ describe('esign-identify: methods follow the country', () => {
       await el.updateComplete;
       expect(radios(el), 'a Latvian page: Smart-ID alone').to.deep.equal([]);
       expect(deepText(el)).not.to.contain(lv['channel.mobile']);
+      expect(onlyTile(el), 'the form names the one method').to.equal(plain(lv['channel.smartid']));
       await chooseCountry(el, 'LT');
       expect(radios(el)).to.deep.equal(['smartid', 'mobile']);
       await chooseCountry(el, 'EE');
@@ -36,6 +47,62 @@ describe('esign-identify: methods follow the country', () => {
       await expect(el).to.be.accessible();
     });
   }
+
+  // real key presses: the select's own `change` stays in the person form's shadow root, and its
+  // `input` comes before the form has taken the new country (a synthetic composed change hid that)
+  it('the methods, the hint and the request follow the country as arrow keys and type-ahead change it', async () => {
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="lv" poll-interval="100"></esign-identify>`);
+    await el.updateComplete;
+    const both = ['smartid', 'mobile'];
+    const latvia = { country: 'LV', methods: [], only: plain(lv['channel.smartid']), hint: lv['form.code.hint-lv'] };
+    const elsewhere = (country: string) => ({ country, methods: both, only: null, hint: lv['form.code.hint'] });
+    expect(shown(el)).to.deep.equal(latvia);
+    select(el).focus();
+    const steps: [string, object][] = [
+      ['ArrowDown', elsewhere('EE')],
+      ['ArrowUp', latvia],
+      ['ArrowUp', elsewhere('LT')],
+      ['ArrowDown', latvia],
+    ];
+    for (const [key, expected] of steps) {
+      await sendKeys({ press: key });
+      await el.updateComplete;
+      await personForm(el).updateComplete;
+      expect(shown(el), `after ${key}`).to.deep.equal(expected);
+    }
+    // type-ahead: "I" is Igaunija, "Li" Lietuva
+    await sendKeys({ type: 'I' });
+    await el.updateComplete;
+    expect(shown(el), 'type-ahead I').to.deep.equal(elsewhere('EE'));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await sendKeys({ type: 'Li' });
+    await el.updateComplete;
+    await personForm(el).updateComplete;
+    expect(shown(el), 'type-ahead Li').to.deep.equal(elsewhere('LT'));
+    expect(el.shadowRoot!.activeElement, 'the focus stays in the form').to.equal(personForm(el));
+    await expect(el).to.be.accessible();
+    // the request follows the country shown: a code only Lithuania knows logs in
+    await type(el, 'code', '30303039914');
+    const done = oneEvent(el, 'esign-authenticated');
+    submitButton(el).click();
+    const { detail } = await done;
+    expect(detail.person.country).to.equal('LT');
+  });
+
+  it('a country the host sets is followed at once, and a change of the select is said to the page as a change', async () => {
+    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="lv"></esign-identify>`);
+    el.country = 'EE';
+    await el.updateComplete;
+    await personForm(el).updateComplete;
+    expect(shown(el)).to.deep.equal({ country: 'EE', methods: ['smartid', 'mobile'], only: null, hint: lv['form.code.hint'] });
+    const changes: string[] = [];
+    personForm(el).addEventListener('change', () => changes.push(personForm(el).country));
+    select(el).focus();
+    await sendKeys({ press: 'ArrowUp' });
+    await el.updateComplete;
+    expect(changes).to.deep.equal(['LV']);
+    expect(shown(el).methods).to.deep.equal([]);
+  });
 
   it('after "no account" in Latvia the way forward is the country, never Mobile-ID', async () => {
     const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="lv" poll-interval="100"></esign-identify>`);

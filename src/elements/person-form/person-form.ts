@@ -27,6 +27,7 @@ export type { PersonChannel, PersonField, PersonValue };
  * was left once or a submit was tried.
  *
  * @fires esign-person-submit - Enter was pressed in a field and no form took the submit.
+ * @fires change - A field's value was committed (the country chosen, a field left changed), as on a native field.
  * @csspart field - Each field's wrapper.
  * @csspart input - The inputs and the select.
  * @csspart readonly - A value the site set (masked), or the only country offered.
@@ -218,10 +219,20 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     if (this._serviceErrors[field]) this._serviceErrors = { ...this._serviceErrors, [field]: undefined };
   }
 
+  /**
+   * On the select's `input`, which crosses the shadow root before its `change` (that does not): a
+   * listener on this element reads the country the select shows, however the person changed it.
+   */
   #onCountry(event: Event): void {
     const chosen = event.target instanceof HTMLSelectElement ? event.target.value : '';
     if (isOneOf(COUNTRIES, chosen)) this.country = chosen;
     this._serviceErrors = { ...this._serviceErrors, code: undefined, country: undefined };
+    if (event.type === 'change') this.#relayChange();
+  }
+
+  /** A field's `change` stays inside the shadow root: this element says it, as a native field would. */
+  #relayChange(): void {
+    this.dispatchEvent(new Event('change', { bubbles: true }));
   }
 
   #onKeydown(event: KeyboardEvent): void {
@@ -272,6 +283,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby="${field}-hint${error ? ` ${field}-error` : ''}"
         @input=${(e: Event) => this.#onInput(field, e)}
+        @change=${() => this.#relayChange()}
         @keydown=${this.#onKeydown}
       />
       ${error ? html`<span class="field-error" id="${field}-error" part="error">${error}</span>` : nothing}
@@ -314,6 +326,7 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
           ?disabled=${this.disabled}
           aria-invalid=${countryError ? 'true' : 'false'}
           aria-describedby=${countryError ? 'country-error' : nothing}
+          @input=${this.#onCountry}
           @change=${this.#onCountry}
         >
           ${offered.map((c) => html`<option value=${c} ?selected=${c === this.country}>${this.t(`country.${c}` as StringKey)}</option>`)}
