@@ -4,6 +4,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createProxyHandler } from '../proxy/node.js';
+import type { ProxyResult } from '../proxy/options.js';
+import { MemoryStore } from '../proxy/store.js';
+import { visitorFromCookie } from '../proxy/visitor.js';
+import { createOidcProvider, type OidcProvider } from './oidc/provider.js';
 import { RedisStore } from '../proxy/redis.js';
 import type { ProxyStore } from '../proxy/store.js';
 import type { ServerSettings } from './settings.js';
@@ -163,7 +167,35 @@ function serveFile(res: ServerResponse, dir: string, name: string, head: boolean
 }
 
 export async function startServer(settings: ServerSettings, io: ServerIo): Promise<RunningServer> {
-  const { store, close: closeStore } = await storeOf(settings, io.log);
+  const { store: sharedStore, close: closeStore } = await storeOf(settings, io.log);
+  // the OpenID Provider keeps its state where the proxy keeps its own: one memory store for both without Redis
+  const store = sharedStore ?? (settings.oidc ? new MemoryStore() : undefined);
+  const visitorSecret = settings.visitorSecret ?? settings.accessToken;
+  const hostVisitor = settings.visitorCookie ? sessionVisitor(settings.visitorCookie, visitorSecret, io.log) : undefined;
+  let oidc: OidcProvider | undefined;
+  if (settings.oidc && store) {
+    oidc = await createOidcProvider({
+      settings: settings.oidc,
+      prefix: settings.prefix,
+      store,
+      sealSecret: visitorSecret,
+      trustProxy: settings.trustProxy,
+      visitorOf: (req) => {
+        const headers = new Headers();
+        if (req.headers.cookie) headers.set('cookie', req.headers.cookie);
+        if (hostVisitor) return hostVisitor({ headers });
+        return visitorFromCookie(req.headers.cookie, { secure: Boolean((req.socket as { encrypted?: boolean }).encrypted), secret: visitorSecret });
+      },
+      log: (level, msg, fields) => io.log(operatorLine(level, msg, fields)),
+    });
+  }
+  const deliver = settings.webhookUrl ? deliverResults({ url: settings.webhookUrl, keys: settings.webhookKeys, cookies: settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const) }, settings.eventSecret ?? settings.accessToken) : undefined;
+  const onResult = oidc || deliver
+    ? async (result: ProxyResult) => {
+        if (oidc && result.kind === 'login') await oidc.loginVerified(result);
+        return deliver ? deliver(result) : undefined;
+      }
+    : undefined;
   const cookies = settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const);
   const hooks = { keys: settings.webhookKeys, cookies };
   const limits = settings.rateLimit;
@@ -191,9 +223,9 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
           },
         }
       : {}),
-    ...(settings.webhookUrl ? { onResult: deliverResults({ url: settings.webhookUrl, ...hooks }, settings.eventSecret ?? settings.accessToken) } : {}),
+    ...(onResult ? { onResult } : {}),
     ...(settings.signerUrl ? { signer: askSigner({ url: settings.signerUrl, ...hooks }) } : {}),
-    ...(settings.visitorCookie ? { visitor: sessionVisitor(settings.visitorCookie, settings.visitorSecret ?? settings.accessToken, io.log) } : {}),
+    ...(hostVisitor ? { visitor: hostVisitor } : {}),
   });
   const health = new Set(['/healthz', `${settings.prefix}/healthz`]);
   const ready = new Set(['/readyz', `${settings.prefix}/readyz`]);
@@ -212,6 +244,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
       void handler.health().then((health) => json(res, health.ok ? 200 : 503, health));
       return;
     }
+    if (oidc?.handle(req, res)) return;
     if ((req.method === 'GET' || req.method === 'HEAD') && io.widgetDir && settings.serveWidget && path.startsWith(cdn)) {
       if (serveFile(res, io.widgetDir, path.slice(cdn.length), req.method === 'HEAD')) return;
       return json(res, 404, { status: 'error', message: 'Not found' });

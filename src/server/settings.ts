@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { webhookKeys } from './webhook.js';
 
 /*
@@ -46,6 +47,23 @@ export interface ServerSettings {
   rateLimit: { visitor: number; person: number; windowMs: number; address: number | undefined } | undefined;
   /** What every Redis key of this site begins with. */
   redisPrefix: string;
+  /** esign-proxy as an OpenID Provider: its issuer, its clients and its signing keys (read at start). */
+  oidc: OidcSettings | undefined;
+}
+
+export interface OidcSettings {
+  /** The issuer URL, under the prefix: `https://site.example/esign/oidc`. */
+  issuer: string;
+  /** The clients' registration metadata, as the file holds it (the provider library checks each). */
+  clients: Record<string, unknown>[];
+  /** The private JWKS every node signs with; null: a key made at start (development only). */
+  keys: { keys: Record<string, unknown>[] } | null;
+  /** The key of the `sub` digest (a person's country and code): stable for as long as the site keeps it. */
+  subjectSecret: string;
+  /** Where `sub`'s key came from: a warning is said when it is not a setting of its own. */
+  subjectSecretFrom: 'setting' | 'visitor secret' | 'access token';
+  /** A stylesheet of the site's look for the hosted login page (custom properties and parts), as text. */
+  stylesheet: string | null;
 }
 
 interface Setting {
@@ -80,6 +98,11 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'ESIGN_ALLOW_PLAIN_HTTP', flag: '--allow-plain-http', what: '1 allows http:// webhook and signer URLs on another machine (a private network you trust). Default 0: https://, or http:// on a loopback address only.' },
   { env: 'ESIGN_RATE_LIMIT', flag: '--rate-limit', what: 'session starts allowed "visitor,person,window[,address]": per visitor, per person, the window in seconds, per address, e.g. 12,6,600 (the default: 12 and 6 in 10 minutes, 60 per address).' },
   { env: 'ESIGN_REDIS_PREFIX', flag: '--redis-prefix', what: 'what every Redis key of this site begins with, so that sites sharing a Redis share nothing. Default: esign-proxy: and a digest of the access token.' },
+  { env: 'ESIGN_OIDC_ISSUER', flag: '--oidc-issuer', what: 'makes esign-proxy an OpenID Provider with this issuer URL, under the prefix (https://site.example/esign/oidc): a site logs a person in with its stack\'s OpenID Connect client. Default none.' },
+  { env: 'ESIGN_OIDC_CLIENTS', flag: '--oidc-clients', what: 'a JSON file: an array of client registrations (client_id, client_secret, redirect_uris, token_endpoint_auth_method, client_name). Required with ESIGN_OIDC_ISSUER.' },
+  { env: 'ESIGN_OIDC_KEYS', flag: '--oidc-keys', what: 'a JSON file: the private JWKS the ID tokens are signed with, the same on every node. Default: a key made at start, for development only (a restart or a second node makes ID tokens no client can check).' },
+  { env: 'ESIGN_OIDC_SUBJECT_SECRET', flag: '--oidc-subject-secret', what: 'the key of sub, a digest of the person\'s country and code: keep it for as long as your users are kept. Default: ESIGN_VISITOR_SECRET, else the access token (a new token would give every person a new sub).' },
+  { env: 'ESIGN_OIDC_STYLESHEET', flag: '--oidc-stylesheet', what: 'a CSS file of your site\'s look for the hosted login page (the documented custom properties and ::part()s). Default none.' },
   { env: 'ESIGN_SHUTDOWN_MS', flag: '--shutdown-ms', what: 'how long SIGTERM waits for requests in flight, ms. Default 35000 (a result hook\'s 30 s and a margin).' },
 ];
 
@@ -149,6 +172,10 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   const webhookUrl = get('ESIGN_WEBHOOK_URL') || undefined;
   const signerUrl = get('ESIGN_SIGNER_URL') || undefined;
   for (const [name, url] of [['ESIGN_WEBHOOK_URL', webhookUrl], ['ESIGN_SIGNER_URL', signerUrl]] as const) {
+    if (url && URL.canParse(url) && (new URL(url).username || new URL(url).password)) {
+      // said without the URL: its password would be in the log
+      throw new SettingError(`${named(byEnv(name))} carries a user or password: the deliveries are signed, so the URL needs none (and a password in a URL ends up in logs). Take it out`);
+    }
     if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) throw new SettingError(`${named(byEnv(name))} must be an http(s) address, not ${JSON.stringify(url.slice(0, 80))}`);
   }
   const secrets = get('ESIGN_WEBHOOK_SECRET') ?? '';
@@ -183,7 +210,9 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   }
   const redisPrefix = get('ESIGN_REDIS_PREFIX') || `esign-proxy:${createHash('sha256').update(accessToken).digest('hex').slice(0, 12)}:`;
   if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) throw new SettingError(`${named(byEnv('ESIGN_REDIS_PREFIX'))} must be up to 64 visible characters, no spaces`);
+  const oidc = readOidc(get, prefix, get('ESIGN_VISITOR_SECRET') || undefined, accessToken);
   return {
+    oidc,
     forwardCookies,
     allowPlainHttp,
     rateLimit,
@@ -210,6 +239,61 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
     serveWidget: flagOf(get('ESIGN_SERVE_WIDGET'), byEnv('ESIGN_SERVE_WIDGET'), true),
     shutdownMs,
   };
+}
+
+/** A JSON file a setting names: its value, or a sentence naming the setting. */
+function jsonFile(name: string, path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SettingError(`${named(byEnv(name))}: cannot read ${JSON.stringify(path)} (${error instanceof Error && 'code' in error ? String(error.code) : 'unreadable'})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new SettingError(`${named(byEnv(name))}: ${JSON.stringify(path)} is not JSON`);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function readOidc(get: (name: string) => string | undefined, prefix: string, visitorSecret: string | undefined, accessToken: string): OidcSettings | undefined {
+  const issuer = get('ESIGN_OIDC_ISSUER')?.replace(/\/+$/, '');
+  if (!issuer) return undefined;
+  const issuerSetting = named(byEnv('ESIGN_OIDC_ISSUER'));
+  if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol)) throw new SettingError(`${issuerSetting} must be an https:// URL, not ${JSON.stringify(issuer.slice(0, 80))}`);
+  const url = new URL(issuer);
+  if (url.username || url.password || url.search || url.hash) throw new SettingError(`${issuerSetting} is a URL with no user, password, query or fragment`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) throw new SettingError(`${issuerSetting} must be https:// (plain http:// only on this machine, for development)`);
+  if (!url.pathname.startsWith(`${prefix}/`)) throw new SettingError(`${issuerSetting} must be under the prefix, e.g. https://site.example${prefix}/oidc (nginx sends ${prefix}/ here), not ${JSON.stringify(issuer)}`);
+  const clientsPath = get('ESIGN_OIDC_CLIENTS');
+  if (!clientsPath) throw new SettingError(`${named(byEnv('ESIGN_OIDC_CLIENTS'))} is required with ${issuerSetting}: a JSON file of the clients`);
+  const clients = jsonFile('ESIGN_OIDC_CLIENTS', clientsPath);
+  if (!Array.isArray(clients) || !clients.length || !clients.every(isObject)) throw new SettingError(`${named(byEnv('ESIGN_OIDC_CLIENTS'))}: the file holds an array of client registrations (objects with client_id and redirect_uris)`);
+  const keysPath = get('ESIGN_OIDC_KEYS');
+  let keys: OidcSettings['keys'] = null;
+  if (keysPath) {
+    const jwks = jsonFile('ESIGN_OIDC_KEYS', keysPath);
+    const list = isObject(jwks) ? jwks['keys'] : undefined;
+    if (!Array.isArray(list) || !list.length || !list.every((key) => isObject(key) && typeof key['d'] === 'string')) {
+      throw new SettingError(`${named(byEnv('ESIGN_OIDC_KEYS'))}: the file holds a private JWKS, {"keys": [...]} with each key's private part`);
+    }
+    keys = { keys: list.filter(isObject) };
+  }
+  const stylesheetPath = get('ESIGN_OIDC_STYLESHEET');
+  let stylesheet: string | null = null;
+  if (stylesheetPath) {
+    try {
+      stylesheet = readFileSync(stylesheetPath, 'utf8');
+    } catch {
+      throw new SettingError(`${named(byEnv('ESIGN_OIDC_STYLESHEET'))}: cannot read ${JSON.stringify(stylesheetPath)}`);
+    }
+  }
+  const own = get('ESIGN_OIDC_SUBJECT_SECRET');
+  if (own !== undefined && own !== '' && own.length < 16) throw new SettingError(`${named(byEnv('ESIGN_OIDC_SUBJECT_SECRET'))} must be 16 characters or more`);
+  const subjectSecretFrom = own ? 'setting' : visitorSecret ? 'visitor secret' : 'access token';
+  return { issuer, clients, keys, subjectSecret: own || visitorSecret || accessToken, subjectSecretFrom, stylesheet };
 }
 
 export function helpText(): string {

@@ -50,6 +50,8 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
     phoneLanguage: { type: String, attribute: 'phone-language' },
     peps: { type: Boolean },
     sanctions: { type: Boolean },
+    interaction: { type: String },
+    authorize: { type: String },
   };
 
   /** Language of the phone screen (LIT, ENG, RUS, EST); follows the UI language when unset. */
@@ -58,12 +60,25 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
   declare peps: boolean;
   /** Ask the service for a sanctions check. */
   declare sanctions: boolean;
+  /**
+   * An OpenID Connect login on esign-proxy's own login page: the interaction's path, which the
+   * verified login continues to the site (the page sets it).
+   */
+  declare interaction: string;
+  /**
+   * An OpenID Connect login on the site's own page: the authorization request the site's client
+   * made (`https://site.example/esign/oidc/auth?client_id=…`), on this origin. After the login the
+   * browser goes on to the site's redirect URI with the code, as from the provider's own page.
+   */
+  declare authorize: string;
 
   constructor() {
     super();
     this.phoneLanguage = '';
     this.peps = false;
     this.sanctions = false;
+    this.interaction = '';
+    this.authorize = '';
   }
 
   protected readonly session: SessionSpec<'login', AuthenticatedDetail> = {
@@ -86,7 +101,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
         { signal },
       );
     },
-    finish: (raw, { channel }) => {
+    finish: async (raw, { channel, token }) => {
       requireAnswer(isText(raw.code) && isText(raw.country) && isString(raw.name) && isString(raw.surname), 'person');
       const detail: AuthenticatedDetail = {
         person: { name: raw.name, surname: raw.surname, code: raw.code, country: raw.country },
@@ -99,6 +114,10 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
         raw,
       };
       this.emit('esign-authenticated', detail);
+      if (this.interaction || this.authorize) {
+        const { continueLogin } = await import('./continue-login.js');
+        await continueLogin({ interaction: this.interaction, authorize: this.authorize }, token);
+      }
       return detail;
     },
   };

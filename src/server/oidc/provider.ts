@@ -1,0 +1,289 @@
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LoginResult } from '../../proxy/options.js';
+import { seal, unseal } from '../../proxy/sealed.js';
+import type { ProxyStore } from '../../proxy/store.js';
+import { isOneOf } from '../../protocol/checks.js';
+import { COUNTRIES, type Channel } from '../../protocol/types.js';
+import type { OidcSettings } from '../settings.js';
+import { CLAIMS_BY_SCOPE, claimsOf, subjectOf, type VerifiedPerson } from './claims.js';
+import { endedPage, loginPage, PAGE_CSS, pageLanguage, refusedPage } from './page.js';
+import { storeAdapter } from './store-adapter.js';
+
+/*
+ * esign-proxy as an OpenID Provider (panva's oidc-provider, certified): the authorization code flow
+ * with PKCE, its state in the proxy's own store. The person logs in with <esign-identify> through
+ * this very proxy; the verified login (never the browser's word) becomes the ID token's claims.
+ *
+ *   /authorize ─303─> /interaction/<uid> (the page; or the site's own page, given `authorize`)
+ *   the login ends well: onResult keeps it by its session token, sealed, for this browser alone
+ *   POST /interaction/<uid>/login {token} ─> {location: /auth/<uid>} ─303─> redirect_uri?code=…
+ */
+
+/** How long a verified login waits for its page to continue it. */
+const LOGIN_KEPT_MS = 5 * 60_000;
+/** How long a person's claims are kept for the tokens of one login (the code, then userinfo). */
+const ACCOUNT_KEPT_MS = 60 * 60_000;
+const MAX_BODY = 4096;
+
+export interface OidcOptions {
+  settings: OidcSettings;
+  prefix: string;
+  store: ProxyStore;
+  /** The key the kept values are sealed with (the visitor secret). */
+  sealSecret: string;
+  /** The browser's X-Forwarded-Proto and -Host are the truth (nginx in front). */
+  trustProxy: boolean;
+  /** The visitor a request comes from, as the proxy's `result.visitor` names it; null: none. */
+  visitorOf: (req: IncomingMessage) => string | null;
+  log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, string | number | undefined>) => void;
+}
+
+export interface OidcProvider {
+  /** Answers a request under the issuer's path; false when the path is not the provider's. */
+  handle: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** A verified login, kept until its page continues it (or five minutes). */
+  loginVerified: (result: LoginResult) => Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new Error('too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers }).end(body);
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, 'application/json', JSON.stringify(body));
+
+/** The page's policy: scripts and styles of this origin only, Trusted Types, no frames; forms post here and to the client. */
+function pageCsp(formTargets: string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join('')}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+    'trusted-types lit-html esign-elements',
+  ].join('; ');
+}
+
+/** A development key, made at start: said in the log, since no other node or restart signs alike. */
+function developmentKeys(): { keys: Record<string, unknown>[] } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = privateKey.export({ format: 'jwk' }) as Record<string, unknown>;
+  return { keys: [{ ...jwk, alg: 'RS256', use: 'sig', kid: `dev-${Date.now().toString(36)}` }] };
+}
+
+/** The same origin as the request: a POST that changes the login comes from this site's own page. */
+function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
+  const origin = req.headers.origin;
+  if (!origin || !URL.canParse(origin)) return false;
+  const forwardedHost = trustProxy ? String(req.headers['x-forwarded-host'] ?? '').split(',')[0]?.trim() : '';
+  const host = forwardedHost || req.headers.host;
+  return new URL(origin).host === host;
+}
+
+const amrOf = (channel: Channel): string[] => (channel === 'mobile' ? ['hwk', 'pin', 'mfa'] : ['swk', 'pin', 'mfa']);
+
+export async function createOidcProvider(options: OidcOptions): Promise<OidcProvider> {
+  const { log } = options;
+  // the library's own notices (console.warn / console.info) become operator lines, JSON like the others
+  const { warn, info } = console;
+  console.warn = (...args: unknown[]) => log('warn', args.map(String).join(' '), { code: 'oidc-library' });
+  console.info = (...args: unknown[]) => log('info', args.map(String).join(' '), { code: 'oidc-library' });
+  try {
+    return await build(options);
+  } finally {
+    Object.assign(console, { warn, info });
+  }
+}
+
+async function build(options: OidcOptions): Promise<OidcProvider> {
+  const { settings, store, sealSecret, prefix, log } = options;
+  const library = await import('oidc-provider').catch((error: unknown) => {
+    if (error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND') throw new Error('ESIGN_OIDC_ISSUER needs the oidc-provider package: npm install oidc-provider');
+    throw error;
+  });
+  const { Provider, errors, interactionPolicy } = library;
+  const mount = new URL(settings.issuer).pathname.replace(/\/+$/, '');
+  const keys = settings.keys ?? developmentKeys();
+  if (!settings.keys) log('warn', 'ESIGN_OIDC_KEYS is not set: the ID tokens are signed with a key made at start, for development only (a restart or a second node signs with another key)', { code: 'oidc-development-key' });
+  if (settings.subjectSecretFrom !== 'setting') log('warn', `ESIGN_OIDC_SUBJECT_SECRET is not set: sub is keyed with the ${settings.subjectSecretFrom}; changing that changes every person's sub`, { code: 'oidc-subject-secret' });
+
+  const policy = interactionPolicy.base();
+  // every authorization asks the person: no silent login from an earlier one (prompt=none is refused login_required)
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check('esign_every_time', 'every authorization asks the person', (ctx) => (ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT)),
+  );
+
+  const accountKey = (sub: string) => `oidc:account:${sub}`;
+  const provider = new Provider(settings.issuer, {
+    adapter: storeAdapter({ store, secret: sealSecret, alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed') }),
+    clients: settings.clients as never,
+    jwks: keys as never,
+    cookies: { keys: [createHmac('sha256', sealSecret).update('esign-oidc cookies').digest('base64url')] },
+    // auth_time and amr in every ID token (the login's), beside the claims of the scopes granted
+    claims: { sid: null, iss: null, ...Object.fromEntries(Object.entries(CLAIMS_BY_SCOPE).map(([scope, claims]) => [scope, [...claims]])) },
+    scopes: Object.keys(CLAIMS_BY_SCOPE),
+    // the scope's claims in the ID token too: a client reads the person without a second call
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    // ID tokens signed with the first key's algorithm (RS256 unless the keys say otherwise): every client's default
+    clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: (typeof keys.keys[0]?.['alg'] === 'string' ? keys.keys[0]['alg'] : 'RS256') as 'RS256' },
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
+    ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
+    interactions: { policy, url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
+    clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
+    findAccount: async (_ctx, sub) => {
+      const sealed = await store.get(accountKey(sub));
+      const text = sealed === null ? null : unseal(sealSecret, sealed);
+      if (text === null) return undefined;
+      const person = JSON.parse(text) as VerifiedPerson;
+      return { accountId: sub, claims: () => claimsOf(person, sub) };
+    },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.set('content-security-policy', pageCsp([]));
+      ctx.body = refusedPage(pageLanguage(ctx.oidc?.params?.['ui_locales']), mount, `${String(out['error'])}: ${String(out['error_description'] ?? '')}`);
+    },
+  });
+  provider.proxy = options.trustProxy;
+  const callback = provider.callback();
+  provider.on('server_error', (_ctx, error) => log('error', `OpenID Provider: ${error.message}`, { code: 'oidc-server-error' }));
+  provider.on('grant.error', (_ctx, error) => log('warn', `OpenID Provider: a token request refused: ${error.message}`, { code: 'oidc-grant-refused' }));
+
+  const loginKey = (token: string) => `oidc:login:${token}`;
+
+  async function interactionOf(req: IncomingMessage, res: ServerResponse, uid: string) {
+    try {
+      const details = await provider.interactionDetails(req, res);
+      return details.uid === uid ? details : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async function clientName(clientId: unknown): Promise<string> {
+    const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
+    return (client?.clientName ?? (typeof clientId === 'string' ? clientId : '')) || 'the site';
+  }
+
+  async function page(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    const details = await interactionOf(req, res, uid);
+    const language = pageLanguage(details?.params['ui_locales']);
+    if (!details) return send(res, 410, 'text/html; charset=utf-8', endedPage(language, mount), { 'content-security-policy': pageCsp([]) });
+    const redirect = details.params['redirect_uri'];
+    const targets = typeof redirect === 'string' && URL.canParse(redirect) ? [new URL(redirect).origin] : [];
+    send(res, 200, 'text/html; charset=utf-8', loginPage({ language, site: await clientName(details.params['client_id']), prefix, mount, uid, hasLook: settings.stylesheet !== null }), {
+      'content-security-policy': pageCsp(targets),
+      'referrer-policy': 'no-referrer',
+    });
+  }
+
+  /** The verified login of this browser, taken once, into the interaction: where the browser goes next. */
+  async function login(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    if (!sameOrigin(req, options.trustProxy)) return json(res, 403, { status: 'error', code: 'cross-site', message: 'A login is continued from this site\'s own pages' });
+    let token: unknown;
+    try {
+      token = (JSON.parse(await readBody(req)) as Record<string, unknown>)['token'];
+    } catch {
+      return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
+    }
+    if (typeof token !== 'string' || !/^[A-Za-z0-9._~-]{1,200}$/.test(token)) return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
+    const details = await interactionOf(req, res, uid);
+    if (!details) return json(res, 410, { status: 'error', code: 'session-not-found', message: 'This login has ended: start it again from the site' });
+    const sealed = await store.get(loginKey(token));
+    const text = sealed === null ? null : unseal(sealSecret, sealed);
+    const kept = text === null ? null : (JSON.parse(text) as { visitor: string; person: VerifiedPerson });
+    const visitor = options.visitorOf(req);
+    if (!kept || visitor === null || kept.visitor !== visitor) {
+      log('warn', 'OpenID Provider: a login to continue that this browser did not make, or that was continued already', { code: 'oidc-login-unknown', uid });
+      return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
+    }
+    if (!(await store.setIfAbsent(`${loginKey(token)}:taken`, '1', LOGIN_KEPT_MS))) return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
+    await store.delete(loginKey(token));
+    const { person } = kept;
+    const sub = subjectOf(person.country, person.code, settings.subjectSecret);
+    await store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), ACCOUNT_KEPT_MS);
+    const clientId = String(details.params['client_id']);
+    const grant = new provider.Grant({ accountId: sub, clientId });
+    const asked = typeof details.params['scope'] === 'string' ? details.params['scope'].split(' ') : [];
+    grant.addOIDCScope(asked.filter((scope) => scope in CLAIMS_BY_SCOPE).join(' '));
+    const grantId = await grant.save();
+    const location = await provider.interactionResult(req, res, { login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    log('info', 'OpenID Provider: a verified login continued to its client', { code: 'oidc-login', uid, client: clientId });
+    json(res, 200, { location });
+  }
+
+  /** The person turned back, or the page ends the login after a refusal: access_denied, as the standard says. */
+  async function abort(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    if (!sameOrigin(req, options.trustProxy)) return json(res, 403, { status: 'error', code: 'cross-site', message: 'A login is ended from this site\'s own pages' });
+    const details = await interactionOf(req, res, uid);
+    const language = pageLanguage(details?.params['ui_locales']);
+    if (!details) return send(res, 410, 'text/html; charset=utf-8', endedPage(language, mount), { 'content-security-policy': pageCsp([]) });
+    const location = await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'The person did not log in' }, { mergeWithLastSubmission: false });
+    res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
+  }
+
+  const interactionPath = new RegExp(`^${mount.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/([A-Za-z0-9_-]{1,64})(/login|/abort)?$`);
+
+  return {
+    handle(req, res) {
+      const url = req.url ?? '/';
+      const path = url.split('?')[0] ?? '/';
+      if (path !== mount && !path.startsWith(`${mount}/`)) return false;
+      const failed = (error: unknown) => {
+        log('error', `OpenID Provider: ${error instanceof Error ? error.message : String(error)}`, { code: 'oidc-failed' });
+        if (!res.headersSent) json(res, 500, { status: 'error', code: 'service-error', message: 'The login could not go on' });
+      };
+      if (req.method === 'GET' && path === `${mount}/page.css`) {
+        send(res, 200, 'text/css; charset=utf-8', PAGE_CSS, { 'cache-control': 'public, max-age=3600' });
+        return true;
+      }
+      if (req.method === 'GET' && path === `${mount}/look.css` && settings.stylesheet !== null) {
+        send(res, 200, 'text/css; charset=utf-8', settings.stylesheet, { 'cache-control': 'public, max-age=300' });
+        return true;
+      }
+      const interaction = interactionPath.exec(path);
+      if (interaction) {
+        const [, uid = '', action] = interaction;
+        if (!action && req.method === 'GET') page(req, res, uid).catch(failed);
+        else if (action === '/login' && req.method === 'POST') login(req, res, uid).catch(failed);
+        else if (action === '/abort' && req.method === 'POST') abort(req, res, uid).catch(failed);
+        else json(res, 405, { status: 'error', message: 'Method not allowed' });
+        return true;
+      }
+      // the library's own routes, seen as if mounted at the issuer's path (as a framework's router would strip it)
+      Object.assign(req, { originalUrl: url });
+      req.url = url.slice(mount.length) || '/';
+      void callback(req, res);
+      return true;
+    },
+    async loginVerified(result) {
+      const { code, country, name, surname } = result.result;
+      if (!isOneOf(COUNTRIES, country) || typeof code !== 'string') return;
+      const person: VerifiedPerson = { country, code, givenName: String(name ?? ''), familyName: String(surname ?? ''), channel: result.channel, authTime: Math.floor(Date.now() / 1000) };
+      await store.set(loginKey(result.token), seal(sealSecret, JSON.stringify({ visitor: result.visitor, person })), LOGIN_KEPT_MS);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { seal, unseal } from '../../proxy/sealed.js';
+import type { ProxyStore } from '../../proxy/store.js';
+
+/*
+ * The OpenID Provider's storage in the proxy's own store (memory, Redis or Redis Cluster): a code
+ * made on one node is redeemed on another and, with Redis, survives a restart. Every payload is
+ * sealed (AES-256-GCM under the visitor secret): what a login leaves in the store is readable by
+ * no one who reads the store.
+ */
+
+type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number };
+
+/** Models whose entries belong to a grant, and go when it is revoked. */
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+/** An entry without a lifetime of its own lives this long. */
+const DEFAULT_TTL_S = 3600;
+
+export interface AdapterContext {
+  store: ProxyStore;
+  secret: string;
+  /** The provider library's error for a grant that cannot be used (a code redeemed twice at once). */
+  alreadyConsumed: () => Error;
+}
+
+export function storeAdapter(context: AdapterContext): (model: string) => StoreAdapter {
+  return (model) => new StoreAdapter(model, context);
+}
+
+export class StoreAdapter {
+  readonly #model: string;
+  readonly #context: AdapterContext;
+
+  constructor(model: string, context: AdapterContext) {
+    this.#model = model;
+    this.#context = context;
+  }
+
+  #key(id: string): string {
+    return `oidc:${this.#model}:${id}`;
+  }
+
+  async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+    const ttlMs = (expiresIn && expiresIn > 0 ? expiresIn : DEFAULT_TTL_S) * 1000;
+    const { store, secret } = this.#context;
+    await store.set(this.#key(id), seal(secret, JSON.stringify(payload)), ttlMs);
+    if (payload.uid) await store.set(`oidc:${this.#model}:uid:${payload.uid}`, id, ttlMs);
+    if (payload.userCode) await store.set(`oidc:${this.#model}:user-code:${payload.userCode}`, id, ttlMs);
+    if (GRANTABLE.has(this.#model) && payload.grantId) {
+      const grantKey = `oidc:grant-members:${payload.grantId}`;
+      const members = new Set(this.#list(await store.get(grantKey)));
+      members.add(this.#key(id));
+      await store.set(grantKey, JSON.stringify([...members]), ttlMs);
+    }
+  }
+
+  #list(text: string | null): string[] {
+    if (!text) return [];
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
+  }
+
+  async find(id: string): Promise<Payload | undefined> {
+    const { store, secret } = this.#context;
+    const sealed = await store.get(this.#key(id));
+    const text = sealed === null ? null : unseal(secret, sealed);
+    if (text === null) return undefined;
+    const payload = JSON.parse(text) as Payload;
+    const consumed = await store.get(`${this.#key(id)}:consumed`);
+    return consumed ? { ...payload, consumed: Number(consumed) } : payload;
+  }
+
+  async findByUid(uid: string): Promise<Payload | undefined> {
+    const id = await this.#context.store.get(`oidc:${this.#model}:uid:${uid}`);
+    return id === null ? undefined : this.find(id);
+  }
+
+  async findByUserCode(userCode: string): Promise<Payload | undefined> {
+    const id = await this.#context.store.get(`oidc:${this.#model}:user-code:${userCode}`);
+    return id === null ? undefined : this.find(id);
+  }
+
+  /**
+   * Marks an entry used, once: of two redemptions of one code at the same moment (two nodes), the
+   * second finds it taken and is refused, as it would be had it come later.
+   */
+  async consume(id: string): Promise<void> {
+    const took = await this.#context.store.setIfAbsent(`${this.#key(id)}:consumed`, String(Math.floor(Date.now() / 1000)), DEFAULT_TTL_S * 1000);
+    if (!took) throw this.#context.alreadyConsumed();
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.#context.store.delete(this.#key(id));
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    const { store } = this.#context;
+    const grantKey = `oidc:grant-members:${grantId}`;
+    for (const key of this.#list(await store.get(grantKey))) await store.delete(key);
+    await store.delete(grantKey);
+  }
+}

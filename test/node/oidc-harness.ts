@@ -1,0 +1,144 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as client from 'openid-client';
+import { freePort, scratchDir } from './processes.js';
+import { until } from './wait.js';
+
+/*
+ * esign-proxy as an OpenID Provider, tried as a relying party and a browser would: clients and
+ * keys in files as a host writes them, a browser that keeps cookies by their paths and follows no
+ * redirect by itself, and openid-client (a certified relying party) on the site's side.
+ */
+
+export const SITE = 'http://127.0.0.1:9/callback';
+export const OTHER_SITE = 'http://127.0.0.1:9/other-callback';
+
+export interface OidcFiles {
+  clients: string;
+  keys: string;
+  dir: string;
+}
+
+/** A confidential client (a site's server), a second one, and a public one (PKCE, no secret); a private JWKS. */
+export function oidcFiles(): OidcFiles {
+  const dir = scratchDir('oidc');
+  const clients = join(dir, 'clients.json');
+  writeFileSync(
+    clients,
+    JSON.stringify([
+      { client_id: 'bank', client_secret: 'bank-secret-0123456789abcdef', redirect_uris: [SITE], client_name: 'Test Bank' },
+      { client_id: 'shop', client_secret: 'shop-secret-0123456789abcdef', redirect_uris: [OTHER_SITE], client_name: 'Test Shop' },
+      { client_id: 'spa', token_endpoint_auth_method: 'none', redirect_uris: [SITE], client_name: 'Test App' },
+    ]),
+  );
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keys = join(dir, 'keys.json');
+  writeFileSync(keys, JSON.stringify({ keys: [{ ...(privateKey.export({ format: 'jwk' }) as object), alg: 'RS256', use: 'sig', kid: 'test-1' }] }), { mode: 0o600 });
+  return { clients, keys, dir };
+}
+
+/** A browser of one person: cookies kept by name and path, redirects answered by the test. */
+export class Browser {
+  readonly #cookies = new Map<string, { value: string; path: string }>();
+
+  constructor(readonly origin: string) {}
+
+  #cookieHeader(path: string): string {
+    return [...this.#cookies.entries()]
+      .filter(([, cookie]) => path === cookie.path || path.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`))
+      .map(([key, cookie]) => `${key.split('\n')[0]}=${cookie.value}`)
+      .join('; ');
+  }
+
+  #keep(answer: Response): void {
+    for (const line of answer.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const path = attributes.find((a) => /^path=/i.test(a))?.slice(5) ?? '/';
+      const expired = attributes.some((a) => /^max-age=0$/i.test(a) || /^expires=Thu, 01 Jan 1970/i.test(a));
+      const key = `${name}\n${path}`;
+      if (expired) this.#cookies.delete(key);
+      else this.#cookies.set(key, { value: pair.slice(eq + 1), path });
+    }
+  }
+
+  /** A request of this browser to its own origin: its cookies, its Origin on a POST. */
+  async fetch(pathOrUrl: string, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(pathOrUrl, this.origin);
+    const headers = new Headers(init.headers);
+    const cookie = this.#cookieHeader(url.pathname);
+    if (cookie) headers.set('cookie', cookie);
+    if (init.method && init.method !== 'GET') headers.set('origin', this.origin);
+    const answer = await fetch(url, { ...init, headers, redirect: 'manual' });
+    this.#keep(answer);
+    return answer;
+  }
+
+  /** Follows this origin's redirects as a browser would; stops at one to another origin and gives its Location. */
+  async navigate(pathOrUrl: string, init: RequestInit = {}): Promise<{ answer: Response; url: string }> {
+    let url = new URL(pathOrUrl, this.origin).href;
+    let answer = await this.fetch(url, init);
+    for (let hops = 0; answer.status >= 300 && answer.status < 400 && hops < 10; hops++) {
+      url = new URL(answer.headers.get('location') ?? '', url).href;
+      if (new URL(url).origin !== this.origin) return { answer, url };
+      answer = await this.fetch(url);
+    }
+    return { answer, url };
+  }
+
+  /** Logs in with Smart-ID through the proxy as the widget does: the start, then polls until the answer. */
+  async smartIdLogin(code: string, country: string): Promise<string> {
+    const start = await this.fetch('/esign/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, country }) });
+    const started = (await start.json()) as { token?: string };
+    if (!started.token) throw new Error(`the login did not start: ${start.status} ${JSON.stringify(started)}`);
+    let status = 'waiting';
+    await until(
+      async () => {
+        const answer = await this.fetch(`/esign/smartid/status/${started.token}.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        status = ((await answer.json()) as { status: string }).status;
+        return status !== 'waiting';
+      },
+      'the login answered',
+      20_000,
+      100,
+    );
+    if (status !== 'ok') throw new Error(`the login ended ${status}`);
+    return started.token;
+  }
+}
+
+export interface AuthorizationRequest {
+  url: URL;
+  verifier: string;
+  state: string;
+  nonce: string;
+}
+
+export interface Relying {
+  config: client.Configuration;
+  /** The authorization request's URL and what the site keeps to check the answer. */
+  request: (extra?: Record<string, string>) => Promise<AuthorizationRequest>;
+  /** The code of a callback URL redeemed, as the site's server does. */
+  redeem: (callback: string, asked: AuthorizationRequest) => Promise<client.TokenEndpointResponse & client.TokenEndpointResponseHelpers>;
+}
+
+/** The site's side: openid-client discovering the issuer (plain http on loopback only, allowed by the test). */
+export async function relyingParty(issuer: string, clientId: string, secret: string | undefined, redirectUri = SITE): Promise<Relying> {
+  const config = await client.discovery(new URL(issuer), clientId, secret ? { client_secret: secret } : { token_endpoint_auth_method: 'none' }, secret ? undefined : client.None(), { execute: [client.allowInsecureRequests] });
+  return {
+    config,
+    request: async (extra = {}) => {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const challenge = await client.calculatePKCECodeChallenge(verifier);
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile nin', state, nonce, code_challenge: challenge, code_challenge_method: 'S256', ...extra });
+      return { url, verifier, state, nonce };
+    },
+    redeem: (callback, asked) => client.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: asked.verifier, expectedState: asked.state, expectedNonce: asked.nonce }),
+  };
+}
+
+export { client, freePort };
