@@ -17,6 +17,7 @@ const SLOW_FIRST = [
   'test/e2e/examples-next.test.ts',
   'test/e2e/examples-angular.test.ts',
   'test/node/check-proxy.test.ts',
+  'test/node/oidc-provider.test.ts',
   'test/node/check-proxy-python.test.ts',
   'test/node/check-proxy-broken.test.ts',
   'test/e2e/bad-network.test.ts',

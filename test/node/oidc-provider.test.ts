@@ -35,7 +35,7 @@ async function logIn(browser: Browser, asked: URL, person = { code: '40504040001
   const body = (await continued.json()) as { location?: string };
   assert.equal(continued.status, 200, JSON.stringify(body));
   const back = await browser.navigate(body.location!);
-  assert.equal(new URL(back.url).origin + new URL(back.url).pathname, SITE, 'sent to the site\'s redirect URI');
+  assert.equal(new URL(back.url).origin + new URL(back.url).pathname, SITE, `sent to the site's redirect URI: ${back.answer.status} ${await back.answer.text()}`);
   return back.url;
 }
 
@@ -90,5 +90,190 @@ describe('esign-proxy as an OpenID Provider', () => {
     const info = await client.fetchUserInfo(site.config, tokens.access_token, claims.sub);
     assert.equal(info['nin'], '40504040001');
     assert.ok(!proxy.stderr().includes('40504040001') && !proxy.stdout().includes('40504040001'), 'the code in no line');
+  });
+
+  it('refuses a code used twice, a wrong code_verifier, another client\'s code, and a code past its minute; a code redeemed after 35 s is good', async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const shop = await relyingParty(issuer, 'shop', 'shop-secret-0123456789abcdef', OTHER_SITE);
+    const browser = new Browser(proxy.url);
+    const once = await bank.request();
+    const callback = await logIn(browser, once.url);
+    await bank.redeem(callback, once);
+    assert.equal(await errorOf(bank.redeem(callback, once)), 'invalid_grant', 'a code used twice');
+    const wrong = await bank.request();
+    const wrongCallback = await logIn(browser, wrong.url);
+    assert.equal(await errorOf(bank.redeem(wrongCallback, { ...wrong, verifier: client.randomPKCECodeVerifier() })), 'invalid_grant', 'a wrong verifier');
+    // (the code stays the holder's: a wrong verifier proves nothing, and spends nothing)
+    await bank.redeem(wrongCallback, wrong);
+    const stolen = await bank.request();
+    const stolenCallback = await logIn(browser, stolen.url);
+    const code = new URL(stolenCallback).searchParams.get('code')!;
+    const asShop = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('shop:shop-secret-0123456789abcdef').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: OTHER_SITE, code_verifier: stolen.verifier }),
+    });
+    assert.equal(asShop.status, 400);
+    assert.equal(((await asShop.json()) as { error: string }).error, 'invalid_grant', 'another client\'s code');
+    void shop;
+    const late = await bank.request();
+    const lateCallback = await logIn(browser, late.url);
+    const slow = await bank.request();
+    const slowCallback = await logIn(browser, slow.url);
+    await new Promise((resolve) => setTimeout(resolve, 35_000));
+    const slowTokens = await bank.redeem(slowCallback, slow);
+    assert.equal(slowTokens.claims()!['nin'], '40504040001', 'a relying party that redeems after 35 s');
+    await new Promise((resolve) => setTimeout(resolve, 27_000));
+    assert.equal(await errorOf(bank.redeem(lateCallback, late)), 'invalid_grant', 'a code past its 60 s');
+  });
+
+  it('never sends the browser to an unregistered redirect URI, and asks a public client for PKCE', async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const browser = new Browser(proxy.url);
+    const asked = await bank.request({ redirect_uri: 'https://attacker.example/steal' });
+    const answer = await browser.fetch(asked.url.href);
+    assert.equal(answer.status, 400);
+    assert.equal(answer.headers.get('location'), null, 'no redirect anywhere');
+    const page = await answer.text();
+    assert.match(page, /redirect_uri/);
+    assert.ok(!page.includes('attacker.example'), 'the page does not offer the address either');
+    const spa = await relyingParty(issuer, 'spa', undefined);
+    const noPkce = (await spa.request()).url;
+    noPkce.searchParams.delete('code_challenge');
+    noPkce.searchParams.delete('code_challenge_method');
+    const refused = await browser.fetch(noPkce.href);
+    const location = new URL(refused.headers.get('location')!);
+    assert.equal(location.origin + location.pathname, SITE);
+    assert.equal(location.searchParams.get('error'), 'invalid_request');
+    const plain = (await spa.request({ code_challenge_method: 'plain' })).url;
+    const plainRefused = new URL((await browser.fetch(plain.href)).headers.get('location')!);
+    assert.equal(plainRefused.searchParams.get('error'), 'invalid_request', 'S256 only');
+    const publicLogin = await spa.request();
+    const tokens = await spa.redeem(await logIn(browser, publicLogin.url), publicLogin);
+    assert.equal(tokens.claims()!.aud, 'spa', 'a public client with PKCE logs in');
+  });
+
+  it('an ID token is signed with the published keys: one changed by a byte is refused', async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const asked = await bank.request();
+    const tokens = await bank.redeem(await logIn(new Browser(proxy.url), asked.url), asked);
+    const keys = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+    const { payload } = await jwtVerify(tokens.id_token!, keys, { issuer, audience: 'bank' });
+    assert.equal(payload['nin'], '40504040001');
+    const [head, body, signature] = tokens.id_token!.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
+    const tampered = `${head}.${Buffer.from(JSON.stringify({ ...claims, nin: '30303039914' })).toString('base64url')}.${signature}`;
+    await assert.rejects(jwtVerify(tampered, keys, { issuer, audience: 'bank' }), /signature verification failed/);
+  });
+
+  it('continues only a login this browser made, once; every authorization asks the person again; access_denied when the person turns back', async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const victim = new Browser(proxy.url);
+    const attacker = new Browser(proxy.url);
+    const asked = await bank.request();
+    const own = await attacker.navigate(asked.url.href);
+    const uid = /\/interaction\/([^/]+)$/.exec(new URL(own.url).pathname)![1];
+    const token = await victim.smartIdLogin('40504040001', 'EE');
+    const stolen = await attacker.fetch(`/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    assert.equal(stolen.status, 404, 'another browser\'s login is not this browser\'s');
+    const crossSite = await fetch(`${proxy.url}/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ token }) });
+    assert.equal(crossSite.status, 403);
+    // the victim's own login continues once
+    const mine = await bank.request();
+    const page = await victim.navigate(mine.url.href);
+    const myUid = /\/interaction\/([^/]+)$/.exec(new URL(page.url).pathname)![1];
+    const post = () => victim.fetch(`/esign/oidc/interaction/${myUid}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const [first, second] = await Promise.all([post(), post()]);
+    assert.deepEqual([first.status, second.status].sort(), [200, 404], 'two continuations at once: one');
+    // a second authorization right after asks the person again; prompt=none is refused
+    const again = await victim.navigate((await bank.request()).url.href);
+    assert.match(new URL(again.url).pathname, /\/interaction\//, 'the login page again');
+    const silent = await victim.navigate((await bank.request({ prompt: 'none' })).url.href);
+    assert.equal(new URL(silent.url).searchParams.get('error'), 'login_required');
+    // turning back: access_denied to the site
+    const back = await bank.request();
+    const backPage = await victim.navigate(back.url.href);
+    const backUid = /\/interaction\/([^/]+)$/.exec(new URL(backPage.url).pathname)![1];
+    const ended = await victim.navigate(`/esign/oidc/interaction/${backUid}/abort`, { method: 'POST' });
+    const denied = new URL(ended.url);
+    assert.equal(denied.origin + denied.pathname, SITE);
+    assert.equal(denied.searchParams.get('error'), 'access_denied');
+    assert.equal(denied.searchParams.get('state'), back.state);
+  });
+
+  it('sub is one person: the same at every login, another for the same digits in another country; nin only with its scope', async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const browser = new Browser(proxy.url);
+    const subOf = async (country: string, scope = 'openid profile nin') => {
+      const asked = await bank.request({ scope });
+      return (await bank.redeem(await logIn(browser, asked.url, { code: '40504040001', country }), asked)).claims()!;
+    };
+    const ee = await subOf('EE');
+    const eeAgain = await subOf('EE', 'openid profile');
+    const lt = await subOf('LT');
+    assert.equal(ee.sub, eeAgain.sub);
+    assert.notEqual(ee.sub, lt.sub);
+    assert.equal(lt['nin_issuing_country'], 'LT');
+    assert.equal(eeAgain['nin'], undefined, 'no nin without its scope');
+    assert.equal(eeAgain['given_name'], 'OK');
+  });
+
+  it('with Redis: a code made on one node is redeemed on another and after a restart; nothing of the person is readable in the store', async () => {
+    const redis = await redisOnPort();
+    const env = { ESIGN_REDIS_URL: redis.url };
+    const port = await freePort();
+    const first = await provider(env, port);
+    const second = await provider(env);
+    const issuer = first.issuer;
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const browser = new Browser(first.proxy.url);
+    const asked = await bank.request();
+    const callback = await logIn(browser, asked.url);
+    // the same issuer, its token endpoint answered by the second node
+    const code = new URL(callback).searchParams.get('code')!;
+    const onSecond = await fetch(`${second.proxy.url}/esign/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: SITE, code_verifier: asked.verifier }),
+    });
+    assert.equal(onSecond.status, 200, await onSecond.clone().text());
+    const restartAsked = await bank.request();
+    const restartCallback = await logIn(browser, restartAsked.url);
+    first.proxy.child.kill('SIGTERM');
+    await new Promise((resolve) => first.proxy.child.once('exit', resolve));
+    await provider(env, port);
+    const tokens = await bank.redeem(restartCallback, restartAsked);
+    assert.equal(tokens.claims()!['nin'], '40504040001', 'redeemed after a restart');
+    const { createClient } = await import('redis');
+    const reader = createClient({ url: redis.url });
+    await reader.connect();
+    try {
+      const keys = await reader.keys('*');
+      assert.ok(keys.some((key) => key.includes('oidc:')), 'the provider keeps its state there');
+      for (const key of keys) {
+        const type = await reader.type(key);
+        const value = type === 'string' ? ((await reader.get(key)) ?? '') : JSON.stringify(type === 'hash' ? await reader.hGetAll(key) : '');
+        assert.ok(!`${key} ${value}`.includes('40504040001') && !value.includes('TESTNUMBER'), `nothing of the person in ${key}`);
+      }
+    } finally {
+      await reader.quit();
+    }
+  });
+
+  it('refuses at start a delivery URL with a user and password, and never says the password', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('./esign-proxy-harness.js');
+    const child = spawn(process.execPath, [BIN], { env: { ...process.env, PORT: String(await freePort()), ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: ACCESS_TOKEN, ESIGN_WEBHOOK_URL: 'https://site:hunter2-secret@127.0.0.1:9/hook', ESIGN_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(stderr, /ESIGN_WEBHOOK_URL \(--webhook-url\) carries a user or password/);
+    assert.ok(!stderr.includes('hunter2'), 'the password in no line');
   });
 });

@@ -225,6 +225,13 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     const { person } = kept;
     const sub = subjectOf(person.country, person.code, settings.subjectSecret);
     await store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), ACCOUNT_KEPT_MS);
+    if (details.session) {
+      // every login a session of its own: an earlier person's in this browser ends here (no sign-out page between two people)
+      const earlier = await provider.Session.findByUid(details.session.uid);
+      await earlier?.destroy();
+      delete details.session;
+      await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
+    }
     const clientId = String(details.params['client_id']);
     const grant = new provider.Grant({ accountId: sub, clientId });
     const asked = typeof details.params['scope'] === 'string' ? details.params['scope'].split(' ') : [];
