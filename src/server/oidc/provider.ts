@@ -196,7 +196,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     const targets = typeof redirect === 'string' && URL.canParse(redirect) ? [new URL(redirect).origin] : [];
     send(res, 200, 'text/html; charset=utf-8', loginPage({ language, site: await clientName(details.params['client_id']), prefix, mount, uid, hasLook: settings.stylesheet !== null }), {
       'content-security-policy': pageCsp(targets),
-      'referrer-policy': 'no-referrer',
+      // same-origin: the page's own posts carry its Origin (no-referrer makes it "null"); no other site learns the page's address
+      'referrer-policy': 'same-origin',
     });
   }
 
