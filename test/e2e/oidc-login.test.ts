@@ -1,7 +1,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer, request, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
@@ -9,35 +10,33 @@ import { lt } from '../../src/i18n/lt.js';
 import { en } from '../../src/i18n/en.js';
 import { esignProxyHarness } from '../node/esign-proxy-harness.js';
 import { oidcFiles } from '../node/oidc-harness.js';
-import { freePort } from '../node/processes.js';
+import { freePort, nginxBlocks, nginxConfig, scratchDir } from '../node/processes.js';
 import { untilAnswering } from '../node/wait.js';
 
 // A person logs in to a site through esign-proxy's OpenID Provider in Chromium: on the provider's
 // page (the widget in the language the site asked for, under its strict CSP), on the site's own page
 // (the widget given the site's authorization request), and turning back (access_denied). The site
-// is examples/any-stack/node-oidc/site.mjs with openid-client; one origin in front, as nginx makes it.
+// is examples/any-stack/node-oidc/site.mjs with openid-client; behind docs/any-stack.md's nginx block.
 
 const { esignProxy } = esignProxyHarness();
 const ACCESS_TOKEN = 'oidc-e2e-token';
 let sandbox: RunningSandbox;
-let front: Server;
 let origin: string;
 let browser: Browser;
-let stopSite = () => {};
+const stops: (() => void)[] = [];
 const violations: string[] = [];
 
-/** One origin: /esign/ to esign-proxy, the rest to the site, the browser's Host kept (nginx's `proxy_set_header Host $http_host`). */
-function frontServer(port: number, proxyPort: number, sitePort: number): Promise<Server> {
-  const server = createServer((req, res) => {
-    const target = (req.url ?? '/').startsWith('/esign/') ? proxyPort : sitePort;
-    const forwarded = request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forwarded.on('error', () => res.writeHead(502).end());
-    req.pipe(forwarded);
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+/** nginx on a port of its own, with docs/any-stack.md's block as a reader copies it: /esign/ to esign-proxy, the rest to the site. */
+async function nginx(port: number, proxyPort: number, sitePort: number): Promise<void> {
+  const dir = scratchDir('esign-oidc-nginx-');
+  const [block] = nginxBlocks('docs/any-stack.md');
+  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), 'the doc\'s block names the ports it says');
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)));
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  stops.push(() => child.kill());
+  await untilAnswering(`http://127.0.0.1:${port}/esign/healthz`, child, () => log);
 }
 
 before(async () => {
@@ -46,22 +45,20 @@ before(async () => {
   const [frontPort, sitePort] = [await freePort(), await freePort()];
   origin = `http://127.0.0.1:${frontPort}`;
   const clients = JSON.stringify([{ client_id: 'site', client_secret: 'site-secret-0123456789abcdef', redirect_uris: [`${origin}/callback`], client_name: 'Test Portal' }]);
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(files.clients, clients);
-  const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: ACCESS_TOKEN, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: files.clients, ESIGN_OIDC_KEYS: files.keys, ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-e2e-site' });
-  front = await frontServer(frontPort, proxy.port, sitePort);
+  const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: ACCESS_TOKEN, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: files.clients, ESIGN_OIDC_KEYS: files.keys, ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-e2e-site', ESIGN_TRUST_PROXY: '1' });
+  await nginx(frontPort, proxy.port, sitePort);
   const site = spawn(process.execPath, ['examples/any-stack/node-oidc/site.mjs'], { env: { ...process.env, ISSUER: `${origin}/esign/oidc`, CLIENT_ID: 'site', CLIENT_SECRET: 'site-secret-0123456789abcdef', PORT: String(sitePort), PUBLIC_URL: origin }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   site.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
   site.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  stopSite = () => site.kill();
+  stops.push(() => site.kill());
   await untilAnswering(`http://127.0.0.1:${sitePort}/`, site, () => log);
   browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();
-  stopSite();
-  front?.close();
+  for (const stop of stops) stop();
   await sandbox?.close();
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness, type RunningProxy } from './esign-proxy-harness.js';
-import { Browser, client, freePort, oidcFiles, relyingParty, SITE, OTHER_SITE, type Relying } from './oidc-harness.js';
+import { Browser, client, freePort, oidcFiles, relyingParty, SITE, OTHER_SITE } from './oidc-harness.js';
 
 // esign-proxy as an OpenID Provider: a person logs in through the widget on the provider's page, and
 // the site's certified client (openid-client) gets an ID token with the person as the brokers name
