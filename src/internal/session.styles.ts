@@ -44,7 +44,6 @@ export const sessionStyles = css`
   }
   .channel.only {
     cursor: default;
-    justify-content: start;
     border: 2px solid var(--_accent);
     background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
     color: var(--_fg);

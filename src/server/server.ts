@@ -184,7 +184,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
         const headers = new Headers();
         if (req.headers.cookie) headers.set('cookie', req.headers.cookie);
         if (hostVisitor) return hostVisitor({ headers });
-        return visitorFromCookie(req.headers.cookie, { secure: Boolean((req.socket as { encrypted?: boolean }).encrypted), secret: visitorSecret });
+        return visitorFromCookie(req.headers.cookie, { secure: 'encrypted' in req.socket && req.socket.encrypted === true, secret: visitorSecret });
       },
       log: (level, msg, fields) => io.log(operatorLine(level, msg, fields)),
     });

@@ -1,9 +1,10 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientMetadata, JWKS } from 'oidc-provider';
 import type { LoginResult } from '../../proxy/options.js';
 import { seal, unseal } from '../../proxy/sealed.js';
 import type { ProxyStore } from '../../proxy/store.js';
-import { isOneOf } from '../../protocol/checks.js';
+import { isOneOf, isRecord } from '../../protocol/checks.js';
 import { COUNTRIES, type Channel } from '../../protocol/types.js';
 import type { OidcSettings } from '../settings.js';
 import { CLAIMS_BY_SCOPE, claimsOf, subjectOf, type VerifiedPerson } from './claims.js';
@@ -102,6 +103,12 @@ function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
   return new URL(origin).host === host;
 }
 
+/** The ID tokens' algorithm: the first key's (RS256 unless the keys file says otherwise). */
+function signingAlgorithm(keys: { keys: Record<string, unknown>[] }): 'RS256' | 'PS256' | 'ES256' | 'EdDSA' {
+  const alg = keys.keys[0]?.['alg'];
+  return alg === 'PS256' || alg === 'ES256' || alg === 'EdDSA' ? alg : 'RS256';
+}
+
 const amrOf = (channel: Channel): string[] => (channel === 'mobile' ? ['hwk', 'pin', 'mfa'] : ['swk', 'pin', 'mfa']);
 
 export async function createOidcProvider(options: OidcOptions): Promise<OidcProvider> {
@@ -138,8 +145,10 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
   const accountKey = (sub: string) => `oidc:account:${sub}`;
   const provider = new Provider(settings.issuer, {
     adapter: storeAdapter({ store, secret: sealSecret, alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed') }),
-    clients: settings.clients as never,
-    jwks: keys as never,
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the file's registrations as written: the library checks each at start and refuses a bad one by name
+    clients: settings.clients as unknown as ClientMetadata[],
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a private JWKS as the settings checked it (each key with its private part); the library checks the rest
+    jwks: keys as unknown as JWKS,
     cookies: { keys: [createHmac('sha256', sealSecret).update('esign-oidc cookies').digest('base64url')] },
     // auth_time and amr in every ID token (the login's), beside the claims of the scopes granted
     claims: { sid: null, iss: null, ...Object.fromEntries(Object.entries(CLAIMS_BY_SCOPE).map(([scope, claims]) => [scope, [...claims]])) },
@@ -148,7 +157,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     conformIdTokenClaims: false,
     responseTypes: ['code'],
     // ID tokens signed with the first key's algorithm (RS256 unless the keys say otherwise): every client's default
-    clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: (typeof keys.keys[0]?.['alg'] === 'string' ? keys.keys[0]['alg'] : 'RS256') as 'RS256' },
+    clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: signingAlgorithm(keys) },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
     ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
@@ -158,6 +167,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       const sealed = await store.get(accountKey(sub));
       const text = sealed === null ? null : unseal(sealSecret, sealed);
       if (text === null) return undefined;
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): its own JSON, unchanged
       const person = JSON.parse(text) as VerifiedPerson;
       return { accountId: sub, claims: () => claimsOf(person, sub) };
     },
@@ -206,7 +216,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     if (!sameOrigin(req, options.trustProxy)) return json(res, 403, { status: 'error', code: 'cross-site', message: 'A login is continued from this site\'s own pages' });
     let token: unknown;
     try {
-      token = (JSON.parse(await readBody(req)) as Record<string, unknown>)['token'];
+      const body: unknown = JSON.parse(await readBody(req));
+      token = isRecord(body) ? body['token'] : undefined;
     } catch {
       return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
     }
@@ -215,6 +226,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     if (!details) return json(res, 410, { status: 'error', code: 'session-not-found', message: 'This login has ended: start it again from the site' });
     const sealed = await store.get(loginKey(token));
     const text = sealed === null ? null : unseal(sealSecret, sealed);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): its own JSON, unchanged
     const kept = text === null ? null : (JSON.parse(text) as { visitor: string; person: VerifiedPerson });
     const visitor = options.visitorOf(req);
     if (!kept || visitor === null || kept.visitor !== visitor) {

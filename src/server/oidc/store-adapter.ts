@@ -64,6 +64,7 @@ export class StoreAdapter {
     const sealed = await store.get(this.#key(id));
     const text = sealed === null ? null : unseal(secret, sealed);
     if (text === null) return undefined;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): the library's own payload, unchanged
     const payload = JSON.parse(text) as Payload;
     const consumed = await store.get(`${this.#key(id)}:consumed`);
     return consumed ? { ...payload, consumed: Number(consumed) } : payload;
