@@ -28,7 +28,7 @@ export interface ElementEntry {
 }
 
 /** A part of the package a script-tag file loads on demand (its chunk's name). */
-export type OnDemandPart = 'viewer' | 'session-controller' | 'phone-message' | 'control-code' | 'status' | 'report-view';
+export type OnDemandPart = 'viewer' | 'session-controller' | 'phone-message' | 'control-code' | 'status' | 'report-view' | 'continue-login';
 
 const SESSION: readonly OnDemandPart[] = ['phone-message', 'session-controller'];
 
@@ -38,7 +38,7 @@ export const REGISTRY: readonly ElementEntry[] = [
   {
     name: 'identify',
     className: 'EsignIdentify',
-    onDemand: [...SESSION, 'control-code', 'status'],
+    onDemand: [...SESSION, 'control-code', 'status', 'continue-login'],
     formWords: true,
     insideAllInOne: true,
     ceiling: { bytes: 18760, why: `the login element alone (issue 24); raised for the last method and country remembered, the document named above a failure, the connection lost in amber, the waiting detail's separator kept with what follows (issue 62); raised for the signature's summary hook and a session followed on after a reload remembered, in the shared session element (issue 62)` },

@@ -372,10 +372,8 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
         },
       });
       this.#result = raw;
-      // success only once the element finished with it (a signed file read, a login continued)
-      const detail = await this.config.finish(raw, { channel, token });
       this.#set('success');
-      return detail;
+      return await this.config.finish(raw, { channel, token });
     } catch (thrown) {
       const error = thrown instanceof EsignError ? thrown : new EsignError('unknown', String(thrown), { cause: thrown });
       if (error.code === 'cancelled' || abort.signal.aborted) {
