@@ -8,10 +8,12 @@ import { EsignError } from '../../client/errors.js';
  */
 
 const INTERACTION = /\/interaction\/[A-Za-z0-9_-]+$/;
+/** A request never answered ends as a retryable network failure, not a person left waiting. */
+const ANSWER_WITHIN_MS = 15_000;
 
 /** The interaction an authorization request starts: the provider answers it with its login page. */
 async function interactionOf(authorize: string): Promise<string> {
-  const answer = await fetch(authorize, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+  const answer = await fetch(authorize, { credentials: 'same-origin', headers: { accept: 'text/html' }, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
   const path = new URL(answer.url).pathname;
   if (!answer.ok || !INTERACTION.test(path)) throw new EsignError('site-refused', `The authorization request was not accepted (HTTP ${answer.status})`);
   return path;
@@ -28,7 +30,7 @@ export async function continueLogin(target: { interaction: string; authorize: st
   }
   let answer: Response;
   try {
-    answer = await fetch(`${interaction}/login`, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    answer = await fetch(`${interaction}/login`, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }), signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
   } catch (error) {
     throw new EsignError('network', 'The login could not be handed to the site', { cause: error });
   }

@@ -103,47 +103,31 @@ ${page.hasLook ? `<link rel="stylesheet" href="${page.mount}/look.css">\n` : ''}
 </html>`;
 }
 
-/** A page for an interaction that is gone (expired, or its cookie missing): what to do, in the page's language. */
-export function endedPage(language: PageLanguage, mount: string): string {
-  const words = WORDS[language];
+/** A page that only says something: a heading and a sentence, in the page's language and look. */
+function messagePage(language: PageLanguage, mount: string, heading: string, text: string): string {
   return `<!doctype html>
 <html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${escapeHtml(words.expired)}</title>
+<title>${escapeHtml(heading)}</title>
 <link rel="stylesheet" href="${mount}/page.css">
 </head>
 <body>
 <main>
-<h1>${escapeHtml(words.expired)}</h1>
-<p>${escapeHtml(words.expiredHint)}</p>
+<h1>${escapeHtml(heading)}</h1>
+<p>${escapeHtml(text)}</p>
 </main>
 </body>
 </html>`;
 }
 
+/** A page for an interaction that is gone (expired, or its cookie missing): what to do, in the page's language. */
+export const endedPage = (language: PageLanguage, mount: string): string => messagePage(language, mount, WORDS[language].expired, WORDS[language].expiredHint);
+
 /** A request the provider refuses without a redirect (an unregistered redirect URI, an unknown client): said, never sent on. */
-export function refusedPage(language: PageLanguage, mount: string, reason: string): string {
-  const words = WORDS[language];
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${escapeHtml(words.failed)}</title>
-<link rel="stylesheet" href="${mount}/page.css">
-</head>
-<body>
-<main>
-<h1>${escapeHtml(words.failed)}</h1>
-<p>${escapeHtml(reason)}</p>
-</main>
-</body>
-</html>`;
-}
+export const refusedPage = (language: PageLanguage, mount: string, reason: string): string => messagePage(language, mount, WORDS[language].failed, reason);
 
 /** The page's own look: calm, centred, light and dark; the element's look is its custom properties. */
 export const PAGE_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }

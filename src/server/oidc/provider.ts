@@ -195,7 +195,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
 
   async function clientName(clientId: unknown): Promise<string> {
     const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
-    return (client?.clientName ?? (typeof clientId === 'string' ? clientId : '')) || 'the site';
+    return client?.clientName ?? String(clientId);
   }
 
   async function page(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
