@@ -66,7 +66,7 @@ $config = [
     'screening' => getenv('ESIGN_EXPOSE_SCREENING') === '1',
     'scheme' => (string) getenv('ESIGN_PUBLIC_SCHEME'),
     'by_address' => getenv('ESIGN_LIMIT_BY_ADDRESS') === '1',
-    'state' => (string) (getenv('ESIGN_STATE_FILE') ?: sys_get_temp_dir() . '/esign-proxy-state.sqlite'),
+    'state' => (string) (getenv('ESIGN_STATE_FILE') ?: private_state_dir() . '/state.sqlite'),
     // starts per window (seconds): "visitor,person,window[,address]", e.g. "3,2,60" for tests
     'limits' => array_map(fn (array $rule) => [$rule['limit'], $rule['windowMs'] / 1000], ['visitor' => $RULES['rateLimits']['perVisitor'], 'person' => $RULES['rateLimits']['perPerson'], 'address' => $RULES['rateLimits']['perAddress']]),
 ];
@@ -588,8 +588,38 @@ function address_key(string $address): string
     return inet_ntop(substr($packed, 0, 8) . str_repeat("\0", 8)) . '/64';
 }
 
-/** The state every worker shares. */
+/**
+ * Where the state is kept when ESIGN_STATE_FILE is not set: a folder of this account's own in the
+ * system's temp folder (0700), never a file every account there can read. A folder of that name
+ * that is another account's, or open to others, is refused: nothing is kept there.
+ */
+function private_state_dir(): string
+{
+    $uid = function_exists('posix_geteuid') ? posix_geteuid() : getmyuid();
+    $dir = sys_get_temp_dir() . '/esign-proxy-' . $uid;
+    if (!is_dir($dir) && !@mkdir($dir, 0700) && !is_dir($dir)) {
+        fail(500, 'misconfigured', 'The proxy cannot make its state folder; set ESIGN_STATE_FILE');
+    }
+    clearstatcache(true, $dir);
+    if (is_link($dir) || fileowner($dir) !== $uid || (fileperms($dir) & 0077) !== 0) {
+        file_put_contents('php://stderr', "[esign-proxy] the state folder $dir is another account's or open to others: refused; set ESIGN_STATE_FILE [request " . REQUEST_ID . "]\n");
+        fail(500, 'misconfigured', 'The proxy\'s state folder is not its own; set ESIGN_STATE_FILE');
+    }
+    return $dir;
+}
+
+/** The state every worker shares: its files (the database, its WAL and index) readable by this account alone. */
 function state(string $file): PDO
+{
+    $mask = umask(0077);
+    try {
+        return open_state($file);
+    } finally {
+        umask($mask);
+    }
+}
+
+function open_state(string $file): PDO
 {
     $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
     // a state that cannot be read or written within a second fails the request closed (503, Retry-After)

@@ -20,6 +20,7 @@ import os
 import re
 import secrets
 import sqlite3
+import stat
 import sys
 import tempfile
 import threading
@@ -44,7 +45,24 @@ ACCESS_TOKEN = os.environ["ESIGN_ACCESS_TOKEN"]
 ALLOWED_ORIGINS = {o for o in os.environ.get("ESIGN_ALLOWED_ORIGINS", "").split(",") if o}
 EXPOSE_SCREENING = os.environ.get("ESIGN_EXPOSE_SCREENING") == "1"
 PREFIX = os.environ.get("ESIGN_PREFIX", "/esign").rstrip("/")
-STATE_FILE = os.environ.get("ESIGN_STATE_FILE") or os.path.join(tempfile.gettempdir(), "esign-proxy-state.sqlite")
+
+
+def private_state_dir():
+    """Where the state is kept when ESIGN_STATE_FILE is not set: a folder of this account's own in the
+    system's temp folder (0700), never a file every account there can read. A folder of that name that
+    is another account's, or open to others, is refused at start."""
+    folder = os.path.join(tempfile.gettempdir(), f"esign-proxy-{os.geteuid()}")
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        raise RuntimeError(f"the state folder {folder} is another account's or open to others: set ESIGN_STATE_FILE")
+    return folder
+
+
+STATE_FILE = os.environ.get("ESIGN_STATE_FILE") or os.path.join(private_state_dir(), "state.sqlite")
 BODY_LIMIT = RULES["bodyLimit"]
 SESSION_BODY_LIMIT = RULES["sessionBodyLimit"]  # every session operation but those that carry files
 # The scheme the host's pages are served over; by default https, and http too on a loopback address.
@@ -476,8 +494,13 @@ def state():
     """This thread's connection to the state file (a second's wait for another worker at most)."""
     db = getattr(local, "db", None)
     if db is None:
-        db = sqlite3.connect(STATE_FILE, timeout=1.0, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode = WAL")
+        # its files (the database, its WAL and index) readable by this account alone
+        mask = os.umask(0o077)
+        try:
+            db = sqlite3.connect(STATE_FILE, timeout=1.0, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode = WAL")
+        finally:
+            os.umask(mask)
         db.execute("CREATE TABLE IF NOT EXISTS bindings (token TEXT PRIMARY KEY, visitor TEXT, channel TEXT, status TEXT, expires REAL, person TEXT, signer TEXT, upload TEXT, rotated_from TEXT)")
         if "rotated_from" not in [row[1] for row in db.execute("PRAGMA table_info(bindings)")]:
             db.execute("ALTER TABLE bindings ADD COLUMN rotated_from TEXT")  # a state file of an earlier version
