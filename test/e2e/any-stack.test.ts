@@ -17,6 +17,7 @@ import { untilAnswering } from '../node/wait.js';
 // person by the site's answer to the signer question. A forged or replayed delivery is refused.
 
 const TOKEN = 'any-stack-token';
+const CLIENT_SECRET = 'the-any-stack-client-secret-0123';
 const SECRET = `whsec_${Buffer.from('the-any-stack-webhook-secret-32b!').toString('base64')}`;
 const { children } = startedByThisFile();
 let sandbox: RunningSandbox;
@@ -36,23 +37,26 @@ interface Recipe {
   name: string;
   /** The command that serves the site on PORT, from its folder. */
   command: (dir: string) => [string, string[]];
+  /** How the person logs in: by OpenID Connect with the stack's own client, or (the older recipes) from the login delivery. */
+  login: 'oidc' | 'delivery';
 }
 
 const recipes: Recipe[] = [
   // built, then run as this test's own child (`go run` would leave the site running as a grandchild)
   {
     name: 'go',
+    login: 'delivery',
     command: (dir) => {
       const site = join(scratchDir('esign-go-'), 'site');
       return ['sh', ['-c', `go build -o "${site}" "${join(dir, 'main.go')}" && exec "${site}"`]];
     },
   },
-  { name: 'ruby', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
-  { name: 'django', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
-  // Debian's FastAPI and uvicorn, Starlette's own session
-  { name: 'fastapi', command: (dir) => ['/usr/bin/python3', [join(dir, 'app.py')]] },
+  { name: 'ruby', login: 'delivery', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
+  { name: 'django', login: 'delivery', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
+  // Debian's FastAPI and uvicorn, Starlette's own session, authlib as the OpenID Connect client
+  { name: 'fastapi', login: 'oidc', command: (dir) => ['/usr/bin/python3', [join(dir, 'app.py')]] },
   // the JDK's launcher runs a single source file as it is (no build tool: no Maven here)
-  { name: 'java', command: (dir) => ['java', [join(dir, 'Site.java')]] },
+  { name: 'java', login: 'delivery', command: (dir) => ['java', [join(dir, 'Site.java')]] },
 ];
 
 /** A process of this test, once `url` answers. */
@@ -67,9 +71,8 @@ async function started(command: string, args: string[], env: Record<string, stri
 }
 
 /** nginx on a port of its own (not 80), with docs/any-stack.md's block as a reader copies it: /esign/ to esign-proxy, the rest to the site. */
-async function nginx(proxyPort: number, sitePort: number): Promise<string> {
+async function nginx(proxyPort: number, sitePort: number, port: number): Promise<string> {
   const dir = scratchDir('esign-nginx-');
-  const port = await freePort();
   const [block] = nginxBlocks('docs/any-stack.md');
   assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), 'the doc\'s block names the ports it says');
   writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)));
@@ -87,11 +90,17 @@ function delivery(body: string, at: number, secret = SECRET): Record<string, str
 
 for (const recipe of recipes) {
   describe(`any stack: the ${recipe.name} recipe behind nginx with esign-proxy`, () => {
-    it('a login through the widget becomes the site\'s own session, the page greets from the server, and signing is gated to that person; a forged or an old delivery is refused, a replayed one taken without a new session', async () => {
+    it('a login becomes the site\'s own session, the page greets from the server, and signing is gated to that person; a forged or an old delivery is refused, a replayed one taken without a new session', async () => {
       const sitePort = await freePort();
       const proxyPort = await freePort();
-      const [command, args] = recipe.command(join(RECIPES, recipe.name));
-      const site = await started(command, args, { PORT: String(sitePort), ESIGN_WEBHOOK_SECRET: SECRET, GOCACHE: join(scratchDir('esign-gocache-'), 'cache') }, `http://127.0.0.1:${sitePort}/`, join(RECIPES, recipe.name));
+      const frontPort = await freePort();
+      const origin = `http://127.0.0.1:${frontPort}`;
+      const oidc = recipe.login === 'oidc';
+      // an OpenID Connect recipe is a client of esign-proxy: registered in its clients file, the issuer on the site's origin
+      const clients = join(scratchDir('esign-oidc-clients-'), 'clients.json');
+      writeFileSync(clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`], client_name: `A site in ${recipe.name}` }]));
+      const oidcProxy: Record<string, string> = oidc ? { ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: clients, ESIGN_OIDC_SUBJECT_SECRET: 'the-any-stack-subject-secret', ESIGN_TRUST_PROXY: '1' } : {};
+      const oidcSite: Record<string, string> = oidc ? { PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET: 'the-any-stack-session-secret', SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite') } : {};
       await started(
         process.execPath,
         [new URL('../../bin/esign-proxy.js', import.meta.url).pathname],
@@ -102,24 +111,40 @@ for (const recipe of recipes) {
           ESIGN_WEBHOOK_URL: `http://127.0.0.1:${sitePort}/esign-webhook`,
           ESIGN_SIGNER_URL: `http://127.0.0.1:${sitePort}/esign-signer`,
           ESIGN_WEBHOOK_SECRET: SECRET,
+          ...oidcProxy,
         },
         `http://127.0.0.1:${proxyPort}/healthz`,
       );
-      const origin = await nginx(proxyPort, sitePort);
-      const page = await browser.newPage();
+      await nginx(proxyPort, sitePort, frontPort);
+      const [command, args] = recipe.command(join(RECIPES, recipe.name));
+      const site = await started(command, args, { PORT: String(sitePort), ESIGN_WEBHOOK_SECRET: SECRET, GOCACHE: join(scratchDir('esign-gocache-'), 'cache'), ...oidcSite }, `http://127.0.0.1:${sitePort}/`, join(RECIPES, recipe.name));
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
       try {
         await page.goto(`${origin}/`);
         await page.waitForSelector('#anonymous');
-        // the widget, as a person uses it: the code typed, the login confirmed on the (sandbox's) phone
-        await page.waitForFunction(() => customElements.get('esign-identify') !== undefined);
-        const person = await page.evaluate(async () => {
-          const el = document.querySelector('esign-identify') as HTMLElement & { code: string; start(): Promise<{ person: { code: string; country: string } }> };
-          el.code = '40504040001';
-          await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
-          return (await el.start()).person;
-        });
-        assert.deepEqual([person.code, person.country], ['40504040001', 'EE']);
-        // the server knows: its own session, from the delivery
+        if (oidc) {
+          // on the site's own page, the widget given the authorization request the site's client made
+          await page.goto(`${origin}/login-here`);
+          const input = await page.waitForSelector('esign-identify >>> esign-person-form >>> #code');
+          await page.select('esign-identify >>> esign-person-form >>> #country', 'EE');
+          await input!.type('40504040001');
+          await (await page.waitForSelector('esign-identify >>> [part="submit"]'))!.click();
+          const welcome = await page.waitForSelector('#welcome', { timeout: 20_000 });
+          assert.equal(await welcome!.evaluate((el) => el.textContent), 'Welcome, OK TESTNUMBER');
+          assert.equal(new URL(page.url()).pathname, '/');
+        } else {
+          // the widget, as a person uses it: the code typed, the login confirmed on the (sandbox's) phone
+          await page.waitForFunction(() => customElements.get('esign-identify') !== undefined);
+          const person = await page.evaluate(async () => {
+            const el = document.querySelector('esign-identify') as HTMLElement & { code: string; start(): Promise<{ person: { code: string; country: string } }> };
+            el.code = '40504040001';
+            await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+            return (await el.start()).person;
+          });
+          assert.deepEqual([person.code, person.country], ['40504040001', 'EE']);
+        }
+        // the server knows: its own session
         await page.reload();
         const welcome = await page.waitForSelector('#welcome');
         assert.equal(await welcome!.evaluate((el) => el.textContent), 'Welcome, OK TESTNUMBER');
@@ -146,13 +171,14 @@ for (const recipe of recipes) {
         const headers = delivery(body, Math.floor(Date.now() / 1000));
         const fresh = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers, body });
         assert.ok(fresh.status >= 200 && fresh.status < 300, `${fresh.status} ${site.log().slice(-300)}`);
-        assert.equal(fresh.headers.getSetCookie().length, 1, 'a new session for the login');
+        // a login by OpenID Connect: a delivery logs nobody in
+        assert.equal(fresh.headers.getSetCookie().length, oidc ? 0 : 1, oidc ? 'no delivery makes a session' : 'a new session for the login');
         // the very same delivery again (captured on its way and replayed within its five minutes): taken, and nothing made of it
         const replay = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers, body });
         assert.ok(replay.status >= 200 && replay.status < 300, `${replay.status}`);
         assert.deepEqual(replay.headers.getSetCookie(), [], 'no session for a repeated webhook-id');
       } finally {
-        await page.close();
+        await context.close();
       }
     });
   });

@@ -1,9 +1,12 @@
-"""A site in Python (FastAPI, Starlette's session) beside esign-proxy: the verified person into the
-browser's own session from a signed webhook delivery (it carries the browser's cookies, so
-request.session is that browser's), the signing gate's question answered from it, and the greeting
-from the server. Run with nginx in front (docs/any-stack.md):
+"""A site in Python (FastAPI, Starlette's session) beside esign-proxy: the person logs in by OpenID
+Connect with authlib (esign-proxy is the provider), on the provider's page (/login) or with the
+widget on this site's own page (/login-here); the signing gate's question is answered from the
+session, and the signed files come as signed Standard Webhooks deliveries, each taken once. Run
+with nginx in front (docs/any-stack.md):
 
-    PORT=8080 ESIGN_WEBHOOK_SECRET=whsec_... SESSION_SECRET=... python3 app.py
+    PORT=8080 PUBLIC_URL=https://site.example ESIGN_OIDC_ISSUER=https://site.example/esign/oidc \
+    OIDC_CLIENT_ID=site OIDC_CLIENT_SECRET=... ESIGN_WEBHOOK_SECRET=whsec_... SESSION_SECRET=... \
+    SITE_DB=/var/lib/site/site.sqlite python3 app.py
 """
 import base64
 import hashlib
@@ -11,23 +14,39 @@ import hmac
 import html
 import json
 import os
-import threading
+import sqlite3
 import time
 
 import uvicorn
+from authlib.integrations.starlette_client import OAuth, OAuthError
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.middleware.sessions import SessionMiddleware
 
 KEY = base64.b64decode(os.environ["ESIGN_WEBHOOK_SECRET"].removeprefix("whsec_"))
-# each webhook-id taken, until its delivery can no longer verify (both ways of five minutes);
-# several processes of a site keep these where they all look (Redis, the database)
-SEEN = {}
-SEEN_LOCK = threading.Lock()
+PUBLIC_URL = os.environ.get("PUBLIC_URL", f"http://127.0.0.1:{os.environ['PORT']}").rstrip("/")
+REDIRECT_URI = f"{PUBLIC_URL}/callback"
+# every webhook-id taken, where a restart and every worker of the site see it
+DB = os.environ.get("SITE_DB", "site.sqlite")
 
 app = FastAPI()
 # the session in a signed cookie ("session"); over https set https_only=True
-app.add_middleware(SessionMiddleware, secret_key=os.environ.get("SESSION_SECRET") or os.environ["ESIGN_WEBHOOK_SECRET"], same_site="lax", https_only=False)
+app.add_middleware(SessionMiddleware, secret_key=os.environ["SESSION_SECRET"], same_site="lax", https_only=PUBLIC_URL.startswith("https:"))
+
+oauth = OAuth()
+oauth.register(
+    "esign",
+    server_metadata_url=f"{os.environ['ESIGN_OIDC_ISSUER'].rstrip('/')}/.well-known/openid-configuration",
+    client_id=os.environ["OIDC_CLIENT_ID"],
+    client_secret=os.environ["OIDC_CLIENT_SECRET"],
+    client_kwargs={"scope": "openid profile nin", "code_challenge_method": "S256"},
+)
+
+
+def database():
+    db = sqlite3.connect(DB, timeout=5, isolation_level=None)
+    db.execute("CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, type TEXT, token TEXT, at REAL)")
+    return db
 
 
 def verified(headers, body):
@@ -41,31 +60,16 @@ def verified(headers, body):
     return any(s.startswith("v1,") and hmac.compare_digest(s[3:], expected) for s in headers.get("webhook-signature", "").split())
 
 
-def first_time(message_id):
-    """Whether this webhook-id is new: a repeat (esign-proxy's retry, or a delivery captured and
-    sent again) is answered 2xx and changes nothing."""
-    with SEEN_LOCK:
-        now = time.time()
-        for known in [k for k, until in SEEN.items() if until < now]:
-            del SEEN[known]
-        if message_id in SEEN:
-            return False
-        SEEN[message_id] = now + 600
-        return True
-
-
 @app.post("/esign-webhook")
 async def delivery(request: Request):
-    """The verified result, before the browser sees it: a login becomes this browser's session."""
+    """A fact (a signed file, a document's state), taken once by its webhook-id: a repeat or a copy
+    changes nothing. No delivery logs anyone in: that is the OpenID Connect login's."""
     body = await request.body()
     if not verified(request.headers, body):
         return Response("not a delivery of ours", status_code=400)
-    if not first_time(request.headers["webhook-id"]):
-        return Response(status_code=204)
     sent = json.loads(body)
-    if sent["type"] == "login.verified":
-        request.session.clear()  # nothing of the session before the login carries over
-        request.session["person"] = {key: sent["data"]["result"][key] for key in ("country", "code", "name", "surname")}
+    with database() as db:
+        db.execute("INSERT OR IGNORE INTO deliveries VALUES (?, ?, ?, ?)", (request.headers["webhook-id"], sent["type"], sent["data"].get("token", ""), time.time()))
     return Response(status_code=204)
 
 
@@ -78,6 +82,33 @@ async def signer(request: Request):
     return JSONResponse({"country": person["country"], "code": person["code"]} if person else None)
 
 
+@app.get("/login")
+async def login(request: Request):
+    """The provider's page: the person logs in there and comes back to /callback."""
+    return await oauth.esign.authorize_redirect(request, REDIRECT_URI, ui_locales="en")
+
+
+@app.get("/login-here", response_class=HTMLResponse)
+async def login_here(request: Request):
+    """The widget on this page, given the authorization request: it logs in here and goes on to /callback."""
+    asked = await oauth.esign.create_authorization_url(REDIRECT_URI)
+    await oauth.esign.save_authorize_data(request, redirect_uri=REDIRECT_URI, **asked)
+    return page(f'<esign-identify endpoint="/esign" authorize="{html.escape(asked["url"])}"></esign-identify>')
+
+
+@app.get("/callback")
+async def callback(request: Request):
+    try:
+        token = await oauth.esign.authorize_access_token(request)
+    except OAuthError as refused:
+        return page(f'<p id="refused">Not logged in: {html.escape(refused.error or "")}</p>')
+    claims = token["userinfo"]
+    request.session.clear()  # nothing of the session before the login carries over
+    # a person is a country and a code
+    request.session["person"] = {"country": claims["nin_issuing_country"], "code": claims["nin"], "name": claims["given_name"], "surname": claims["family_name"]}
+    return RedirectResponse("/", status_code=303)
+
+
 @app.get("/me")
 async def me(request: Request):
     """What the server knows, whatever the browser's events said."""
@@ -85,15 +116,19 @@ async def me(request: Request):
     return JSONResponse(person) if person else JSONResponse({"loggedIn": False}, status_code=401)
 
 
+def page(body):
+    return HTMLResponse(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>FastAPI</title>'
+        f'<script type="module" src="/esign/cdn/esign-identify.js"></script></head><body><h1>A site in FastAPI</h1>{body}</body></html>'
+    )
+
+
 @app.get("/", response_class=HTMLResponse)
 async def home(request: Request):
     person = request.session.get("person")
-    greeting = f'<p id="welcome">Welcome, {html.escape(person["name"])} {html.escape(person["surname"])}</p>' if person else '<p id="anonymous">Not logged in</p>'
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>FastAPI</title>'
-        '<script type="module" src="/esign/cdn/esign-identify.js"></script></head>'
-        f'<body><h1>A site in FastAPI</h1>{greeting}<esign-identify endpoint="/esign" channels="smartid" country="EE"></esign-identify></body></html>'
-    )
+    if person:
+        return page(f'<p id="welcome">Welcome, {html.escape(person["name"])} {html.escape(person["surname"])}</p>')
+    return page('<p id="anonymous">Not logged in: <a href="/login">log in</a>, or <a href="/login-here">log in on this page</a></p>')
 
 
 if __name__ == "__main__":
