@@ -52,7 +52,7 @@ const recipes: Recipe[] = [
     },
   },
   { name: 'ruby', login: 'delivery', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
-  { name: 'django', login: 'delivery', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
+  { name: 'django', login: 'oidc', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
   // Debian's FastAPI and uvicorn, Starlette's own session, authlib as the OpenID Connect client
   { name: 'fastapi', login: 'oidc', command: (dir) => ['/usr/bin/python3', [join(dir, 'app.py')]] },
   // the JDK's launcher runs a single source file as it is (no build tool: no Maven here)
@@ -100,7 +100,7 @@ for (const recipe of recipes) {
       const clients = join(scratchDir('esign-oidc-clients-'), 'clients.json');
       writeFileSync(clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`], client_name: `A site in ${recipe.name}` }]));
       const oidcProxy: Record<string, string> = oidc ? { ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: clients, ESIGN_OIDC_SUBJECT_SECRET: 'the-any-stack-subject-secret', ESIGN_TRUST_PROXY: '1' } : {};
-      const oidcSite: Record<string, string> = oidc ? { PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET: 'the-any-stack-session-secret', SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite') } : {};
+      const oidcSite: Record<string, string> = oidc ? { PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET: 'the-any-stack-session-secret', DJANGO_SECRET_KEY: 'the-any-stack-django-secret-key-0123456789', SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite') } : {};
       await started(
         process.execPath,
         [new URL('../../bin/esign-proxy.js', import.meta.url).pathname],
