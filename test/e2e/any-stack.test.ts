@@ -42,13 +42,14 @@ interface Recipe {
 }
 
 const recipes: Recipe[] = [
-  // built, then run as this test's own child (`go run` would leave the site running as a grandchild)
+  // built, then run as this test's own child (`go run` would leave the site running as a grandchild);
+  // Debian's go-oidc and x/oauth2 from its GOPATH (no module proxy needed)
   {
     name: 'go',
-    login: 'delivery',
+    login: 'oidc',
     command: (dir) => {
       const site = join(scratchDir('esign-go-'), 'site');
-      return ['sh', ['-c', `go build -o "${site}" "${join(dir, 'main.go')}" && exec "${site}"`]];
+      return ['sh', ['-c', `GO111MODULE=off GOPATH=/usr/share/gocode go build -o "${site}" "${join(dir, 'main.go')}" && exec "${site}"`]];
     },
   },
   { name: 'ruby', login: 'delivery', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
@@ -100,7 +101,7 @@ for (const recipe of recipes) {
       const clients = join(scratchDir('esign-oidc-clients-'), 'clients.json');
       writeFileSync(clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`], client_name: `A site in ${recipe.name}` }]));
       const oidcProxy: Record<string, string> = oidc ? { ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: clients, ESIGN_OIDC_SUBJECT_SECRET: 'the-any-stack-subject-secret', ESIGN_TRUST_PROXY: '1' } : {};
-      const oidcSite: Record<string, string> = oidc ? { PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET: 'the-any-stack-session-secret', DJANGO_SECRET_KEY: 'the-any-stack-django-secret-key-0123456789', SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite') } : {};
+      const oidcSite: Record<string, string> = oidc ? { PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET: 'the-any-stack-session-secret', DJANGO_SECRET_KEY: 'the-any-stack-django-secret-key-0123456789', SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite'), SITE_DIR: scratchDir('esign-site-dir-') } : {};
       await started(
         process.execPath,
         [new URL('../../bin/esign-proxy.js', import.meta.url).pathname],
