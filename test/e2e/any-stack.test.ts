@@ -39,6 +39,8 @@ interface Recipe {
   command: (dir: string) => [string, string[]];
   /** How the person logs in: by OpenID Connect with the stack's own client, or (the older recipes) from the login delivery. */
   login: 'oidc' | 'delivery';
+  /** Where an OpenID Connect recipe's person logs in: the widget on the site's own page, or the provider's page after the site's Log in button. */
+  loginOn?: 'site' | 'provider';
 }
 
 const recipes: Recipe[] = [
@@ -52,7 +54,8 @@ const recipes: Recipe[] = [
       return ['sh', ['-c', `GO111MODULE=off GOPATH=/usr/share/gocode go build -o "${site}" "${join(dir, 'main.go')}" && exec "${site}"`]];
     },
   },
-  { name: 'ruby', login: 'delivery', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
+  // OmniAuth's openid_connect strategy (Debian's), the provider's page
+  { name: 'ruby', login: 'oidc', loginOn: 'provider', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
   { name: 'django', login: 'oidc', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
   // Debian's FastAPI and uvicorn, Starlette's own session, authlib as the OpenID Connect client
   { name: 'fastapi', login: 'oidc', command: (dir) => ['/usr/bin/python3', [join(dir, 'app.py')]] },
@@ -99,7 +102,7 @@ for (const recipe of recipes) {
       const oidc = recipe.login === 'oidc';
       // an OpenID Connect recipe is a client of esign-proxy: registered in its clients file, the issuer on the site's origin
       const clients = join(scratchDir('esign-oidc-clients-'), 'clients.json');
-      writeFileSync(clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`], client_name: `A site in ${recipe.name}` }]));
+      writeFileSync(clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`, `${origin}/auth/esign/callback`], client_name: `A site in ${recipe.name}` }]));
       const oidcProxy: Record<string, string> = oidc ? { ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: clients, ESIGN_OIDC_SUBJECT_SECRET: 'the-any-stack-subject-secret', ESIGN_TRUST_PROXY: '1' } : {};
       const oidcSite: Record<string, string> = oidc ? { PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET: 'the-any-stack-session-secret', DJANGO_SECRET_KEY: 'the-any-stack-django-secret-key-0123456789', SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite'), SITE_DIR: scratchDir('esign-site-dir-') } : {};
       await started(
@@ -125,8 +128,14 @@ for (const recipe of recipes) {
         await page.goto(`${origin}/`);
         await page.waitForSelector('#anonymous');
         if (oidc) {
-          // on the site's own page, the widget given the authorization request the site's client made
-          await page.goto(`${origin}/login-here`);
+          if (recipe.loginOn === 'provider') {
+            // the site's Log in: its client sends the browser to the provider's page
+            await Promise.all([page.waitForNavigation(), page.click('#login')]);
+            assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//);
+          } else {
+            // on the site's own page, the widget given the authorization request the site's client made
+            await page.goto(`${origin}/login-here`);
+          }
           const input = await page.waitForSelector('esign-identify >>> esign-person-form >>> #code');
           await page.select('esign-identify >>> esign-person-form >>> #country', 'EE');
           await input!.type('40504040001');

@@ -1,14 +1,26 @@
-# A site in Ruby (Sinatra) beside esign-proxy: the verified person into the site's own session from
-# a signed webhook delivery, the signing gate's question answered from that session, and the
-# greeting from the server. Run with nginx in front (docs/any-stack.md):
+# A site in Ruby (Sinatra) beside esign-proxy: the person logs in by OpenID Connect with OmniAuth's
+# openid_connect strategy (Debian's ruby-omniauth-openid-connect; esign-proxy is the provider) on the
+# provider's page; the signing gate's question is answered from the site's session, and the signed
+# files come as signed Standard Webhooks deliveries, each taken once. Run with nginx in front
+# (docs/any-stack.md):
 #
-#   PORT=8080 ESIGN_WEBHOOK_SECRET=whsec_... ruby app.rb
+#   PORT=8080 PUBLIC_URL=https://site.example ESIGN_OIDC_ISSUER=https://site.example/esign/oidc \
+#   OIDC_CLIENT_ID=site OIDC_CLIENT_SECRET=... ESIGN_WEBHOOK_SECRET=whsec_... SESSION_SECRET=... \
+#   SITE_DIR=/var/lib/site ruby app.rb
 require 'sinatra/base'
+require 'omniauth_openid_connect'
 require 'base64'
 require 'cgi'
+require 'digest'
+require 'fileutils'
 require 'json'
 require 'openssl'
 require 'securerandom'
+
+PUBLIC_URL = ENV.fetch('PUBLIC_URL').delete_suffix('/')
+ISSUER = URI(ENV.fetch('ESIGN_OIDC_ISSUER').delete_suffix('/'))
+# discovery over plain http only for an issuer on this machine (development and tests)
+SWD.url_builder = URI::HTTP if ISSUER.scheme == 'http' && %w[127.0.0.1 localhost].include?(ISSUER.host)
 
 class Site < Sinatra::Base
   set :bind, '127.0.0.1'
@@ -16,16 +28,26 @@ class Site < Sinatra::Base
   set :logging, false
 
   KEY = Base64.strict_decode64(ENV.fetch('ESIGN_WEBHOOK_SECRET').delete_prefix('whsec_'))
-  # this site's sessions, by the id in its cookie; a person is a country and a code
-  SESSIONS = {}
-  # each webhook-id taken, until its delivery can no longer verify (both ways of five minutes):
-  # several processes of a site keep these where they all look (the database, Redis)
-  SEEN = {}
-  LOCK = Mutex.new
+  # every webhook-id taken, as a file made only if absent: a restart and every process see it
+  DELIVERIES = File.join(ENV.fetch('SITE_DIR', 'site-data'), 'deliveries')
+  FileUtils.mkdir_p(DELIVERIES, mode: 0o700)
+
+  # the session in a signed, encrypted cookie; over https, secure: true
+  use Rack::Session::Cookie, key: 'host_session', secret: ENV.fetch('SESSION_SECRET'), same_site: :lax, httponly: true, secure: PUBLIC_URL.start_with?('https:')
+  use OmniAuth::Builder do
+    provider :openid_connect,
+             name: :esign, issuer: ISSUER.to_s, discovery: true, response_type: :code,
+             scope: %i[openid profile nin], ui_locales: 'en',
+             client_options: {
+               identifier: ENV.fetch('OIDC_CLIENT_ID'), secret: ENV.fetch('OIDC_CLIENT_SECRET'),
+               redirect_uri: "#{PUBLIC_URL}/auth/esign/callback",
+               scheme: ISSUER.scheme, host: ISSUER.host, port: ISSUER.port
+             }
+  end
+  # a refused login (access_denied) comes back to /auth/failure, not as an exception
+  OmniAuth.config.on_failure = proc { |env| [302, { 'location' => "/auth/failure?message=#{CGI.escape(env['omniauth.error.type'].to_s)}" }, []] }
 
   helpers do
-    # A delivery signed as Standard Webhooks says, or nil: the signature of id.timestamp.body
-    # under the secret, and a timestamp within five minutes (no replay of an old one).
     def verified
       body = request.body.read(1 << 20).to_s
       id = request.env['HTTP_WEBHOOK_ID'].to_s
@@ -37,61 +59,66 @@ class Site < Sinatra::Base
       ok ? body : nil
     end
 
-    # Whether this webhook-id is new: a repeat (esign-proxy's retry, or a delivery captured and
-    # sent again) is answered 2xx and changes nothing.
+    # whether this webhook-id is new: a repeat (esign-proxy's retry, a copy) changes nothing
     def first_time(id)
-      LOCK.synchronize do
-        now = Time.now.to_i
-        SEEN.delete_if { |_, until_at| until_at < now }
-        next false if SEEN.key?(id)
-        SEEN[id] = now + 600
-        true
-      end
+      File.open(File.join(DELIVERIES, Digest::SHA256.hexdigest(id)), File::WRONLY | File::CREAT | File::EXCL, 0o600).close
+      true
+    rescue Errno::EEXIST
+      false
     end
 
-    def signed_in
-      LOCK.synchronize { SESSIONS[request.cookies['host_session']] }
+    def page(body)
+      <<~HTML
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ruby</title>
+        <script type="module" src="/esign/cdn/esign-identify.js"></script></head>
+        <body><h1>A site in Ruby</h1>#{body}</body></html>
+      HTML
     end
   end
 
-  # the verified result, before the browser sees it: a login becomes this site's session
+  # OmniAuth's callback: the verified person from the ID token, into a new session
+  get '/auth/esign/callback' do
+    info = request.env['omniauth.auth'].extra.raw_info
+    session.clear # a new session at login, against fixation: nothing of the one before carries over
+    # a person is a country and a code
+    session['person'] = { 'country' => info['nin_issuing_country'], 'code' => info['nin'], 'name' => info['given_name'], 'surname' => info['family_name'] }
+    redirect '/', 303
+  end
+
+  get '/auth/failure' do
+    page(%(<p id="refused">Not logged in: #{CGI.escapeHTML(params['message'].to_s)}</p>))
+  end
+
   post '/esign-webhook' do
     body = verified
     halt 400, 'not a delivery of ours' unless body
     delivery = JSON.parse(body)
-    halt 204 unless first_time(request.env['HTTP_WEBHOOK_ID'])
-    if delivery['type'] == 'login.verified'
-      session = SecureRandom.hex(24) # a new session id at login, against fixation
-      LOCK.synchronize { SESSIONS[session] = delivery['data']['result'].slice('country', 'code', 'name', 'surname') }
-      response.set_cookie('host_session', value: session, path: '/', httponly: true, same_site: :lax)
-    end
+    # a fact (a signed file, a document's state), taken once; no delivery logs anyone in
+    logger.info("took a delivery: #{delivery['type']}") if first_time(request.env['HTTP_WEBHOOK_ID'])
     status 204
   end
 
-  # the signing gate asks who is signed in: the person of this browser's session, or null
   post '/esign-signer' do
     halt 400, 'not a question of ours' unless verified
     content_type :json
-    person = signed_in
+    person = session['person']
     person ? JSON.generate('country' => person['country'], 'code' => person['code']) : 'null'
   end
 
-  # what the server knows, whatever the browser's events said
   get '/me' do
     content_type :json
-    person = signed_in
+    person = session['person']
     halt 401, '{"loggedIn":false}' unless person
     JSON.generate(person)
   end
 
   get '/' do
-    person = signed_in
-    greeting = person ? %(<p id="welcome">Welcome, #{CGI.escapeHTML(person['name'])} #{CGI.escapeHTML(person['surname'])}</p>) : '<p id="anonymous">Not logged in</p>'
-    <<~HTML
-      <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ruby</title>
-      <script type="module" src="/esign/cdn/esign-identify.js"></script></head>
-      <body><h1>A site in Ruby</h1>#{greeting}<esign-identify endpoint="/esign" channels="smartid" country="EE"></esign-identify></body></html>
-    HTML
+    person = session['person']
+    next page(%(<p id="welcome">Welcome, #{CGI.escapeHTML(person['name'])} #{CGI.escapeHTML(person['surname'])}</p>)) if person
+
+    # OmniAuth 2 starts a login by a POST that carries the session's authenticity token (no login by a link another site plants)
+    token = Rack::Protection::AuthenticityToken.token(session)
+    page(%(<p id="anonymous">Not logged in</p><form method="post" action="/auth/esign"><input type="hidden" name="authenticity_token" value="#{CGI.escapeHTML(token)}"><button id="login" type="submit">Log in</button></form>))
   end
 
   run! if app_file == $PROGRAM_NAME
