@@ -1,16 +1,35 @@
-// A site in Java (the JDK alone: com.sun.net.httpserver and javax.crypto) beside esign-proxy: the
-// verified person into the site's own session from a signed webhook delivery, the signing gate's
-// question answered from that session, and the greeting from the server. Run with nginx in front
+// A site in Java (the JDK alone: com.sun.net.httpserver, java.net.http and java.security) beside
+// esign-proxy: the person logs in by OpenID Connect (esign-proxy is the provider; the JDK has no
+// OpenID Connect client, so the code flow with PKCE and the ID token's RS256 signature, issuer,
+// audience, expiry and nonce are checked here, by its keys), on the provider's page (/login) or with
+// the widget on this site's own page (/login-here); the signing gate's question is answered from the
+// site's session, and the signed files come as signed Standard Webhooks deliveries, each taken once.
+// A site on Spring uses Spring Security's OAuth2 login instead. Run with nginx in front
 // (docs/any-stack.md):
 //
-//   PORT=8080 ESIGN_WEBHOOK_SECRET=whsec_... java Site.java
+//   PORT=8080 PUBLIC_URL=https://site.example ESIGN_OIDC_ISSUER=https://site.example/esign/oidc \
+//   OIDC_CLIENT_ID=site OIDC_CLIENT_SECRET=... ESIGN_WEBHOOK_SECRET=whsec_... SITE_DIR=/var/lib/site java Site.java
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
 import java.security.MessageDigest;
+import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.spec.RSAPublicKeySpec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -25,19 +44,35 @@ public class Site {
   /** A person is a country and a code: the same digits in two countries are two people. */
   record Person(String country, String code, String name, String surname) {}
 
-  static final Map<String, Person> SESSIONS = new ConcurrentHashMap<>();
-  /**
-   * Each webhook-id taken, until its delivery can no longer verify (both ways of five minutes): a
-   * repeat (esign-proxy's retry, or a delivery captured and sent again) changes nothing. Several
-   * processes of a site keep these where they all look (the database, Redis).
-   */
-  static final Map<String, Long> SEEN = new ConcurrentHashMap<>();
-  static byte[] key;
+  /** What a login asked, kept until its answer comes back: to check the state, the nonce and PKCE. */
+  record Asked(String state, String nonce, String verifier) {}
 
-  static boolean firstTime(String id) {
-    long now = System.currentTimeMillis() / 1000;
-    SEEN.values().removeIf(until -> until < now);
-    return SEEN.putIfAbsent(id, now + 600) == null;
+  static final Map<String, Person> SESSIONS = new ConcurrentHashMap<>();
+  static final Map<String, Asked> LOGINS = new ConcurrentHashMap<>();
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  static final SecureRandom RANDOM = new SecureRandom();
+  static byte[] key;
+  static Path deliveries;
+  static String publicUrl, issuer, clientId, clientSecret;
+  /** The provider's discovery document. */
+  static Map<?, ?> provider;
+
+  static String random() {
+    byte[] bytes = new byte[24];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** Whether this webhook-id is new: a file made only if absent, which a restart and every process see. */
+  static boolean firstTime(String id) throws IOException {
+    try {
+      Files.createFile(deliveries.resolve(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8)))));
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**
@@ -64,14 +99,19 @@ public class Site {
     return null;
   }
 
-  static Person signedIn(HttpExchange exchange) {
+  static String cookie(HttpExchange exchange, String name) {
     String cookies = exchange.getRequestHeaders().getFirst("cookie");
     if (cookies == null) return null;
     for (String cookie : cookies.split(";")) {
       String[] pair = cookie.trim().split("=", 2);
-      if (pair.length == 2 && pair[0].equals("host_session")) return SESSIONS.get(pair[1]);
+      if (pair.length == 2 && pair[0].equals(name)) return pair[1];
     }
     return null;
+  }
+
+  static Person signedIn(HttpExchange exchange) {
+    String session = cookie(exchange, "host_session");
+    return session == null ? null : SESSIONS.get(session);
   }
 
   static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
@@ -82,6 +122,11 @@ public class Site {
     exchange.close();
   }
 
+  static void page(HttpExchange exchange, String body) throws IOException {
+    send(exchange, 200, "text/html; charset=utf-8", "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Java</title>"
+        + "<script type=\"module\" src=\"/esign/cdn/esign-identify.js\"></script></head><body><h1>A site in Java</h1>" + body + "</body></html>");
+  }
+
   static String json(String text) {
     return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
@@ -90,10 +135,124 @@ public class Site {
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 
-  public static void main(String[] args) throws IOException {
+  static String form(String... pairs) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < pairs.length; i += 2) out.append(i == 0 ? "" : "&").append(pairs[i]).append('=').append(URLEncoder.encode(pairs[i + 1], StandardCharsets.UTF_8));
+    return out.toString();
+  }
+
+  static Map<?, ?> getJson(String url) throws IOException, InterruptedException {
+    HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    if (answer.statusCode() != 200) throw new IOException(url + " answered " + answer.statusCode());
+    return (Map<?, ?>) Json.parse(answer.body());
+  }
+
+  /** The authorization request of a new login: its state, nonce and PKCE verifier kept by a cookie of its own. */
+  static String authorization(HttpExchange exchange) throws Exception {
+    Asked asked = new Asked(random(), random(), random() + random());
+    String id = random();
+    LOGINS.put(id, asked);
+    exchange.getResponseHeaders().add("set-cookie", "login=" + id + "; Path=/; HttpOnly; SameSite=Lax; Max-Age=600");
+    String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(MessageDigest.getInstance("SHA-256").digest(asked.verifier().getBytes(StandardCharsets.US_ASCII)));
+    return provider.get("authorization_endpoint") + "?" + form("response_type", "code", "client_id", clientId, "redirect_uri", publicUrl + "/callback", "scope", "openid profile nin",
+        "state", asked.state(), "nonce", asked.nonce(), "code_challenge", challenge, "code_challenge_method", "S256");
+  }
+
+  static byte[] unbase64(String text) {
+    return Base64.getUrlDecoder().decode(text);
+  }
+
+  /** The ID token's claims once its RS256 signature (by the provider's published key), issuer, audience, expiry and nonce hold; else null. */
+  static Map<?, ?> checkedClaims(String idToken, String nonce) throws Exception {
+    String[] parts = idToken.split("\\.");
+    if (parts.length != 3) return null;
+    Map<?, ?> header = (Map<?, ?>) Json.parse(new String(unbase64(parts[0]), StandardCharsets.UTF_8));
+    if (!"RS256".equals(header.get("alg"))) return null;
+    PublicKey signer = null;
+    for (Object item : (List<?>) getJson((String) provider.get("jwks_uri")).get("keys")) {
+      Map<?, ?> jwk = (Map<?, ?>) item;
+      if ("RSA".equals(jwk.get("kty")) && jwk.get("kid") != null && jwk.get("kid").equals(header.get("kid"))) {
+        signer = KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(new BigInteger(1, unbase64((String) jwk.get("n"))), new BigInteger(1, unbase64((String) jwk.get("e")))));
+      }
+    }
+    if (signer == null) return null;
+    Signature rsa = Signature.getInstance("SHA256withRSA");
+    rsa.initVerify(signer);
+    rsa.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+    if (!rsa.verify(unbase64(parts[2]))) return null;
+    Map<?, ?> claims = (Map<?, ?>) Json.parse(new String(unbase64(parts[1]), StandardCharsets.UTF_8));
+    Object audience = claims.get("aud");
+    boolean forUs = clientId.equals(audience) || (audience instanceof List<?> list && list.contains(clientId));
+    boolean fresh = claims.get("exp") instanceof Double exp && exp > System.currentTimeMillis() / 1000.0;
+    return issuer.equals(claims.get("iss")) && forUs && fresh && nonce.equals(claims.get("nonce")) ? claims : null;
+  }
+
+  public static void main(String[] args) throws Exception {
     key = Base64.getDecoder().decode(System.getenv("ESIGN_WEBHOOK_SECRET").replaceFirst("^whsec_", ""));
+    publicUrl = System.getenv("PUBLIC_URL").replaceFirst("/$", "");
+    issuer = System.getenv("ESIGN_OIDC_ISSUER").replaceFirst("/$", "");
+    clientId = System.getenv("OIDC_CLIENT_ID");
+    clientSecret = System.getenv("OIDC_CLIENT_SECRET");
+    deliveries = Files.createDirectories(Path.of(System.getenv().getOrDefault("SITE_DIR", "site-data"), "deliveries"));
+    provider = getJson(issuer + "/.well-known/openid-configuration");
+    if (!issuer.equals(provider.get("issuer"))) throw new IllegalStateException("the provider names another issuer");
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.parseInt(System.getenv("PORT"))), 0);
-    // the verified result, before the browser sees it: a login becomes this site's session
+    // the provider's page: the person logs in there and comes back to /callback
+    server.createContext("/login", exchange -> {
+      try {
+        exchange.getResponseHeaders().set("location", authorization(exchange));
+        send(exchange, 302, null, "");
+      } catch (Exception e) {
+        send(exchange, 500, "text/plain", "the login could not start");
+      }
+    });
+    // the widget on this page, given the authorization request: it logs in here and goes on to /callback
+    server.createContext("/login-here", exchange -> {
+      try {
+        page(exchange, "<esign-identify endpoint=\"/esign\" authorize=\"" + escape(authorization(exchange)) + "\"></esign-identify>");
+      } catch (Exception e) {
+        send(exchange, 500, "text/plain", "the login could not start");
+      }
+    });
+    server.createContext("/callback", exchange -> {
+      Map<String, String> query = new LinkedHashMap<>();
+      String raw = exchange.getRequestURI().getRawQuery();
+      for (String pair : raw == null ? new String[0] : raw.split("&")) {
+        String[] kv = pair.split("=", 2);
+        query.put(java.net.URLDecoder.decode(kv[0], StandardCharsets.UTF_8), kv.length > 1 ? java.net.URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
+      }
+      String loginId = cookie(exchange, "login");
+      Asked asked = loginId == null ? null : LOGINS.remove(loginId);
+      if (asked == null || !asked.state().equals(query.get("state"))) {
+        send(exchange, 400, "text/plain", "no login was started here");
+        return;
+      }
+      if (query.containsKey("error")) {
+        page(exchange, "<p id=\"refused\">Not logged in: " + escape(query.get("error")) + "</p>");
+        return;
+      }
+      try {
+        String basic = Base64.getEncoder().encodeToString((URLEncoder.encode(clientId, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(clientSecret, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
+        HttpRequest redeem = HttpRequest.newBuilder(URI.create((String) provider.get("token_endpoint"))).timeout(Duration.ofSeconds(10))
+            .header("content-type", "application/x-www-form-urlencoded").header("authorization", "Basic " + basic)
+            .POST(HttpRequest.BodyPublishers.ofString(form("grant_type", "authorization_code", "code", query.getOrDefault("code", ""), "redirect_uri", publicUrl + "/callback", "code_verifier", asked.verifier())))
+            .build();
+        HttpResponse<String> answer = HTTP.send(redeem, HttpResponse.BodyHandlers.ofString());
+        Map<?, ?> claims = answer.statusCode() == 200 ? checkedClaims((String) ((Map<?, ?>) Json.parse(answer.body())).get("id_token"), asked.nonce()) : null;
+        if (claims == null || !(claims.get("nin") instanceof String)) {
+          send(exchange, 502, "text/plain", "the login could not be verified");
+          return;
+        }
+        String session = random(); // a new session id at login, against fixation
+        SESSIONS.put(session, new Person((String) claims.get("nin_issuing_country"), (String) claims.get("nin"), (String) claims.get("given_name"), (String) claims.get("family_name")));
+        exchange.getResponseHeaders().add("set-cookie", "host_session=" + session + "; Path=/; HttpOnly; SameSite=Lax" + (publicUrl.startsWith("https:") ? "; Secure" : ""));
+        exchange.getResponseHeaders().set("location", "/");
+        send(exchange, 303, null, "");
+      } catch (Exception e) {
+        send(exchange, 502, "text/plain", "the login could not be completed");
+      }
+    });
+    // a fact (a signed file, a document's state), taken once by its webhook-id; no delivery logs anyone in
     server.createContext("/esign-webhook", exchange -> {
       String body = "POST".equals(exchange.getRequestMethod()) ? verified(exchange) : null;
       if (body == null) {
@@ -101,18 +260,7 @@ public class Site {
         return;
       }
       Map<?, ?> delivery = (Map<?, ?>) Json.parse(body);
-      if (!firstTime(exchange.getRequestHeaders().getFirst("webhook-id"))) {
-        send(exchange, 204, null, "");
-        return;
-      }
-      if ("login.verified".equals(delivery.get("type"))) {
-        Map<?, ?> result = (Map<?, ?>) ((Map<?, ?>) delivery.get("data")).get("result");
-        byte[] id = new byte[24];
-        new SecureRandom().nextBytes(id);
-        String session = HexFormat.of().formatHex(id); // a new session id at login, against fixation
-        SESSIONS.put(session, new Person((String) result.get("country"), (String) result.get("code"), (String) result.get("name"), (String) result.get("surname")));
-        exchange.getResponseHeaders().add("set-cookie", "host_session=" + session + "; Path=/; HttpOnly; SameSite=Lax");
-      }
+      if (firstTime(exchange.getRequestHeaders().getFirst("webhook-id"))) System.out.println("took a delivery: " + delivery.get("type"));
       send(exchange, 204, null, "");
     });
     // the signing gate asks who is signed in: the person of this browser's session, or null
@@ -136,10 +284,9 @@ public class Site {
         return;
       }
       Person person = signedIn(exchange);
-      String greeting = person == null ? "<p id=\"anonymous\">Not logged in</p>" : "<p id=\"welcome\">Welcome, " + escape(person.name()) + " " + escape(person.surname()) + "</p>";
-      send(exchange, 200, "text/html; charset=utf-8", "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Java</title>"
-          + "<script type=\"module\" src=\"/esign/cdn/esign-identify.js\"></script></head><body><h1>A site in Java</h1>" + greeting
-          + "<esign-identify endpoint=\"/esign\" channels=\"smartid\" country=\"EE\"></esign-identify></body></html>");
+      page(exchange, person == null
+          ? "<p id=\"anonymous\">Not logged in: <a href=\"/login\">log in</a>, or <a href=\"/login-here\">log in on this page</a></p>"
+          : "<p id=\"welcome\">Welcome, " + escape(person.name()) + " " + escape(person.surname()) + "</p>");
     });
     server.start();
   }
