@@ -26,6 +26,8 @@ export interface ProxyRequestInfo<Raw = unknown> {
   body: Record<string, unknown>;
   /** Who is asking: the `visitor` hook's answer or the proxy's own visitor cookie (after a login, the new one). */
   visitor: string;
+  /** The proxy's id of this request (its `x-request-id`, in its event and log lines): for the host's own log lines of it. */
+  requestId: string;
   /**
    * The framework's own request object (IncomingMessage, Express's Request, or a fetch Request),
    * typed by the handler's type parameter: `createProxyHandler<express.Request>(...)`.
@@ -175,7 +177,7 @@ export interface ProxyOptions<Raw = unknown> {
    * Who the visitor is, e.g. the host's session id. Default: a random id in an HttpOnly,
    * SameSite=Strict cookie (Secure over https) that the proxy sets itself. Null refuses (403).
    */
-  visitor?: (request: Omit<ProxyRequestInfo<Raw>, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
+  visitor?: (request: Omit<ProxyRequestInfo<Raw>, 'visitor' | 'body' | 'requestId'>) => string | null | undefined | Promise<string | null | undefined>;
   /**
    * The network address of the person's browser, for the per-address limit on session starts:
    * Express's `req.ip` with `trust proxy` set for your load balancer, `req.socket.remoteAddress`
@@ -184,7 +186,7 @@ export interface ProxyOptions<Raw = unknown> {
    * trust, and a limit on a load balancer's address would stop everybody at once. Without it, a
    * script that drops its cookie is a new visitor at every start; the per-person limit still holds.
    */
-  clientAddress?: (request: Omit<ProxyRequestInfo<Raw>, 'visitor' | 'body'>) => string | null | undefined | Promise<string | null | undefined>;
+  clientAddress?: (request: Omit<ProxyRequestInfo<Raw>, 'visitor' | 'body' | 'requestId'>) => string | null | undefined | Promise<string | null | undefined>;
   /**
    * The scheme the host's pages are served over, when TLS ends in front of this server (a load
    * balancer): the page's `Origin` must have it. Default: `https` when the request came over TLS;

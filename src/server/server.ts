@@ -11,7 +11,7 @@ import { createOidcProvider, type OidcProvider } from './oidc/provider.js';
 import { RedisStore } from '../proxy/redis.js';
 import type { ProxyStore } from '../proxy/store.js';
 import type { ServerSettings } from './settings.js';
-import { askSigner, deliverResults } from './webhook.js';
+import { askSigner, deliverResults, deliveryId } from './webhook.js';
 
 /*
  * `esign-proxy`: the Node proxy as a server of its own, for a site on any stack. Around the
@@ -189,11 +189,25 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
       log: (level, msg, fields) => io.log(operatorLine(level, msg, fields)),
     });
   }
-  const deliver = settings.webhookUrl ? deliverResults({ url: settings.webhookUrl, keys: settings.webhookKeys, cookies: settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const) }, settings.eventSecret ?? settings.accessToken) : undefined;
+  const deliver = settings.webhookUrl
+    ? deliverResults({ url: settings.webhookUrl, keys: settings.webhookKeys, cookies: settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const) }, settings.eventSecret ?? settings.accessToken, (level, msg, fields) =>
+        io.log(operatorLine(level, msg, fields)),
+      )
+    : undefined;
+  /** The results being handed over, by their webhook-id: a shutdown waits for them (a poll answered "waiting" is no longer in flight). */
+  const handing = new Map<Promise<void>, string>();
   const onResult = oidc || deliver
     ? async (result: ProxyResult) => {
-        if (oidc && result.kind === 'login') await oidc.loginVerified(result);
-        return deliver ? deliver(result) : undefined;
+        const work = (async () => {
+          if (oidc && result.kind === 'login') await oidc.loginVerified(result);
+          if (deliver) await deliver(result);
+        })();
+        handing.set(work, deliveryId(result));
+        try {
+          await work;
+        } finally {
+          handing.delete(work);
+        }
       }
     : undefined;
   const cookies = settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const);
@@ -263,11 +277,20 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      const deadline = Date.now() + settings.shutdownMs;
       if (inFlight > 0) {
         await new Promise<void>((resolve) => {
           drained = resolve;
           setTimeout(resolve, settings.shutdownMs).unref();
         });
+      }
+      // the hand-overs still on their way (a site that takes its time) finish too, within the same time
+      if (handing.size > 0) {
+        const left = Math.max(0, deadline - Date.now());
+        await Promise.race([Promise.allSettled(handing.keys()), new Promise((resolve) => setTimeout(resolve, left).unref())]);
+        for (const webhookId of handing.values()) {
+          io.log(operatorLine('warn', 'a delivery was cut by the shutdown: its session\'s next poll tries again (to any node)', { webhookId }));
+        }
       }
       server.closeAllConnections();
       await closed;

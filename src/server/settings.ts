@@ -39,7 +39,7 @@ export interface ServerSettings {
   visitorCookie: string | undefined;
   /** How long the host may take to take a result, ms. */
   resultTimeoutMs: number;
-  /** The browser's cookies the deliveries and the signer question carry, by name; empty: every one but the proxy's own. */
+  /** The browser's cookies the signer question carries, by name; empty: every one but the proxy's own. */
   forwardCookies: string[];
   /** Plain http:// webhook and signer URLs on another machine, allowed by the operator's word. */
   allowPlainHttp: boolean;
@@ -89,12 +89,12 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'ESIGN_EXPOSE_SCREENING', flag: '--expose-screening', what: '1 passes PEP and sanctions data to the browser. Default 0.' },
   { env: 'ESIGN_TRUST_PROXY', flag: '--trust-proxy', what: '1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser\'s address, for the per-address limit. Default 0 (no per-address limit).' },
   { env: 'ESIGN_SERVE_WIDGET', flag: '--serve-widget', what: '1 serves the widget\'s script-tag files under <prefix>/cdn/ (a static site needs nothing else). Default 1.' },
-  { env: 'ESIGN_WEBHOOK_URL', flag: '--webhook-url', what: 'where each verified result is POSTed, signed as a Standard Webhooks delivery, before the browser sees it; with the browser\'s cookies, and the Set-Cookie of the 2xx answer goes to that browser. Default none.' },
+  { env: 'ESIGN_WEBHOOK_URL', flag: '--webhook-url', what: 'where each verified result is POSTed, signed as a Standard Webhooks delivery, before the browser sees it: a fact (a signed file, a document), with no cookie of the browser and nothing of the answer passed on (no delivery logs anyone in). Default none.' },
   { env: 'ESIGN_WEBHOOK_SECRET', flag: '--webhook-secret', what: 'the whsec_ secret the deliveries are signed with (make one: echo whsec_$(openssl rand -base64 32)); several, comma-separated, the new one first, while one is rotated (each signs). Required with a webhook or signer URL.' },
   { env: 'ESIGN_SIGNER_URL', flag: '--signer-url', what: 'signing only as the person signed in: the server asks this URL (a signed POST with the browser\'s cookies), which answers {"country","code"} or null. Default none: no gate.' },
   { env: 'ESIGN_VISITOR_COOKIE', flag: '--visitor-cookie', what: 'the name of the site\'s own session cookie, to be the visitor (kept only as a keyed digest). Default: a cookie of the proxy\'s own.' },
   { env: 'ESIGN_RESULT_TIMEOUT_MS', flag: '--result-timeout-ms', what: 'how long the webhook may take to take a result, ms; after it the browser is told to try again. Default 30000.' },
-  { env: 'ESIGN_FORWARD_COOKIES', flag: '--forward-cookies', what: 'the browser\'s cookies the deliveries and the signer question carry, comma-separated names (your session cookie). Default: the ESIGN_VISITOR_COOKIE name when set, else every cookie but the proxy\'s own.' },
+  { env: 'ESIGN_FORWARD_COOKIES', flag: '--forward-cookies', what: 'the browser\'s cookies the signer question carries, comma-separated names (your session cookie). Default: the ESIGN_VISITOR_COOKIE name when set, else every cookie but the proxy\'s own.' },
   { env: 'ESIGN_ALLOW_PLAIN_HTTP', flag: '--allow-plain-http', what: '1 allows http:// webhook and signer URLs on another machine (a private network you trust). Default 0: https://, or http:// on a loopback address only.' },
   { env: 'ESIGN_RATE_LIMIT', flag: '--rate-limit', what: 'session starts allowed "visitor,person,window[,address]": per visitor, per person, the window in seconds, per address, e.g. 12,6,600 (the default: 12 and 6 in 10 minutes, 60 per address).' },
   { env: 'ESIGN_REDIS_PREFIX', flag: '--redis-prefix', what: 'what every Redis key of this site begins with, so that sites sharing a Redis share nothing. Default: esign-proxy: and a digest of the access token.' },
@@ -190,7 +190,7 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   const allowPlainHttp = flagOf(get('ESIGN_ALLOW_PLAIN_HTTP'), byEnv('ESIGN_ALLOW_PLAIN_HTTP'), false);
   for (const [name, url] of [['ESIGN_WEBHOOK_URL', webhookUrl], ['ESIGN_SIGNER_URL', signerUrl]] as const) {
     if (url && !allowPlainHttp && new URL(url).protocol === 'http:' && !isLoopback(new URL(url).hostname)) {
-      throw new SettingError(`${named(byEnv(name))} is plain http:// to another machine: a delivery and the site's answer (its session cookie) would cross the network readable. Use https://, an address on this machine, or set ESIGN_ALLOW_PLAIN_HTTP=1 on a network you trust`);
+      throw new SettingError(`${named(byEnv(name))} is plain http:// to another machine: a delivery and the signer question (the browser's cookies) would cross the network readable. Use https://, an address on this machine, or set ESIGN_ALLOW_PLAIN_HTTP=1 on a network you trust`);
     }
   }
   const forwardText = get('ESIGN_FORWARD_COOKIES') ?? '';

@@ -1,29 +1,33 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Channel } from '../protocol/types.js';
 import { ResultRefused } from '../proxy/hand-over.js';
-import type { ProxyRequestInfo, ProxyResult, ProxySigner, ResultAnswer, SignedAs } from '../proxy/options.js';
+import type { ProxyRequestInfo, ProxyResult, ProxySigner, SignedAs } from '../proxy/options.js';
 import { visitorCookieName, visitorDigest } from '../proxy/visitor.js';
 
 /*
  * The verified result as a Standard Webhooks delivery to the host's own server, before the browser
  * sees it: `webhook-id` (the same for every try of one result: the host's idempotency key),
  * `webhook-timestamp`, and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of
- * `id.timestamp.body` under each `whsec_` secret, so a secret can be rotated). The delivery carries
- * the cookies of the browser whose poll finished the session, and the `Set-Cookie` of the host's
- * 2xx answer goes to that browser with the result. Tried again until the host says 2xx, within the
- * result's time limit; then the browser is told the host could not take it (500), and its next
- * poll tries again.
+ * `id.timestamp.body` under each `whsec_` secret, so a secret can be rotated). A delivery is a fact
+ * (a signed file, a document's state, a login as a notification): it carries no cookie of the
+ * browser, and nothing of the host's answer reaches a browser, so no delivery can log anyone in
+ * (that is the OpenID Connect login's). Tried again until the host says 2xx, within the result's
+ * time limit; then the browser is told the host could not take it (500), and its next poll tries
+ * again. Each try that failed and the outcome are log lines with the webhook-id and the request id.
  */
 
 export interface WebhookTarget {
   url: string;
   /** The secrets' keys, the first the current one; every one signs. */
   keys: Buffer[];
-  /** Which of the browser's cookies go along: the site's session cookie, say; never the proxy's own. */
+  /** Which of the browser's cookies the signer question carries: the site's session cookie, say; never the proxy's own. */
   cookies: CookieChoice;
 }
 
-/** The browser's cookies a delivery carries: those named, or every one but the proxy's own visitor cookie. */
+/** A line for the operator about a delivery: its level, the words, and what names it. */
+export type DeliveryLog = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, string | number>) => void;
+
+/** The browser's cookies the signer question carries: those named, or every one but the proxy's own visitor cookie. */
 export type CookieChoice = { names: readonly string[] } | 'all-but-the-proxys';
 
 /** The most of the signer URL's answer read: a country and a code need far less; more is the site's fault and fails closed. */
@@ -63,7 +67,7 @@ export interface Delivery {
     token: string;
     /**
      * The visitor who started it, as a keyed digest (HMAC-SHA256 of `visitor:<id>` under the event
-     * secret, hex: the one events show): never a credential (the delivery's Cookie header carries the session itself).
+     * secret, hex: the one events show): never a credential.
      */
     visitor: string;
     channel?: Channel;
@@ -80,7 +84,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-/** The Cookie header a delivery carries: only the cookies chosen, never the proxy's own visitor cookie. */
+/** The Cookie header the signer question carries: only the cookies chosen, never the proxy's own visitor cookie. */
 export function forwardedCookies(header: string | null, choice: CookieChoice): string | null {
   if (!header) return null;
   const own = [visitorCookieName(true), visitorCookieName(false)];
@@ -95,7 +99,7 @@ export function forwardedCookies(header: string | null, choice: CookieChoice): s
   return kept.length ? kept.join('; ') : null;
 }
 
-/** A POST signed as a delivery, with the browser's cookies chosen. */
+/** A POST signed as a delivery; the signer question's with the browser's cookies chosen. */
 function post(target: WebhookTarget, id: string, body: string, cookie: string | null, signal: AbortSignal): Promise<Response> {
   const timestamp = Math.floor(Date.now() / 1000);
   return fetch(target.url, {
@@ -116,14 +120,19 @@ function post(target: WebhookTarget, id: string, body: string, cookie: string | 
 /** The site's refusal for good: a 4xx but for 408 (its own time-out) and 429 (come back later), which are tried again. */
 const refusesForGood = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
+/** A result's `webhook-id`: the same for every try of it, and across a restart of the proxy. */
+export function deliveryId(result: Pick<ProxyResult, 'operation' | 'token'>): string {
+  return `msg_${createHash('sha256').update(`${result.operation}:${result.token}`).digest('base64url').slice(0, 24)}`;
+}
+
 /**
- * onResult as a delivery: resolves with the host's cookies once it answered 2xx; throws
- * ResultRefused at a 4xx (the session ends with site-refused), or when the time ran out.
- * The site's answer body is never read.
+ * onResult as a delivery: resolves once the host answered 2xx; throws ResultRefused at a 4xx (the
+ * session ends with site-refused), or when the time ran out. The site's answer is never read, and
+ * nothing of it goes to a browser.
  */
-export function deliverResults(target: WebhookTarget, eventKey: string): (result: ProxyResult) => Promise<ResultAnswer> {
+export function deliverResults(target: WebhookTarget, eventKey: string, log: DeliveryLog): (result: ProxyResult) => Promise<void> {
   return async (result) => {
-    const id = `msg_${createHash('sha256').update(`${result.operation}:${result.token}`).digest('base64url').slice(0, 24)}`;
+    const id = deliveryId(result);
     const delivery: Delivery = {
       type: EVENT_TYPES[result.kind],
       timestamp: new Date().toISOString(),
@@ -138,23 +147,33 @@ export function deliverResults(target: WebhookTarget, eventKey: string): (result
       },
     };
     const body = JSON.stringify(delivery);
-    const cookie = forwardedCookies(result.request.headers.get('cookie'), target.cookies);
+    const named = { webhookId: id, requestId: result.request.requestId, type: delivery.type };
     let last = 'no answer';
-    for (let attempt = 0; !result.signal.aborted; attempt++) {
+    let attempt = 0;
+    for (; !result.signal.aborted; attempt++) {
       try {
-        const answer = await post(target, id, body, cookie, result.signal);
+        const answer = await post(target, id, body, null, result.signal);
         // unread: whatever the site sends back, however large, is not the proxy's to hold
         await answer.body?.cancel().catch(() => undefined);
-        if (answer.status >= 200 && answer.status < 300) return { setCookies: answer.headers.getSetCookie() };
-        if (refusesForGood(answer.status)) throw new ResultRefused(answer.status, `the webhook refused the result: HTTP ${answer.status}`);
+        if (answer.status >= 200 && answer.status < 300) {
+          log('info', 'the webhook took the delivery', { ...named, attempts: attempt + 1 });
+          return;
+        }
+        if (refusesForGood(answer.status)) {
+          log('warn', `the webhook refused the delivery: HTTP ${answer.status}`, { ...named, attempts: attempt + 1 });
+          throw new ResultRefused(answer.status, `the webhook refused the result: HTTP ${answer.status}`);
+        }
         last = `HTTP ${answer.status}`;
       } catch (error) {
         if (error instanceof ResultRefused) throw error;
         if (result.signal.aborted) break;
         last = error instanceof Error ? causeOf(error) : 'failure';
       }
-      await sleep(Math.min(250 * 2 ** attempt, 4_000), result.signal);
+      const pause = Math.min(250 * 2 ** attempt, 4_000);
+      log('warn', `the webhook did not take the delivery (${last}): trying again`, { ...named, attempt: attempt + 1, retryInMs: pause });
+      await sleep(pause, result.signal);
     }
+    log('error', `the webhook did not take the delivery in time (${last}): the session's next poll tries again`, { ...named, attempts: attempt });
     throw new Error(`the webhook ${shownUrl(target.url)} did not take the result in time (${last})`);
   };
 }

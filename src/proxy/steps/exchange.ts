@@ -10,7 +10,7 @@ import type { RequestTelemetry } from '../telemetry.js';
 import type { ProxySetup } from './setup.js';
 
 /** The request as the `visitor` and `clientAddress` hooks get it. */
-export type HookRequest = Omit<ProxyRequestInfo, 'visitor' | 'body'>;
+export type HookRequest = Omit<ProxyRequestInfo, 'visitor' | 'body' | 'requestId'>;
 
 /** A session token's owner and what it may be used for, as the store keeps it. */
 export interface Binding {

@@ -34,14 +34,16 @@ export class RequestInfoView implements ProxyRequestInfo {
   path: string;
   body: Record<string, unknown>;
   visitor: string;
+  requestId: string;
   raw: unknown;
   #asked: HookRequest;
 
-  constructor(asked: HookRequest, body: Record<string, unknown>, visitor: string) {
+  constructor(asked: HookRequest, body: Record<string, unknown>, visitor: string, requestId: string) {
     this.method = asked.method;
     this.path = asked.path;
     this.body = body;
     this.visitor = visitor;
+    this.requestId = requestId;
     this.raw = asked.raw;
     this.#asked = asked;
   }

@@ -39,7 +39,7 @@ function known(x: Has<'operation'>, asked: HookRequest, setup: ProxySetup, visit
     x.person = eventPerson(x.fields, setup.options.eventSecret);
     if (x.person) x.event.base.person = x.person;
   }
-  x.info = new RequestInfoView(asked, x.fields, visitor.id);
+  x.info = new RequestInfoView(asked, x.fields, visitor.id, x.requestId);
 }
 
 /**
