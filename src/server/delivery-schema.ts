@@ -42,7 +42,7 @@ export const DELIVERY_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   title: 'esign-proxy webhook delivery',
   description:
-    'What esign-proxy POSTs to your site, signed as Standard Webhooks say: a verified result to ESIGN_WEBHOOK_URL before the browser sees it (login.verified, sign.verified, hash.verified, document.succeeded): facts, with no cookie of the browser, and nothing of your answer reaches a browser, so no delivery can log anyone in (login.verified is a notification; the login is esign-proxy's OpenID Connect); or the signer question to ESIGN_SIGNER_URL (signer.asked), which your site answers {"country","code"} of the person signed in, or null.',
+    'What esign-proxy POSTs to your site, signed as Standard Webhooks say: a verified result to ESIGN_WEBHOOK_URL before the browser sees it (login.verified, sign.verified, hash.verified, document.succeeded): facts, with no cookie of the browser, and nothing of your answer reaches a browser, so no delivery can log anyone in (login.verified is a notification; the login is the OpenID Connect one of esign-proxy); or the signer question to ESIGN_SIGNER_URL (signer.asked), which your site answers {"country","code"} of the person signed in, or null.',
   oneOf: [
     delivery('login.verified', 'login', ['mobileLoginStatus', 'smartIdLoginStatus'], {
       required: ['channel'],
