@@ -24,7 +24,8 @@ interface PackedFile {
 
 /** `npm pack` of one package into a folder; the tarball's name and the files it holds. */
 async function pack(workspace: string | null, into: string): Promise<{ tarball: string; files: string[] }> {
-  const args = ['pack', '--json', '--pack-destination', into, ...(workspace ? ['-w', workspace] : [])];
+  // --ignore-scripts: the build `npm test` made is what is packed (prepack builds for a stranger's `npm pack`)
+  const args = ['pack', '--json', '--ignore-scripts', '--pack-destination', into, ...(workspace ? ['-w', workspace] : [])];
   const { stdout } = await run('npm', args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
   const [info] = JSON.parse(stdout) as [{ filename: string; files: PackedFile[] }];
   return { tarball: join(into, info.filename), files: info.files.map((f) => f.path) };
@@ -57,12 +58,15 @@ describe('the packed packages installed into an empty app', () => {
   it('the widget tarball holds the build, no sources, tests or sandbox', () => {
     assert.ok(widget.files.includes('dist/cdn/esign-elements.js'));
     assert.ok(widget.files.includes('dist/cdn/integrity.json'), 'the script-tag files\' digests are packed');
+    for (const doc of ['CHANGELOG.md', 'docs/any-stack.md', 'docs/proxy.md', 'docs/elements.md']) assert.ok(widget.files.includes(doc), `${doc} ships in the package`);
+    assert.ok(!widget.files.some((file) => file.endsWith('.png')), 'no screenshots in the package');
     // the Python and PHP proxies, each folder whole with its rules (a host copies one), and the rules alone
     for (const file of ['dist/proxy-rules.json', 'dist/webhook-delivery.schema.json', 'bin/esign-proxy.js', 'dist/proxies/python/proxy.py', 'dist/proxies/python/session_recipe.py', 'dist/proxies/python/proxy-rules.json', 'dist/proxies/php/proxy.php', 'dist/proxies/php/session-recipe.php', 'dist/proxies/php/proxy-rules.json']) {
       assert.ok(widget.files.includes(file), `${file} is packed`);
     }
     assert.ok(widget.files.includes('custom-elements.json'));
-    const foreign = widget.files.filter((f) => /^(src|test|sandbox|demo|bench|examples)\/|\.ts$(?<!\.d\.ts$)/.test(f) || /sandbox/.test(f));
+    // (docs/sandbox.md, the page on the sandbox package, is a doc like the others)
+    const foreign = widget.files.filter((f) => /^(src|test|sandbox|demo|bench|examples)\/|\.ts$(?<!\.d\.ts$)/.test(f) || (/sandbox/.test(f) && f !== 'docs/sandbox.md'));
     assert.deepEqual(foreign, []);
   });
 

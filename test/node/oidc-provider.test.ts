@@ -276,4 +276,26 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.match(stderr, /ESIGN_WEBHOOK_URL \(--webhook-url\) carries a user or password/);
     assert.ok(!stderr.includes('hunter2'), 'the password in no line');
   });
+
+  it('the login page takes the site\'s look: ESIGN_OIDC_STYLESHEET linked from the page and served under the issuer (style-src self)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const look = join(files.dir, 'look.css');
+    writeFileSync(look, 'esign-identify { --esign-color-accent: #7a1f5c; }\nesign-identify::part(submit) { border-radius: 0; }\n');
+    const { proxy, issuer } = await provider({ ESIGN_OIDC_STYLESHEET: look });
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const { answer } = await new Browser(proxy.url).navigate((await bank.request()).url.href);
+    const page = await answer.text();
+    assert.match(page, /<link rel="stylesheet" href="\/esign\/oidc\/page.css">\n<link rel="stylesheet" href="\/esign\/oidc\/look.css">/);
+    const css = await fetch(`${issuer}/look.css`);
+    assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+    assert.equal(await css.text(), 'esign-identify { --esign-color-accent: #7a1f5c; }\nesign-identify::part(submit) { border-radius: 0; }\n');
+    assert.match(answer.headers.get('content-security-policy') ?? '', /style-src 'self'/);
+    // without the setting there is no look to link, and none served
+    const { proxy: plain, issuer: plainIssuer } = await provider();
+    const plainBank = await relyingParty(plainIssuer, 'bank', 'bank-secret-0123456789abcdef');
+    const plainPage = await (await new Browser(plain.url).navigate((await plainBank.request()).url.href)).answer.text();
+    assert.doesNotMatch(plainPage, /look\.css/);
+    assert.equal((await fetch(`${plainIssuer}/look.css`)).status, 404);
+  });
 });

@@ -24,7 +24,7 @@ const alone = scratchDir('esign-standalone-');
 let sandbox: RunningSandbox;
 before(async () => {
   sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 200 });
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
   execFileSync('npm', ['init', '-y'], { cwd: installed, stdio: 'ignore' });
   execFileSync('npm', ['install', '--no-audit', '--no-fund', join(packs, packed!.filename)], { cwd: installed, stdio: 'ignore', timeout: 300_000 });
 });
