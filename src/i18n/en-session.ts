@@ -22,6 +22,8 @@ export const strings = {
   'error.signer-unknown': 'Log in to this site before you sign.',
   'form.fixed': "Set by this site",
   'form.masked': "ending in {digits}",
+  'status.spoken-code': "personal code ending in {digits}",
+  'status.spoken-phone': "phone number {prefix}, ending in {digits}",
   'error.start-timeout': "No answer came in time. Your phone may still show a request: decline it or let it expire, then try again.",
   'session.offline': "The connection is lost. Still trying: confirm on your phone by {time}.",
   'session.online': "The connection is back.",

@@ -85,7 +85,7 @@ export const strings: DocumentStrings = {
   'sub.HASH_FAILURE': "Dokumenti muudeti pärast allkirjastamist.",
   'sub.SIG_CRYPTO_FAILURE': "Allkiri ei vasta allkirjastaja võtmele.",
   'sub.FORMAT_FAILURE': "Allkiri ei ole tuntud vormingus.",
-  'sub.NO_CERTIFICATE_CHAIN_FOUND': "Allkirjastaja sertifikaat ei ole usaldusväärselt väljaandjalt.",
+  'sub.NO_CERTIFICATE_CHAIN_FOUND': "Allkirjastaja sertifikaadi väljaandjat ei ole usaldusnimekirjas.",
   'sub.REVOKED': "Allkirjastaja sertifikaat on tühistatud.",
   'sub.EXPIRED': "Allkirjastaja sertifikaat oli aegunud.",
   'sub.NOT_YET_VALID': "Allkirjastaja sertifikaat ei kehtinud veel.",

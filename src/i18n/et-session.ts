@@ -24,6 +24,8 @@ export const strings: SessionStrings = {
   'error.signer-unknown': 'Enne allkirjastamist logige sellele veebilehele sisse.',
   'form.fixed': "Määras see veebileht",
   'form.masked': "lõpeb numbritega {digits}",
+  'status.spoken-code': "isikukood, mis lõpeb numbritega {digits}",
+  'status.spoken-phone': "telefoninumber {prefix}, mis lõpeb numbritega {digits}",
   'error.start-timeout': "Vastust ei tulnud õigel ajal. Telefonis võib veel olla päring: lükake see tagasi või laske sel aeguda, seejärel proovige uuesti.",
   'session.offline': "Ühendus katkes. Ühendust proovitakse taastada: kinnitage telefonis enne kella {time}.",
   'session.online': "Ühendus on taastatud.",

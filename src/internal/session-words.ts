@@ -32,8 +32,9 @@ export const DETAIL_SEPARATOR = ' ·\u00a0';
 export function waitingWords(t: Translate, kind: SessionKind, { channel, who, subject, cameBack }: WaitingSession): StatusWords {
   if (cameBack) return { heading: t('status.back'), detail: t(channel === 'smartid' ? 'status.back.smartid' : kind === 'login' ? 'status.back.mobile.login' : 'status.back.mobile.sign') };
   if (!who) return { heading: t('status.waiting'), detail: '' };
-  const ending = t('form.masked', { digits: who.slice(-3).split('').join(' ') });
-  const spokenWho = channel === 'mobile' ? `${t('form.phone')} ${who.slice(0, 4)}, ${ending}` : `${t('form.code')}, ${ending}`;
+  // said as one phrase of the sentence ("personas kods, kas beidzas ar 0 0 9"), never a field's label with its capital
+  const digits = who.slice(-3).split('').join(' ');
+  const spokenWho = channel === 'mobile' ? t('status.spoken-phone', { prefix: who.slice(0, 4), digits }) : t('status.spoken-code', { digits });
   return {
     heading: t('status.waiting'),
     detail: [t(`channel.${channel}`), who, subject].filter(Boolean).join(DETAIL_SEPARATOR),

@@ -173,7 +173,7 @@ describe('esign-identify: flow', () => {
     // shown masked; said by its ending, not as "bullet bullet"
     const detailText = (selector: string) => plain(status.shadowRoot!.querySelector(`.detail ${selector}`)!.textContent.trim());
     expect(detailText('[aria-hidden="true"]')).to.equal('Mobile-ID ·\u00a0+370\u00a06••\u00a0••666');
-    expect(detailText('.visually-hidden')).to.equal('Mobile-ID, Phone number +370, ending in 6 6 6');
+    expect(detailText('.visually-hidden')).to.equal('Mobile-ID, phone number +370, ending in 6 6 6');
     expect(deepText(el)).not.to.contain('60000666');
     await el.cancel();
     const failing = await identify();

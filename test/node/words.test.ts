@@ -131,4 +131,48 @@ describe('the words in five languages', () => {
       assert.match(et[`sign-status.${state}`], /nud$/u, `et ${state}: ${et[`sign-status.${state}`]}`);
     }
   });
+
+  it('ru: no "(а)" gender form in a heading or a status column: impersonal forms, as Russian banking screens say them', () => {
+    const headings = Object.entries(ru).filter(([key]) => key.startsWith('sign-status.') || key.endsWith('.success') || key === 'report.signed-by');
+    assert.ok(headings.length >= 9, 'the headings and the status column are there to check');
+    for (const [key, text] of headings) assert.doesNotMatch(text, /\(а\)/u, `${key}: ${text}`);
+  });
+
+  it('lv: a status in progress says what goes on ("Notiek …"), never a verb with no subject ("Sagatavo…" reads "(he) prepares")', () => {
+    // "Gaida jūsu apstiprinājumu…" names what is awaited, a set phrase of Latvian screens
+    const inProgress = Object.entries(lv).filter(([key, text]) => text.endsWith('…') && key !== 'status.waiting');
+    assert.ok(inProgress.length >= 10, 'the statuses in progress are there to check');
+    for (const [key, text] of inProgress) assert.match(text.split(/(?<=\.)\s+/).at(-1) ?? '', /^Notiek /u, `${key}: ${text}`);
+  });
+
+  it('no calque of "still trying", no launching of a program, no telegraphic dash, no coined word for the control code', () => {
+    const calques: [Language, RegExp, string][] = [
+      ['ru', /Попытки продолжаются/u, 'a calque of "still trying"'],
+      ['lv', /Mēģinājumi turpinās/u, 'a calque of "still trying"'],
+      ['ru', /^Запуск/u, 'launching a program, not connecting'],
+      ['lv', /Kontrolkod/u, 'the Smart-ID app and Latvian banks say "kontroles kods"'],
+      ['lt', / – žemiau|– žemiau\./u, 'a dash for a verb'],
+      ['ru', / — ниже/u, 'a dash for a verb'],
+    ];
+    for (const [lang, calque, why] of calques) {
+      for (const [key, text] of Object.entries(WORDS[lang])) assert.doesNotMatch(text, calque, `${lang} ${key}: ${text} (${why})`);
+    }
+  });
+
+  it('the certificate of an issuer off the trusted list is said so, never the issuer called untrustworthy (lv, et, as lt and ru say it)', () => {
+    assert.match(lv['sub.NO_CERTIFICATE_CHAIN_FOUND'], /uzticamo sarakstā/u);
+    assert.match(et['sub.NO_CERTIFICATE_CHAIN_FOUND'], /usaldusnimekirjas/u);
+    for (const text of [lv['sub.NO_CERTIFICATE_CHAIN_FOUND'], et['sub.NO_CERTIFICATE_CHAIN_FOUND']]) assert.doesNotMatch(text, /no uzticama izdevēja|usaldusväärselt väljaandjalt/u);
+  });
+
+  it('the waiting detail is said as one sentence: the person\'s code or phone a phrase of it, no field label with its capital', () => {
+    for (const lang of LANGUAGES) {
+      for (const key of ['status.spoken-code', 'status.spoken-phone'] as const) {
+        const text = WORDS[lang][key];
+        assert.match(text, /^\p{Ll}/u, `${lang} ${key}: ${text}`);
+        assert.match(text, /\{digits\}/u, `${lang} ${key}`);
+      }
+      assert.match(WORDS[lang]['status.spoken-phone'], /\{prefix\}/u, lang);
+    }
+  });
 });
