@@ -35,7 +35,7 @@ after(async () => {
 /** The doc's ```apache block, its example addresses put where this test has them. */
 function apacheBlock(origin: string, proxyPort: number): string {
   const block = /```apache\n([\s\S]*?)```/.exec(readFileSync(new URL('../../docs/any-stack.md', import.meta.url), 'utf8'))?.[1];
-  assert.ok(block?.includes('127.0.0.1:8787') && block.includes('https://site.example'), 'the doc\'s block names the addresses it says');
+  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('https://site.example'), 'the doc\'s block names the addresses it says');
   return block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('https://site.example', origin);
 }
 

@@ -97,11 +97,19 @@ export async function check(
   state?: { stopState: string; startState: string },
   events?: string,
 ): Promise<CheckRow[]> {
-  const port = await freePort();
-  const token = `check-${port}-secret`;
-  const url = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}), ...state, ...(events ? { events } : {}) });
-  return rows;
+  // the check's sandbox listens on a port found free a moment before: another file running beside
+  // this one may take it in between, and then the check starts again on another (the proxy too)
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const token = `check-${port}-secret`;
+    const url = await start(port, token);
+    try {
+      const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}), ...state, ...(events ? { events } : {}) });
+      return rows;
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error && 'code' in error && error.code === 'EADDRINUSE')) throw error;
+    }
+  }
 }
 
 export const skipped = (rows: CheckRow[]) => rows.filter((row) => row.skipped).map((row) => row.id);

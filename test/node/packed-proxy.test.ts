@@ -7,6 +7,7 @@ import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { browserOf, esignProxyHarness } from './esign-proxy-harness.js';
 import { freePort, scratchDir } from './processes.js';
 import { until } from './wait.js';
+import { oidcFiles } from './oidc-harness.js';
 
 // esign-proxy as a stranger gets it: the package packed, installed from its tarball in an empty
 // folder, `npx esign-proxy` run there against the sandbox (a login delivered to the site), and
@@ -87,8 +88,17 @@ describe('esign-proxy as a stranger installs it', () => {
     Object.assign(env, { ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_SECRET: SECRET, PORT: String(await freePort()) });
     const [command, ...args] = here(/^ExecStart=(.*)$/m.exec(unit)?.[1] ?? '').split(' ');
     assert.equal(args[0], join(alone, 'esign-proxy.mjs'), 'the unit runs the standalone file');
+    // the OpenID Provider's files where the unit names them, and its key in the env file
+    const oidc = oidcFiles();
+    copyFileSync(oidc.clients, join(alone, 'clients.json'));
+    copyFileSync(oidc.keys, join(alone, 'oidc-keys.json'));
+    env['ESIGN_OIDC_SUBJECT_SECRET'] = 'the-subject-secret-of-the-unit';
     const proxy = await esignProxy(env, [], { command: [command!, args], cwd: alone });
     await until(async () => (await fetch(`${proxy.url}/readyz`)).status === 200, 'ready with its Redis', 10_000, 100);
+    // the provider inside the one file: its discovery, with the issuer the unit sets
+    const discovery = await fetch(`${proxy.url}/esign/oidc/.well-known/openid-configuration`);
+    assert.equal(discovery.status, 200);
+    assert.equal(((await discovery.json()) as { issuer: string }).issuer, 'https://site.example/esign/oidc');
     assert.equal(await logIn(`${proxy.url}/esign`), 'ok');
     assert.equal(site.deliveries[0]?.verified?.['type'], 'login.verified', 'delivered to the site');
     const keys = execFileSync('redis-cli', ['-p', new URL(redis.url).port, '--scan'], { encoding: 'utf8' });
