@@ -101,6 +101,17 @@ describe('esign-proxy as an OpenID Provider', () => {
     const callback = await logIn(browser, once.url);
     await bank.redeem(callback, once);
     assert.equal(await errorOf(bank.redeem(callback, once)), 'invalid_grant', 'a code used twice');
+    // two redemptions of one code at the same moment (two nodes, say): one gets tokens, the other invalid_grant
+    const racing = await bank.request();
+    const racingCode = new URL(await logIn(browser, racing.url)).searchParams.get('code')!;
+    const redeem = () =>
+      fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: racingCode, redirect_uri: SITE, code_verifier: racing.verifier }),
+      });
+    const raced = await Promise.all([redeem(), redeem(), redeem()]);
+    assert.deepEqual(raced.map((answer) => answer.status).sort(), [200, 400, 400], 'one redemption of three at once');
     const wrong = await bank.request();
     const wrongCallback = await logIn(browser, wrong.url);
     assert.equal(await errorOf(bank.redeem(wrongCallback, { ...wrong, verifier: client.randomPKCECodeVerifier() })), 'invalid_grant', 'a wrong verifier');
@@ -178,6 +189,8 @@ describe('esign-proxy as an OpenID Provider', () => {
     const own = await attacker.navigate(asked.url.href);
     const uid = /\/interaction\/([^/]+)$/.exec(new URL(own.url).pathname)![1];
     const token = await victim.smartIdLogin('40504040001', 'EE');
+    // the attacker is a visitor of the proxy too (a login of their own), and has the victim's session token
+    await attacker.smartIdLogin('30303039914', 'LT');
     const stolen = await attacker.fetch(`/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
     assert.equal(stolen.status, 404, 'another browser\'s login is not this browser\'s');
     const crossSite = await fetch(`${proxy.url}/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ token }) });
