@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
@@ -90,6 +90,25 @@ function delivery(body: string, at: number, secret = SECRET): Record<string, str
   return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` };
 }
 
+/** The person logs in to the site: on the provider's page after the site's Log in, or with the widget on the site's own page; back on the site, greeted. */
+async function logInThere(page: Page, origin: string, where: 'provider' | 'site'): Promise<void> {
+  if (where === 'provider') {
+    // the site's Log in: its client sends the browser to the provider's page (a link, or OmniAuth's form)
+    await Promise.all([page.waitForNavigation(), page.click('#login, a[href="/login"]')]);
+    assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//);
+  } else {
+    // on the site's own page, the widget given the authorization request the site's client made
+    await page.goto(`${origin}/login-here`);
+  }
+  const input = await page.waitForSelector('esign-identify >>> esign-person-form >>> #code');
+  await page.select('esign-identify >>> esign-person-form >>> #country', 'EE');
+  await input!.type('40504040001');
+  await (await page.waitForSelector('esign-identify >>> [part="submit"]'))!.click();
+  const greeted = await page.waitForSelector('#welcome', { timeout: 20_000 });
+  assert.equal(await greeted!.evaluate((el) => el.textContent), 'Welcome, OK TESTNUMBER');
+  assert.equal(new URL(page.url()).pathname, '/');
+}
+
 for (const recipe of recipes) {
   describe(`any stack: the ${recipe.name} recipe behind nginx with esign-proxy`, () => {
     it('a login becomes the site\'s own session, the page greets from the server, and signing is gated to that person; a forged or an old delivery is refused, a replayed one taken without a new session', async () => {
@@ -124,21 +143,7 @@ for (const recipe of recipes) {
       try {
         await page.goto(`${origin}/`);
         await page.waitForSelector('#anonymous');
-        if (recipe.loginOn === 'provider') {
-          // the site's Log in: its client sends the browser to the provider's page
-          await Promise.all([page.waitForNavigation(), page.click('#login')]);
-          assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//);
-        } else {
-          // on the site's own page, the widget given the authorization request the site's client made
-          await page.goto(`${origin}/login-here`);
-        }
-        const input = await page.waitForSelector('esign-identify >>> esign-person-form >>> #code');
-        await page.select('esign-identify >>> esign-person-form >>> #country', 'EE');
-        await input!.type('40504040001');
-        await (await page.waitForSelector('esign-identify >>> [part="submit"]'))!.click();
-        const greeted = await page.waitForSelector('#welcome', { timeout: 20_000 });
-        assert.equal(await greeted!.evaluate((el) => el.textContent), 'Welcome, OK TESTNUMBER');
-        assert.equal(new URL(page.url()).pathname, '/');
+        await logInThere(page, origin, recipe.loginOn === 'provider' ? 'provider' : 'site');
         // the server knows: its own session
         await page.reload();
         const welcome = await page.waitForSelector('#welcome');
@@ -172,6 +177,17 @@ for (const recipe of recipes) {
         const replay = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers, body });
         assert.ok(replay.status >= 200 && replay.status < 300, `${replay.status}`);
         assert.deepEqual(replay.headers.getSetCookie(), [], 'no session for a repeated webhook-id');
+        if (recipe.loginOn !== 'provider') {
+          // the other way in: the provider's page, from the site's Log in link, in a browser of its own
+          const other = await browser.createBrowserContext();
+          try {
+            const second = await other.newPage();
+            await second.goto(`${origin}/`);
+            await logInThere(second, origin, 'provider');
+          } finally {
+            await other.close();
+          }
+        }
       } finally {
         await context.close();
       }
