@@ -17,8 +17,10 @@ export interface PollOptions {
    */
   wake?: () => Promise<void>;
   /**
-   * Told when the way to the service is lost (true: a request failed on the way, or has had no
-   * answer for `slowAfter`) and when a request gets through again (false), once each.
+   * Told when the way to the service is lost (true: two requests in a row failed on the way, or one
+   * had no answer in its whole time limit, or the browser is offline; a request unanswered for
+   * `slowAfter` after a failed one) and when a request gets through again (false), once each. One
+   * slow answer, or one failure, says nothing.
    */
   onConnection?: (lost: boolean) => void;
   /** How long a request may go unanswered before the connection counts as lost, ms. Default 4000. */
@@ -73,6 +75,10 @@ export async function poll<T extends { status: string }>(
   const say = (now: boolean) => {
     if (lost !== now) onConnection?.((lost = now));
   };
+  // polls in a row that failed on the way: one slow answer or one failure is no lost connection,
+  // a second in a row is, and so is a poll with no answer in its whole time limit, or the browser offline
+  let troubled = 0;
+  const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
   for (;;) {
     if (signal?.aborted) throw cancelledError(signal.reason);
     let delay = interval;
@@ -85,10 +91,11 @@ export async function poll<T extends { status: string }>(
       woken = true;
       attempt.abort();
     });
-    const slow = onConnection ? setTimeout(() => say(true), slowAfter) : undefined;
+    const slow = onConnection ? setTimeout(() => (troubled > 0 || offline()) && say(true), slowAfter) : undefined;
     try {
       const answer = await check(attempt.signal);
       say(false);
+      troubled = 0;
       failures = 0;
       lastFailure = undefined;
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- not waiting: the operation's final answer
@@ -99,7 +106,8 @@ export async function poll<T extends { status: string }>(
       const transient = isTransient(error) ? error : undefined;
       if (!woken && !transient) throw error;
       if (!woken) {
-        say(true);
+        troubled++;
+        if (troubled > 1 || transient?.code === 'timeout' || offline()) say(true);
         lastFailure = transient;
       }
       // dropped on waking, or past its time limit: the next poll goes at once

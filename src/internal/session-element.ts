@@ -11,7 +11,7 @@ import { loadOnce } from './load-once.js';
 import { defineLater } from './define.js';
 import { sessionStyles } from './session.styles.js';
 import { focusWaiting, focusWhenDrawn } from './session-focus.js';
-import { renderEndActions } from './session-end-actions.js';
+import { renderEndActions, type EndFix } from './session-end-actions.js';
 import { chosenCountry, sessionCountry } from './session-country.js';
 import { checkChosenChannel, renderChannelChoice } from './session-channels.js';
 import { DETAIL_SEPARATOR, NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWords } from './session-words.js';
@@ -309,7 +309,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     else if (state === 'error') {
       const { wait, other, deadEnd, elsewhere } = this.#endChoices();
       // another country first where the person may have chosen the wrong one, else the other method
-      void this.focusLater(wait ? '[part="retry-wait"]' : this.#countryMayHelp() ? '[part="retry"]' : other ? '[part="other-channel"]' : deadEnd || elsewhere ? 'esign-status' : '[part="retry"]');
+      void this.focusLater(wait ? '[part="retry-wait"]' : this.#fix() ? '[part="retry"]' : other ? '[part="other-channel"]' : deadEnd || elsewhere ? 'esign-status' : '[part="retry"]');
     } else if (state === 'idle') {
       const field = this.#session?.fieldError;
       if (field) this.personForm?.setFieldError(field, this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'));
@@ -327,15 +327,29 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     this.#retry();
   }
 
-  /** Back to the form after an end state, the focus on the field to check first. */
-  #retry(field?: PersonField): void {
+  /** Back to the form after an end state, the focus on the field to check first (the file's picker when the file is what failed). */
+  #retry(field?: PersonField | 'file'): void {
     this.#loadFailure = undefined;
     this.#session?.reset();
     this.requestUpdate();
     void this.updateComplete.then(() => {
+      const picker = field === 'file' ? this.renderRoot.querySelector<HTMLElement>('[part="pick"]') : null;
+      if (picker) return picker.focus();
       // every field set by the site: the focus on the button that starts again
-      if (!this.personForm?.focusField(field ?? (this.activeChannel === 'mobile' ? 'phone' : 'code'))) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
+      if (!this.personForm?.focusField(field === 'file' || !field ? (this.activeChannel === 'mobile' ? 'phone' : 'code') : field)) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
     });
+  }
+
+  /** What the person may change to get on after a failure: the country, the file, or nothing in particular. */
+  #fix(): EndFix {
+    if (this.#countryMayHelp()) return 'country';
+    const code = this.#session?.state === 'error' ? this.#session.error?.code : undefined;
+    return (code === 'document-corrupted' || code === 'request-too-large') && this.filesMayChange() ? 'file' : null;
+  }
+
+  /** Whether the person chose the files here (and may choose others): the signing element's, unless the host set them. */
+  protected filesMayChange(): boolean {
+    return false;
   }
 
   /** No Smart-ID account in the country chosen, where the person may choose another: changing it may help. */
@@ -458,8 +472,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
    */
   #renderEnd(words: StatusWords) {
     const said = customElements.get('esign-status') ? nothing : html`<p role="alert">${words.heading}. ${words.detail}</p>`;
-    const actions = { switchTo: (channel: Channel) => this.#switchTo(channel), retry: (country: boolean) => this.#retry(country ? 'country' : undefined) };
-    return html`${said}${renderEndActions(this.t.bind(this), this.#endChoices(), this.#countryMayHelp(), actions)}`;
+    const actions = { switchTo: (channel: Channel) => this.#switchTo(channel), retry: (fix: EndFix) => this.#retry(fix ?? undefined) };
+    return html`${said}${renderEndActions(this.t.bind(this), this.#endChoices(), this.#fix(), actions)}`;
   }
 
   override render() {

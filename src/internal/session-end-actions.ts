@@ -9,19 +9,24 @@ type Translate = (key: StringKey, params?: Record<string, string | number>) => s
 export interface EndActions {
   /** Back to the form on the other channel. */
   switchTo(channel: Channel): void;
-  /** Back to the form, the focus on the country when changing it may help. */
-  retry(country: boolean): void;
+  /** Back to the form, the focus on what may help: the country, the file, else the first field. */
+  retry(fix: EndFix): void;
 }
+
+/** What the person may change to get on: the country (no account there), the file (the service could not use it), or nothing in particular. */
+export type EndFix = 'country' | 'file' | null;
+
+const FIX_LABEL = { country: 'action.change-country', file: 'sign.pick-other' } as const;
 
 /**
  * What can help after a failure or a cancel: the other channel, trying again, changing the
  * details or the country; while a rate limit lasts, the time left instead. Nothing (not even an
  * empty row) where nothing can help.
  */
-export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd, elsewhere }: EndChoices, country: boolean, actions: EndActions): TemplateResult | typeof nothing {
+export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd, elsewhere }: EndChoices, fix: EndFix, actions: EndActions): TemplateResult | typeof nothing {
   if (deadEnd && !other && !wait) return nothing;
-  // changing the country comes first where it may help (the person may have chosen the wrong one), then the other method
-  const countryFirst = country && !wait && !deadEnd;
+  // changing the country or the file comes first where it may help, then the other method
+  const countryFirst = fix !== null && !wait && !deadEnd;
   const otherButton = other
     ? html`<button class=${countryFirst ? 'secondary' : 'primary'} part="other-channel" type="button" @click=${() => actions.switchTo(other)}>
         ${t('action.use-channel', { channel: t(`channel.${other}`) })}
@@ -33,8 +38,8 @@ export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd
       ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
       : deadEnd
         ? nothing
-        : html`<button class=${(other && !countryFirst) || elsewhere ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(country)}>
-            ${t(country ? 'action.change-country' : retryable ? 'action.retry' : 'action.edit')}
+        : html`<button class=${(other && !countryFirst) || elsewhere ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(fix)}>
+            ${t(fix ? FIX_LABEL[fix] : retryable ? 'action.retry' : 'action.edit')}
           </button>`}
     ${countryFirst ? otherButton : nothing}
   </div>`;

@@ -65,8 +65,30 @@ describe('polling through network faults', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('one slow answer, or one failure, says nothing of the connection (a second in a row would)', async () => {
+    // a poll answered past the slow mark (1.2 s of its 2.4 s); then, in another login, one that fails
+    for (const plan of ['stall', '502']) {
+      await faults(plan);
+      const el = await fixture<EsignIdentify>(html`<esign-identify endpoint="/esign" lang="ru" poll-interval="100" request-timeout="2400"></esign-identify>`);
+      const counts = counting(el);
+      const said: string[] = [];
+      const watch = setInterval(() => {
+        const text = el.shadowRoot!.querySelector('[part="connection"]')?.textContent?.trim() ?? '';
+        if (text && said.at(-1) !== text) said.push(text);
+      }, 20);
+      await type(el, 'code', '40504040001');
+      submitButton(el).click();
+      await until(() => counts.authenticated + counts.error > 0, 'the outcome', 20_000);
+      clearInterval(watch);
+      expect((await faults()).faulted, plan).to.equal(1);
+      expect(said, `${plan}: nothing said of the connection`).to.deep.equal([]);
+      expect(counts, plan).to.deep.equal({ started: 1, authenticated: 1, error: 0, cancelled: 0 });
+    }
+  });
+
   it('drops a poll that is never answered at its time limit, says the connection is lost and back, and completes once', async () => {
-    await faults('hold');
+    // two polls in a row never answered: lost once the first had no answer in its time limit, and still while the second is held
+    await faults('hold,hold');
     const el = await fixture<EsignIdentify>(html`<esign-identify endpoint="/esign" lang="en" poll-interval="100" request-timeout="1500"></esign-identify>`);
     const counts = counting(el);
     const said: string[] = [];
@@ -90,7 +112,7 @@ describe('polling through network faults', () => {
     await expect(el).to.be.accessible();
     await until(() => counts.authenticated + counts.error > 0, 'the outcome', 20_000);
     clearInterval(watch);
-    expect((await faults()).faulted).to.equal(1);
+    expect((await faults()).faulted).to.equal(2);
     expect(said[0]).to.equal(lost);
     expect(counts).to.deep.equal({ started: 1, authenticated: 1, error: 0, cancelled: 0 });
   });

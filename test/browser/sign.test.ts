@@ -189,6 +189,25 @@ describe('esign-sign: signing', () => {
     });
   }
 
+  it('a file the service cannot use is answered with "Choose another file", focused, which takes the person to the picker (never "Change the details")', async () => {
+    const el = await signElement();
+    await pick(el, [new File(['not a PDF at all'], 'scan.pdf', { type: 'application/pdf' })]);
+    await type(el as never, 'code', '40504040001');
+    const errors: string[] = [];
+    el.addEventListener('esign-error', (event) => errors.push((event as CustomEvent<{ code: string }>).detail.code));
+    submitButton(el as never).click();
+    await until(() => errors.includes('document-corrupted'), 'the service refuses the file');
+    await until(() => deepActiveElement()?.getAttribute('part') === 'retry', 'the focus on what helps');
+    const actions = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, b.textContent.trim()]);
+    expect(actions).to.deep.equal([['retry', 'primary', en['sign.pick-other']]]);
+    expect(deepText(el)).not.to.include(en['action.edit']);
+    await expect(el).to.be.accessible();
+    (deepActiveElement() as HTMLButtonElement).click();
+    await until(() => deepActiveElement()?.getAttribute('part') === 'pick', 'the focus on the picker');
+    expect(errors.filter((code) => code === 'document-corrupted')).to.have.length(1);
+    await expect(el).to.be.accessible();
+  });
+
   it('a body parser in front that refuses the file with its own 413 page: said as a file too large, never as the network', async () => {
     await fetch('/__faults/parser?starts=1');
     const el = await signElement();

@@ -103,7 +103,7 @@ describe('at a high zoom', () => {
   });
 
   it('brings the connection-lost line into view at 400% (320 × 256) as it is said', async () => {
-    await fetch('/__faults/poll?plan=hold');
+    await fetch('/__faults/poll?plan=hold,hold');
     const { frame, el } = await pageOfSize(320, 256);
     try {
       el.pollInterval = 100;
@@ -116,7 +116,7 @@ describe('at a high zoom', () => {
       // the person scrolled back up to the code meanwhile
       el.shadowRoot!.querySelector('esign-control-code')!.scrollIntoView({ block: 'start' });
       await until(() => line()?.classList.contains('back') === true, 'the connection back', 10_000);
-      await fetch('/__faults/poll?plan=hold');
+      await fetch('/__faults/poll?plan=hold,hold');
       await until(() => line()?.classList.contains('lost') === true, 'lost again', 10_000);
       await new Promise((resolve) => inside.requestAnimationFrame(() => inside.requestAnimationFrame(resolve)));
       const box = line()!.getBoundingClientRect();

@@ -33,10 +33,11 @@ export const controlCodeStyles = css`
     margin: 0 auto;
     max-inline-size: 32rem;
   }
+  /* what keeps a person from a phishing site: as large as the instruction, and bold (never the quietest line) */
   .warning {
-    margin: 0.4rem auto 0;
+    margin: 0.5rem auto 0;
     max-inline-size: 32rem;
-    color: var(--_muted);
-    font-size: 0.9rem;
+    color: var(--_fg);
+    font-weight: 600;
   }
 `;

@@ -385,6 +385,10 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
     ${this.#renderPreview(this._preview)}`;
   }
 
+  protected override filesMayChange(): boolean {
+    return this.#hostFiles.length === 0;
+  }
+
   protected override renderEndSubject() {
     const files = this.documents;
     if (!files.length) return nothing;
