@@ -347,6 +347,12 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     return (code === 'document-corrupted' || code === 'request-too-large') && this.filesMayChange() ? 'file' : null;
   }
 
+  /** While a session starts: what its busy button says, and what a screen reader is told. */
+  protected startingWords(): { button: string; said: string } {
+    const words = this.t('identify.starting');
+    return { button: words, said: words };
+  }
+
   /** Whether the person chose the files here (and may choose others): the signing element's, unless the host set them. */
   protected filesMayChange(): boolean {
     return false;
@@ -433,10 +439,10 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
       ></esign-person-form>
       <div class="actions">
         <button class=${starting ? 'primary busy' : 'primary'} part="submit" type="submit" aria-disabled=${starting ? 'true' : 'false'}>
-          ${starting ? html`<span class="busy-ring" aria-hidden="true"></span>${this.t('identify.starting')}` : this.submitLabel()}
+          ${starting ? html`<span class="busy-ring" aria-hidden="true"></span>${this.startingWords().button}` : this.submitLabel()}
         </button>
       </div>
-      <p class="visually-hidden" role="status">${starting ? this.t('identify.starting') : nothing}</p>
+      <p class="visually-hidden" role="status">${starting ? this.startingWords().said : nothing}</p>
     </form>`;
   }
 

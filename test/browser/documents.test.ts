@@ -118,6 +118,8 @@ describe('esign-document-upload', () => {
       expect(label()).to.match(new RegExp(`^Отправка документа: [\\d.,\\s]+[kKMкКМ]?[BБ] из ${formatSize(file.size, 'ru').replace('.', '\\.')}$`));
       expect(el.shadowRoot!.querySelector<HTMLProgressElement>('[part="progress"] progress')!.value).to.be.greaterThan(0);
       expect(el.shadowRoot!.querySelector('[part="submit"]')!.textContent?.trim()).to.equal(ru['upload.uploading']);
+      // a screen reader is told the send once, with its size (not every step of the bar)
+      expect(el.shadowRoot!.querySelector('form p[role="status"]')?.textContent?.trim()).to.equal(ru['sign.sending-start'].replace('{size}', formatSize(file.size, 'ru')));
       expect(uploaded).to.have.length(0);
       await expect(el).to.be.accessible();
     } finally {

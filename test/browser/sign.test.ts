@@ -359,7 +359,7 @@ describe('esign-sign: signing', () => {
     expect(detail.file.blob.size).to.be.greaterThan(big.length);
   });
 
-  it('shows a large document on its way up: its bytes sent of its size, under the busy button, then the control code', async () => {
+  it('shows a large document on its way up: its bytes sent of its size, under a button that says it is sending, said once with its size, then the control code', async () => {
     const el = await signElement({ type: 'asice' });
     const big = new Uint8Array(3 * 1024 * 1024);
     for (let i = 0; i < big.length; i += 65536) crypto.getRandomValues(big.subarray(i, i + 65536));
@@ -380,7 +380,9 @@ describe('esign-sign: signing', () => {
       const bar = el.shadowRoot!.querySelector<HTMLProgressElement>('[part="progress"] progress')!;
       expect(label()).to.match(new RegExp(`^Sending the document: [\\d.,]+\\s?[kKM]?B of ${total.replace('.', '\\.')}$`));
       expect(bar.value).to.be.greaterThan(0);
-      expect(submitButton(el as never).textContent?.trim()).to.equal('Starting…');
+      // the busy button says what goes on, and a screen reader is told once, with the size
+      expect(submitButton(el as never).textContent?.trim()).to.equal(en['sign.sending-busy']);
+      expect(el.shadowRoot!.querySelector('form p[role="status"]')?.textContent?.trim()).to.equal(en['sign.sending-start'].replace('{size}', total));
       expect(started).to.have.length(0);
       await expect(el).to.be.accessible();
     } finally {

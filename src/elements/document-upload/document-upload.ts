@@ -14,7 +14,7 @@ import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
 import { isRecord, required } from '../../protocol/checks.js';
-import { documentsSent, transferProgress, type Transfer } from '../../internal/transfer-progress.js';
+import { documentsSent, transferProgress, transferSaid, type Transfer } from '../../internal/transfer-progress.js';
 import { sendWithProgress } from '../../client/upload-progress.js';
 
 /**
@@ -125,6 +125,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     const detail = await this.act('upload', async (signal) => {
       try {
         this._progress = { fraction: 0 };
+        let since = 0;
         const content = file.base64 ?? (await blobToBase64(required(file.blob), (fraction) => (this._progress = { fraction }), signal));
         const answer = await this.client.call(
           uploadDocument,
@@ -134,7 +135,15 @@ export class EsignDocumentUpload extends EsignDocumentElement {
             signers: this.signers.map(signerInput),
           },
           {},
-          { signal, uploadSender: sendWithProgress, onUploadProgress: (sent, total) => (this._progress = documentsSent(sent, total, file.size)) },
+          {
+            signal,
+            uploadSender: sendWithProgress,
+            onUploadProgress: (sent, total) => {
+              const now = Date.now();
+              since ||= now;
+              this._progress = documentsSent(sent, total, file.size, since, now);
+            },
+          },
         );
         return { uuid: answer.document.uuid, fileName: file.name, signers: answer.signers };
       } finally {
@@ -284,6 +293,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
         <div class="actions">
           <button class="primary" part="submit" type="submit" aria-disabled=${busy ? 'true' : 'false'}>${busy ? this.t('upload.uploading') : this.t('upload.submit')}</button>
         </div>
+        <p class="visually-hidden" role="status">${transferSaid(this._progress, this.t.bind(this), this.language)}</p>
       </form>
     </section>`;
   }

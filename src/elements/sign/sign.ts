@@ -8,7 +8,7 @@ import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
 import { controls } from '../../internal/controls.styles.js';
 import { fileName } from '../../internal/file-name.js';
 import { filePicker, formatSize } from '../../internal/file-picker.js';
-import { documentsSent, transferProgress, type Transfer } from '../../internal/transfer-progress.js';
+import { documentsSent, transferProgress, transferSaid, type Transfer } from '../../internal/transfer-progress.js';
 import { sendWithProgress } from '../../client/upload-progress.js';
 import { EsignSessionElement } from '../../internal/session-element.js';
 import { sessionStyles } from '../../internal/session.styles.js';
@@ -254,7 +254,13 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       } finally {
         this._progress = null;
       }
-      const options = { signal, uploadSender: sendWithProgress, onUploadProgress: (sent: number, total: number) => (this._progress = documentsSent(sent, total, documentsTotal)) };
+      let since = 0;
+      const onUploadProgress = (sent: number, total: number) => {
+        const now = Date.now();
+        since ||= now;
+        this._progress = documentsSent(sent, total, documentsTotal, since, now);
+      };
+      const options = { signal, uploadSender: sendWithProgress, onUploadProgress };
       const common = {
         type,
         code: person.code,
@@ -383,6 +389,12 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       ? transferProgress(this._progress, this.t.bind(this), this.language)
       : nothing}
     ${this.#renderPreview(this._preview)}`;
+  }
+
+  /** While the document goes up: the button says so, and a screen reader hears its size (and half way, when it is long). */
+  protected override startingWords(): { button: string; said: string } {
+    if (!this._progress?.sending) return super.startingWords();
+    return { button: this.t('sign.sending-busy'), said: transferSaid(this._progress, this.t.bind(this), this.language) };
   }
 
   protected override filesMayChange(): boolean {
