@@ -36,7 +36,7 @@ export class EsignControlCode extends EsignElement {
   declare kind: 'login' | 'sign';
   /** When the person's time to confirm ends (ms since the epoch; 0: not known): past it, nobody is asked to enter a PIN. */
   declare until: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
@@ -46,19 +46,42 @@ export class EsignControlCode extends EsignElement {
     this.until = 0;
   }
 
+  /**
+   * Drawn again each second until the time to confirm ends, as the status counts it, and at once
+   * when the page wakes (a phone that slept: its timers waited while the clock went on), so the
+   * code's box and the status read one clock. Only on a page: a server rendering keeps no timer.
+   */
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    // drawn again when the time to confirm ends (only on a page: a server rendering keeps no timer)
     if (changed.has('until') && this.isConnected) {
-      clearTimeout(this.#timer);
-      const left = this.until - Date.now();
-      if (this.until > 0 && left > 0) this.#timer = setTimeout(() => this.requestUpdate(), left + 50);
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+      if (this.until > Date.now()) {
+        this.#timer = setInterval(() => {
+          if (Date.now() >= this.until) clearInterval(this.#timer);
+          this.requestUpdate();
+        }, 1000);
+      }
     }
+  }
+
+  readonly #woken = (): void => this.requestUpdate();
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // (a server rendering has no document to listen to)
+    if (typeof document === 'undefined') return;
+    document.addEventListener('resume', this.#woken);
+    document.addEventListener('visibilitychange', this.#woken);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearTimeout(this.#timer);
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (typeof document === 'undefined') return;
+    document.removeEventListener('resume', this.#woken);
+    document.removeEventListener('visibilitychange', this.#woken);
   }
 
   /** Takes the focus onto the code's box (a session just started): a screen reader says the code and what to do. */

@@ -156,14 +156,28 @@ export class EsignStatus extends EsignElement {
     this._said = passed >= 60 ? this.t('status.left-minutes', { minutes: passed / 60 }) : this.t('status.left-seconds', { seconds: passed });
   }
 
+  /** The page woke (a phone that slept): the clock read again at once, as the control code's box reads it. */
+  readonly #woken = (): void => {
+    if (this.#timer !== undefined) this._now = Date.now();
+  };
+
   #startClock(): void {
     this._now = Date.now();
-    if (this.#timer === undefined) this.#timer = setInterval(() => (this._now = Date.now()), 1000);
+    if (this.#timer === undefined) {
+      this.#timer = setInterval(() => (this._now = Date.now()), 1000);
+      if (typeof document === 'undefined') return;
+      document.addEventListener('resume', this.#woken);
+      document.addEventListener('visibilitychange', this.#woken);
+    }
   }
 
   #stopClock(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    // (a server rendering has no document)
+    if (typeof document === 'undefined') return;
+    document.removeEventListener('resume', this.#woken);
+    document.removeEventListener('visibilitychange', this.#woken);
   }
 
   #defaultMessage(): string {
