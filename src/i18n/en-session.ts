@@ -60,6 +60,7 @@ export const strings = {
   'form.phone.service': "The service did not accept this phone number. Check it.",
   'form.country.service': "The service does not offer this country here.",
   'code.label': "Control code",
+  'code.confirming': "You confirm: {subject}",
   'code.announce': "Control code: {digits}.",
   'code.smartid.login': "Open the Smart-ID app. If it shows the same code, enter PIN1.",
   'code.mobile.login': "Your phone shows a request. If it shows the same code, enter PIN1.",

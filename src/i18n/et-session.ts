@@ -62,6 +62,7 @@ export const strings: SessionStrings = {
   'form.phone.service': "Teenus ei aktsepteerinud seda telefoninumbrit. Kontrollige seda.",
   'form.country.service': "Teenus ei toeta siin seda riiki.",
   'code.label': "Kontrollkood",
+  'code.confirming': "Te kinnitate: {subject}",
   'code.announce': "Kontrollkood: {digits}.",
   'code.smartid.login': "Avage Smart-ID rakendus. Kui kuvatakse sama kood, sisestage PIN1.",
   'code.mobile.login': "Telefonis kuvatakse päring. Kui kuvatakse sama kood, sisestage PIN1.",

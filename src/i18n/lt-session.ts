@@ -62,6 +62,7 @@ export const strings: SessionStrings = {
   'form.phone.service': "Paslauga nepriėmė šio telefono numerio. Patikrinkite jį.",
   'form.country.service': "Paslauga čia nepalaiko šios šalies.",
   'code.label': "Kontrolinis kodas",
+  'code.confirming': "Jūs patvirtinate: {subject}",
   'code.announce': "Kontrolinis kodas: {digits}.",
   'code.smartid.login': "Atidarykite Smart-ID programėlę. Jei rodomas tas pats kodas, įveskite PIN1.",
   'code.mobile.login': "Telefone rodoma užklausa. Jei rodomas tas pats kodas, įveskite PIN1.",

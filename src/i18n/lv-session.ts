@@ -62,6 +62,7 @@ export const strings: SessionStrings = {
   'form.phone.service': "Pakalpojums nepieņēma šo tālruņa numuru. Pārbaudiet to.",
   'form.country.service': "Pakalpojums šeit neatbalsta šo valsti.",
   'code.label': "Kontroles kods",
+  'code.confirming': "Jūs apstiprināt: {subject}",
   'code.announce': "Kontroles kods: {digits}.",
   'code.smartid.login': "Atveriet Smart-ID lietotni. Ja redzams tas pats kods, ievadiet PIN1.",
   'code.mobile.login': "Tālrunī redzams pieprasījums. Ja redzams tas pats kods, ievadiet PIN1.",

@@ -62,6 +62,7 @@ export const strings: SessionStrings = {
   'form.phone.service': "Сервис не принял этот номер телефона. Проверьте его.",
   'form.country.service': "Сервис здесь не поддерживает эту страну.",
   'code.label': "Контрольный код",
+  'code.confirming': "Вы подтверждаете: {subject}",
   'code.announce': "Контрольный код: {digits}.",
   'code.smartid.login': "Откройте приложение Smart-ID. Если код совпадает, введите PIN1.",
   'code.mobile.login': "На телефоне показан запрос. Если код совпадает, введите PIN1.",

@@ -450,7 +450,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   #statusWords(state: SessionState): StatusWords {
     const session = this.#session;
     const t = this.t.bind(this);
-    if (state === 'waiting' && session) return waitingWords(t, this.session.kind, session);
+    // a hash signing's subject stands beside the code (what is confirmed), not in the small print below
+    if (state === 'waiting' && session) return waitingWords(t, this.session.kind, this.session.kind === 'hash' ? { channel: session.channel, who: session.who, subject: '', cameBack: session.cameBack } : session);
     if (state === 'success') {
       if (!this.result) return NO_WORDS;
       const detail = this.successDetail();
@@ -500,7 +501,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
               .channel=${waiting.channel}
               .kind=${this.session.kind === 'login' ? 'login' : 'sign'}
               .until=${waiting.deadline}
-              exportparts="code, instruction, warning"
+              .subject=${this.session.kind === 'hash' ? waiting.subject : ''}
+              exportparts=${this.session.kind === 'hash' ? 'code, instruction, warning, confirming' : 'code, instruction, warning'}
             ></esign-control-code>
             <p class="connection ${waiting.connection}" part="connection" role="status">${this.#connectionShownNow(waiting.connection) ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`
         : nothing}

@@ -475,7 +475,7 @@ describe('esign-hash-sign', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('names what is signed in the site\'s words, above the form and while waiting; the hash under Technical details, in groups of four', async () => {
+  it('names what is signed in the site\'s words, above the form and beside the code while waiting; the hash under Technical details, in groups of four', async () => {
     const el = await hashElement({ hash: hex, subject: 'Payment order 123' });
     const root = el.shadowRoot!;
     expect(root.querySelector('[part="subject"]')!.textContent.trim()).to.equal('Payment order 123');
@@ -491,14 +491,25 @@ describe('esign-hash-sign', () => {
     await sendKeys({ press: 'Enter' });
     expect(details.open).to.equal(true);
     await expect(el).to.be.accessible();
-    // while waiting, the status names it too
+    // while waiting, beside the code, as the thing being confirmed, and said with the code's box (not the small print below)
     await type(el as never, 'code', '39001010607');
     const started = oneEvent(el, 'esign-started');
     submitButton(el as never).click();
     await started;
     await el.updateComplete;
-    const status = root.querySelector('esign-status')!;
-    expect(status.detail).to.contain('Payment order 123');
+    const code = root.querySelector('esign-control-code')!;
+    await code.updateComplete;
+    const confirming = code.shadowRoot!.querySelector('[part="confirming"]')!;
+    expect(confirming.textContent.trim()).to.equal(en['code.confirming'].replace('{subject}', 'Payment order 123'));
+    const box = code.shadowRoot!.querySelector('.box')!;
+    expect(box.getAttribute('aria-describedby')!.split(' ')[0], 'said first with the code').to.equal('confirming');
+    // the digits above it, the instruction below: it stands between them
+    const order = [...box.children].map((child) => child.className);
+    expect(order.indexOf('confirming')).to.be.greaterThan(order.indexOf('digits'));
+    expect(order.indexOf('confirming')).to.be.lessThan(order.indexOf('instruction'));
+    expect(root.querySelector('esign-status')!.detail).not.to.contain('Payment order 123');
+    // a host styles it through the element (forwarded)
+    expect(el.shadowRoot!.querySelector('esign-control-code')!.getAttribute('exportparts')).to.contain('confirming');
     await expect(el).to.be.accessible();
     await el.cancel();
   });

@@ -29,6 +29,13 @@ export const controlCodeStyles = css`
     font-variant-numeric: tabular-nums;
     line-height: 1.1;
   }
+  /* what is being confirmed, beside the code, as large as the instruction */
+  .confirming {
+    margin: 0 auto 0.5rem;
+    max-inline-size: 32rem;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
   .instruction {
     margin: 0 auto;
     max-inline-size: 32rem;

@@ -16,6 +16,7 @@ import { textOrNothing } from '../../internal/text-or-nothing.js';
  * @csspart code - The digits.
  * @csspart instruction - What to do on the phone.
  * @csspart warning - What to do when the phone shows another code: decline, never enter the PIN.
+ * @csspart confirming - What the person confirms (a hash signing's subject: a payment's amount and payee), beside the code.
  *
  * @tag esign-control-code
  */
@@ -27,6 +28,7 @@ export class EsignControlCode extends EsignElement {
     channel: { type: String },
     kind: { type: String },
     until: { type: Number },
+    subject: { type: String },
   };
 
   declare code: string;
@@ -36,6 +38,8 @@ export class EsignControlCode extends EsignElement {
   declare kind: 'login' | 'sign';
   /** When the person's time to confirm ends (ms since the epoch; 0: not known): past it, nobody is asked to enter a PIN. */
   declare until: number;
+  /** What the person confirms, in the site's words (a payment's amount and payee): shown beside the code, and said with it. */
+  declare subject: string;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
@@ -44,6 +48,7 @@ export class EsignControlCode extends EsignElement {
     this.channel = 'smartid';
     this.kind = 'login';
     this.until = 0;
+    this.subject = '';
   }
 
   /**
@@ -96,9 +101,11 @@ export class EsignControlCode extends EsignElement {
     const spoken = this.code.split('').join(' ');
     // its name says the digits one by one (the digits themselves are never read as one number), its
     // description what to do; the instruction stays readable for a page read from the top
-    return html`<div class="box" tabindex="-1" role="group" aria-label=${this.code ? this.t('code.announce', { digits: spoken }) : this.t('code.label')} aria-describedby=${timeUp ? nothing : 'instruction warning'}>
+    const described = [this.subject ? 'confirming' : '', timeUp ? '' : 'instruction warning'].filter(Boolean).join(' ');
+    return html`<div class="box" tabindex="-1" role="group" aria-label=${this.code ? this.t('code.announce', { digits: spoken }) : this.t('code.label')} aria-describedby=${described || nothing}>
       <p class="label" aria-hidden="true">${this.t('code.label')}</p>
       <p class="digits" part="code" aria-hidden="true">${textOrNothing(this.code)}</p>
+      ${this.subject ? html`<p class="confirming" id="confirming" part="confirming">${this.t('code.confirming', { subject: this.subject })}</p>` : nothing}
       ${timeUp
         ? nothing
         : html`<p class="instruction" id="instruction" part="instruction">${textOrNothing(instruction)}</p>

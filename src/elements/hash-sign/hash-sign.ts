@@ -44,6 +44,7 @@ const HASH_COUNTRIES: HashCountry[] = ['LT', 'EE'];
  * @csspart code - The control code's digits (forwarded).
  * @csspart instruction - What to do on the phone (forwarded).
  * @csspart warning - What to do when the phone shows another code (forwarded).
+ * @csspart confirming - What the person confirms, beside the code while they do (forwarded).
  * @csspart status - The waiting and result box (forwarded).
  * @csspart cancel - The cancel button (forwarded).
  * @slot success - Shown instead of the element's own success content (the status stays, for screen readers).
