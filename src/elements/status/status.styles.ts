@@ -39,6 +39,15 @@ export const statusStyles = css`
   .waiting .detail {
     color: var(--_muted);
   }
+  /* a detail's items one a line where the status is narrow (a phone): no line starts with a separator */
+  @container (max-width: 28rem) {
+    .detail .item {
+      display: block;
+    }
+    .detail .sep {
+      display: none;
+    }
+  }
   .elapsed {
     margin: 0;
     color: var(--_muted);

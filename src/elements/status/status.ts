@@ -6,6 +6,7 @@ import './events.js';
 import { theme } from '../../internal/theme.js';
 import { statusStyles } from './status.styles.js';
 import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { DETAIL_SEPARATOR } from '../../internal/session-words.js';
 
 export type StatusState = 'idle' | 'waiting' | 'success' | 'error' | 'cancelled';
 
@@ -220,7 +221,7 @@ export class EsignStatus extends EsignElement {
     const words = html`<p class="message" id="message">${textOrNothing(message)}</p>
       ${this.detail
         ? html`<p class="detail" id="detail">
-            ${this.spokenDetail ? html`<span aria-hidden="true">${this.detail}</span><span class="visually-hidden">${this.spokenDetail}</span>` : this.detail}
+            ${this.spokenDetail ? html`<span aria-hidden="true">${detailItems(this.detail)}</span><span class="visually-hidden">${this.spokenDetail}</span>` : detailItems(this.detail)}
           </p>`
         : nothing}`;
     // focused, the box says its message and detail by name and description, not all it holds
@@ -246,4 +247,15 @@ export class EsignStatus extends EsignElement {
         : nothing}
     </div>`;
   }
+}
+
+/**
+ * A detail of several items (`Smart-ID · 3900••••607`, a signature's level, method and time) as
+ * items: on a line with their separators where the status is wide, one a line where it is narrow
+ * (a phone), so no line starts with a separator and no item breaks inside.
+ */
+function detailItems(detail: string) {
+  const items = detail.split(DETAIL_SEPARATOR);
+  if (items.length < 2) return detail;
+  return items.map((item, i) => html`<span class="item">${i ? html`<span class="sep">${DETAIL_SEPARATOR}</span>` : nothing}${item}</span>`);
 }
