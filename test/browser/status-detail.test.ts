@@ -35,7 +35,7 @@ describe('a status detail of several items', () => {
     const wide = lines(desktop);
     expect(new Set(wide.tops).size, 'one line').to.equal(1);
     expect(wide.separators).to.deep.equal(['inline', 'inline']);
-    expect(desktop.shadowRoot!.querySelector('.detail')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(items.join(' · ').replace(/\s+/g, ' '));
+    expect(desktop.shadowRoot!.querySelector('.detail')!.textContent.replace(/\s+/g, ' ').trim()).to.equal(items.join(' · ').replace(/\s+/g, ' '));
     await expect(desktop).to.be.accessible();
   });
 });
