@@ -311,4 +311,29 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.doesNotMatch(plainPage, /look\.css/);
     assert.equal((await fetch(`${plainIssuer}/look.css`)).status, 404);
   });
+
+  it('docs/any-stack.md\'s setup as a reader copies it: the key its one-liner makes and its clients example start a provider that publishes the public key alone', async () => {
+    const { execSync } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const doc = (await import('node:fs')).readFileSync(new URL('../../docs/any-stack.md', import.meta.url), 'utf8');
+    const oneLiner = /Make one with Node: `([^`]+)`/.exec(doc)?.[1];
+    const example = /`(\[\{"client_id": "portal"[^`]+)`/.exec(doc)?.[1];
+    assert.ok(oneLiner?.endsWith('> oidc-keys.json') && example, 'the doc says how to make the key, and a client');
+    // the settings of its command block are esign-proxy's own, each
+    const { SETTINGS } = await import('../../src/server/settings.js');
+    const block = /## Logging a person in: OpenID Connect[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const named = [...block.matchAll(/\b(ESIGN_[A-Z_]+)=/g)].map((m) => m[1]);
+    assert.deepEqual(named, ['ESIGN_OIDC_ISSUER', 'ESIGN_OIDC_CLIENTS', 'ESIGN_OIDC_KEYS', 'ESIGN_OIDC_SUBJECT_SECRET']);
+    for (const name of named) assert.ok(SETTINGS.some((setting) => setting.env === name), `${name} is a setting`);
+    execSync(oneLiner!, { cwd: files.dir, shell: '/bin/sh' });
+    writeFileSync(join(files.dir, 'portal-clients.json'), example.replace('"…"', '"portal-secret-0123456789abcdef"'));
+    const { issuer } = await provider({ ESIGN_OIDC_KEYS: join(files.dir, 'oidc-keys.json'), ESIGN_OIDC_CLIENTS: join(files.dir, 'portal-clients.json') });
+    const { keys } = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: Record<string, unknown>[] };
+    assert.equal(keys.length, 1);
+    assert.deepEqual([keys[0]!['kty'], keys[0]!['alg'], keys[0]!['kid']], ['RSA', 'RS256', '1']);
+    assert.ok(!('d' in keys[0]!) && !('p' in keys[0]!), 'the public part alone');
+    const portal = await relyingParty(issuer, 'portal', 'portal-secret-0123456789abcdef', 'https://site.example/callback');
+    assert.equal((await portal.request()).url.searchParams.get('client_id'), 'portal');
+  });
 });
