@@ -87,6 +87,17 @@ export default {
   nodeResolve: { exportConditions: ['browser', 'development'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   middleware: [
+    // every file a test page loads is asked for again by the next page (the dev server would let the
+    // browser keep it a year): a test file gets the words and modules it asks for, whatever ran before
+    // it in the same browser, and a fault injected for one file is met by that file
+    // (the runner's own middleware, outside this one, sets that year on the way out: the header is held here)
+    (ctx, next) => {
+      if (ctx.path.startsWith('/src/') || ctx.path.startsWith('/test/')) {
+        const setHeader = ctx.res.setHeader.bind(ctx.res);
+        ctx.res.setHeader = (name, value) => setHeader(name, String(name).toLowerCase() === 'cache-control' ? 'no-cache' : value);
+      }
+      return next();
+    },
     // the preview's worker, where the built package has it beside the engine (the sources have none)
     (ctx, next) => {
       if (ctx.path !== '/src/elements/document-preview/esign-elements-pdf-worker.js') return next();

@@ -4,8 +4,7 @@ import type { EsignSigningLink } from '../../src/elements/signing-link/signing-l
 import { lv } from '../../src/i18n/lv.js';
 import { ENDPOINT, until } from './helpers.js';
 
-// The service's signing pages speak Lithuanian and English. (A file after language-load.test.ts:
-// the suites share what they loaded, and this one draws Latvian words.)
+// The service's signing pages speak Lithuanian and English.
 
 const DOCUMENT = '5f0c2a4e-1b7d-4c39-9e21-7a1d3c8b6f00';
 
