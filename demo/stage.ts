@@ -96,11 +96,11 @@ async function lithuanianOnLatvianPage(el: Live): Promise<void> {
 
 /** What a bank's hash signing names, in the page's language. */
 const PAYMENT_ORDER: Record<string, string> = {
-  lt: 'Mokėjimo nurodymas Nr. 123, 250,00 EUR',
-  lv: 'Maksājuma uzdevums Nr. 123, 250,00 EUR',
-  et: 'Maksekorraldus nr 123, 250,00 EUR',
-  ru: 'Платёжное поручение № 123, 250,00 EUR',
-  en: 'Payment order No. 123, EUR 250.00',
+  lt: 'Mokėjimo nurodymas Nr.\u00a0123, 250,00\u00a0EUR',
+  lv: 'Maksājuma uzdevums Nr.\u00a0123, 250,00\u00a0EUR',
+  et: 'Maksekorraldus nr\u00a0123, 250,00\u00a0EUR',
+  ru: 'Платёжное поручение №\u00a0123, 250,00\u00a0EUR',
+  en: 'Payment order No.\u00a0123, EUR\u00a0250.00',
 };
 
 const SESSION: Record<string, (el: Live) => Promise<void>> = {
@@ -159,6 +159,19 @@ async function show(): Promise<void> {
         await typeIn(el, 'code', '40504040001');
         void el.start!().catch(() => undefined);
         await sendingShown(el);
+        break;
+      }
+      if (state === 'damaged') {
+        // a file the person picked that the service cannot use: answered with "Choose another file"
+        await el.updateComplete;
+        const input = el.shadowRoot.querySelector('input[type=file]') as HTMLInputElement;
+        const transfer = new DataTransfer();
+        transfer.items.add(new File(['not a PDF at all'], 'scan.pdf', { type: 'application/pdf' }));
+        input.files = transfer.files;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        await lithuanianOnLatvianPage(el);
+        await typeIn(el, 'code', '40504040001');
+        await el.start!().catch(() => undefined);
         break;
       }
       if (state !== 'empty') el.files = [pdf()];

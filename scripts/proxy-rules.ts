@@ -1,12 +1,12 @@
-// Writes the proxy's rulebook (src/protocol/proxy-rules.ts) as proxy-rules.json beside the Python
-// and PHP proxies and as the table of docs/proxy.md, and into dist/ for the package (with --dist). With --check, fails when a copy
+// Writes the proxy's rulebook (src/protocol/proxy-rules.ts) as proxy-rules.json beside the PHP
+// proxy and as the table of docs/proxy.md, and into dist/ for the package (with --dist). With --check, fails when a copy
 // differs from what the rulebook makes (CI runs the check through test/node/proxy-rules.test.ts).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { proxyRulesDocument } from '../src/protocol/proxy-rules.js';
 import { DELIVERY_SCHEMA } from '../src/server/delivery-schema.js';
 
-const COPIES = ['examples/proxy-python/proxy-rules.json', 'examples/proxy-php/proxy-rules.json'];
+const COPIES = ['php/proxy-rules.json'];
 const DOC = 'docs/proxy.md';
 const rules = proxyRulesDocument();
 const text = `${JSON.stringify(rules, null, 2)}\n`;
@@ -18,25 +18,25 @@ const limit = (rule: { limit: number; windowMs: number }) => `${rule.limit} in $
 
 /** What each proxy does, the numbers from the rulebook; how each keeps them, in a few words. */
 function table(): string {
-  const rows: [string, string, string, string, string][] = [
-    ['operations forwarded', `${rules.sessionOperations.length} session operations, both locales`, 'same; `operations` adds document ones', 'same', 'same'],
-    ['starts per person', limit(rules.rateLimits.perPerson), 'store: memory or Redis', 'SQLite file', 'SQLite file'],
-    ['starts per visitor', limit(rules.rateLimits.perVisitor), 'same', 'same', 'same'],
-    ['starts per address', limit(rules.rateLimits.perAddress), 'with `clientAddress`', 'with `ESIGN_LIMIT_BY_ADDRESS`', 'with `ESIGN_LIMIT_BY_ADDRESS`'],
-    ['poll floor', `${rules.minPollIntervalMs} ms`, 'same', 'same', 'same'],
-    ['bodies without files', bytes(rules.sessionBodyLimit), 'same', 'same', 'same'],
-    ['bodies with files', bytes(rules.bodyLimit), 'same', 'same', 'the web server\'s limit'],
-    ['a started session is bound', minutes(rules.sessionTtlMs), 'same', 'same', 'same'],
-    ['a finished session is kept', minutes(rules.finishedSessionTtlMs), 'same', 'same', 'same'],
-    ['result lease, renewed while the hook runs, up to its time limit', `${seconds(rules.result.leaseMs)}, every ${seconds(rules.result.renewEveryMs)}`, 'a timer', 'a thread', `a helper process that stops with the worker; without \`proc_open\` or a CLI, held for the time limit and ${seconds(rules.result.leaseMarginMs)}`],
-    ['result hook time limit', seconds(rules.result.timeoutMs), '`signal` aborts; counts as failed', 'counts as failed when it returns', 'counts as failed when it returns'],
-    ['a poll answers `waiting` while the hook runs on', `after ${seconds(rules.result.waitMs)}`, 'the run goes on', 'same, in a thread', 'no: the poll runs the hook (the cookies it sets must leave with an answer); other polls answer `waiting`, and a poll the browser gave up on still ends the run, the next one bringing the result and its cookies'],
-    ['a login gives the browser a new visitor id', 'yes', 'kept for a late poll', 'same', 'same'],
-    ['the session\'s `finished` event', 'once', 'same', 'same', 'same'],
-    ['state away', `503, Retry-After ${rules.storeRetryAfterSeconds} s`, 'store calls bounded at 1 s', 'SQLite lock wait 1 s', 'SQLite lock wait 1 s'],
-    ['event names', rules.events.types.join(', '), 'to `onEvent`', 'JSON lines on stderr', 'JSON lines on stderr'],
+  const rows: [string, string, string, string][] = [
+    ['operations forwarded', `${rules.sessionOperations.length} session operations, both locales`, 'same; `operations` adds document ones', 'same'],
+    ['starts per person', limit(rules.rateLimits.perPerson), 'store: memory or Redis', 'SQLite file'],
+    ['starts per visitor', limit(rules.rateLimits.perVisitor), 'same', 'same'],
+    ['starts per address', limit(rules.rateLimits.perAddress), 'with `clientAddress`', 'with `ESIGN_LIMIT_BY_ADDRESS`'],
+    ['poll floor', `${rules.minPollIntervalMs} ms`, 'same', 'same'],
+    ['bodies without files', bytes(rules.sessionBodyLimit), 'same', 'same'],
+    ['bodies with files', bytes(rules.bodyLimit), 'same', 'the web server\'s limit'],
+    ['a started session is bound', minutes(rules.sessionTtlMs), 'same', 'same'],
+    ['a finished session is kept', minutes(rules.finishedSessionTtlMs), 'same', 'same'],
+    ['result lease, renewed while the hook runs, up to its time limit', `${seconds(rules.result.leaseMs)}, every ${seconds(rules.result.renewEveryMs)}`, 'a timer', `a helper process that stops with the worker; without \`proc_open\` or a CLI, held for the time limit and ${seconds(rules.result.leaseMarginMs)}`],
+    ['result hook time limit', seconds(rules.result.timeoutMs), '`signal` aborts; counts as failed', 'counts as failed when it returns'],
+    ['a poll answers `waiting` while the hook runs on', `after ${seconds(rules.result.waitMs)}`, 'the run goes on', 'no: the poll runs the hook (the cookies it sets must leave with an answer); other polls answer `waiting`, and a poll the browser gave up on still ends the run, the next one bringing the result and its cookies'],
+    ['a login gives the browser a new visitor id', 'yes', 'kept for a late poll', 'same'],
+    ['the session\'s `finished` event', 'once', 'same', 'same'],
+    ['state away', `503, Retry-After ${rules.storeRetryAfterSeconds} s`, 'store calls bounded at 1 s', 'SQLite lock wait 1 s'],
+    ['event names', rules.events.types.join(', '), 'to `onEvent`', 'JSON lines on stderr'],
   ];
-  const lines = ['| rule | rulebook | Node | Python | PHP |', '|---|---|---|---|---|', ...rows.map((row) => `| ${row.join(' | ')} |`)];
+  const lines = ['| rule | rulebook | Node | PHP |', '|---|---|---|---|', ...rows.map((row) => `| ${row.join(' | ')} |`)];
   return `<!-- proxy-rules:start -->\n<!-- made from src/protocol/proxy-rules.ts by npm run proxy-rules -->\n${lines.join('\n')}\n<!-- proxy-rules:end -->`;
 }
 
@@ -58,12 +58,11 @@ if (process.argv.includes('--check')) {
   writeFileSync('dist/proxy-rules.json', text);
   // what esign-proxy POSTs to a host's webhook (docs/any-stack.md), for a host's own validation
   writeFileSync('dist/webhook-delivery.schema.json', `${JSON.stringify(DELIVERY_SCHEMA, null, 2)}\n`);
-  // the Python and PHP proxies in the package, each folder whole with its rules: a host copies one
-  for (const [language, files] of [['python', ['proxy.py', 'session_recipe.py']], ['php', ['proxy.php', 'session-recipe.php']]] as const) {
-    mkdirSync(`dist/proxies/${language}`, { recursive: true });
-    for (const file of files) copyFileSync(`examples/proxy-${language}/${file}`, `dist/proxies/${language}/${file}`);
-    writeFileSync(`dist/proxies/${language}/proxy-rules.json`, text);
-  }
+  // the PHP proxy package in the npm package, whole but for its tests: a host copies the folder, or
+  // names it as a Composer path repository
+  mkdirSync('dist/proxies/php', { recursive: true });
+  for (const part of ['composer.json', 'proxy.php', 'session-recipe.php', 'src']) cpSync(`php/${part}`, `dist/proxies/php/${part}`, { recursive: true });
+  writeFileSync('dist/proxies/php/proxy-rules.json', text);
 } else {
   for (const file of COPIES) {
     mkdirSync(dirname(file), { recursive: true });

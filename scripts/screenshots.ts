@@ -19,7 +19,7 @@ import { WEBKIT_CAPABILITIES, startWebkitDriver } from './webkit.mjs';
 
 const STATES: Record<string, string[]> = {
   identify: ['idle', 'invalid', 'waiting', 'offline', 'error', 'no-account', 'success'],
-  sign: ['empty', 'idle', 'invalid', 'sending', 'waiting', 'error', 'success', 'signer'],
+  sign: ['empty', 'idle', 'invalid', 'sending', 'waiting', 'error', 'damaged', 'success', 'signer'],
   'hash-sign': ['idle', 'subject', 'waiting', 'signer', 'wrong-hash'],
   'document-upload': ['idle', 'sending', 'done'],
   document: ['loaded', 'missing'],

@@ -18,7 +18,7 @@ const SLOW_FIRST = [
   'test/e2e/examples-angular.test.ts',
   'test/node/check-proxy.test.ts',
   'test/node/oidc-provider.test.ts',
-  'test/node/check-proxy-python.test.ts',
+  'test/e2e/python-sites.test.ts',
   'test/node/check-proxy-broken.test.ts',
   'test/e2e/bad-network.test.ts',
   'test/node/proxy-php.test.ts',
@@ -98,6 +98,19 @@ const nodeSuites = stage('node and e2e suites', async () => {
 });
 
 await nodeSuites;
+
+// the PHP proxy package's own tests (Debian's phpunit): its count is in the totals
+await stage('php unit tests', async () => {
+  const php = await run('phpunit', ['-c', 'php/phpunit.xml.dist'], { keep: true });
+  const ok = /^OK \((\d+) tests?,/m.exec(php.output);
+  const counts = /^Tests: (\d+), Assertions: \d+(?:, Errors: (\d+))?(?:, Failures: (\d+))?/m.exec(php.output);
+  if (ok && php.code === 0) totals.passed += Number(ok[1]);
+  else if (counts) {
+    const failed = Number(counts[2] ?? 0) + Number(counts[3] ?? 0);
+    totals.passed += Number(counts[1]) - failed;
+    totals.failed += Math.max(failed, 1);
+  } else totals.failed++;
+});
 
 rmSync('test-results/browser.json', { force: true });
 const [browser] = await Promise.all([stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'])), checks()]);

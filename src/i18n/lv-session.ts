@@ -105,7 +105,7 @@ export const strings: SessionStrings = {
   'sign.one-pdf': "PDF tiek parakstīts atsevišķi: izvēlieties vienu failu.",
   'sign.encoding': "Notiek dokumenta sagatavošana…",
   'sign.sending': "Notiek dokumenta sūtīšana: {sent} no {size}",
-  'sign.sending-busy': "Notiek dokumenta sūtīšana…",
+  'sign.sending-busy': "Notiek sūtīšana…",
   'sign.sending-start': "Notiek dokumenta sūtīšana ({size})…",
   'sign.sending-half': "Notiek dokumenta sūtīšana: nosūtīta puse no {size}…",
   'sign.download': "Lejupielādēt parakstīto failu",

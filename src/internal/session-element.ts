@@ -469,6 +469,9 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   /** What can help after a failure or a cancel, as the controller sees it (Try again when its code could not be loaded). */
   #endChoices(): EndChoices {
     const choices = this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false, elsewhere: false };
+    // a file the site gave that the service cannot use: nothing the person changes or retries helps
+    const code = this.#session?.state === 'error' ? this.#session.error?.code : undefined;
+    if ((code === 'document-corrupted' || code === 'request-too-large') && !this.filesMayChange()) return { ...choices, other: null, retryable: false, deadEnd: true };
     // never the way to a method that cannot serve the person's country
     return choices.other && !this.offeredChannels.includes(choices.other) ? { ...choices, other: null } : choices;
   }

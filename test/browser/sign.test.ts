@@ -208,6 +208,22 @@ describe('esign-sign: signing', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('a file the site gave that the service cannot use is a dead end said as such: no "Change the details", nothing to retry, the focus on the words', async () => {
+    const el = await signElement();
+    el.files = [new File(['not a PDF at all'], 'scan.pdf', { type: 'application/pdf' })];
+    await type(el as never, 'code', '40504040001');
+    const errors: string[] = [];
+    el.addEventListener('esign-error', (event) => errors.push((event as CustomEvent<{ code: string }>).detail.code));
+    submitButton(el as never).click();
+    await until(() => errors.includes('document-corrupted'), 'the service refuses the file');
+    await until(() => deepActiveElement()?.getAttribute('part') === 'status', 'the focus on what happened');
+    expect([...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => b.textContent.trim())).to.deep.equal([]);
+    expect(deepText(el)).not.to.include(en['action.edit']);
+    expect(deepText(el)).to.include(en['error.document-corrupted']);
+    expect(errors).to.deep.equal(['document-corrupted']);
+    await expect(el).to.be.accessible();
+  });
+
   it('a body parser in front that refuses the file with its own 413 page: said as a file too large, never as the network', async () => {
     await fetch('/__faults/parser?starts=1');
     const el = await signElement();

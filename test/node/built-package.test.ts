@@ -60,8 +60,8 @@ describe('the packed packages installed into an empty app', () => {
     assert.ok(widget.files.includes('dist/cdn/integrity.json'), 'the script-tag files\' digests are packed');
     for (const doc of ['CHANGELOG.md', 'docs/any-stack.md', 'docs/proxy.md', 'docs/elements.md']) assert.ok(widget.files.includes(doc), `${doc} ships in the package`);
     assert.ok(!widget.files.some((file) => file.endsWith('.png')), 'no screenshots in the package');
-    // the Python and PHP proxies, each folder whole with its rules (a host copies one), and the rules alone
-    for (const file of ['dist/proxy-rules.json', 'dist/webhook-delivery.schema.json', 'bin/esign-proxy.js', 'dist/proxies/python/proxy.py', 'dist/proxies/python/session_recipe.py', 'dist/proxies/python/proxy-rules.json', 'dist/proxies/php/proxy.php', 'dist/proxies/php/session-recipe.php', 'dist/proxies/php/proxy-rules.json']) {
+    // the PHP proxy package, whole with its rules (a host copies it, or names it as a Composer path repository), and the rules alone
+    for (const file of ['dist/proxy-rules.json', 'dist/webhook-delivery.schema.json', 'bin/esign-proxy.js', 'dist/proxies/php/composer.json', 'dist/proxies/php/proxy.php', 'dist/proxies/php/session-recipe.php', 'dist/proxies/php/src/Proxy.php', 'dist/proxies/php/src/autoload.php', 'dist/proxies/php/proxy-rules.json']) {
       assert.ok(widget.files.includes(file), `${file} is packed`);
     }
     assert.ok(widget.files.includes('custom-elements.json'));

@@ -1,7 +1,4 @@
-import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +6,7 @@ import { checkProxy, type CheckRow } from 'esign-sandbox';
 import { freePort, scratchDir, startedByThisFile } from './processes.js';
 import { createProxyHandler, ResultRefused, type ProxyEvent, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 
-// What the check-proxy suites share (check-proxy.test.ts: our Node proxy; -python: the README's
-// Python proxy; -broken: proxies broken one rule at a time, and the command): the rows, the proxies
+// What the check-proxy suites share (check-proxy.test.ts: our Node proxy; -broken: proxies broken one rule at a time, and the command): the rows, the proxies
 // under check on free ports, and the check itself. One file each, so that they run side by side.
 
 export const ALL_ROWS = [
@@ -56,38 +52,6 @@ export async function nodeProxy(sandboxPort: number, token: string, options: Par
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/esign`;
-}
-
-/** The event lines of the Python proxy started last (each process writes into its own list: a late line of an earlier one cannot land here). */
-export let pythonLines: string[] = [];
-
-/** The README's Python proxy under Flask (Debian's python3), with this environment; resolves with its /esign URL. */
-export async function pythonProxy(env: Record<string, string>, onLog?: (chunk: string) => void): Promise<string> {
-  const flaskPort = await freePort();
-  const child = spawn('/usr/bin/python3', ['-m', 'flask', '--app', 'proxy', 'run', '--port', String(flaskPort)], {
-    cwd: new URL('../../examples/proxy-python/', import.meta.url).pathname,
-    // each its own state file, as each deployment has
-    env: { ...process.env, ESIGN_STATE_FILE: join(scratchDir('esign-py-state-'), 'state.sqlite'), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stderr.setEncoding('utf8');
-  while (!/Running on/.test(output)) {
-    const [chunk] = (await Promise.race([once(child.stderr, 'data'), once(child, 'exit').then(() => assert.fail(`flask exited: ${output}`))])) as [string];
-    output += chunk;
-  }
-  // read on, or a full pipe would stop Flask at its next event line
-  const lines: string[] = [];
-  pythonLines = lines;
-  let rest = '';
-  child.stderr.on('data', (chunk: string) => {
-    onLog?.(chunk);
-    const got = (rest + chunk).split('\n');
-    rest = got.pop()!;
-    lines.push(...got.filter((line) => line.startsWith('{')));
-  });
-  return `http://127.0.0.1:${flaskPort}/esign`;
 }
 
 export async function check(

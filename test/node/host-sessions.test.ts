@@ -12,7 +12,7 @@ import { freePort, startedByThisFile } from './processes.js';
 import { untilAnswering } from './wait.js';
 
 // The recipes of docs/host-sessions.md, run for real: the verified person into the host's own
-// session (express-session, Flask's session, PHP's $_SESSION), and signing only as that person.
+// session (express-session, PHP's $_SESSION), and signing only as that person.
 
 const TOKEN = 'host-sessions-token';
 const { children } = startedByThisFile();
@@ -109,27 +109,14 @@ describe('host sessions: the recipes', () => {
     // login destroys, so the next poll is another visitor's and is told the session was not found)
   });
 
-  it('Flask with its session: on_result writes flask.session in the poll that finished the login', async () => {
-    const port = await freePort();
-    const base = await started(
-      '/usr/bin/python3',
-      ['-m', 'flask', '--app', 'session_recipe', 'run', '--port', String(port)],
-      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, FLASK_SECRET_KEY: 'recipe-flask-secret', ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'py-')), 'state.sqlite') },
-      new URL('../../examples/proxy-python/', import.meta.url).pathname,
-      port,
-    );
-    await recipeHolds(base);
-    await loginSurvivesALostAnswer(base);
-  });
-
   it('PHP with $_SESSION: on_result starts the browser\'s session with a new id, signer reads it', async () => {
     const port = await freePort();
     const sessions = mkdtempSync(join(scratch, 'php-'));
     const base = await started(
       'php',
       ['-d', `session.save_path=${sessions}`, '-d', 'display_errors=stderr', '-S', `127.0.0.1:${port}`, 'session-recipe.php'],
-      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_STATE_FILE: join(sessions, 'state.sqlite') },
-      new URL('../../examples/proxy-php/', import.meta.url).pathname,
+      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_STATE_FILE: join(sessions, 'state.sqlite'), ESIGN_DEVELOPMENT: '1' },
+      new URL('../../php/', import.meta.url).pathname,
       port,
     );
     await recipeHolds(base);
@@ -155,19 +142,6 @@ describe('host sessions: check-proxy logs in first, and the recipes pass it as w
     await recipePassesCheck((baseUrl, accessToken) => serve(createApp({ baseUrl, accessToken, sessionSecret: 'recipe-check-secret' })));
   });
 
-  it('Flask with its session', async () => {
-    await recipePassesCheck(async (baseUrl, accessToken) => {
-      const port = await freePort();
-      return started(
-        '/usr/bin/python3',
-        ['-m', 'flask', '--app', 'session_recipe', 'run', '--port', String(port)],
-        { ESIGN_BASE_URL: baseUrl, ESIGN_ACCESS_TOKEN: accessToken, FLASK_SECRET_KEY: 'recipe-flask-secret', ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'py-')), 'state.sqlite') },
-        new URL('../../examples/proxy-python/', import.meta.url).pathname,
-        port,
-      );
-    });
-  });
-
   it('PHP with $_SESSION', async () => {
     await recipePassesCheck(async (baseUrl, accessToken) => {
       const port = await freePort();
@@ -175,8 +149,8 @@ describe('host sessions: check-proxy logs in first, and the recipes pass it as w
       return started(
         'php',
         ['-d', `session.save_path=${sessions}`, '-d', 'display_errors=stderr', '-S', `127.0.0.1:${port}`, 'session-recipe.php'],
-        { ESIGN_BASE_URL: baseUrl, ESIGN_ACCESS_TOKEN: accessToken, ESIGN_STATE_FILE: join(sessions, 'state.sqlite') },
-        new URL('../../examples/proxy-php/', import.meta.url).pathname,
+        { ESIGN_BASE_URL: baseUrl, ESIGN_ACCESS_TOKEN: accessToken, ESIGN_STATE_FILE: join(sessions, 'state.sqlite'), ESIGN_DEVELOPMENT: '1' },
+        new URL('../../php/', import.meta.url).pathname,
         port,
       );
       // PHP's built-in server reads a whole body before the script runs (php-fpm refuses early)

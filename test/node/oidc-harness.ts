@@ -66,14 +66,19 @@ export class Browser {
 
   /** A request of this browser to its own origin: its cookies, its Origin on a POST. */
   async fetch(pathOrUrl: string, init: RequestInit = {}): Promise<Response> {
+    const answer = await this.fetchLost(pathOrUrl, init);
+    this.#keep(answer);
+    return answer;
+  }
+
+  /** A request whose answer never reaches this browser (a phone between networks): its cookies go, nothing of the answer is kept. */
+  async fetchLost(pathOrUrl: string, init: RequestInit = {}): Promise<Response> {
     const url = new URL(pathOrUrl, this.origin);
     const headers = new Headers(init.headers);
     const cookie = this.#cookieHeader(url.pathname);
     if (cookie) headers.set('cookie', cookie);
     if (init.method && init.method !== 'GET') headers.set('origin', this.origin);
-    const answer = await fetch(url, { ...init, headers, redirect: 'manual' });
-    this.#keep(answer);
-    return answer;
+    return fetch(url, { ...init, headers, redirect: 'manual' });
   }
 
   /** Follows this origin's redirects as a browser would; stops at one to another origin and gives its Location. */

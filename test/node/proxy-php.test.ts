@@ -1,13 +1,13 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type CheckRow } from 'esign-sandbox';
-import { freePort, nginxConfig, sqliteStateCommands, startedByThisFile } from './processes.js';
+import { freePort, nginxBlocks, nginxConfig, sqliteStateCommands, startedByThisFile } from './processes.js';
 import { countryAndAddedSignatureHold, GATE_PERSON, loginRotatesVisitor, signThrough, startImpostor, visitorIsMintedAndDigested } from './signing-impostor.js';
 import { until, untilAnswering } from './wait.js';
 import { assertProxyEvents } from './proxy-event-schema.js';
@@ -16,7 +16,7 @@ import { assertProxyEvents } from './proxy-event-schema.js';
 // as the front controller behind nginx and php-fpm with four workers (how PHP is served), against
 // `esign-sandbox check-proxy`; and two PHP processes sharing one state file.
 
-const PROXY = new URL('../../examples/proxy-php/proxy.php', import.meta.url).pathname;
+const PROXY = new URL('../../php/proxy.php', import.meta.url).pathname;
 /** Debian names php-fpm by its PHP version (php-fpm8.2). */
 const PHP_FPM = `/usr/sbin/${readdirSync('/usr/sbin').find((file) => /^php-fpm\d/.test(file)) ?? 'php-fpm'}`;
 const { children, servers } = startedByThisFile();
@@ -33,7 +33,8 @@ function scratch(): string {
 
 /** Starts a process and resolves once its port answers; what it wrote to stderr is kept. */
 async function run(command: string, args: string[], env: Record<string, string>, port: number): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // (the tests' state files are in the system's temporary folder: allowed in development only)
+  const child = spawn(command, args, { env: { ...process.env, ESIGN_DEVELOPMENT: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let log = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
@@ -68,22 +69,21 @@ catch_workers_output = yes
 decorate_workers_output = no
 ${poolLines}`,
   );
+  // docs/proxy.md's block as a reader copies it: their script and php-fpm's socket where the doc has its own
+  const block = nginxBlocks('docs/proxy.md').find((b) => b.includes('fastcgi_pass'))!;
+  assert.ok(block.includes('/srv/app/proxy.php') && block.includes('unix:/run/php/php8.2-fpm.sock'), 'the doc\'s block names what it says');
   writeFileSync(
     join(dir, 'nginx.conf'),
     nginxConfig(
       dir,
       port,
-      `    client_max_body_size 80m;
-    location /esign/ {
-      include /etc/nginx/fastcgi_params;
-      # the Host the browser sent, port included: the proxy compares the page's Origin with it
-      fastcgi_param HTTP_HOST $http_host;
-      fastcgi_param SCRIPT_FILENAME ${script};
-      fastcgi_pass unix:${dir}/fpm.sock;
-    }`,
+      block
+        .replace('include fastcgi_params;', 'include /etc/nginx/fastcgi_params;')
+        .replace('/srv/app/proxy.php', script)
+        .replace('unix:/run/php/php8.2-fpm.sock', `unix:${dir}/fpm.sock`),
     ),
   );
-  const fpm = spawn(PHP_FPM, ['-R', '-F', '-y', join(dir, 'fpm.conf')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const fpm = spawn(PHP_FPM, ['-R', '-F', '-y', join(dir, 'fpm.conf')], { env: { ...process.env, ESIGN_DEVELOPMENT: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(fpm);
   let fpmLog = '';
   fpm.stderr.setEncoding('utf8').on('data', (chunk: string) => (fpmLog += chunk));
@@ -313,21 +313,20 @@ describe('the PHP proxy', () => {
       host,
       `<?php
 declare(strict_types=1);
-function on_result(string $operation, string $token, string $visitor, stdClass $answer): void
-{
+require ${JSON.stringify(new URL('../../php/src/autoload.php', import.meta.url).pathname)};
+if (parse_url((string) $_SERVER['REQUEST_URI'], PHP_URL_PATH) === '/esign/__me') {
+    session_start(['read_and_close' => true]);
+    echo json_encode($_SESSION['person'] ?? null);
+    return;
+}
+return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (string $operation, string $token, string $visitor, stdClass $answer): void {
     usleep(12_000_000);
     session_start();
     session_regenerate_id(true);
     $_SESSION['person'] = $answer->code;
     session_write_close();
     file_put_contents(${JSON.stringify(runs)}, "$token\\n", FILE_APPEND);
-}
-if (parse_url((string) $_SERVER['REQUEST_URI'], PHP_URL_PATH) === '/esign/__me') {
-    session_start(['read_and_close' => true]);
-    echo json_encode($_SESSION['person'] ?? null);
-    return;
-}
-require ${JSON.stringify(PROXY)};
+}));
 `,
     );
     const proxy = await nginxFpm({ ESIGN_ACCESS_TOKEN: 'php-slow-secret', ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, ESIGN_STATE_FILE: join(dir, 'state.sqlite') }, `php_admin_value[session.save_path] = ${dir}\n`, host);
@@ -354,6 +353,48 @@ require ${JSON.stringify(PROXY)};
     const session = cookies.find((line) => line.startsWith('PHPSESSID='))?.split(';')[0];
     assert.ok(session, `the session cookie on_result set comes with the result: ${JSON.stringify(cookies)}`);
     assert.equal(await (await fetch(`${proxy.url}/__me`, { headers: { cookie: session } })).text(), '"30303039914"', 'that cookie is the logged-in session');
+  });
+
+  it('installs by Composer from a path repository: a site\'s own front controller with its hooks serves the proxy on every row php -S can keep, its own pages untouched', async () => {
+    const site = scratch();
+    // docs/proxy.md's composer.json as a reader copies it, the package's folder where the npm package has it here
+    const doc = [...readFileSync('docs/proxy.md', 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((block) => block.includes('esign-elements/esign-proxy'));
+    const asked = JSON.parse(doc!) as { require: Record<string, string>; repositories: { type: string; url: string }[] };
+    assert.equal(asked.repositories[0]!.url, 'node_modules/esign-elements/dist/proxies/php');
+    writeFileSync(
+      join(site, 'composer.json'),
+      JSON.stringify({ name: 'a/site', require: asked.require, repositories: [{ 'packagist.org': false }, { ...asked.repositories[0], url: new URL('../../php', import.meta.url).pathname }] }),
+    );
+    execFileSync('composer', ['install', '--no-interaction', '--no-progress', '--quiet'], { cwd: site, env: { ...process.env, COMPOSER_HOME: join(site, '.composer') } });
+    const results = join(site, 'results.txt');
+    writeFileSync(
+      join(site, 'index.php'),
+      `<?php
+declare(strict_types=1);
+require __DIR__ . '/vendor/autoload.php';
+
+use Esign\\Proxy\\Hooks;
+use Esign\\Proxy\\Proxy;
+
+if (($_SERVER['REQUEST_URI'] ?? '') === '/') {
+    echo "the site's own page";
+    return true;
+}
+return Proxy::serve(new Hooks(onResult: function (string $operation, string $token, string $visitor, stdClass $answer): void {
+    file_put_contents(${JSON.stringify(results)}, "$operation\\n", FILE_APPEND);
+}));
+`,
+    );
+    let own = '';
+    const { rows } = await check(async (port, token) => {
+      const at = await freePort();
+      own = `http://127.0.0.1:${at}/`;
+      const { log } = await run('php', ['-S', `127.0.0.1:${at}`, join(site, 'index.php')], { ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(site, 'state.sqlite') }, at);
+      return { url: `http://127.0.0.1:${at}/esign`, log };
+    });
+    assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.ok(readFileSync(results, 'utf8').split('\n').includes('mobileLoginStatus'), 'the site\'s own onResult took the results');
+    assert.equal(await (await fetch(own)).text(), 'the site\'s own page');
   });
 
   it('two PHP processes share one state: a session is bound to its visitor through either, and the per-person limit counts starts through both', async () => {

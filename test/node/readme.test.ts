@@ -43,10 +43,13 @@ describe('README and docs', () => {
     for (const snippet of checked) assert.ok(blocks.includes(snippet), snippet.slice(0, 80));
   });
 
-  it('matches paths in its Python proxy with fullmatch, never with $', () => {
-    const python = readFileSync('examples/proxy-python/proxy.py', 'utf8');
-    assert.match(python, /re\.fullmatch\(/);
-    assert.doesNotMatch(python, /re\.(match|search)\(r?f?"[^"]*\$"/);
+});
+
+describe('the PHP recipe', () => {
+  it('docs/host-sessions.md shows php/session-recipe.php\'s hooks as the file has them', () => {
+    const blocks = [...readFileSync('docs/host-sessions.md', 'utf8').matchAll(/```php\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    assert.equal(blocks.length, 1);
+    assert.ok(readFileSync('php/session-recipe.php', 'utf8').endsWith(blocks[0]!), blocks[0]!.slice(0, 80));
   });
 });
 

@@ -7,6 +7,8 @@ front (docs/any-stack.md):
     PORT=8080 PUBLIC_URL=https://site.example ESIGN_OIDC_ISSUER=https://site.example/esign/oidc \
     OIDC_CLIENT_ID=site OIDC_CLIENT_SECRET=... ESIGN_WEBHOOK_SECRET=whsec_... DJANGO_SECRET_KEY=... \
     SITE_DB=/var/lib/site/site.sqlite python3 recipe.py
+
+With several workers, the same environment and `gunicorn -w 4 -b 127.0.0.1:8080 recipe:application`.
 """
 import base64
 import hashlib
@@ -18,6 +20,7 @@ import sys
 import time
 
 from django.conf import settings
+from django.core.wsgi import get_wsgi_application
 
 settings.configure(
     DEBUG=False,
@@ -152,6 +155,10 @@ def home(request):
 
 
 urlpatterns = [path("", home), path("me", me), path("login", login), path("login-here", login_here), path("callback", callback), path("esign-webhook", delivery), path("esign-signer", signer)]
+
+# for a WSGI server with several workers (gunicorn -w 4 recipe:application): the session is a
+# signed cookie and the deliveries are in SITE_DB, so every worker sees both
+application = get_wsgi_application()
 
 if __name__ == "__main__":
     from django.core.management import execute_from_command_line

@@ -7,6 +7,9 @@ with nginx in front (docs/any-stack.md):
     PORT=8080 PUBLIC_URL=https://site.example ESIGN_OIDC_ISSUER=https://site.example/esign/oidc \
     OIDC_CLIENT_ID=site OIDC_CLIENT_SECRET=... ESIGN_WEBHOOK_SECRET=whsec_... SESSION_SECRET=... \
     SITE_DB=/var/lib/site/site.sqlite python3 app.py
+
+With several workers: `python3 -m uvicorn app:app --workers 4 --port 8080` (the session is a signed
+cookie and the deliveries are in SITE_DB, so every worker sees both).
 """
 import base64
 import hashlib

@@ -39,8 +39,28 @@ export const statusStyles = css`
   .waiting .detail {
     color: var(--_muted);
   }
-  /* a detail's items one a line where the status is narrow (a phone): no line starts with a separator */
+  /* a detail's items side by side, a separator in the gap before each but the first of a line: the
+     first's falls outside the items' box, which clips it */
+  .detail .items {
+    display: flex;
+    flex-wrap: wrap;
+    column-gap: 1.2em;
+    overflow: hidden;
+  }
+  .detail .item {
+    position: relative;
+    min-inline-size: 0;
+  }
+  .detail .sep {
+    position: absolute;
+    inset-inline-start: -1.2em;
+    inline-size: 1.2em;
+    text-align: center;
+    white-space: pre;
+  }
+  /* one a line where the status is narrow (a phone) */
   @container (max-width: 28rem) {
+    .detail .items,
     .detail .item {
       display: block;
     }

@@ -251,11 +251,12 @@ export class EsignStatus extends EsignElement {
 
 /**
  * A detail of several items (`Smart-ID · 3900••••607`, a signature's level, method and time) as
- * items: on a line with their separators where the status is wide, one a line where it is narrow
- * (a phone), so no line starts with a separator and no item breaks inside.
+ * items: one a line where the status is narrow (a phone); where it is wide, side by side with a
+ * separator between two on a line, and none before the first of a line (it falls outside the
+ * items' box, which clips it), so no line starts with "·" and no item breaks inside.
  */
 function detailItems(detail: string) {
   const items = detail.split(DETAIL_SEPARATOR);
   if (items.length < 2) return detail;
-  return items.map((item, i) => html`<span class="item">${i ? html`<span class="sep">${DETAIL_SEPARATOR}</span>` : nothing}${item}</span>`);
+  return html`<span class="items">${items.map((item, i) => html`<span class="item">${i ? html`<span class="sep"> · </span>` : nothing}${item}</span>`)}</span>`;
 }

@@ -13,9 +13,14 @@ import type { ProxySetup } from './setup.js';
  * Counts a start under `key` (kept as a fixed-size digest: no personal code in clear, whatever
  * its size); returns the store key it counted under, or null when this limit is off.
  */
+/** The store key a start is counted under, for a scope and what it counts (a visitor's key, an address's, a person's). */
+export function counterKey(scope: RateLimitName, key: string): string {
+  return `limit:${scope}:${storeKey(key)}`;
+}
+
 async function count({ store }: ProxySetup, scope: RateLimitName, rule: RateLimit | false | undefined, key: string): Promise<string | null> {
   if (!rule) return null;
-  const counter = `limit:${scope}:${storeKey(key)}`;
+  const counter = counterKey(scope, key);
   const { count, resetInMs } = await store.increment(counter, rule.windowMs);
   if (count > rule.limit) {
     const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
