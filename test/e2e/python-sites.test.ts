@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type RunningSandbox } from 'esign-sandbox';
@@ -57,6 +58,13 @@ async function started(command: string, args: string[], env: Record<string, stri
   return { child, log: () => log };
 }
 
+/** A delivery signed as esign-proxy signs it (Standard Webhooks), now. */
+function signedDelivery(body: string, id: string): Record<string, string> {
+  const at = Math.floor(Date.now() / 1000);
+  const signature = createHmac('sha256', Buffer.from(SECRET.slice('whsec_'.length), 'base64')).update(`${id}.${at}.${body}`).digest('base64');
+  return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` };
+}
+
 /** The webhook deliveries a site took, from its own table: their types by token. */
 function taken(db: string): { type: string; token: string }[] {
   const read = 'import json, sqlite3, sys; print(json.dumps([{"type": t, "token": k} for t, k in sqlite3.connect(sys.argv[1]).execute("SELECT type, token FROM deliveries")]))';
@@ -69,6 +77,10 @@ interface House {
   proxyUrl: string;
   db: string;
   proxyLog: () => string;
+  /** The site's own address (its webhook), not through nginx. */
+  siteUrl: string;
+  /** Stops the site's server and starts it again on its port, with the same table. */
+  restartSite: () => Promise<void>;
 }
 
 /** esign-proxy (the provider, deliveries and the signer question to the site), the site under four workers, nginx in front with docs/any-stack.md's block. */
@@ -100,14 +112,22 @@ async function house(site: PythonSite, serviceUrl = sandbox.url, accessToken = T
   await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `${origin}/esign/`);
   const db = join(scratchDir('esign-py-db-'), 'site.sqlite');
   const [command, args] = site.command(sitePort);
-  await started(
-    command,
-    args,
-    { PORT: String(sitePort), PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, ESIGN_WEBHOOK_SECRET: SECRET, SESSION_SECRET: 'the-python-sites-session-secret', DJANGO_SECRET_KEY: 'the-python-sites-django-secret-key-0123456789', SITE_DB: db },
-    `http://127.0.0.1:${sitePort}/`,
-    join(RECIPES, site.name),
-  );
-  return { origin, proxyUrl: `http://127.0.0.1:${proxyPort}`, db, proxyLog: proxy.log };
+  const startSite = () =>
+    started(
+      command,
+      args,
+      { PORT: String(sitePort), PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, ESIGN_WEBHOOK_SECRET: SECRET, SESSION_SECRET: 'the-python-sites-session-secret', DJANGO_SECRET_KEY: 'the-python-sites-django-secret-key-0123456789', SITE_DB: db },
+      `http://127.0.0.1:${sitePort}/`,
+      join(RECIPES, site.name),
+    );
+  let running = await startSite();
+  const restartSite = async () => {
+    const exited = new Promise((resolve) => running.child.once('exit', resolve));
+    running.child.kill('SIGTERM');
+    await exited;
+    running = await startSite();
+  };
+  return { origin, proxyUrl: `http://127.0.0.1:${proxyPort}`, db, proxyLog: proxy.log, siteUrl: `http://127.0.0.1:${sitePort}`, restartSite };
 }
 
 /** One person's login on the provider's page, from the site's Log in to the site's own session; the session token the login had. */
@@ -165,6 +185,18 @@ for (const site of SITES) {
       assert.deepEqual(deliveries.map((d) => d.token).sort(), [...tokens].sort());
       // a browser that did not log in is nobody
       assert.equal((await me(new Browser(origin))).status, 401);
+    });
+
+    it('a delivery replayed after the site restarted is taken once: its webhook-id is in a table every start and worker sees', async () => {
+      const { db, siteUrl, restartSite } = await house(site);
+      const body = JSON.stringify({ type: 'sign.verified', timestamp: new Date().toISOString(), data: { kind: 'sign', token: 'a-signing-session-token', result: {} } });
+      const headers = signedDelivery(body, 'msg_restarted000000000000');
+      const first = await fetch(`${siteUrl}/esign-webhook`, { method: 'POST', headers, body });
+      assert.ok(first.status >= 200 && first.status < 300, `${first.status}`);
+      await restartSite();
+      const again = await fetch(`${siteUrl}/esign-webhook`, { method: 'POST', headers, body });
+      assert.ok(again.status >= 200 && again.status < 300, `${again.status}`);
+      assert.deepEqual(taken(db), [{ type: 'sign.verified', token: 'a-signing-session-token' }], 'one row, whichever start took it');
     });
 
     it('a login whose finishing answer was lost ends in the person\'s session all the same, delivered once', async () => {
