@@ -30,7 +30,7 @@ function table(): string {
     ['a finished session is kept', minutes(rules.finishedSessionTtlMs), 'same', 'same'],
     ['result lease, renewed while the hook runs, up to its time limit', `${seconds(rules.result.leaseMs)}, every ${seconds(rules.result.renewEveryMs)}`, 'a timer', `a helper process that stops with the worker; without \`proc_open\` or a CLI, held for the time limit and ${seconds(rules.result.leaseMarginMs)}`],
     ['result hook time limit', seconds(rules.result.timeoutMs), '`signal` aborts; counts as failed', 'counts as failed when it returns'],
-    ['a poll answers `waiting` while the hook runs on', `after ${seconds(rules.result.waitMs)}`, 'the run goes on', 'no: the poll runs the hook (the cookies it sets must leave with an answer); other polls answer `waiting`, and a poll the browser gave up on still ends the run, the next one bringing the result and its cookies'],
+    ['a poll answers `waiting` while the hook runs on', `after ${seconds(rules.result.waitMs)}`, 'the run goes on', 'no: the poll runs the hook (the cookies it sets must leave with an answer), and the log says so when it took longer; other polls answer `waiting`, and a poll the browser gave up on still ends the run, the next one bringing the result and its cookies'],
     ['a login gives the browser a new visitor id', 'yes', 'kept for a late poll', 'same'],
     ['the session\'s `finished` event', 'once', 'same', 'same'],
     ['state away', `503, Retry-After ${rules.storeRetryAfterSeconds} s`, 'store calls bounded at 1 s', 'SQLite lock wait 1 s'],

@@ -353,6 +353,8 @@ return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (st
     const session = cookies.find((line) => line.startsWith('PHPSESSID='))?.split(';')[0];
     assert.ok(session, `the session cookie on_result set comes with the result: ${JSON.stringify(cookies)}`);
     assert.equal(await (await fetch(`${proxy.url}/__me`, { headers: { cookie: session } })).text(), '"30303039914"', 'that cookie is the logged-in session');
+    // the limit said to the operator, once: this poll waited for on_result where esign-proxy answers after 2 s
+    assert.equal(proxy.log().match(/on_result took 1\d\.\d s: the poll that ran it waited as long/g)?.length, 1, proxy.log().slice(-2000));
   });
 
   it('installs by Composer from a path repository: a site\'s own front controller with its hooks serves the proxy on every row php -S can keep, its own pages untouched', async () => {

@@ -94,8 +94,14 @@ final class HandOver implements Step
         try {
             $started = microtime(true);
             ($x->hooks->onResult)($x->operation, $token, $rotated ?? $x->visitor, $x->value);
-            if (microtime(true) - $started > $rules->resultTimeout) {
+            $took = microtime(true) - $started;
+            if ($took > $rules->resultTimeout) {
                 throw new \RuntimeException('on_result took longer than its time limit');
+            }
+            // PHP runs onResult in the poll that claimed it (the cookies it sets leave with an
+            // answer): that poll waited as long, where esign-proxy answers "waiting" after the wait
+            if ($took > $rules->resultWait && $state->due('slow-on-result', 3600)) {
+                $x->log->say(sprintf('on_result took %.1f s: the poll that ran it waited as long (PHP runs it in that poll, so that the cookies it sets leave with an answer; a browser that gave up on it gets the result and those cookies with its next poll); keep on_result under %d s', $took, (int) $rules->resultWait));
             }
             // what the result's answer carries (its cookies) is kept before the result is marked
             // done: a poll that finds it done sends them again, never an answer without them
