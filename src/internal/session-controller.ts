@@ -41,6 +41,8 @@ export interface SessionElement extends ReactiveControllerHost, HTMLElement {
   channel: Channel;
   readonly renderRoot: HTMLElement | DocumentFragment;
   t(key: StringKey, params?: Record<string, string | number>): string;
+  /** What sends the operations, when not the proxy client of `endpoint` (a test's fake). */
+  readonly caller?: ProxyCaller | undefined;
 }
 
 /**
@@ -51,8 +53,10 @@ export interface SessionSpec<K extends SessionKind, Detail> {
   readonly kind: K;
   /** Starts the session at the service. */
   start(client: ProxyCaller, channel: Channel, person: PersonValue, signal: AbortSignal): Promise<SessionStartResponse>;
-  /** What a finished session means for the element: its result's detail (and its event). */
+  /** What a finished session means for the element: its result's detail. The session is a success only once this resolved. */
   finish(raw: StatusAnswers[K], session: { channel: Channel; token: string }): Detail | Promise<Detail>;
+  /** Says the success (the element's result event), once the state is `success`. */
+  announce(detail: Detail): void;
   /** What is signed, named while waiting (none for a login). */
   subject?(): string;
   /** What the element keeps beside the session to build its result after a reload, and takes back then. */
@@ -93,8 +97,8 @@ export interface EndChoices {
  * gives it a narrow config and renders from its state. It owns the state, one start at a time,
  * polling, cancel (the session removed at the service), keeping the waiting session in the tab
  * and following it on after a reload, the page's comings and goings, and what can help at an end.
- * Its events: `esign-started`, `esign-cancelled`, `esign-error` (the element's `finish` fires its
- * own result event). Loaded after the element's form is on screen.
+ * Its events: `esign-started`, `esign-cancelled`, `esign-error`, and the element's result event by
+ * its `announce`, once its `finish` resolved. Loaded after the element's form is on screen.
  */
 export class SessionController<K extends SessionKind, Detail> implements ReactiveController {
   #state: SessionState = 'idle';
@@ -349,7 +353,7 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     this.#wait = undefined;
     this.#set('starting');
     try {
-      const client = (this.#client = proxyClient(this.#client, host.endpoint, host.language, host.requestTimeout));
+      const client = (this.#client = host.caller ?? proxyClient(this.#client, host.endpoint, host.language, host.requestTimeout));
       const started = await begin(client, abort.signal);
       this.#token = started.token;
       this.#controlCode = started.control_code;
@@ -371,9 +375,12 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
           host.requestUpdate();
         },
       });
+      // a success only once the element made its result of the answer (a finish that fails is a failure)
+      const detail = await this.config.finish(raw, { channel, token });
       this.#result = raw;
       this.#set('success');
-      return await this.config.finish(raw, { channel, token });
+      this.config.announce(detail);
+      return detail;
     } catch (thrown) {
       const error = thrown instanceof EsignError ? thrown : new EsignError('unknown', String(thrown), { cause: thrown });
       if (error.code === 'cancelled' || abort.signal.aborted) {

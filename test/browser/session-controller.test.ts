@@ -46,6 +46,7 @@ customElements.define('test-session-host', TestSessionHost);
 interface Seen {
   starts: number;
   finished: Answer[];
+  announced: string[];
   kept: number;
   restored: Record<string, string>[];
   events: { started: CustomEvent[]; cancelled: CustomEvent[]; error: CustomEvent<EsignErrorDetail>[] };
@@ -62,6 +63,7 @@ function config(seen: Seen, kept?: Record<string, string>): SessionConfig<'login
       seen.finished.push(raw);
       return `${raw.name} ${raw.surname}`;
     },
+    announce: (detail) => void seen.announced.push(detail),
     describe: (error) => (error instanceof EsignError ? error.toDetail() : { code: 'unknown', message: String(error), retryable: true }),
     subject: () => 'the subject',
     keep: () => {
@@ -74,7 +76,7 @@ function config(seen: Seen, kept?: Record<string, string>): SessionConfig<'login
 
 async function hostWith(kept?: Record<string, string>, id = 'one'): Promise<{ host: TestSessionHost; controller: SessionController<'login', string>; seen: Seen }> {
   const host = await fixture<TestSessionHost>(testHtml`<test-session-host id=${id}></test-session-host>`);
-  const seen: Seen = { starts: 0, finished: [], kept: 0, restored: [], events: { started: [], cancelled: [], error: [] } };
+  const seen: Seen = { starts: 0, finished: [], announced: [], kept: 0, restored: [], events: { started: [], cancelled: [], error: [] } };
   host.addEventListener('esign-started', (e) => seen.events.started.push(e));
   host.addEventListener('esign-cancelled', (e) => seen.events.cancelled.push(e));
   host.addEventListener('esign-error', (e) => seen.events.error.push(e));
@@ -105,6 +107,7 @@ describe('SessionController', () => {
     expect(controller.controlCode).to.match(/^\d{4}$/);
     expect(seen.starts).to.equal(1);
     expect(seen.finished.map((raw) => raw.status)).to.deep.equal(['ok']);
+    expect(seen.announced).to.deep.equal(['OK TESTNUMBER']);
     expect(controller.result).to.equal(seen.finished[0]);
     expect([controller.subject, controller.who, controller.channel]).to.deep.equal(['the subject', '4050••••001', 'smartid']);
     // the status asked is the protocol's for a Smart-ID login

@@ -163,9 +163,9 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
         channel,
         raw,
       };
-      this.emit('esign-hash-signed', detail);
       return detail;
     },
+    announce: (detail) => this.emit('esign-hash-signed', detail),
     keep: () => {
       const hex = this.hashHex;
       return hex ? { hash: hex, hashAlgorithm: this.hashAlgorithm } : undefined;

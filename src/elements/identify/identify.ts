@@ -113,13 +113,14 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
         result: camelCased(raw),
         raw,
       };
-      this.emit('esign-authenticated', detail);
+      // a login that continues to a site (OpenID Connect) is a success once it has been continued
       if (this.interaction || this.authorize) {
         const { continueLogin } = await import('./continue-login.js');
         await continueLogin({ interaction: this.interaction, authorize: this.authorize }, token);
       }
       return detail;
     },
+    announce: (detail) => this.emit('esign-authenticated', detail),
   };
 
   protected successMessage(): string {

@@ -309,9 +309,9 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       this.#signed = detail;
       this.#signedAt = new Date();
       this.requestUpdate();
-      this.emit('esign-signed', detail);
       return detail;
     },
+    announce: (detail) => this.emit('esign-signed', detail),
     subject: () => this.documents.map((file) => file.name).join(', '),
   };
 

@@ -258,5 +258,5 @@ export class EsignStatus extends EsignElement {
 function detailItems(detail: string) {
   const items = detail.split(DETAIL_SEPARATOR);
   if (items.length < 2) return detail;
-  return html`<span class="items">${items.map((item, i) => html`<span class="item">${i ? html`<span class="sep"> · </span>` : nothing}${item}</span>`)}</span>`;
+  return html`<span class="items">${items.map((item, i) => html`<span class="item">${i ? html`<span class="sep">${DETAIL_SEPARATOR}</span>` : nothing}${item}</span>`)}</span>`;
 }
