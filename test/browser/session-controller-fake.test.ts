@@ -93,7 +93,7 @@ async function made(finish?: (raw: Answer) => Promise<string>, id = 'fake'): Pro
   const seen: Seen = { finished: [], stateAtFinish: [], announced: [], restored: [], events: { started: 0, cancelled: 0, error: [] } };
   host.addEventListener('esign-started', () => seen.events.started++);
   host.addEventListener('esign-cancelled', () => seen.events.cancelled++);
-  host.addEventListener('esign-error', (e) => seen.events.error.push((e as CustomEvent<EsignErrorDetail>).detail));
+  host.addEventListener('esign-error', (e) => seen.events.error.push((e).detail));
   const config: SessionConfig<'login', string> = {
     kind: 'login',
     start: (client, _channel, person, signal) => client.call(smartIdLogin, { code: person.code, country: person.country }, {}, { signal }),
