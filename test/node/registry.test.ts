@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { scriptTagClosure } from '../../bench/sizes.js';
+import { BUNDLE_CEILINGS, REGISTRY } from '../../src/registry.js';
 
 const run = promisify(execFile);
 
@@ -12,6 +13,14 @@ describe('the element registry', () => {
   it('agrees with the exports, the event maps, the React components, the prop types, package.json and the size ceilings', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/registry.ts', '--check']);
     assert.match(stdout, /the registry and its files agree/);
+  });
+
+  it('says each size ceiling\'s reason in one sentence (the CHANGELOG keeps what raised it)', () => {
+    const reasons = [...REGISTRY.map((e) => [e.name, e.ceiling.why] as const), ...Object.entries(BUNDLE_CEILINGS).map(([file, c]) => [file, c.why] as const)];
+    assert.equal(reasons.length, REGISTRY.length + 3);
+    for (const [name, why] of reasons) {
+      assert.ok(why.length > 0 && why.length <= 140 && !/[;.]\s/.test(why) && !/\braised\b/.test(why), `${name}: one sentence of at most 140 characters, no history: ${why}`);
+    }
   });
 
   it('`npm run size -- <element>` measures one element\'s file without a full build, as the full build measures it', async () => {
