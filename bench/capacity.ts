@@ -31,7 +31,9 @@ async function freePort(): Promise<number> {
 
 async function startSandbox(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['sandbox/bin/esign-sandbox.js', '--port', String(port), '--access-token', ACCESS_TOKEN, '--answer-after', '3600000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['sandbox/bin/esign-sandbox.js', '--port', String(port), '--access-token', ACCESS_TOKEN, '--answer-after', '3600000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8');
   while (!output.includes(String(port))) output += ((await once(child.stdout, 'data')) as [string])[0];
@@ -96,7 +98,9 @@ try {
     const ttls = await Promise.all(sample.map((key) => client.ttl(key)));
     proxied.server.close();
     rows.push(`| Redis store: Redis's used_memory | ${Math.round((usedAfter - usedBefore) / SESSIONS)} B a waiting session |`);
-    rows.push(`| Redis store: keys | ${(keys / SESSIONS).toFixed(2)} a waiting session, every one with a time to live (${Math.min(...ttls)}–${Math.max(...ttls)} s in a sample of ${sample.length}) |`);
+    rows.push(
+      `| Redis store: keys | ${(keys / SESSIONS).toFixed(2)} a waiting session, every one with a time to live (${Math.min(...ttls)}–${Math.max(...ttls)} s in a sample of ${sample.length}) |`,
+    );
   } finally {
     await client.quit();
     await redis.stop();

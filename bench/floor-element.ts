@@ -3,7 +3,18 @@ import { strings as form } from '../src/i18n/lt-form.js';
 import { strings as session } from '../src/i18n/lt-session.js';
 
 /** The words this form shows, and no others: the least a page must load to show it. */
-const SHOWN = ['identify.channel', 'channel.smartid', 'channel.mobile', 'form.country', 'country.LT', 'country.LV', 'country.EE', 'form.code', 'form.code.hint', 'identify.submit'] as const;
+const SHOWN = [
+  'identify.channel',
+  'channel.smartid',
+  'channel.mobile',
+  'form.country',
+  'country.LT',
+  'country.LV',
+  'country.EE',
+  'form.code',
+  'form.code.hint',
+  'identify.submit',
+] as const;
 const every: Record<string, string> = { ...form, ...session };
 const strings = Object.fromEntries(SHOWN.map((key) => [key, every[key] ?? key])) as Record<(typeof SHOWN)[number], string>;
 

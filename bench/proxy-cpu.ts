@@ -50,23 +50,45 @@ async function slice(server: Server, durationMs: number): Promise<number> {
 }
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ['pass-through=pass-through', 'proxy=proxy', 'proxy-otel=proxy-otel'];
-const sandbox = await startProcess(pinned(0, ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000']), /listening on (\S+)/, 'taskset');
+const sandbox = await startProcess(
+  pinned(0, ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000']),
+  /listening on (\S+)/,
+  'taskset',
+);
 const servers: Server[] = [];
 try {
   for (const spec of wanted) {
     const [label, how = ''] = spec.split('=') as [string, string?];
     const [mode = 'proxy', built] = how.split('@');
-    const started = await startProcess(pinned(1, ['bench/proxy-server.mjs', sandbox.url, TOKEN, mode, ...(built ? [resolve(built)] : [])]), /proxy on (\S+)/, 'taskset');
+    const started = await startProcess(
+      pinned(1, ['bench/proxy-server.mjs', sandbox.url, TOKEN, mode, ...(built ? [resolve(built)] : [])]),
+      /proxy on (\S+)/,
+      'taskset',
+    );
     const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     // a session started through the server (the pass-through's at the sandbox, as it forwards it)
-    const start = await post(agent, `${mode === 'pass-through' ? sandbox.url : started.url}/smartid/login.json`, JSON.stringify({ code: '40504040001', country: 'EE', ...(mode === 'pass-through' ? { access_token: TOKEN } : {}) }));
+    const start = await post(
+      agent,
+      `${mode === 'pass-through' ? sandbox.url : started.url}/smartid/login.json`,
+      JSON.stringify({ code: '40504040001', country: 'EE', ...(mode === 'pass-through' ? { access_token: TOKEN } : {}) }),
+    );
     const token = (JSON.parse(start.text) as { token: string }).token;
-    servers.push({ label, url: started.url, poll: `${started.url}/smartid/status/${token}.json`, cookie: start.setCookie, agent, child: started.child, microseconds: [] });
+    servers.push({
+      label,
+      url: started.url,
+      poll: `${started.url}/smartid/status/${token}.json`,
+      cookie: start.setCookie,
+      agent,
+      child: started.child,
+      microseconds: [],
+    });
   }
   for (const server of servers) await slice(server, 1_500);
   for (let i = 0; i < SLICES; i++) for (const server of i % 2 ? [...servers].reverse() : servers) server.microseconds.push(await slice(server, SLICE_MS));
   const first = servers[0]!;
-  console.log(`| CPU time a status poll, ${CONNECTIONS} connections, median of ${SLICES} slices of ${SLICE_MS / 1000} s taking turns | µs | against the first |`);
+  console.log(
+    `| CPU time a status poll, ${CONNECTIONS} connections, median of ${SLICES} slices of ${SLICE_MS / 1000} s taking turns | µs | against the first |`,
+  );
   console.log('|---|---:|---:|');
   for (const server of servers) {
     const against = median(server.microseconds.map((us, i) => us / first.microseconds[i]!));

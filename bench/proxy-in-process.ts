@@ -40,7 +40,9 @@ for (let turn = 0; turn < PROCESSES; turn++) {
   }
 }
 const first = median(servers[0]!.perPoll);
-console.log(`| CPU time a status poll in process, no network, ${PROCESSES} processes × ${ROUNDS - WARM} rounds of ${POLLS} polls, median | µs | against the first |`);
+console.log(
+  `| CPU time a status poll in process, no network, ${PROCESSES} processes × ${ROUNDS - WARM} rounds of ${POLLS} polls, median | µs | against the first |`,
+);
 console.log('|---|---:|---:|');
 for (const server of servers) {
   const us = median(server.perPoll);

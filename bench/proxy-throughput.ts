@@ -45,7 +45,10 @@ export async function startProcess(args: string[], ready: RegExp, command = proc
   let output = '';
   child.stdout.setEncoding('utf8');
   while (!ready.test(output)) {
-    const [chunk] = (await Promise.race([once(child.stdout, 'data'), once(child, 'exit').then(() => Promise.reject(new Error(`${args.join(' ')} exited`)))])) as [string];
+    const [chunk] = (await Promise.race([
+      once(child.stdout, 'data'),
+      once(child, 'exit').then(() => Promise.reject(new Error(`${args.join(' ')} exited`))),
+    ])) as [string];
     output += chunk;
   }
   return { child, url: ready.exec(output)![1]! };
@@ -53,12 +56,18 @@ export async function startProcess(args: string[], ready: RegExp, command = proc
 
 export function post(agent: Agent, url: string, body: string, cookie?: string): Promise<{ status: number; text: string; setCookie?: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(cookie ? { cookie } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, ...(res.headers['set-cookie'] ? { setCookie: res.headers['set-cookie'][0]!.split(';')[0]! } : {}) }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(cookie ? { cookie } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text, ...(res.headers['set-cookie'] ? { setCookie: res.headers['set-cookie'][0]!.split(';')[0]! } : {}) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -162,7 +171,11 @@ type Mode = keyof typeof MODES;
 /** Every server's processes for one round, each polling a session it started (the proxies') or the run's (the pass-through's). */
 async function startServers(sandboxUrl: string, token: string): Promise<{ pollers: Record<Mode, Poller[]>; children: ChildProcess[] }> {
   const modes = Object.keys(MODES) as Mode[];
-  const starts = await Promise.allSettled(modes.flatMap((mode) => Array.from({ length: PROCESSES }, () => startProcess(['bench/proxy-server.mjs', sandboxUrl, TOKEN, MODES[mode].mode], /proxy on (\S+)/))));
+  const starts = await Promise.allSettled(
+    modes.flatMap((mode) =>
+      Array.from({ length: PROCESSES }, () => startProcess(['bench/proxy-server.mjs', sandboxUrl, TOKEN, MODES[mode].mode], /proxy on (\S+)/)),
+    ),
+  );
   const started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
   const children = started.map((server) => server.child);
   try {
@@ -173,7 +186,9 @@ async function startServers(sandboxUrl: string, token: string): Promise<{ poller
         modes.map(async (mode, m) => {
           const servers = started.slice(m * PROCESSES, (m + 1) * PROCESSES);
           // each proxy polls a session it started, bound to its visitor
-          const made = await Promise.all(servers.map(async ({ url }) => (mode === 'passThrough' ? poller(url, `/smartid/status/${token}.json`, '{}') : proxied(url))));
+          const made = await Promise.all(
+            servers.map(async ({ url }) => (mode === 'passThrough' ? poller(url, `/smartid/status/${token}.json`, '{}') : proxied(url))),
+          );
           return [mode, made] as const;
         }),
       ),
@@ -205,7 +220,10 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
 }
 
 export async function measureProxyThroughput(): Promise<ProxyThroughput> {
-  const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'], /listening on (\S+)/);
+  const sandbox = await startProcess(
+    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '3600000'],
+    /listening on (\S+)/,
+  );
   try {
     // one session at the sandbox, polled directly and through every pass-through
     const loginAgent = new Agent();

@@ -52,10 +52,15 @@ console.log(`\nFirst render of ${list.signers} signers in Chromium: ${Math.round
 mkdirSync('bench', { recursive: true });
 const preview = await inChromium<{ cold10: number; warm10: number; warm100: number }>('preview.html', 'runPreviewBench');
 console.log('\n| PDF preview in Chromium: file given to first page drawn with its text layer | time |\n|---|---:|');
-console.log(`| 10 pages, PDF.js still to load | ${Math.round(preview.cold10)} ms |\n| 10 pages | ${Math.round(preview.warm10)} ms |\n| 100 pages | ${Math.round(preview.warm100)} ms |`);
+console.log(
+  `| 10 pages, PDF.js still to load | ${Math.round(preview.cold10)} ms |\n| 10 pages | ${Math.round(preview.warm10)} ms |\n| 100 pages | ${Math.round(preview.warm100)} ms |`,
+);
 
 const slowPhone = await measureSlowPhone();
 console.log(`\n${slowPhoneTable(slowPhone)}`);
 
-writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, holdings, proxy, encoding, signerList: list, preview, slowPhone }, null, 2)}\n`);
+writeFileSync(
+  'bench/results.json',
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), sizes: rows, holdings, proxy, encoding, signerList: list, preview, slowPhone }, null, 2)}\n`,
+);
 if (rows.some((row) => row.budget !== undefined && row.gzip > row.budget)) process.exitCode = 1;

@@ -4,7 +4,9 @@ import { build, minifySync, type Rolldown } from 'vite';
 
 /** Ceilings in bytes, min+gzip, by file (and `client`): kept in size-ceilings.json, checked by `npm run size`. */
 export const CEILINGS: Record<string, number> = Object.fromEntries(
-  Object.entries((JSON.parse(readFileSync('size-ceilings.json', 'utf8')) as { ceilings: Record<string, { bytes: number }> }).ceilings).map(([file, { bytes }]) => [file, bytes]),
+  Object.entries((JSON.parse(readFileSync('size-ceilings.json', 'utf8')) as { ceilings: Record<string, { bytes: number }> }).ceilings).map(
+    ([file, { bytes }]) => [file, bytes],
+  ),
 );
 
 export interface SizeRow {
@@ -30,7 +32,9 @@ export function scriptTagClosure(file: string, onDemandToo = false, cdn = CDN): 
     const code = readFileSync(cdn + path, 'utf8');
     const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
     // static imports only: `import"./x.js"` and `from"./x.js"`; `import("./x.js")` is a language loaded on demand
-    const imports = onDemandToo ? /(?:\bfrom|\bimport)\s*\(?"(\.\/(?!esign-elements-(?:lt|en|lv|et|ru)-|esign-elements-pdf)[^"]+)"/g : /(?:\bfrom|\bimport)\s*"(\.\/[^"]+)"/g;
+    const imports = onDemandToo
+      ? /(?:\bfrom|\bimport)\s*\(?"(\.\/(?!esign-elements-(?:lt|en|lv|et|ru)-|esign-elements-pdf)[^"]+)"/g
+      : /(?:\bfrom|\bimport)\s*"(\.\/[^"]+)"/g;
     for (const found of code.matchAll(imports)) {
       const target = new URL(found[1] as string, `file:///${dir}`).pathname.slice(1);
       visit(target);
@@ -61,14 +65,26 @@ async function bundled(entry: string): Promise<{ files: number; min: number; gzi
 export async function measureSizes(): Promise<SizeRow[]> {
   const rows: SizeRow[] = [];
   const ceiling = (file: string) => (CEILINGS[file] === undefined ? {} : { budget: CEILINGS[file] });
-  rows.push({ name: 'the all-in-one file, the login inside: dist/cdn/esign-elements.js', file: 'esign-elements.js', ...scriptTagClosure('esign-elements.js'), ...ceiling('esign-elements.js') });
-  rows.push({ name: 'the all-in-one file with every element it loads when they appear (languages and PDF.js aside)', ...scriptTagClosure('esign-elements.js', true) });
-  const elements = readdirSync(CDN).filter((f) => /^esign-(?!elements)[a-z-]+\.js$/.test(f)).sort();
+  rows.push({
+    name: 'the all-in-one file, the login inside: dist/cdn/esign-elements.js',
+    file: 'esign-elements.js',
+    ...scriptTagClosure('esign-elements.js'),
+    ...ceiling('esign-elements.js'),
+  });
+  rows.push({
+    name: 'the all-in-one file with every element it loads when they appear (languages and PDF.js aside)',
+    ...scriptTagClosure('esign-elements.js', true),
+  });
+  const elements = readdirSync(CDN)
+    .filter((f) => /^esign-(?!elements)[a-z-]+\.js$/.test(f))
+    .sort();
   for (const file of elements) {
     rows.push({ name: `${file.slice(0, -3)} alone: dist/cdn/${file}`, file, ...scriptTagClosure(file), ...ceiling(file) });
   }
   rows.push({ name: 'the client alone: esign-elements/client', file: 'client', ...(await bundled('src/client/index.ts')), ...ceiling('client') });
-  const languageParts = readdirSync(CDN).filter((f) => /^esign-elements-(lt|en|lv|et|ru)-(form|session|documents)\.js$/.test(f)).sort();
+  const languageParts = readdirSync(CDN)
+    .filter((f) => /^esign-elements-(lt|en|lv|et|ru)-(form|session|documents)\.js$/.test(f))
+    .sort();
   for (const file of languageParts) {
     const code = readFileSync(CDN + file);
     const [, lang, part] = /^esign-elements-(\w\w)-(\w+)\.js$/.exec(file)!;
@@ -150,7 +166,8 @@ function groupOf(id: string): string {
  */
 export async function whatItHolds(element: string | null): Promise<{ file: string; gzip: number; groups: HoldingRow[] }> {
   if (element) process.env['ESIGN_ELEMENT'] = element;
-  const output = (await build({ mode: element ? 'cdn-element' : 'cdn', logLevel: 'silent', build: { write: false } })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const output = (await build({ mode: element ? 'cdn-element' : 'cdn', logLevel: 'silent', build: { write: false } })) as
+    Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   const chunk = [output]
     .flat()
     .flatMap((out) => out.output)

@@ -37,7 +37,11 @@ export async function floorScript(): Promise<string> {
   const output = (await build({
     configFile: false,
     logLevel: 'silent',
-    build: { write: false, lib: { entry: 'bench/floor-element.ts', formats: ['es'], fileName: 'floor' }, rolldownOptions: { output: { minify: true, comments: false } } },
+    build: {
+      write: false,
+      lib: { entry: 'bench/floor-element.ts', formats: ['es'], fileName: 'floor' },
+      rolldownOptions: { output: { minify: true, comments: false } },
+    },
   })) as Rolldown.RolldownOutput[];
   const chunk = output[0]!.output.find((item) => item.type === 'chunk' && item.isEntry) as Rolldown.OutputChunk;
   return chunk.code;
@@ -162,7 +166,14 @@ export async function measureSlowPhone(runs = 25): Promise<SlowPhoneResult> {
   const floor = median(times.floor);
   const login = median(times.login);
   const spreadOf = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
-  return { runs, floor, login, every: median(times.every), ratio: login / floor, spread: { floor: spreadOf(times.floor), login: spreadOf(times.login), every: spreadOf(times.every) } };
+  return {
+    runs,
+    floor,
+    login,
+    every: median(times.every),
+    ratio: login / floor,
+    spread: { floor: spreadOf(times.floor), login: spreadOf(times.login), every: spreadOf(times.every) },
+  };
 }
 
 export function slowPhoneTable(result: SlowPhoneResult): string {

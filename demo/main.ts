@@ -9,7 +9,20 @@ function record(name: string, detail: unknown): void {
   item.textContent = `${new Date().toLocaleTimeString()}  ${name}  ${JSON.stringify(detail)}`;
   log.prepend(item);
 }
-for (const name of ['esign-started', 'esign-authenticated', 'esign-signed', 'esign-hash-signed', 'esign-cancelled', 'esign-error', 'esign-document-uploaded', 'esign-signer-invited', 'esign-signer-removed', 'esign-validated', 'esign-signing-link-created', 'esign-document-removed']) {
+for (const name of [
+  'esign-started',
+  'esign-authenticated',
+  'esign-signed',
+  'esign-hash-signed',
+  'esign-cancelled',
+  'esign-error',
+  'esign-document-uploaded',
+  'esign-signer-invited',
+  'esign-signer-removed',
+  'esign-validated',
+  'esign-signing-link-created',
+  'esign-document-removed',
+]) {
   document.addEventListener(name, (event) => {
     const detail = { ...(event as CustomEvent).detail };
     // keep the log readable: file contents and raw answers are long
@@ -56,7 +69,6 @@ function renderIdentities(lang: DemoLanguage): void {
   });
   document.querySelector('#identities tbody')!.replaceChildren(...rows);
 }
-
 
 const identify = document.querySelector('esign-identify')!;
 const options = document.querySelector<HTMLDivElement>('#identify-options')!;

@@ -18,5 +18,5 @@ const demo = await startDemo({
   ...(baseUrl && accessToken ? { baseUrl, accessToken } : {}),
   answerAfterMs: Number(process.env['ESIGN_ANSWER_AFTER'] ?? 3000),
 });
-console.log(baseUrl && accessToken ? `Proxy in front of ${baseUrl}` : 'Proxy in front of the built-in sandbox; signing links open on the demo\'s address');
+console.log(baseUrl && accessToken ? `Proxy in front of ${baseUrl}` : "Proxy in front of the built-in sandbox; signing links open on the demo's address");
 console.log(`Demo at ${demo.url}`);

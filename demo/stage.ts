@@ -121,7 +121,7 @@ const SESSION: Record<string, (el: Live) => Promise<void>> = {
     // from here no request is answered (a page whose network went away): the polls go unanswered
     const answering = globalThis.fetch;
     globalThis.fetch = (input, init) =>
-      new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('the page\'s network went away', 'AbortError'))));
+      new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException("the page's network went away", 'AbortError'))));
     await until(() => el.shadowRoot.querySelector('[part="connection"].lost') !== null);
     globalThis.fetch = answering;
   },
@@ -189,7 +189,10 @@ async function show(): Promise<void> {
     case 'hash-sign': {
       const el = create('esign-hash-sign', {
         // SHA-256 of "hello world": a hash that can be signed; `wrong-hash`: the site's mistake, a hash one byte short
-        hash: state === 'wrong-hash' ? 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcd' : 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
+        hash:
+          state === 'wrong-hash'
+            ? 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcd'
+            : 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
         'hash-algorithm': 'SHA256',
         ...(state === 'signer' ? { channel: 'mobile', signer: '50001018865,LT,+37060000666' } : {}),
         // the site's words for what the hash stands for: the hash then behind "Technical details"
@@ -212,7 +215,12 @@ async function show(): Promise<void> {
         input.files = transfer.files;
         input.dispatchEvent(new Event('change', { bubbles: true }));
         await el.updateComplete;
-        for (const [id, value] of [['signer-0-name', 'RŪTA'], ['signer-0-surname', 'TESTNUMBER'], ['signer-0-email', 'ruta@example.test']] as const) await typeIn(el, id, value);
+        for (const [id, value] of [
+          ['signer-0-name', 'RŪTA'],
+          ['signer-0-surname', 'TESTNUMBER'],
+          ['signer-0-email', 'ruta@example.test'],
+        ] as const)
+          await typeIn(el, id, value);
         const uploading = (el as Live & { upload(): Promise<unknown> }).upload().catch(() => undefined);
         if (state === 'sending') await sendingShown(el);
         else await uploading;

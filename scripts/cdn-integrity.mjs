@@ -6,8 +6,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const dir = 'dist/cdn';
 const digests = {};
-for (const file of readdirSync(dir).filter((name) => name.endsWith('.js')).sort()) {
-  digests[file] = `sha384-${createHash('sha384').update(readFileSync(`${dir}/${file}`)).digest('base64')}`;
+for (const file of readdirSync(dir)
+  .filter((name) => name.endsWith('.js'))
+  .sort()) {
+  digests[file] = `sha384-${createHash('sha384')
+    .update(readFileSync(`${dir}/${file}`))
+    .digest('base64')}`;
 }
 writeFileSync(`${dir}/integrity.json`, `${JSON.stringify(digests, null, 2)}\n`);
 console.log(`integrity of ${Object.keys(digests).length} script-tag files written`);

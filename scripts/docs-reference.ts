@@ -35,7 +35,11 @@ interface Manifest {
 }
 
 /** A table cell: one line, pipes escaped. */
-const cell = (text = '') => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+const cell = (text = '') =>
+  text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 const code = (text = '') => (text ? `\`${cell(text)}\`` : '');
 
 function table(head: string[], rows: string[][]): string {
@@ -49,7 +53,13 @@ function section(title: string, body: string): string {
 
 function element(d: Declaration): string {
   const attributes = new Map((d.attributes ?? []).map((a) => [a.fieldName ?? a.name, a.name]));
-  const visible = (m: Member) => !m.static && m.privacy !== 'private' && m.privacy !== 'protected' && !m.name.startsWith('_') && !m.name.startsWith('#') && !/@internal/.test(m.description ?? '');
+  const visible = (m: Member) =>
+    !m.static &&
+    m.privacy !== 'private' &&
+    m.privacy !== 'protected' &&
+    !m.name.startsWith('_') &&
+    !m.name.startsWith('#') &&
+    !/@internal/.test(m.description ?? '');
   const fields = (d.members ?? []).filter((m) => m.kind === 'field' && visible(m) && m.description).sort((a, b) => a.name.localeCompare(b.name));
   const methods = (d.members ?? []).filter((m) => m.kind === 'method' && visible(m) && m.description).sort((a, b) => a.name.localeCompare(b.name));
   const parts = [
@@ -66,13 +76,40 @@ function element(d: Declaration): string {
       'Methods',
       table(
         ['method', ''],
-        methods.map((m) => [code(`${m.name}(${(m.parameters ?? []).map((p) => p.name).join(', ')})${m.return?.type ? `: ${m.return.type.text}` : ''}`), cell(m.description)]),
+        methods.map((m) => [
+          code(`${m.name}(${(m.parameters ?? []).map((p) => p.name).join(', ')})${m.return?.type ? `: ${m.return.type.text}` : ''}`),
+          cell(m.description),
+        ]),
       ),
     ),
-    section('Events', table(['event', 'type', ''], (d.events ?? []).filter((e) => e.name).map((e) => [code(e.name), code(e.type?.text), cell(e.description)]))),
-    section('Slots', table(['slot', ''], (d.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)]))),
-    section('Parts', table(['part', ''], (d.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]))),
-    section('Custom properties', table(['property', ''], (d.cssProperties ?? []).map((p) => [code(p.name), cell(p.description)]))),
+    section(
+      'Events',
+      table(
+        ['event', 'type', ''],
+        (d.events ?? []).filter((e) => e.name).map((e) => [code(e.name), code(e.type?.text), cell(e.description)]),
+      ),
+    ),
+    section(
+      'Slots',
+      table(
+        ['slot', ''],
+        (d.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)]),
+      ),
+    ),
+    section(
+      'Parts',
+      table(
+        ['part', ''],
+        (d.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]),
+      ),
+    ),
+    section(
+      'Custom properties',
+      table(
+        ['property', ''],
+        (d.cssProperties ?? []).map((p) => [code(p.name), cell(p.description)]),
+      ),
+    ),
   ];
   return parts.filter(Boolean).join('\n');
 }
@@ -91,7 +128,9 @@ export function referencePage(manifest: Manifest): string {
     elements.map((d) => `- [\`<${d.tagName}>\`](#${d.tagName})`).join('\n'),
     '',
     ...elements.map(element),
-  ].join('\n').replace(/\n{3,}/g, '\n\n');
+  ]
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -4,9 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8'));
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
-const elements = manifest.modules.flatMap((mod) =>
-  (mod.declarations ?? []).filter((d) => d.customElement && d.tagName).map((d) => ({ ...d, path: mod.path })),
-);
+const elements = manifest.modules.flatMap((mod) => (mod.declarations ?? []).filter((d) => d.customElement && d.tagName).map((d) => ({ ...d, path: mod.path })));
 
 /** `'a' | 'b'` → ['a', 'b'] when an attribute's type is a union of string literals. */
 function literalValues(type) {

@@ -117,7 +117,12 @@ function oneImportOf(code: string, file: string): string {
   const pattern = new RegExp(`import\\{([^}]*)\\}from"\\./${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}";?`, 'g');
   const found = [...code.matchAll(pattern)];
   if (found.length < 2) return code;
-  const names = found.flatMap((match) => (match[1] ?? '').split(',').map((part) => part.trim()).filter(Boolean));
+  const names = found.flatMap((match) =>
+    (match[1] ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
   let first = true;
   return code.replace(pattern, () => {
     if (!first) return '';

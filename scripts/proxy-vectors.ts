@@ -51,7 +51,17 @@ const SIGNERS: { country: Country; code: string; phone?: string }[] = [
   { country: 'EE', code: '60001019906', phone: '+37060000666' },
 ];
 
-const ADDRESSES = ['203.0.113.7', ' 203.0.113.7 ', '::ffff:203.0.113.7', '2001:db8:1:2:3:4:5:6', '2001:DB8::1', '2001:0:0:1::7', 'fe80::1%eth0', '::1', 'not an address'];
+const ADDRESSES = [
+  '203.0.113.7',
+  ' 203.0.113.7 ',
+  '::ffff:203.0.113.7',
+  '2001:db8:1:2:3:4:5:6',
+  '2001:DB8::1',
+  '2001:0:0:1::7',
+  'fe80::1%eth0',
+  '::1',
+  'not an address',
+];
 
 const BODIES: { operation: OperationId; body: Record<string, unknown> }[] = [
   { operation: 'smartIdLogin', body: { code: '40504040001', country: 'EE', access_token: 'planted', extra: { deep: true } } },
@@ -97,14 +107,24 @@ const SEALED_TEXTS = ['["Set-Cookie: PHPSESSID=abc; path=/"]', 'žodis – сл�
 
 function vectors() {
   return {
-    about: 'Made by scripts/proxy-vectors.ts from the Node proxy\'s own functions: npm run proxy-vectors. Do not edit.',
+    about: "Made by scripts/proxy-vectors.ts from the Node proxy's own functions: npm run proxy-vectors. Do not edit.",
     storeKeys: ['cookie:abc', 'smartid:EE:40504040001', '', 'ž'].map((value) => ({ value, key: storeKey(value) })),
     canonicalCodes: CODES.map(([country, code]) => ({ country, code, canonical: canonicalPersonCode(country, code) })),
-    personDigests: CODES.filter((c): c is [Country, string] => c[0] !== null).map(([country, code]) => ({ country, code, digest: personDigest(country, code) })),
+    personDigests: CODES.filter((c): c is [Country, string] => c[0] !== null).map(([country, code]) => ({
+      country,
+      code,
+      digest: personDigest(country, code),
+    })),
     startCountries: STARTS.map(({ fields }) => ({ fields, country: startCountry(fields) })),
     personKeys: STARTS.map(({ operation, fields }) => ({ operation, channel: channelOf(operation), fields, key: personKey(operation, fields) })),
     addresses: ADDRESSES.map((address) => ({ address, key: addressKey(address) })),
-    visitorDigests: [{ visitor: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', secret: 'event-secret', digest: visitorDigest('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'event-secret') }],
+    visitorDigests: [
+      {
+        visitor: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        secret: 'event-secret',
+        digest: visitorDigest('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'event-secret'),
+      },
+    ],
     signers: STARTS.flatMap(({ fields }) => SIGNERS.map((signer) => ({ fields, signer, same: sameSigner(fields, signer) }))),
     // the counters a start is counted under, in the order they are counted: visitor, address, person
     counters: STARTS.map(({ operation, fields }, i) => {
@@ -128,13 +148,16 @@ const made = vectors();
 if (process.argv.includes('--check')) {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the file this script wrote; what differs from what it makes now fails the check below
   const kept = JSON.parse(readFileSync(FILE, 'utf8')) as Vectors;
-  const opened = kept.sealed.secret === SEAL_SECRET && kept.sealed.values.every(({ text, sealed }) => unseal(SEAL_SECRET, sealed) === text) && kept.sealed.values.length === made.sealed.values.length;
+  const opened =
+    kept.sealed.secret === SEAL_SECRET &&
+    kept.sealed.values.every(({ text, sealed }) => unseal(SEAL_SECRET, sealed) === text) &&
+    kept.sealed.values.length === made.sealed.values.length;
   const rest = (v: Vectors) => JSON.stringify({ ...v, sealed: null });
   if (!opened || rest(kept) !== rest(made)) {
     console.error(`${FILE} is not what the Node proxy decides now (run npm run proxy-vectors)`);
     process.exit(1);
   }
-  console.log('the vectors are the Node proxy\'s');
+  console.log("the vectors are the Node proxy's");
 } else {
   writeFileSync(FILE, `${JSON.stringify(made, null, 2)}\n`);
 }

@@ -5,7 +5,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { BUNDLE_CEILINGS, REGISTRY, type ElementEntry } from '../src/registry.js';
 
 // each element's events and attributes, as its class says them: the custom elements manifest
-execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'cem.config.mjs', '--quiet'], { stdio: 'ignore' });
+execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'cem.config.mjs', '--quiet'], {
+  stdio: 'ignore',
+});
 interface Declared {
   tagName?: string;
   events?: { name?: string }[];
@@ -13,7 +15,12 @@ interface Declared {
 }
 // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the manifest the analyzer wrote just above
 const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as { modules: { declarations?: Declared[] }[] };
-const declared = new Map(manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName).map((d) => [d.tagName!, d]));
+const declared = new Map(
+  manifest.modules
+    .flatMap((m) => m.declarations ?? [])
+    .filter((d) => d.tagName)
+    .map((d) => [d.tagName!, d]),
+);
 const declaration = (entry: ElementEntry): Declared => {
   const found = declared.get(`esign-${entry.name}`);
   if (!found) throw new Error(`custom-elements.json has no esign-${entry.name}`);
@@ -66,14 +73,19 @@ ${inside.map((e) => `import './elements/${e.name}/define.js';`).join('\n')}
 
 /** Every other element's define entry by tag, loaded when the element appears on the page. */
 export const ELEMENT_LOADERS: ElementLoaders = {
-${REGISTRY.filter((e) => !e.insideAllInOne).map((e) => `  '${tag(e)}': () => import('./elements/${e.name}/define.js'),`).join('\n')}
+${REGISTRY.filter((e) => !e.insideAllInOne)
+  .map((e) => `  '${tag(e)}': () => import('./elements/${e.name}/define.js'),`)
+  .join('\n')}
 };
 `;
 }
 
 function reactFile(): string {
   const sorted = [...REGISTRY].sort((a, b) => a.name.localeCompare(b.name));
-  const events = (e: ElementEntry) => `{ ${Object.entries(eventsOf(e)).map(([prop, name]) => `${prop}: on('${name}')`).join(', ')} }`;
+  const events = (e: ElementEntry) =>
+    `{ ${Object.entries(eventsOf(e))
+      .map(([prop, name]) => `${prop}: on('${name}')`)
+      .join(', ')} }`;
   return `${GENERATED}/**
  * React components for every element (made with @lit/react): properties as props, \`esign-*\`
  * events as \`on…\` props (\`onAuthenticated\`, \`onError\`, …) that work after hydration too, \`ref\`
@@ -137,14 +149,17 @@ function packageFile(current: string): string {
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((e) => [`./${e.name}`, { types: `./dist/elements/${e.name}/define.d.ts`, default: `./dist/elements/${e.name}/define.js` }] as const);
   pkg.exports = Object.fromEntries([...before, ...elements, ...after]);
-  pkg.sideEffects = [...new Set([...pkg.sideEffects.filter((path) => !/define\b.*\*|\/define\//.test(path)), './src/elements/*/define.ts', './dist/elements/*/define.js'])];
+  pkg.sideEffects = [
+    ...new Set([...pkg.sideEffects.filter((path) => !/define\b.*\*|\/define\//.test(path)), './src/elements/*/define.ts', './dist/elements/*/define.js']),
+  ];
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
 function ceilingsFile(): string {
   const elements = REGISTRY.map((e) => [`${tag(e)}.js`, { bytes: e.ceiling.bytes, why: e.ceiling.why }] as const);
   const file = {
-    about: 'Made from src/registry.ts by npm run registry: do not edit. Ceilings in bytes, min+gzip (zlib level 9), of each script-tag file with what it imports statically, and of the client alone; npm run size fails over any of them. A ceiling\'s reason is one sentence; the CHANGELOG keeps what raised it.',
+    about:
+      "Made from src/registry.ts by npm run registry: do not edit. Ceilings in bytes, min+gzip (zlib level 9), of each script-tag file with what it imports statically, and of the client alone; npm run size fails over any of them. A ceiling's reason is one sentence; the CHANGELOG keeps what raised it.",
     ceilings: Object.fromEntries([...Object.entries(BUNDLE_CEILINGS), ...elements]),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
@@ -156,10 +171,12 @@ function agreement(): string[] {
   for (const e of REGISTRY) {
     const define = `src/elements/${e.name}/define.ts`;
     if (!existsSync(define)) problems.push(`${define} is missing`);
-    else if (!readFileSync(define, 'utf8').includes(`defineElement(${quote(tag(e))}, ${e.className})`)) problems.push(`${define} does not define ${tag(e)} as ${e.className}`);
+    else if (!readFileSync(define, 'utf8').includes(`defineElement(${quote(tag(e))}, ${e.className})`))
+      problems.push(`${define} does not define ${tag(e)} as ${e.className}`);
   }
   for (const folder of readdirSync('src/elements')) {
-    if (existsSync(`src/elements/${folder}/define.ts`) && !REGISTRY.some((e) => e.name === folder)) problems.push(`src/elements/${folder} has a define entry but no registry line`);
+    if (existsSync(`src/elements/${folder}/define.ts`) && !REGISTRY.some((e) => e.name === folder))
+      problems.push(`src/elements/${folder} has a define entry but no registry line`);
   }
   return problems;
 }

@@ -61,7 +61,8 @@ async function puppeteerShooter(): Promise<{ shoot: Shoot; close: () => Promise<
     });
     if (values.browser !== 'firefox') await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
     // a document on its way up, on a slow uplink (256 KB/s): its progress on screen
-    if (url.includes('state=sending') && values.browser !== 'firefox') await page.emulateNetworkConditions({ upload: 256 * 1024, download: 10 * 1024 * 1024, latency: 20 });
+    if (url.includes('state=sending') && values.browser !== 'firefox')
+      await page.emulateNetworkConditions({ upload: 256 * 1024, download: 10 * 1024 * 1024, latency: 20 });
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset['ready'] === 'true', { timeout: 60_000 });
     await page.screenshot({ path, fullPage: !viewportOnly });
@@ -108,7 +109,14 @@ try {
     // what the person sees after the change, at 400%: where the page scrolled to, not the whole page
     for (const state of ['error', 'offline']) {
       for (const lang of languages) {
-        await shooter.shoot(`${demo.url}stage.html?element=identify&state=${state}&lang=${lang}&scheme=light&tall=1`, 320, 'light', `${out}/identify-${state}-${lang}-light-320x256.png`, 256, true);
+        await shooter.shoot(
+          `${demo.url}stage.html?element=identify&state=${state}&lang=${lang}&scheme=light&tall=1`,
+          320,
+          'light',
+          `${out}/identify-${state}-${lang}-light-320x256.png`,
+          256,
+          true,
+        );
         count++;
       }
     }

@@ -82,14 +82,21 @@ if (built.code !== 0) {
 async function checks() {
   await check('typecheck', npm, ['run', 'typecheck', '--silent']);
   await check('lint', npm, ['run', 'lint', '--silent']);
+  await check('format', npm, ['run', 'format:check', '--silent']);
   await check('size', npm, ['run', 'size', '--silent']);
 }
 
 const nodeSuites = stage('node and e2e suites', async () => {
   const files = ['test/node', 'test/e2e']
-    .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f}`))
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => `${dir}/${f}`),
+    )
     .sort((a, b) => rank(a) - rank(b));
-  const node = await run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${NODE_CONCURRENCY}`, '--test-reporter=spec', ...files], { keep: true });
+  const node = await run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${NODE_CONCURRENCY}`, '--test-reporter=spec', ...files], {
+    keep: true,
+  });
   const pass = Number(/ℹ pass (\d+)/.exec(node.output)?.[1] ?? 0);
   const fail = Number(/ℹ fail (\d+)/.exec(node.output)?.[1] ?? 0);
   totals.passed += pass;
@@ -113,7 +120,10 @@ await stage('php unit tests', async () => {
 });
 
 rmSync('test-results/browser.json', { force: true });
-const [browser] = await Promise.all([stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'])), checks()]);
+const [browser] = await Promise.all([
+  stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'])),
+  checks(),
+]);
 let counted = null;
 try {
   counted = JSON.parse(readFileSync('test-results/browser.json', 'utf8'));

@@ -6,7 +6,9 @@ import { createServer } from 'node:net';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 
 export const WEBKIT_DRIVER = '/usr/bin/WebKitWebDriver';
-export const MINIBROWSER = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser'].find((path) => existsSync(path));
+export const MINIBROWSER = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser'].find((path) =>
+  existsSync(path),
+);
 
 export function webkitAvailable() {
   return existsSync(WEBKIT_DRIVER) && existsSync('/usr/bin/xvfb-run') && MINIBROWSER !== undefined;
@@ -57,10 +59,11 @@ export async function startWebkitDriver() {
     }
   };
   process.once('exit', stop);
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => {
-    stop();
-    process.exit(1);
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      stop();
+      process.exit(1);
+    });
   await untilListening(port, driver);
   return { port, stop };
 }

@@ -23,13 +23,7 @@ export interface Persona {
   sandboxOnly?: boolean;
 }
 
-const mobile = (
-  phone: string,
-  code: string,
-  outcome: Outcome,
-  note: string,
-  extra: Partial<Persona> = {},
-): Persona => ({
+const mobile = (phone: string, code: string, outcome: Outcome, note: string, extra: Partial<Persona> = {}): Persona => ({
   channel: 'mobile',
   phone,
   code,
@@ -41,13 +35,7 @@ const mobile = (
   ...extra,
 });
 
-const smart = (
-  code: string,
-  countries: Country[],
-  outcome: Outcome,
-  note: string,
-  extra: Partial<Persona> = {},
-): Persona => ({
+const smart = (code: string, countries: Country[], outcome: Outcome, note: string, extra: Partial<Persona> = {}): Persona => ({
   channel: 'smartid',
   code,
   countries,

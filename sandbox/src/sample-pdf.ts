@@ -3,7 +3,10 @@
  * demo's sample document and by tests; works in Node and in browsers.
  */
 export function samplePdf(title = 'Sample agreement', pages = 1): Uint8Array {
-  const ascii = title.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/[()\\]/g, '');
+  const ascii = title
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/[()\\]/g, '');
   const objects: string[] = [];
   const pageIds: number[] = [];
   // 1 catalog, 2 pages, 3 font; then a page and its content per page
@@ -13,8 +16,7 @@ export function samplePdf(title = 'Sample agreement', pages = 1): Uint8Array {
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
   pageIds.forEach((id, i) => {
     const text = `BT /F1 20 Tf 72 760 Td (${ascii}) Tj 0 -28 Td /F1 11 Tf (Page ${i + 1} of ${pages}) Tj ET`;
-    objects[id] =
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
+    objects[id] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
     objects[id + 1] = `<< /Length ${text.length} >>\nstream\n${text}\nendstream`;
   });
   let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';

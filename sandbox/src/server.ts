@@ -165,7 +165,9 @@ export class Sandbox {
       return;
     }
     if (req.method === 'GET' && url === '/assets/signing-page.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }).end(SIGNING_PAGE_SCRIPT);
+      res
+        .writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' })
+        .end(SIGNING_PAGE_SCRIPT);
       return;
     }
     const asset = /^\/assets\/([\w.-]+)$/.exec(url);
@@ -186,8 +188,18 @@ export class Sandbox {
       const kind = pageRoute[1] === 'link' ? 'link' : 'sign';
       const token = pageRoute[2] ?? '';
       if (req.method === 'GET' && !pageRoute[3] && pageRoute[4] === undefined) {
-        const { status, html } = linkPage(this.documents, kind, token, this.options.now(), this.widgetDir !== null, { query: pageQuery, acceptLanguage: req.headers['accept-language'] });
-        res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SIGNING_PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }).end(html);
+        const { status, html } = linkPage(this.documents, kind, token, this.options.now(), this.widgetDir !== null, {
+          query: pageQuery,
+          acceptLanguage: req.headers['accept-language'],
+        });
+        res
+          .writeHead(status, {
+            'content-type': 'text/html; charset=utf-8',
+            'content-security-policy': SIGNING_PAGE_CSP,
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+          })
+          .end(html);
         return;
       }
       if (req.method === 'GET' && pageRoute[3]) {
@@ -247,7 +259,10 @@ export class Sandbox {
   ): Promise<void> {
     const locale = op.locale;
     try {
-      const body = req.method === 'GET' ? { access_token: new URLSearchParams(query ?? '').get('access_token') ?? undefined } : await readJson(this.#bodies.get(req) ?? req, this.options.bodyLimit);
+      const body =
+        req.method === 'GET'
+          ? { access_token: new URLSearchParams(query ?? '').get('access_token') ?? undefined }
+          : await readJson(this.#bodies.get(req) ?? req, this.options.bodyLimit);
       if (!body) throw new Failure(400, message(locale, 'malformed'), 40001);
       if (trusted) body['access_token'] = this.options.accessToken;
       const fields = new Fields(body, locale);
@@ -280,7 +295,7 @@ export class Sandbox {
       server.once('error', reject);
       server.listen(port, host, () => {
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- listening on a TCP port: an address, never a pipe's name
-    const address = server.address() as AddressInfo;
+        const address = server.address() as AddressInfo;
         const shownHost = host.includes(':') ? `[${host}]` : host;
         resolve({ url: `http://${shownHost}:${address.port}`, server, sandbox: this, close: () => closeServer(server) });
       });

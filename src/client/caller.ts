@@ -50,7 +50,6 @@ export type { Channel, SessionKind } from '../protocol/types.js';
 
 export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from '../protocol/time-limits.js';
 
-
 export function serviceLocale(lang: string | undefined): ServiceLocale {
   return lang?.toLowerCase().startsWith('lt') ? 'lt' : 'en';
 }
@@ -89,12 +88,7 @@ export class ProxyCaller {
   }
 
   /** Sends one operation and returns its `ok` (or `waiting`) body; throws EsignError otherwise. */
-  async call<Body, Answer>(
-    operation: Operation<Body, Answer>,
-    body: Body,
-    params: Record<string, string> = {},
-    options: RequestOptions = {},
-  ): Promise<Answer> {
+  async call<Body, Answer>(operation: Operation<Body, Answer>, body: Body, params: Record<string, string> = {}, options: RequestOptions = {}): Promise<Answer> {
     let path: string;
     try {
       path = pathOf(operation, params, this.locale);
@@ -125,7 +119,11 @@ export class ProxyCaller {
       }, ms);
     };
     const failure = (cause: unknown, what: string) =>
-      outer?.aborted ? cancelledError(cause) : timedOut ? new EsignError('timeout', 'No answer in time', { cause }) : new EsignError('network', what, { cause });
+      outer?.aborted
+        ? cancelledError(cause)
+        : timedOut
+          ? new EsignError('timeout', 'No answer in time', { cause })
+          : new EsignError('network', what, { cause });
     outer?.addEventListener('abort', stop);
     if (outer?.aborted) stop();
     arm(base + (payload?.length ?? 0) * MS_PER_BYTE);

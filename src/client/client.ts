@@ -5,11 +5,20 @@ import { poll, type PollOptions } from './poll.js';
 import type { WaitingResponse } from '../protocol/types.js';
 
 export { readTemporarySigningLinks } from './temporary-links.js';
-export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT, ProxyCaller, serviceLocale, type Channel, type EsignClientOptions, type RequestOptions, type SessionKind, type UploadSender } from './caller.js';
+export {
+  DEFAULT_TIME_LIMIT,
+  PERSON_TIME_LIMIT,
+  ProxyCaller,
+  serviceLocale,
+  type Channel,
+  type EsignClientOptions,
+  type RequestOptions,
+  type SessionKind,
+  type UploadSender,
+} from './caller.js';
 export { sendWithProgress } from './upload-progress.js';
 
 type Status<T> = T | WaitingResponse;
-
 
 /**
  * Typed client of the service through the host's proxy: one method per operation (and `call` of
@@ -18,27 +27,22 @@ type Status<T> = T | WaitingResponse;
  */
 export class EsignClient extends ProxyCaller {
   /** Sends one operation; a body whose progress is asked for (`onUploadProgress`) goes with `XMLHttpRequest`. */
-  override call<Body, Answer>(operation: Operation<Body, Answer>, body: Body, params: Record<string, string> = {}, options: RequestOptions = {}): Promise<Answer> {
+  override call<Body, Answer>(
+    operation: Operation<Body, Answer>,
+    body: Body,
+    params: Record<string, string> = {},
+    options: RequestOptions = {},
+  ): Promise<Answer> {
     return super.call(operation, body, params, options.onUploadProgress && !options.uploadSender ? { ...options, uploadSender: sendWithProgress } : options);
   }
 
   /** The status endpoint for a session of this channel and kind. */
-  status<K extends SessionKind>(
-    channel: Channel,
-    kind: K,
-    token: string,
-    options?: RequestOptions,
-  ): Promise<Status<StatusAnswers[K]>> {
+  status<K extends SessionKind>(channel: Channel, kind: K, token: string, options?: RequestOptions): Promise<Status<StatusAnswers[K]>> {
     return this.call(SESSION_STATUS[kind][channel], {}, { token }, options);
   }
 
   /** Polls a session until it ends; resolves with its `ok` answer, rejects with EsignError. */
-  waitForResult<K extends SessionKind>(
-    channel: Channel,
-    kind: K,
-    token: string,
-    options: PollOptions = {},
-  ): Promise<StatusAnswers[K]> {
+  waitForResult<K extends SessionKind>(channel: Channel, kind: K, token: string, options: PollOptions = {}): Promise<StatusAnswers[K]> {
     return poll<StatusAnswers[K]>((signal) => this.status(channel, kind, token, signal ? { signal } : {}), {
       timeLimit: DEFAULT_TIME_LIMIT[channel],
       ...options,

@@ -29,10 +29,7 @@ export interface PollOptions {
 
 /** Errors on the way to the service that a later poll may not meet again. */
 function isTransient(error: unknown): error is EsignError {
-  return (
-    error instanceof EsignError &&
-    (error.code === 'network' || error.code === 'service-unreachable' || error.code === 'timeout')
-  );
+  return error instanceof EsignError && (error.code === 'network' || error.code === 'service-unreachable' || error.code === 'timeout');
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -115,12 +115,7 @@ export function setStringOverrides(lang: Language, strings: Partial<Strings>): v
 }
 
 /** A string: element overrides, then page overrides, then the language, then English if loaded, then the key. */
-export function translate(
-  lang: Language,
-  key: StringKey,
-  params: Record<string, string | number> = {},
-  local?: Partial<Strings>,
-): string {
+export function translate(lang: Language, key: StringKey, params: Record<string, string | number> = {}, local?: Partial<Strings>): string {
   const text = local?.[key] ?? overrides.get(lang)?.[key] ?? loaded.get(lang)?.[key] ?? loaded.get('en')?.[key] ?? key;
   return noBreakInBrands(pluralize(text, lang, params).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)));
 }

@@ -1,6 +1,16 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import { loadStrings, normalizeLanguage, stringsFailed, stringsLoaded, translate, type Language, type StringKey, type StringPart, type Strings } from '../i18n/index.js';
+import {
+  loadStrings,
+  normalizeLanguage,
+  stringsFailed,
+  stringsLoaded,
+  translate,
+  type Language,
+  type StringKey,
+  type StringPart,
+  type Strings,
+} from '../i18n/index.js';
 import { theme } from './theme.js';
 import { required } from '../protocol/checks.js';
 
@@ -42,7 +52,10 @@ function inheritedLang(el: Element): string | null {
 function loadWords(element: EsignElement, language: Language, parts: readonly StringPart[]): Promise<unknown> | undefined {
   if (stringsLoaded(language, parts)) return undefined;
   if (stringsFailed(language, parts)) {
-    void loadStrings(language, parts).then(() => element.requestUpdate(), () => undefined);
+    void loadStrings(language, parts).then(
+      () => element.requestUpdate(),
+      () => undefined,
+    );
     return stringsLoaded('en', parts) ? undefined : loadStrings('en', parts).catch(() => undefined);
   }
   return loadStrings(language, parts).catch(() => loadStrings('en', parts).catch(() => undefined));
@@ -153,7 +166,8 @@ export class EsignElement extends LitElement {
       const options = declared.get(name);
       const value: unknown = Reflect.get(this, name);
       if (!options || typeof value !== 'string' || options.attribute === false || options.state || options.type === String) continue;
-      const converter = typeof options.converter === 'object' ? options.converter.fromAttribute : typeof options.converter === 'function' ? options.converter : undefined;
+      const converter =
+        typeof options.converter === 'object' ? options.converter.fromAttribute : typeof options.converter === 'function' ? options.converter : undefined;
       if (converter) Reflect.set(this, name, converter(value, options.type));
       else if (options.type === Boolean) Reflect.set(this, name, value !== 'false');
       else if (options.type === Number) Reflect.set(this, name, value.trim() === '' ? null : Number(value));
@@ -201,8 +215,7 @@ export class EsignElement extends LitElement {
 
   /** An error as the `esign-error` detail, its message localised and passed through the host hook. */
   protected errorDetail(error: unknown): EsignErrorDetail {
-    const esignError =
-      error instanceof EsignError ? error : new EsignError('unknown', 'Unexpected failure', { cause: error });
+    const esignError = error instanceof EsignError ? error : new EsignError('unknown', 'Unexpected failure', { cause: error });
     const params = esignError.retryAfter === undefined ? undefined : { minutes: Math.max(1, Math.ceil(esignError.retryAfter / 60)) };
     const base = esignError.toDetail(this.t(`error.${esignError.code}` as StringKey, params));
     return { ...base, message: this.errorMessage?.(base, this.language) ?? base.message };

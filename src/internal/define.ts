@@ -25,6 +25,8 @@ export function defineElement(name: string, constructor: CustomElementConstructo
 
 /** Loads and defines the children a class declared `{ later }`. */
 export async function defineLater(constructor: CustomElementConstructor): Promise<void> {
-  const later = Object.entries((constructor as WithDependencies).dependencies ?? {}).flatMap(([tag, dependency]) => (isClass(dependency) ? [] : [[tag, dependency.later] as const]));
+  const later = Object.entries((constructor as WithDependencies).dependencies ?? {}).flatMap(([tag, dependency]) =>
+    isClass(dependency) ? [] : [[tag, dependency.later] as const],
+  );
   await Promise.all(later.map(async ([tag, load]) => defineElement(tag, await load())));
 }

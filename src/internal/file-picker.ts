@@ -33,22 +33,27 @@ export interface FilePickerOptions {
 export function filePicker(o: FilePickerOptions) {
   return html`<div class="documents" role="group" aria-labelledby="documents-label">
     <span class="documents-label" id="documents-label">${o.label}</span>
-    ${o.files.length
-      ? html`<ul class="file-list">
+    ${
+      o.files.length
+        ? html`<ul class="file-list">
           ${o.files.map(
             (file, i) => html`<li>
               ${fileName(file.name)}
               <span class="file-size">${o.size(file.size)}</span>
-              ${o.fixed
-                ? nothing
-                : html`<button type="button" class="secondary" aria-label=${o.removeLabel(file.name)} aria-disabled=${o.busy ? 'true' : 'false'} @click=${() => o.busy || o.onRemove(i)}>✕</button>`}
+              ${
+                o.fixed
+                  ? nothing
+                  : html`<button type="button" class="secondary" aria-label=${o.removeLabel(file.name)} aria-disabled=${o.busy ? 'true' : 'false'} @click=${() => o.busy || o.onRemove(i)}>✕</button>`
+              }
             </li>`,
           )}
         </ul>`
-      : nothing}
-    ${o.fixed
-      ? nothing
-      : html`<div
+        : nothing
+    }
+    ${
+      o.fixed
+        ? nothing
+        : html`<div
           class="drop ${o.dragging ? 'over' : ''} ${o.error ? 'invalid' : ''}"
           @dragover=${(e: DragEvent) => {
             e.preventDefault();
@@ -84,15 +89,17 @@ export function filePicker(o: FilePickerOptions) {
               input.value = '';
             }}
           />
-        </div>`}
+        </div>`
+    }
     ${o.error ? html`<p class="field-error" id="file-error" role="alert">${o.error}</p>` : nothing}
   </div>`;
 }
 
 /** File sizes in the person's language: bytes, kB or MB; a number and its unit never on two lines. */
 export function formatSize(bytes: number, language: string): string {
-  const [value, unit] =
-    bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : bytes >= 1024 ? [bytes / 1024, 'kilobyte'] : [bytes, 'byte'];
+  const [value, unit] = bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : bytes >= 1024 ? [bytes / 1024, 'kilobyte'] : [bytes, 'byte'];
   // bytes in words, so the language's plural forms apply ("965 bytes", "1 baitas", "5 байт")
-  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: unit === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 }).format(value).replace(/ /g, '\u00a0');
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: unit === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 })
+    .format(value)
+    .replace(/ /g, '\u00a0');
 }

@@ -6,6 +6,7 @@ import type { Language } from '../i18n/index.js';
  * language stay, else a new one. Elements that only show things never load it.
  */
 export function proxyClient(current: ProxyCaller | undefined, endpoint: string, language: Language, timeoutMs = 0): ProxyCaller {
-  if (current && current.endpoint === endpoint.replace(/\/+$/, '') && current.locale === serviceLocale(language) && current.timeoutMs === (timeoutMs || 30_000)) return current;
+  if (current && current.endpoint === endpoint.replace(/\/+$/, '') && current.locale === serviceLocale(language) && current.timeoutMs === (timeoutMs || 30_000))
+    return current;
   return new ProxyCaller({ endpoint, lang: language, timeoutMs });
 }

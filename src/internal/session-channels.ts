@@ -8,7 +8,13 @@ type Translate = (key: StringKey, params?: Record<string, string | number>) => s
  * The choice of channel, as radio buttons in a fieldset; a single channel offered is named the same
  * way, as a tile with no control (a Latvian person reads "Smart-ID" before the waiting screen).
  */
-export function renderChannelChoice(t: Translate, legend: StringKey, offered: readonly Channel[], chosen: Channel, choose: (channel: Channel) => void): TemplateResult | typeof nothing {
+export function renderChannelChoice(
+  t: Translate,
+  legend: StringKey,
+  offered: readonly Channel[],
+  chosen: Channel,
+  choose: (channel: Channel) => void,
+): TemplateResult | typeof nothing {
   const [only] = offered;
   if (!only) return nothing;
   if (offered.length === 1) {

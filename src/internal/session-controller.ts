@@ -15,7 +15,6 @@ import { dropRecord, isKept, readRecord, recordKey, writeRecord } from './sessio
 /** Where a session is: the form (idle), starting it, waiting for the person, or one of its ends. */
 export type SessionState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
 
-
 /** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
 const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
   [document, 'visibilitychange'],
@@ -336,7 +335,12 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
    * A session from its start (or its kept start) to its end: polled until it answers, given up
    * at its time limit, stopped by cancel or when the element leaves the page.
    */
-  async #follow(channel: Channel, begin: (client: ProxyCaller, signal: AbortSignal) => Promise<Pick<SessionStartResponse, 'token' | 'control_code'>>, timeLimit = 0, resumed = false): Promise<Detail> {
+  async #follow(
+    channel: Channel,
+    begin: (client: ProxyCaller, signal: AbortSignal) => Promise<Pick<SessionStartResponse, 'token' | 'control_code'>>,
+    timeLimit = 0,
+    resumed = false,
+  ): Promise<Detail> {
     const host = this.host;
     const abort = new AbortController();
     this.#abort = abort;
@@ -363,18 +367,21 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
       // a status poll carries nothing and is small: it waits less than a start
       const timeoutMs = Math.min(client.timeoutMs, STATUS_POLL_TIMEOUT);
       const token = started.token;
-      const raw = await poll<StatusAnswers[K]>((signal) => client.call(statusOperation(this.config.kind, channel), {}, { token }, signal ? { signal, timeoutMs } : { timeoutMs }), {
-        interval: host.pollInterval,
-        timeLimit: timeLimit || host.timeLimit || DEFAULT_TIME_LIMIT[channel],
-        signal: abort.signal,
-        wake: this.#nextWake,
-        // silent for half its time limit: said lost before the poll is given up
-        slowAfter: Math.min(STATUS_POLL_SLOW_AFTER, timeoutMs / 2),
-        onConnection: (lost) => {
-          this.#connection = lost ? 'lost' : 'back';
-          host.requestUpdate();
+      const raw = await poll<StatusAnswers[K]>(
+        (signal) => client.call(statusOperation(this.config.kind, channel), {}, { token }, signal ? { signal, timeoutMs } : { timeoutMs }),
+        {
+          interval: host.pollInterval,
+          timeLimit: timeLimit || host.timeLimit || DEFAULT_TIME_LIMIT[channel],
+          signal: abort.signal,
+          wake: this.#nextWake,
+          // silent for half its time limit: said lost before the poll is given up
+          slowAfter: Math.min(STATUS_POLL_SLOW_AFTER, timeoutMs / 2),
+          onConnection: (lost) => {
+            this.#connection = lost ? 'lost' : 'back';
+            host.requestUpdate();
+          },
         },
-      });
+      );
       // a success only once the element made its result of the answer (a finish that fails is a failure)
       const detail = await this.config.finish(raw, { channel, token });
       this.#result = raw;

@@ -61,7 +61,6 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     return this.#session?.result;
   }
 
-
   /** This kind of session: how it starts and what its finished answer means. */
   protected abstract readonly session: SessionSpec<K, Detail>;
   protected abstract successMessage(): string;
@@ -268,7 +267,11 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     // the product people know by name, not "the identity provider"
     if (detail.code === 'provider-error') return ['error.provider-error.channel', { channel: this.t(`channel.${channel}`) }];
     // no account: for which method and in which country, so a wrong country is seen at once
-    if (detail.code === 'not-a-user') return ['error.not-a-user', { channel: this.t(`channel.${channel}`), country: this.t(`country.${sessionCountry(channel, this.fixedPerson(), this.phone, this.#chosenCountry())}`) }];
+    if (detail.code === 'not-a-user')
+      return [
+        'error.not-a-user',
+        { channel: this.t(`channel.${channel}`), country: this.t(`country.${sessionCountry(channel, this.fixedPerson(), this.phone, this.#chosenCountry())}`) },
+      ];
     return null;
   }
 
@@ -309,10 +312,24 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     else if (state === 'error') {
       const { wait, other, deadEnd, elsewhere } = this.#endChoices();
       // another country first where the person may have chosen the wrong one, else the other method
-      void this.focusLater(wait ? '[part="retry-wait"]' : this.#fix() ? '[part="retry"]' : other ? '[part="other-channel"]' : deadEnd || elsewhere ? 'esign-status' : '[part="retry"]');
+      void this.focusLater(
+        wait
+          ? '[part="retry-wait"]'
+          : this.#fix()
+            ? '[part="retry"]'
+            : other
+              ? '[part="other-channel"]'
+              : deadEnd || elsewhere
+                ? 'esign-status'
+                : '[part="retry"]',
+      );
     } else if (state === 'idle') {
       const field = this.#session?.fieldError;
-      if (field) this.personForm?.setFieldError(field, this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'));
+      if (field)
+        this.personForm?.setFieldError(
+          field,
+          this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'),
+        );
     }
   }
 
@@ -336,7 +353,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
       const picker = field === 'file' ? this.renderRoot.querySelector<HTMLElement>('[part="pick"]') : null;
       if (picker) return picker.focus();
       // every field set by the site: the focus on the button that starts again
-      if (!this.personForm?.focusField(field === 'file' || !field ? (this.activeChannel === 'mobile' ? 'phone' : 'code') : field)) this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
+      if (!this.personForm?.focusField(field === 'file' || !field ? (this.activeChannel === 'mobile' ? 'phone' : 'code') : field))
+        this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus();
     });
   }
 
@@ -361,7 +379,13 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   /** No Smart-ID account in the country chosen, where the person may choose another: changing it may help. */
   #countryMayHelp(): boolean {
     const session = this.#session;
-    return session?.state === 'error' && session.error?.code === 'not-a-user' && session.channel === 'smartid' && !this.fixedPerson()?.country && this.offeredCountries().length > 1;
+    return (
+      session?.state === 'error' &&
+      session.error?.code === 'not-a-user' &&
+      session.channel === 'smartid' &&
+      !this.fixedPerson()?.country &&
+      this.offeredCountries().length > 1
+    );
   }
 
   #chooseChannel(channel: Channel): void {
@@ -451,7 +475,12 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     const session = this.#session;
     const t = this.t.bind(this);
     // a hash signing's subject stands beside the code (what is confirmed), not in the small print below
-    if (state === 'waiting' && session) return waitingWords(t, this.session.kind, this.session.kind === 'hash' ? { channel: session.channel, who: session.who, subject: '', cameBack: session.cameBack } : session);
+    if (state === 'waiting' && session)
+      return waitingWords(
+        t,
+        this.session.kind,
+        this.session.kind === 'hash' ? { channel: session.channel, who: session.who, subject: '', cameBack: session.cameBack } : session,
+      );
     if (state === 'success') {
       if (!this.result) return NO_WORDS;
       const detail = this.successDetail();
@@ -462,7 +491,13 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     if (state !== 'error') return NO_WORDS;
     const error = session?.error ?? this.#loadFailure;
     // after a rate limit the time left is said once, in its own line (the end choices), never here
-    const message = session?.expired ? t('status.resume-expired') : error?.code === 'rate-limited' ? t('status.too-many') : error ? this.errorDetail(error).message : '';
+    const message = session?.expired
+      ? t('status.resume-expired')
+      : error?.code === 'rate-limited'
+        ? t('status.too-many')
+        : error
+          ? this.errorDetail(error).message
+          : '';
     return { heading: failedHeading(t, this.session.kind), detail: message };
   }
 
@@ -471,7 +506,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     const choices = this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false, elsewhere: false };
     // a file the site gave that the service cannot use: nothing the person changes or retries helps
     const code = this.#session?.state === 'error' ? this.#session.error?.code : undefined;
-    if ((code === 'document-corrupted' || code === 'request-too-large') && !this.filesMayChange()) return { ...choices, other: null, retryable: false, deadEnd: true };
+    if ((code === 'document-corrupted' || code === 'request-too-large') && !this.filesMayChange())
+      return { ...choices, other: null, retryable: false, deadEnd: true };
     // never the way to a method that cannot serve the person's country
     return choices.other && !this.offeredChannels.includes(choices.other) ? { ...choices, other: null } : choices;
   }
@@ -495,8 +531,9 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     const words = this.#statusWords(state);
     return html`<section class="base" part="base">
       ${state === 'idle' || state === 'starting' ? this.#renderForm(channel, state === 'starting') : nothing}
-      ${waiting
-        ? html`<esign-control-code
+      ${
+        waiting
+          ? html`<esign-control-code
               .lang=${this.language}
               .theme=${this.theme}
               .strings=${this.strings}
@@ -508,7 +545,8 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
               exportparts=${this.session.kind === 'hash' ? 'code, instruction, warning, confirming' : 'code, instruction, warning'}
             ></esign-control-code>
             <p class="connection ${waiting.connection}" part="connection" role="status">${this.#connectionShownNow(waiting.connection) ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`
-        : nothing}
+          : nothing
+      }
       ${state === 'error' || state === 'cancelled' ? this.renderEndSubject() : nothing}
       <esign-status
         .lang=${this.language}
@@ -527,9 +565,11 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
           void this.cancel();
         }}
       ></esign-status>
-      ${state === 'success'
-        ? html`<slot name="success"><p class="done" tabindex="-1">${this.t(DONE_WORDS[this.session.kind])}</p>${this.renderSuccess()}</slot>`
-        : nothing}
+      ${
+        state === 'success'
+          ? html`<slot name="success"><p class="done" tabindex="-1">${this.t(DONE_WORDS[this.session.kind])}</p>${this.renderSuccess()}</slot>`
+          : nothing
+      }
       ${state === 'error' || state === 'cancelled' ? this.#renderEnd(words) : nothing}
     </section>`;
   }

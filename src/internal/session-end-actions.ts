@@ -23,7 +23,12 @@ const FIX_LABEL = { country: 'action.change-country', file: 'sign.pick-other' } 
  * details or the country; while a rate limit lasts, the time left instead. Nothing (not even an
  * empty row) where nothing can help.
  */
-export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd, elsewhere }: EndChoices, fix: EndFix, actions: EndActions): TemplateResult | typeof nothing {
+export function renderEndActions(
+  t: Translate,
+  { other, retryable, wait, deadEnd, elsewhere }: EndChoices,
+  fix: EndFix,
+  actions: EndActions,
+): TemplateResult | typeof nothing {
   if (deadEnd && !other && !wait) return nothing;
   // changing the country or the file comes first where it may help, then the other method
   const countryFirst = fix !== null && !wait && !deadEnd;
@@ -34,13 +39,15 @@ export function renderEndActions(t: Translate, { other, retryable, wait, deadEnd
     : nothing;
   return html`<div class="actions">
     ${countryFirst ? nothing : otherButton}
-    ${wait
-      ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
-      : deadEnd
-        ? nothing
-        : html`<button class=${(other && !countryFirst) || elsewhere ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(fix)}>
+    ${
+      wait
+        ? html`<p class="wait" part="retry-wait" role="status" tabindex="-1">${wait}</p>`
+        : deadEnd
+          ? nothing
+          : html`<button class=${(other && !countryFirst) || elsewhere ? 'secondary' : 'primary'} part="retry" type="button" @click=${() => actions.retry(fix)}>
             ${t(fix ? FIX_LABEL[fix] : retryable ? 'action.retry' : 'action.edit')}
-          </button>`}
+          </button>`
+    }
     ${countryFirst ? otherButton : nothing}
   </div>`;
 }

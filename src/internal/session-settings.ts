@@ -2,8 +2,7 @@ import type { PropertyDeclarations } from 'lit';
 import { CHANNELS, type Channel, type Country, type MessageFormat } from '../protocol/types.js';
 import { EsignElement } from './base-element.js';
 
-const listOf = (value: string | null): Channel[] =>
-  (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c));
+const listOf = (value: string | null): Channel[] => (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c));
 
 /**
  * What a host sets on a session element (`esign-identify`, `esign-sign`, `esign-hash-sign`): the

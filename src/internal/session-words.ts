@@ -30,7 +30,11 @@ export const DETAIL_SEPARATOR = ' ·\u00a0';
  * page before confirming, a short heading and where to finish.
  */
 export function waitingWords(t: Translate, kind: SessionKind, { channel, who, subject, cameBack }: WaitingSession): StatusWords {
-  if (cameBack) return { heading: t('status.back'), detail: t(channel === 'smartid' ? 'status.back.smartid' : kind === 'login' ? 'status.back.mobile.login' : 'status.back.mobile.sign') };
+  if (cameBack)
+    return {
+      heading: t('status.back'),
+      detail: t(channel === 'smartid' ? 'status.back.smartid' : kind === 'login' ? 'status.back.mobile.login' : 'status.back.mobile.sign'),
+    };
   if (!who) return { heading: t('status.waiting'), detail: '' };
   // said as one phrase of the sentence ("personas kods, kas beidzas ar 0 0 9"), never a field's label with its capital
   const digits = who.slice(-3).split('').join(' ');

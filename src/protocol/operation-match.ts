@@ -43,7 +43,8 @@ export function matchOperation(method: string, rawPath: string): MatchedOperatio
   const upper = method.toUpperCase();
   for (const matcher of MATCHERS) {
     if (matcher.method !== upper) continue;
-    if (!rawPath.startsWith(matcher.literal) && !(matcher.localized && rawPath.startsWith(ENGLISH) && rawPath.startsWith(matcher.literal, ENGLISH.length))) continue;
+    if (!rawPath.startsWith(matcher.literal) && !(matcher.localized && rawPath.startsWith(ENGLISH) && rawPath.startsWith(matcher.literal, ENGLISH.length)))
+      continue;
     const found = matcher.regex.exec(rawPath);
     if (!found) continue;
     const params: Record<string, string> = {};

@@ -50,10 +50,9 @@ type PathWith<Param extends string> = [Param] extends [never] ? string : `${stri
 function operation<Body, Answer, Param extends string = never>(
   method: OperationSpec['method'],
   path: PathWith<Param>,
-  localized = true,
-  answersFile?: true,
+  { localized, ...traits }: { localized?: false; answersFile?: true; repeatable?: true; result?: 'document' } = {},
 ): Operation<Body, Answer, Param> {
-  return answersFile ? { method, path, localized, answersFile } : { method, path, localized };
+  return { method, path, localized: localized ?? true, ...traits };
 }
 
 /** The body of an operation that sends none. */
@@ -62,31 +61,59 @@ type Status<T> = T | WaitingResponse;
 
 export const mobileLogin = operation<MobileLoginRequest, MobileLoginResponse>('POST', '/mobile/login.json');
 export const smartIdLogin = operation<SmartIdLoginRequest, SmartIdLoginResponse>('POST', '/smartid/login.json');
-export const mobileLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>, 'token'>('POST', '/mobile/status/{token}.json');
-export const smartIdLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>, 'token'>('POST', '/smartid/status/{token}.json');
+export const mobileLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>, 'token'>('POST', '/mobile/status/{token}.json', { repeatable: true });
+export const smartIdLoginStatus = operation<NoBody, Status<IdentificationStatusResponse>, 'token'>('POST', '/smartid/status/{token}.json', {
+  repeatable: true,
+});
 export const mobileSign = operation<MobileSignRequest, SessionStartResponse>('POST', '/mobile/sign.json');
 export const smartIdSign = operation<SmartIdSignRequest, SessionStartResponse>('POST', '/smartid/sign.json');
-export const mobileSignStatus = operation<NoBody, Status<SignStatusResponse>, 'token'>('POST', '/mobile/sign/status/{token}.json');
-export const smartIdSignStatus = operation<NoBody, Status<SignStatusResponse>, 'token'>('POST', '/smartid/sign/status/{token}.json');
+export const mobileSignStatus = operation<NoBody, Status<SignStatusResponse>, 'token'>('POST', '/mobile/sign/status/{token}.json', { repeatable: true });
+export const smartIdSignStatus = operation<NoBody, Status<SignStatusResponse>, 'token'>('POST', '/smartid/sign/status/{token}.json', { repeatable: true });
 export const mobileHashSign = operation<MobileHashSignRequest, SessionStartResponse>('POST', '/mobile/sign/hash.json');
 export const smartIdHashSign = operation<SmartIdHashSignRequest, SessionStartResponse>('POST', '/smartid/sign/hash.json');
-export const mobileHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>, 'token'>('POST', '/mobile/sign-hash/status/{token}.json');
-export const smartIdHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>, 'token'>('POST', '/smartid/sign/hash/status/{token}.json');
-export const removeMobileSession = operation<NoBody, OkResponse, 'sessionId'>('DELETE', '/api/mobile/session/{sessionId}');
-export const removeSmartIdSession = operation<NoBody, OkResponse, 'sessionId'>('DELETE', '/api/smartid/session/{sessionId}');
-export const uploadDocument = operation<UploadDocumentRequest, UploadDocumentResponse>('POST', '/api/document/upload.json');
-export const inviteSigner = operation<InviteSignerRequest, InviteSignerResponse, 'documentId'>('POST', '/api/document/{documentId}/invite-signer.json');
-export const validateDocument = operation<NoBody, ValidationResponse, 'documentId'>('POST', '/api/v2/document/{documentId}/validation.json');
-export const removeDocument = operation<NoBody, RemoveDocumentResponse, 'documentId'>('DELETE', '/api/document/{documentId}/remove.json');
-export const generateTemporarySigningLink = operation<TemporarySigningLinkRequest, TemporarySigningLinkResponse>('POST', '/api/document/generate-temporary-signing-link.json', false);
-export const removeTemporarySigner = operation<RemoveTemporarySignerRequest, OkResponse, 'documentId'>('POST', '/api/document/{documentId}/remove-temporary-signer.json', false);
-export const listSigners = operation<NoBody, SignersListResponse, 'documentId'>('POST', '/api/document/{documentId}/signers.json', false);
+export const mobileHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>, 'token'>('POST', '/mobile/sign-hash/status/{token}.json', {
+  repeatable: true,
+});
+export const smartIdHashSignStatus = operation<NoBody, Status<HashSignStatusResponse>, 'token'>('POST', '/smartid/sign/hash/status/{token}.json', {
+  repeatable: true,
+});
+export const removeMobileSession = operation<NoBody, OkResponse, 'sessionId'>('DELETE', '/api/mobile/session/{sessionId}', { repeatable: true });
+export const removeSmartIdSession = operation<NoBody, OkResponse, 'sessionId'>('DELETE', '/api/smartid/session/{sessionId}', { repeatable: true });
+export const uploadDocument = operation<UploadDocumentRequest, UploadDocumentResponse>('POST', '/api/document/upload.json', { result: 'document' });
+export const inviteSigner = operation<InviteSignerRequest, InviteSignerResponse, 'documentId'>('POST', '/api/document/{documentId}/invite-signer.json', {
+  result: 'document',
+});
+export const validateDocument = operation<NoBody, ValidationResponse, 'documentId'>('POST', '/api/v2/document/{documentId}/validation.json', {
+  repeatable: true,
+});
+export const removeDocument = operation<NoBody, RemoveDocumentResponse, 'documentId'>('DELETE', '/api/document/{documentId}/remove.json', {
+  result: 'document',
+});
+export const generateTemporarySigningLink = operation<TemporarySigningLinkRequest, TemporarySigningLinkResponse>(
+  'POST',
+  '/api/document/generate-temporary-signing-link.json',
+  { localized: false, result: 'document' },
+);
+export const removeTemporarySigner = operation<RemoveTemporarySignerRequest, OkResponse, 'documentId'>(
+  'POST',
+  '/api/document/{documentId}/remove-temporary-signer.json',
+  { localized: false, result: 'document' },
+);
+export const listSigners = operation<NoBody, SignersListResponse, 'documentId'>('POST', '/api/document/{documentId}/signers.json', {
+  localized: false,
+  repeatable: true,
+});
 // beyond the published interface, localized as every other (the official client calls them
 // with /en too); the proxy puts the token into the GETs' query
-export const checkDocumentStatus = operation<NoBody, DocumentStatusResponse, 'documentId'>('GET', '/api/document/{documentId}/check-status.json');
+export const checkDocumentStatus = operation<NoBody, DocumentStatusResponse, 'documentId'>('GET', '/api/document/{documentId}/check-status.json', {
+  repeatable: true,
+});
 /** Answers the file itself (a `File`, named as the proxy says) rather than JSON. */
-export const downloadDocument = operation<NoBody, File, 'documentId'>('GET', '/api/document/{documentId}/download.json', true, true);
-export const validateFile = operation<ValidateFileRequest, ValidationResponse>('POST', '/api/v2/document/validation.json');
+export const downloadDocument = operation<NoBody, File, 'documentId'>('GET', '/api/document/{documentId}/download.json', {
+  answersFile: true,
+  repeatable: true,
+});
+export const validateFile = operation<ValidateFileRequest, ValidationResponse>('POST', '/api/v2/document/validation.json', { repeatable: true });
 
 /**
  * The closed list of the service's operations. The client builds requests from it, the proxy

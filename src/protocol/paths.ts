@@ -1,4 +1,3 @@
-
 export type ServiceLocale = 'lt' | 'en';
 
 /** Where an operation lives at the service. */
@@ -9,6 +8,10 @@ export interface OperationSpec {
   localized: boolean;
   /** It answers a file (its bytes, named by Content-Disposition) when it succeeds, not JSON. */
   answersFile?: true;
+  /** It may be sent twice with no effect (a status, a read, a session's removal): the proxy sends it again once when a kept-alive connection broke as it set out. */
+  repeatable?: true;
+  /** Its success is a document's result, handed to the proxy's `onResult` (a session's result is its status's). */
+  result?: 'document';
 }
 
 /** Characters a URL parameter (token, uuid, session id) may hold: no dots, slashes or escapes. */
@@ -30,4 +33,3 @@ export function pathOf(operation: OperationSpec, params: Record<string, string>,
   });
   return operation.localized && locale === 'en' ? `/en${path}` : path;
 }
-

@@ -202,11 +202,7 @@ export const FAILURE_KINDS = {
 } as const;
 
 /** The session operations: what a proxy forwards unless the host enables more. */
-export const SESSION_OPERATION_IDS: readonly OperationId[] = [
-  ...keysOf(STARTS),
-  ...(Object.values(STARTS).map((start) => start.status)),
-  ...keysOf(REMOVALS),
-];
+export const SESSION_OPERATION_IDS: readonly OperationId[] = [...keysOf(STARTS), ...Object.values(STARTS).map((start) => start.status), ...keysOf(REMOVALS)];
 
 /** The rulebook as the Python and PHP proxies read it (proxy-rules.json): plain JSON, milliseconds and bytes. */
 export function proxyRulesDocument() {
@@ -216,8 +212,17 @@ export function proxyRulesDocument() {
       const start = STARTS[id];
       const ofStatus = Object.values(STARTS).find((s) => s.status === id);
       const removal = REMOVALS[id];
-      const role = start ? { role: 'start', channel: start.channel, kind: start.kind, status: start.status } : ofStatus ? { role: 'status', channel: ofStatus.channel, kind: ofStatus.kind } : removal ? { role: 'remove', channel: removal } : { role: 'document' };
-      return [id, { method: spec.method, path: spec.path, localized: spec.localized, fields: OPERATION_FIELDS[id], ...role, carriesFiles: FILE_STARTS.has(id) }];
+      const role = start
+        ? { role: 'start', channel: start.channel, kind: start.kind, status: start.status }
+        : ofStatus
+          ? { role: 'status', channel: ofStatus.channel, kind: ofStatus.kind }
+          : removal
+            ? { role: 'remove', channel: removal }
+            : { role: 'document' };
+      return [
+        id,
+        { method: spec.method, path: spec.path, localized: spec.localized, fields: OPERATION_FIELDS[id], ...role, carriesFiles: FILE_STARTS.has(id) },
+      ];
     }),
   );
   return {
@@ -237,7 +242,13 @@ export function proxyRulesDocument() {
     sessionTtlMs: DEFAULT_SESSION_TTL,
     finishedSessionTtlMs: FINISHED_SESSION_TTL,
     minPollIntervalMs: DEFAULT_MIN_POLL_INTERVAL,
-    result: { timeoutMs: DEFAULT_RESULT_TIMEOUT, waitMs: DEFAULT_RESULT_WAIT, leaseMs: RENEWED_LEASE_MS, renewEveryMs: RENEW_EVERY_MS, leaseMarginMs: LEASE_MARGIN_MS },
+    result: {
+      timeoutMs: DEFAULT_RESULT_TIMEOUT,
+      waitMs: DEFAULT_RESULT_WAIT,
+      leaseMs: RENEWED_LEASE_MS,
+      renewEveryMs: RENEW_EVERY_MS,
+      leaseMarginMs: LEASE_MARGIN_MS,
+    },
     storeRetryAfterSeconds: STORE_RETRY_AFTER,
     countries: COUNTRIES,
     screeningFields: SCREENING_FIELDS,
@@ -262,6 +273,8 @@ type FieldsAgree<Fields extends Record<OperationId, Record<string, FieldShape>>>
     : { allowedButUntyped: Exclude<keyof Fields[Id] & string, BodyKeys<Id>> };
 };
 type AllTrue<T> = { [K in keyof T]: T[K] extends true ? never : K }[keyof T];
-export type FieldsMatchTypes = [AllTrue<FieldsAgree<typeof OPERATION_FIELDS_AS_WRITTEN>>] extends [never] ? true : FieldsAgree<typeof OPERATION_FIELDS_AS_WRITTEN>;
+export type FieldsMatchTypes = [AllTrue<FieldsAgree<typeof OPERATION_FIELDS_AS_WRITTEN>>] extends [never]
+  ? true
+  : FieldsAgree<typeof OPERATION_FIELDS_AS_WRITTEN>;
 /** Compiles only while {@link FieldsMatchTypes} holds. */
 export const FIELDS_MATCH_TYPES: FieldsMatchTypes = true;

@@ -15,15 +15,7 @@ export type HashAlgorithm = 'SHA256' | 'SHA512';
 export type DocumentAccess = 'public' | 'private';
 
 /** Known signStatus values; the service may send others, which pass through as strings. */
-export type SignStatus =
-  | 'pending'
-  | 'signed'
-  | 'rejected'
-  | 'reviewing'
-  | 'confirmed'
-  | 'denied'
-  | 'reviewed'
-  | (string & {});
+export type SignStatus = 'pending' | 'signed' | 'rejected' | 'reviewing' | 'confirmed' | 'denied' | 'reviewed' | (string & {});
 
 export interface OkResponse {
   status: 'ok';

@@ -35,7 +35,24 @@ export { MIN_TOKEN_LENGTH } from './steps/setup.js';
  * refuses (a ProxyRefusal with its reason), answers early, or lets the request go on. The event
  * a request makes is recorded by the step that decides it and handed to the host after the answer.
  */
-export const STEPS = [route, origin, contentType, fields, visitor, signer, binding, limits, authorize, pollFloor, forward, tokenRefused, filter, sessions, signedBy, handOver] as const;
+export const STEPS = [
+  route,
+  origin,
+  contentType,
+  fields,
+  visitor,
+  signer,
+  binding,
+  limits,
+  authorize,
+  pollFloor,
+  forward,
+  tokenRefused,
+  filter,
+  sessions,
+  signedBy,
+  handOver,
+] as const;
 
 /** Fails to compile when a step comes before a step that sets what it needs. */
 export type StepsInOrder = Checked<InOrder<typeof STEPS>>;
@@ -120,7 +137,11 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   const setup = createSetup(options);
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   const telemetryOption = options.openTelemetry;
-  const beginTelemetry = createTelemetry(telemetryOption !== false, options.baseUrl, typeof telemetryOption === 'object' && telemetryOption.propagate === 'all');
+  const beginTelemetry = createTelemetry(
+    telemetryOption !== false,
+    options.baseUrl,
+    typeof telemetryOption === 'object' && telemetryOption.propagate === 'all',
+  );
 
   /** Whether the store answers: one bounded read of a key nobody writes. */
   async function health(): Promise<ProxyHealth> {

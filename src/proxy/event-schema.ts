@@ -2,8 +2,8 @@ import { OPERATION_IDS } from '../protocol/operations.js';
 import type { FailureKind, HostHook, RateLimitName, RefusalReason } from './events.js';
 
 /*
- * The events every esign-elements proxy writes (the Node proxy hands them to `onEvent`; the Python
- * and PHP proxies write them as JSON lines): one JSON Schema, so that three proxies cannot drift
+ * The events every esign-elements proxy writes (the Node proxy hands them to `onEvent`; the PHP
+ * proxy writes them as JSON lines): one JSON Schema, so that the two proxies cannot drift
  * apart in a field's name or value. Each list below is a record over its type: the compiler
  * refuses a value the type has and the schema lacks.
  */
@@ -21,7 +21,13 @@ const REASONS: Record<RefusalReason, true> = {
   'signer-mismatch': true,
   'signer-unknown': true,
 };
-const FAILURES: Record<FailureKind, true> = { 'service-unreachable': true, 'service-timeout': true, 'service-invalid': true, store: true, 'access-token': true };
+const FAILURES: Record<FailureKind, true> = {
+  'service-unreachable': true,
+  'service-timeout': true,
+  'service-invalid': true,
+  store: true,
+  'access-token': true,
+};
 const LIMITS: Record<RateLimitName, true> = { visitor: true, person: true, address: true };
 const HOOKS: Record<HostHook, true> = { visitor: true, clientAddress: true, authorize: true, signer: true, onResult: true };
 
@@ -62,7 +68,7 @@ function variant(type: string, own: Record<string, object>, required: readonly s
 export function proxyEventSchema(): object {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: 'An event of an esign-elements proxy (Node, Python or PHP)',
+    title: 'An event of an esign-elements proxy (Node or PHP)',
     oneOf: [
       variant('started', {}, []),
       variant('finished', { outcome: { type: 'string', minLength: 1 } }, ['outcome']),

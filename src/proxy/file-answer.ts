@@ -38,6 +38,10 @@ function fileNameOf(disposition: string): string | null {
 
 /** A name without paths, quotes, control or direction characters, and not too long. */
 function safeFileName(name: string): string {
-  const clean = name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f"\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '_').trim().slice(0, 200);
+  const clean = name
+    .replace(/^.*[\\/]/, '')
+    .replace(/[\u0000-\u001f\u007f"\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '_')
+    .trim()
+    .slice(0, 200);
   return clean && clean !== '.' && clean !== '..' ? clean : 'document';
 }

@@ -2,7 +2,10 @@ import type { ProxyStore } from './store.js';
 
 /** The store could not be reached or did not answer in time: the request is refused, never let through unchecked. */
 export class StoreUnavailable extends Error {
-  constructor(readonly operation: string, cause: unknown) {
+  constructor(
+    readonly operation: string,
+    cause: unknown,
+  ) {
     super(`the proxy's store failed on ${operation}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'StoreUnavailable';
   }

@@ -115,7 +115,8 @@ export async function handOver(key: string, options: HandOverOptions, run: () =>
     await sleep(Math.min(LOOK_EVERY_MS, Math.max(0, waitUntil - Date.now())));
   }
   // a store that cannot be reached for a while lets the lease expire: another node then runs it again (at least once)
-  const renewing = extend && leaseMs < timeoutMs + LEASE_MARGIN_MS ? setInterval(() => void extend(key, lease, leaseMs).catch(() => undefined), RENEW_EVERY_MS) : undefined;
+  const renewing =
+    extend && leaseMs < timeoutMs + LEASE_MARGIN_MS ? setInterval(() => void extend(key, lease, leaseMs).catch(() => undefined), RENEW_EVERY_MS) : undefined;
   const running = (async (): Promise<HandOverOutcome> => {
     try {
       const kept = await run();

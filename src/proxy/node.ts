@@ -11,7 +11,8 @@ export type NodeProxyHandler = ((req: IncomingMessage, res: ServerResponse, next
 
 type MaybeParsed = IncomingMessage & { originalUrl?: string; baseUrl?: string; body?: unknown };
 
-const AT_ROOT = '[esign-proxy] mounted at the site\'s root without `prefix`: requests that are no operation of the service go on to your routes. To keep the proxy to a path of its own, mount it with prefix: \'/esign\' (the elements\' endpoint).';
+const AT_ROOT =
+  "[esign-proxy] mounted at the site's root without `prefix`: requests that are no operation of the service go on to your routes. To keep the proxy to a path of its own, mount it with prefix: '/esign' (the elements' endpoint).";
 
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();

@@ -75,7 +75,9 @@ export interface SignedAs {
 /** A signed file (`result.file.name`, `content` as base64, `digest`), its signer's name (`result.person`), and whom it was for (`signer`). */
 export type SignResult<Raw = unknown> = SessionResultOf<'sign', 'mobileSignStatus' | 'smartIdSignStatus', SignStatusResponse, Raw> & { signer?: SignedAs };
 /** A hash signature (`result.signatureValue`, base64), and whom it was for (`signer`). */
-export type HashResult<Raw = unknown> = SessionResultOf<'hash', 'mobileHashSignStatus' | 'smartIdHashSignStatus', HashSignStatusResponse, Raw> & { signer?: SignedAs };
+export type HashResult<Raw = unknown> = SessionResultOf<'hash', 'mobileHashSignStatus' | 'smartIdHashSignStatus', HashSignStatusResponse, Raw> & {
+  signer?: SignedAs;
+};
 /** A document operation's success, typed by its `operation`. */
 export type DocumentResult<Raw = unknown> =
   | ResultOf<'document', 'uploadDocument', UploadDocumentResponse, Raw>

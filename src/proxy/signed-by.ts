@@ -36,9 +36,7 @@ export interface SignedPerson {
 }
 
 /** What an uploaded file held before the service signed it. */
-export type UploadPrint =
-  | { type: 'pdf'; length: number; sha256: string }
-  | { type: 'container'; entries: Record<string, string> };
+export type UploadPrint = { type: 'pdf'; length: number; sha256: string } | { type: 'container'; entries: Record<string, string> };
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
 

@@ -55,7 +55,7 @@ export function createTelemetry(enabled: boolean, serviceUrl: string, propagateA
       api,
       tracer: api.trace.getTracer(SCOPE),
       starts: meter.createCounter('esign.proxy.session.starts', { description: 'Sessions started at the service' }),
-      finishes: meter.createCounter('esign.proxy.session.finishes', { description: 'Sessions ended, by outcome (ok or the service\'s error code)' }),
+      finishes: meter.createCounter('esign.proxy.session.finishes', { description: "Sessions ended, by outcome (ok or the service's error code)" }),
       refusals: meter.createCounter('esign.proxy.refusals', { description: 'Requests the proxy refused, by reason' }),
       failures: meter.createCounter('esign.proxy.failures', { description: 'Requests that failed: the service or the store, or a host hook' }),
       storeErrors: meter.createCounter('esign.proxy.store.errors', { description: 'Store calls that failed or were late' }),

@@ -30,7 +30,13 @@ export interface UpstreamOptions {
  * service may read it twice with no effect (a status, a read), so it is sent again once when it set
  * out on a kept-alive connection the service had just closed.
  */
-export type Upstream = (method: string, path: string, body: string | undefined, headers?: Record<string, string>, repeatable?: boolean) => Promise<UpstreamAnswer>;
+export type Upstream = (
+  method: string,
+  path: string,
+  body: string | undefined,
+  headers?: Record<string, string>,
+  repeatable?: boolean,
+) => Promise<UpstreamAnswer>;
 
 /** How long a connection to the service is kept idle for the next request, ms. */
 const IDLE_CONNECTION_MS = 4_000;

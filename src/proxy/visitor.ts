@@ -31,7 +31,7 @@ export function isMintedVisitor(value: string, secret: string): boolean {
 export function readCookie(header: string | null, name: string, secret: string): string | null {
   if (!header) return null;
   // each cookie in turn, without splitting the header (a poll reads it every second)
-  for (let start = 0; start < header.length; ) {
+  for (let start = 0; start < header.length;) {
     let end = header.indexOf(';', start);
     if (end < 0) end = header.length;
     const eq = header.indexOf('=', start);

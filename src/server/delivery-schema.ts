@@ -5,13 +5,19 @@
  */
 
 const timestamp = { type: 'string', format: 'date-time', description: 'when it was made (ISO 8601)' } as const;
-const visitor = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'the visitor who started it: HMAC-SHA256 of "visitor:<id>" under ESIGN_EVENT_SECRET (else the access token), hex, as events show it; never a cookie' } as const;
+const visitor = {
+  type: 'string',
+  pattern: '^[0-9a-f]{64}$',
+  description:
+    'the visitor who started it: HMAC-SHA256 of "visitor:<id>" under ESIGN_EVENT_SECRET (else the access token), hex, as events show it; never a cookie',
+} as const;
 const channel = { enum: ['mobile', 'smartid'] } as const;
 const country = { enum: ['LT', 'LV', 'EE'] } as const;
 const signer = {
   type: 'object',
   required: ['country', 'code', 'from'],
-  description: 'whom the signing was for: the person your signer URL said is signed in (from "site"; the start was checked against them), else the country and code the start named (from "start")',
+  description:
+    'whom the signing was for: the person your signer URL said is signed in (from "site"; the start was checked against them), else the country and code the start named (from "start")',
   properties: { country, code: { type: 'string' }, from: { enum: ['site', 'start'] } },
 } as const;
 
@@ -48,7 +54,12 @@ export const DELIVERY_SCHEMA = {
       required: ['channel'],
       properties: {
         channel,
-        result: { type: 'object', required: ['code', 'country', 'name', 'surname', 'certificate'], properties: { code: { type: 'string' }, country, name: { type: 'string' }, surname: { type: 'string' }, certificate: { type: 'object' } }, description: 'the service\'s verified answer in camelCase; screening data too' },
+        result: {
+          type: 'object',
+          required: ['code', 'country', 'name', 'surname', 'certificate'],
+          properties: { code: { type: 'string' }, country, name: { type: 'string' }, surname: { type: 'string' }, certificate: { type: 'object' } },
+          description: "the service's verified answer in camelCase; screening data too",
+        },
       },
     }),
     delivery('sign.verified', 'sign', ['mobileSignStatus', 'smartIdSignStatus'], {
@@ -56,22 +67,48 @@ export const DELIVERY_SCHEMA = {
       properties: {
         channel,
         signer,
-        result: { type: 'object', required: ['file', 'person'], properties: { file: { type: 'object', required: ['name', 'content', 'digest'], properties: { name: { type: 'string' }, content: { type: 'string', contentEncoding: 'base64' }, digest: { type: 'string' } } }, person: { type: 'object', required: ['name', 'surname'] }, signatureId: { type: 'string' } }, description: 'the signed file (base64) and the signer\'s name' },
+        result: {
+          type: 'object',
+          required: ['file', 'person'],
+          properties: {
+            file: {
+              type: 'object',
+              required: ['name', 'content', 'digest'],
+              properties: { name: { type: 'string' }, content: { type: 'string', contentEncoding: 'base64' }, digest: { type: 'string' } },
+            },
+            person: { type: 'object', required: ['name', 'surname'] },
+            signatureId: { type: 'string' },
+          },
+          description: "the signed file (base64) and the signer's name",
+        },
       },
     }),
     delivery('hash.verified', 'hash', ['mobileHashSignStatus', 'smartIdHashSignStatus'], {
       required: ['channel', 'signer'],
-      properties: { channel, signer, result: { type: 'object', required: ['signatureValue'], properties: { signatureValue: { type: 'string', contentEncoding: 'base64' } } } },
+      properties: {
+        channel,
+        signer,
+        result: { type: 'object', required: ['signatureValue'], properties: { signatureValue: { type: 'string', contentEncoding: 'base64' } } },
+      },
     }),
     delivery('document.succeeded', 'document', ['uploadDocument', 'inviteSigner', 'removeDocument', 'generateTemporarySigningLink', 'removeTemporarySigner'], {
       required: [],
-      properties: { result: { type: 'object', description: 'the service\'s answer to the document operation, in camelCase' } },
+      properties: { result: { type: 'object', description: "the service's answer to the document operation, in camelCase" } },
     }),
     {
       type: 'object',
       required: ['type', 'timestamp', 'data'],
-      description: 'the signer question: answer {"country": "EE", "code": "..."} of the person signed in to your site (from your session: the request carries the browser\'s cookies), or null (or 204) when nobody is',
-      properties: { type: { const: 'signer.asked' }, timestamp, data: { type: 'object', required: ['path'], properties: { path: { type: 'string', description: 'the signing start asked for, e.g. /smartid/sign.json' } } } },
+      description:
+        'the signer question: answer {"country": "EE", "code": "..."} of the person signed in to your site (from your session: the request carries the browser\'s cookies), or null (or 204) when nobody is',
+      properties: {
+        type: { const: 'signer.asked' },
+        timestamp,
+        data: {
+          type: 'object',
+          required: ['path'],
+          properties: { path: { type: 'string', description: 'the signing start asked for, e.g. /smartid/sign.json' } },
+        },
+      },
     },
   ],
 } as const;

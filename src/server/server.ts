@@ -63,7 +63,12 @@ function redisCause(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 200) : 'unknown';
 }
 
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', json: 'application/json', map: 'application/json', css: 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  json: 'application/json',
+  map: 'application/json',
+  css: 'text/css; charset=utf-8',
+};
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
@@ -80,7 +85,11 @@ async function storeOf(settings: ServerSettings, log: (line: string) => void): P
   const address = settings.redisUrl ? shownRedis(settings.redisUrl) : settings.redisClusterUrls.map(shownRedis).join(',');
   // commands fail at once while the connection is away (the request gets 503), not queued for later
   const client = settings.redisUrl
-    ? redis.createClient({ url: settings.redisUrl, disableOfflineQueue: true, socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) } })
+    ? redis.createClient({
+        url: settings.redisUrl,
+        disableOfflineQueue: true,
+        socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) },
+      })
     : redis.createCluster({ rootNodes: settings.redisClusterUrls.map((url) => ({ url })), defaults: { disableOfflineQueue: true } });
   let away: string | null = null;
   client.on('error', (error: unknown) => {
@@ -105,7 +114,12 @@ async function storeOf(settings: ServerSettings, log: (line: string) => void): P
         const cause = redisCause(error);
         if (away !== cause) {
           away = cause;
-          log(operatorLine('error', 'the store (Redis) cannot be reached: requests are refused 503 until it answers; trying again', { url: address, code: cause }));
+          log(
+            operatorLine('error', 'the store (Redis) cannot be reached: requests are refused 503 until it answers; trying again', {
+              url: address,
+              code: cause,
+            }),
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
       }
@@ -138,7 +152,13 @@ function sessionVisitor(name: string, key: string, log: (line: string) => void):
     }
     if (!said) {
       said = true;
-      log(operatorLine('warn', `ESIGN_VISITOR_COOKIE: a request came without a cookie named ${name}, refused 403. The site must set its session cookie before the page shows the widget, and its value must stay the same for the session (a server-side session id; a cookie that carries signed session data changes with every change and is no visitor). Said once.`, { code: 'visitor-cookie-missing' }));
+      log(
+        operatorLine(
+          'warn',
+          `ESIGN_VISITOR_COOKIE: a request came without a cookie named ${name}, refused 403. The site must set its session cookie before the page shows the widget, and its value must stay the same for the session (a server-side session id; a cookie that carries signed session data changes with every change and is no visitor). Said once.`,
+          { code: 'visitor-cookie-missing' },
+        ),
+      );
     }
     return null;
   };
@@ -146,7 +166,10 @@ function sessionVisitor(name: string, key: string, log: (line: string) => void):
 
 /** The browser's address as the reverse proxy in front saw it: the last hop of X-Forwarded-For, which it added. */
 function forwardedFor(request: { headers: Headers }): string | null {
-  const hops = (request.headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+  const hops = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   return hops.at(-1) ?? null;
 }
 
@@ -190,26 +213,33 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     });
   }
   const deliver = settings.webhookUrl
-    ? deliverResults({ url: settings.webhookUrl, keys: settings.webhookKeys, cookies: settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const) }, settings.eventSecret ?? settings.accessToken, (level, msg, fields) =>
-        io.log(operatorLine(level, msg, fields)),
+    ? deliverResults(
+        {
+          url: settings.webhookUrl,
+          keys: settings.webhookKeys,
+          cookies: settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const),
+        },
+        settings.eventSecret ?? settings.accessToken,
+        (level, msg, fields) => io.log(operatorLine(level, msg, fields)),
       )
     : undefined;
   /** The results being handed over, by their webhook-id: a shutdown waits for them (a poll answered "waiting" is no longer in flight). */
   const handing = new Map<Promise<void>, string>();
-  const onResult = oidc || deliver
-    ? async (result: ProxyResult) => {
-        const work = (async () => {
-          if (oidc && result.kind === 'login') await oidc.loginVerified(result);
-          if (deliver) await deliver(result);
-        })();
-        handing.set(work, deliveryId(result));
-        try {
-          await work;
-        } finally {
-          handing.delete(work);
+  const onResult =
+    oidc || deliver
+      ? async (result: ProxyResult) => {
+          const work = (async () => {
+            if (oidc && result.kind === 'login') await oidc.loginVerified(result);
+            if (deliver) await deliver(result);
+          })();
+          handing.set(work, deliveryId(result));
+          try {
+            await work;
+          } finally {
+            handing.delete(work);
+          }
         }
-      }
-    : undefined;
+      : undefined;
   const cookies = settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const);
   const hooks = { keys: settings.webhookKeys, cookies };
   const limits = settings.rateLimit;
@@ -289,7 +319,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
         const left = Math.max(0, deadline - Date.now());
         await Promise.race([Promise.allSettled(handing.keys()), new Promise((resolve) => setTimeout(resolve, left).unref())]);
         for (const webhookId of handing.values()) {
-          io.log(operatorLine('warn', 'a delivery was cut by the shutdown: its session\'s next poll tries again (to any node)', { webhookId }));
+          io.log(operatorLine('warn', "a delivery was cut by the shutdown: its session's next poll tries again (to any node)", { webhookId }));
         }
       }
       server.closeAllConnections();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { webhookKeys } from './webhook.js';
 
 /*
- * `esign-proxy`'s settings: environment variables named as the Python and PHP proxies name theirs,
+ * `esign-proxy`'s settings: environment variables named as the PHP proxy names its own,
  * and a flag for each. A bad setting stops the server at start with a sentence that names it.
  */
 
@@ -74,36 +74,132 @@ interface Setting {
 
 /** Every setting, for --help and for the sentences that name one. */
 export const SETTINGS: readonly Setting[] = [
-  { env: 'ESIGN_BASE_URL', flag: '--base-url', what: 'the service\'s address, e.g. https://service.example (the sandbox\'s: npx esign-sandbox). Required.' },
-  { env: 'ESIGN_ACCESS_TOKEN', flag: '--access-token', what: 'the service\'s secret access token, 8 characters or more. Required; never logged. Prefer the environment to the flag.' },
-  { env: 'ESIGN_PREFIX', flag: '--prefix', what: 'the path the widget\'s endpoint points at. Default /esign.' },
+  { env: 'ESIGN_BASE_URL', flag: '--base-url', what: "the service's address, e.g. https://service.example (the sandbox's: npx esign-sandbox). Required." },
+  {
+    env: 'ESIGN_ACCESS_TOKEN',
+    flag: '--access-token',
+    what: "the service's secret access token, 8 characters or more. Required; never logged. Prefer the environment to the flag.",
+  },
+  { env: 'ESIGN_PREFIX', flag: '--prefix', what: "the path the widget's endpoint points at. Default /esign." },
   { env: 'PORT', flag: '--port', what: 'the port to listen on. Default 8787.' },
   { env: 'ESIGN_HOST', flag: '--host', what: 'the address to listen on. Default 127.0.0.1 (behind nginx on the same machine); 0.0.0.0 for every address.' },
-  { env: 'ESIGN_ALLOWED_ORIGINS', flag: '--allowed-origins', what: 'other sites\' origins allowed to call, comma-separated (a host that answers CORS itself in front). Default none.' },
-  { env: 'ESIGN_PUBLIC_SCHEME', flag: '--public-scheme', what: 'https or http: the scheme the site\'s pages are served over when TLS ends in front. Default https (http too on a loopback address).' },
-  { env: 'ESIGN_REDIS_URL', flag: '--redis-url', what: 'a Redis server for the state of several instances, e.g. redis://127.0.0.1:6379. Default: this process\'s memory.' },
+  {
+    env: 'ESIGN_ALLOWED_ORIGINS',
+    flag: '--allowed-origins',
+    what: "other sites' origins allowed to call, comma-separated (a host that answers CORS itself in front). Default none.",
+  },
+  {
+    env: 'ESIGN_PUBLIC_SCHEME',
+    flag: '--public-scheme',
+    what: "https or http: the scheme the site's pages are served over when TLS ends in front. Default https (http too on a loopback address).",
+  },
+  {
+    env: 'ESIGN_REDIS_URL',
+    flag: '--redis-url',
+    what: "a Redis server for the state of several instances, e.g. redis://127.0.0.1:6379. Default: this process's memory.",
+  },
   { env: 'ESIGN_REDIS_CLUSTER', flag: '--redis-cluster', what: 'Redis Cluster nodes instead, comma-separated URLs.' },
-  { env: 'ESIGN_EVENT_SECRET', flag: '--event-secret', what: 'the key of the digests events show a person and a visitor by. Default: the access token (the person then masked).' },
-  { env: 'ESIGN_TRUST_REQUEST_ID_HEADER', flag: '--trust-request-id-header', what: "a header your edge sets and overwrites (x-request-id, nginx's $request_id) whose id each request keeps. Default: none, the proxy mints one." },
-  { env: 'ESIGN_VISITOR_SECRET', flag: '--visitor-secret', what: 'the key the visitor cookie is signed with; the same for every instance. Default: the access token.' },
+  {
+    env: 'ESIGN_EVENT_SECRET',
+    flag: '--event-secret',
+    what: 'the key of the digests events show a person and a visitor by. Default: the access token (the person then masked).',
+  },
+  {
+    env: 'ESIGN_TRUST_REQUEST_ID_HEADER',
+    flag: '--trust-request-id-header',
+    what: "a header your edge sets and overwrites (x-request-id, nginx's $request_id) whose id each request keeps. Default: none, the proxy mints one.",
+  },
+  {
+    env: 'ESIGN_VISITOR_SECRET',
+    flag: '--visitor-secret',
+    what: 'the key the visitor cookie is signed with; the same for every instance. Default: the access token.',
+  },
   { env: 'ESIGN_EXPOSE_SCREENING', flag: '--expose-screening', what: '1 passes PEP and sanctions data to the browser. Default 0.' },
-  { env: 'ESIGN_TRUST_PROXY', flag: '--trust-proxy', what: '1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser\'s address, for the per-address limit. Default 0 (no per-address limit).' },
-  { env: 'ESIGN_SERVE_WIDGET', flag: '--serve-widget', what: '1 serves the widget\'s script-tag files under <prefix>/cdn/ (a static site needs nothing else). Default 1.' },
-  { env: 'ESIGN_WEBHOOK_URL', flag: '--webhook-url', what: 'where each verified result is POSTed, signed as a Standard Webhooks delivery, before the browser sees it: a fact (a signed file, a document), with no cookie of the browser and nothing of the answer passed on (no delivery logs anyone in). Default none.' },
-  { env: 'ESIGN_WEBHOOK_SECRET', flag: '--webhook-secret', what: 'the whsec_ secret the deliveries are signed with (make one: echo whsec_$(openssl rand -base64 32)); several, comma-separated, the new one first, while one is rotated (each signs). Required with a webhook or signer URL.' },
-  { env: 'ESIGN_SIGNER_URL', flag: '--signer-url', what: 'signing only as the person signed in: the server asks this URL (a signed POST with the browser\'s cookies), which answers {"country","code"} or null. Default none: no gate.' },
-  { env: 'ESIGN_VISITOR_COOKIE', flag: '--visitor-cookie', what: 'the name of the site\'s own session cookie, to be the visitor (kept only as a keyed digest). Default: a cookie of the proxy\'s own.' },
-  { env: 'ESIGN_RESULT_TIMEOUT_MS', flag: '--result-timeout-ms', what: 'how long the webhook may take to take a result, ms; after it the browser is told to try again. Default 30000.' },
-  { env: 'ESIGN_FORWARD_COOKIES', flag: '--forward-cookies', what: 'the browser\'s cookies the signer question carries, comma-separated names (your session cookie). Default: the ESIGN_VISITOR_COOKIE name when set, else every cookie but the proxy\'s own.' },
-  { env: 'ESIGN_ALLOW_PLAIN_HTTP', flag: '--allow-plain-http', what: '1 allows http:// webhook and signer URLs on another machine (a private network you trust). Default 0: https://, or http:// on a loopback address only.' },
-  { env: 'ESIGN_RATE_LIMIT', flag: '--rate-limit', what: 'session starts allowed "visitor,person,window[,address]": per visitor, per person, the window in seconds, per address, e.g. 12,6,600 (the default: 12 and 6 in 10 minutes, 60 per address).' },
-  { env: 'ESIGN_REDIS_PREFIX', flag: '--redis-prefix', what: 'what every Redis key of this site begins with, so that sites sharing a Redis share nothing. Default: esign-proxy: and a digest of the access token.' },
-  { env: 'ESIGN_OIDC_ISSUER', flag: '--oidc-issuer', what: 'makes esign-proxy an OpenID Provider with this issuer URL, under the prefix (https://site.example/esign/oidc): a site logs a person in with its stack\'s OpenID Connect client. Default none.' },
-  { env: 'ESIGN_OIDC_CLIENTS', flag: '--oidc-clients', what: 'a JSON file: an array of client registrations (client_id, client_secret, redirect_uris, token_endpoint_auth_method, client_name). Required with ESIGN_OIDC_ISSUER.' },
-  { env: 'ESIGN_OIDC_KEYS', flag: '--oidc-keys', what: 'a JSON file: the private JWKS the ID tokens are signed with, the same on every node. Default: a key made at start, for development only (a restart or a second node makes ID tokens no client can check).' },
-  { env: 'ESIGN_OIDC_SUBJECT_SECRET', flag: '--oidc-subject-secret', what: 'the key of sub, a digest of the person\'s country and code: keep it for as long as your users are kept. Default: ESIGN_VISITOR_SECRET, else the access token (a new token would give every person a new sub).' },
-  { env: 'ESIGN_OIDC_STYLESHEET', flag: '--oidc-stylesheet', what: 'a CSS file of your site\'s look for the hosted login page (the documented custom properties and ::part()s). Default none.' },
-  { env: 'ESIGN_SHUTDOWN_MS', flag: '--shutdown-ms', what: 'how long SIGTERM waits for requests in flight, ms. Default 35000 (a result hook\'s 30 s and a margin).' },
+  {
+    env: 'ESIGN_TRUST_PROXY',
+    flag: '--trust-proxy',
+    what: "1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser's address, for the per-address limit. Default 0 (no per-address limit).",
+  },
+  {
+    env: 'ESIGN_SERVE_WIDGET',
+    flag: '--serve-widget',
+    what: "1 serves the widget's script-tag files under <prefix>/cdn/ (a static site needs nothing else). Default 1.",
+  },
+  {
+    env: 'ESIGN_WEBHOOK_URL',
+    flag: '--webhook-url',
+    what: 'where each verified result is POSTed, signed as a Standard Webhooks delivery, before the browser sees it: a fact (a signed file, a document), with no cookie of the browser and nothing of the answer passed on (no delivery logs anyone in). Default none.',
+  },
+  {
+    env: 'ESIGN_WEBHOOK_SECRET',
+    flag: '--webhook-secret',
+    what: 'the whsec_ secret the deliveries are signed with (make one: echo whsec_$(openssl rand -base64 32)); several, comma-separated, the new one first, while one is rotated (each signs). Required with a webhook or signer URL.',
+  },
+  {
+    env: 'ESIGN_SIGNER_URL',
+    flag: '--signer-url',
+    what: 'signing only as the person signed in: the server asks this URL (a signed POST with the browser\'s cookies), which answers {"country","code"} or null. Default none: no gate.',
+  },
+  {
+    env: 'ESIGN_VISITOR_COOKIE',
+    flag: '--visitor-cookie',
+    what: "the name of the site's own session cookie, to be the visitor (kept only as a keyed digest). Default: a cookie of the proxy's own.",
+  },
+  {
+    env: 'ESIGN_RESULT_TIMEOUT_MS',
+    flag: '--result-timeout-ms',
+    what: 'how long the webhook may take to take a result, ms; after it the browser is told to try again. Default 30000.',
+  },
+  {
+    env: 'ESIGN_FORWARD_COOKIES',
+    flag: '--forward-cookies',
+    what: "the browser's cookies the signer question carries, comma-separated names (your session cookie). Default: the ESIGN_VISITOR_COOKIE name when set, else every cookie but the proxy's own.",
+  },
+  {
+    env: 'ESIGN_ALLOW_PLAIN_HTTP',
+    flag: '--allow-plain-http',
+    what: '1 allows http:// webhook and signer URLs on another machine (a private network you trust). Default 0: https://, or http:// on a loopback address only.',
+  },
+  {
+    env: 'ESIGN_RATE_LIMIT',
+    flag: '--rate-limit',
+    what: 'session starts allowed "visitor,person,window[,address]": per visitor, per person, the window in seconds, per address, e.g. 12,6,600 (the default: 12 and 6 in 10 minutes, 60 per address).',
+  },
+  {
+    env: 'ESIGN_REDIS_PREFIX',
+    flag: '--redis-prefix',
+    what: 'what every Redis key of this site begins with, so that sites sharing a Redis share nothing. Default: esign-proxy: and a digest of the access token.',
+  },
+  {
+    env: 'ESIGN_OIDC_ISSUER',
+    flag: '--oidc-issuer',
+    what: "makes esign-proxy an OpenID Provider with this issuer URL, under the prefix (https://site.example/esign/oidc): a site logs a person in with its stack's OpenID Connect client. Default none.",
+  },
+  {
+    env: 'ESIGN_OIDC_CLIENTS',
+    flag: '--oidc-clients',
+    what: 'a JSON file: an array of client registrations (client_id, client_secret, redirect_uris, token_endpoint_auth_method, client_name). Required with ESIGN_OIDC_ISSUER.',
+  },
+  {
+    env: 'ESIGN_OIDC_KEYS',
+    flag: '--oidc-keys',
+    what: 'a JSON file: the private JWKS the ID tokens are signed with, the same on every node. Default: a key made at start, for development only (a restart or a second node makes ID tokens no client can check).',
+  },
+  {
+    env: 'ESIGN_OIDC_SUBJECT_SECRET',
+    flag: '--oidc-subject-secret',
+    what: "the key of sub, a digest of the person's country and code: keep it for as long as your users are kept. Default: ESIGN_VISITOR_SECRET, else the access token (a new token would give every person a new sub).",
+  },
+  {
+    env: 'ESIGN_OIDC_STYLESHEET',
+    flag: '--oidc-stylesheet',
+    what: "a CSS file of your site's look for the hosted login page (the documented custom properties and ::part()s). Default none.",
+  },
+  {
+    env: 'ESIGN_SHUTDOWN_MS',
+    flag: '--shutdown-ms',
+    what: "how long SIGTERM waits for requests in flight, ms. Default 35000 (a result hook's 30 s and a margin).",
+  },
 ];
 
 export class SettingError extends Error {}
@@ -146,64 +242,105 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   const get = (name: string) => valueOf(byEnv(name), args, env)?.trim();
   const baseUrl = get('ESIGN_BASE_URL');
   if (!baseUrl) throw new SettingError(`${named(byEnv('ESIGN_BASE_URL'))} is required: the service's address, e.g. https://service.example`);
-  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new SettingError(`${named(byEnv('ESIGN_BASE_URL'))} must be an http(s) address, not ${JSON.stringify(baseUrl.slice(0, 80))}`);
+  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new SettingError(`${named(byEnv('ESIGN_BASE_URL'))} must be an http(s) address, not ${JSON.stringify(baseUrl.slice(0, 80))}`);
   const accessToken = get('ESIGN_ACCESS_TOKEN');
-  if (!accessToken || accessToken.length < 8) throw new SettingError(`${named(byEnv('ESIGN_ACCESS_TOKEN'))} is required, 8 characters or more: the service's secret access token`);
+  if (!accessToken || accessToken.length < 8)
+    throw new SettingError(`${named(byEnv('ESIGN_ACCESS_TOKEN'))} is required, 8 characters or more: the service's secret access token`);
   const prefix = (get('ESIGN_PREFIX') || '/esign').replace(/\/+$/, '');
-  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(prefix) || prefix.includes('//') || prefix === '') throw new SettingError(`${named(byEnv('ESIGN_PREFIX'))} must be a path such as /esign, not ${JSON.stringify(prefix)}`);
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(prefix) || prefix.includes('//') || prefix === '')
+    throw new SettingError(`${named(byEnv('ESIGN_PREFIX'))} must be a path such as /esign, not ${JSON.stringify(prefix)}`);
   const portText = get('PORT') || '8787';
   const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SettingError(`${named(byEnv('PORT'))} must be a port number, not ${JSON.stringify(portText)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new SettingError(`${named(byEnv('PORT'))} must be a port number, not ${JSON.stringify(portText)}`);
   const scheme = get('ESIGN_PUBLIC_SCHEME') || undefined;
-  if (scheme !== undefined && scheme !== 'https' && scheme !== 'http') throw new SettingError(`${named(byEnv('ESIGN_PUBLIC_SCHEME'))} must be https or http, not ${JSON.stringify(scheme)}`);
-  const origins = (get('ESIGN_ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  if (scheme !== undefined && scheme !== 'https' && scheme !== 'http')
+    throw new SettingError(`${named(byEnv('ESIGN_PUBLIC_SCHEME'))} must be https or http, not ${JSON.stringify(scheme)}`);
+  const origins = (get('ESIGN_ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
-    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new SettingError(`${named(byEnv('ESIGN_ALLOWED_ORIGINS'))} lists origins such as https://app.example; ${JSON.stringify(origin)} is none`);
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin)
+      throw new SettingError(`${named(byEnv('ESIGN_ALLOWED_ORIGINS'))} lists origins such as https://app.example; ${JSON.stringify(origin)} is none`);
   }
   const redisUrl = get('ESIGN_REDIS_URL') || undefined;
-  const cluster = (get('ESIGN_REDIS_CLUSTER') ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  const cluster = (get('ESIGN_REDIS_CLUSTER') ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
   for (const url of [...(redisUrl ? [redisUrl] : []), ...cluster]) {
-    if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol)) throw new SettingError(`${named(byEnv(redisUrl === url ? 'ESIGN_REDIS_URL' : 'ESIGN_REDIS_CLUSTER'))} takes redis:// or rediss:// addresses`);
+    if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol))
+      throw new SettingError(`${named(byEnv(redisUrl === url ? 'ESIGN_REDIS_URL' : 'ESIGN_REDIS_CLUSTER'))} takes redis:// or rediss:// addresses`);
   }
   if (redisUrl && cluster.length) throw new SettingError(`${named(byEnv('ESIGN_REDIS_URL'))} and ${named(byEnv('ESIGN_REDIS_CLUSTER'))}: set one of them`);
   const shutdownText = get('ESIGN_SHUTDOWN_MS') || '35000';
   const shutdownMs = Number(shutdownText);
-  if (!Number.isFinite(shutdownMs) || shutdownMs < 0) throw new SettingError(`${named(byEnv('ESIGN_SHUTDOWN_MS'))} must be a number of milliseconds, not ${JSON.stringify(shutdownText)}`);
+  if (!Number.isFinite(shutdownMs) || shutdownMs < 0)
+    throw new SettingError(`${named(byEnv('ESIGN_SHUTDOWN_MS'))} must be a number of milliseconds, not ${JSON.stringify(shutdownText)}`);
   const webhookUrl = get('ESIGN_WEBHOOK_URL') || undefined;
   const signerUrl = get('ESIGN_SIGNER_URL') || undefined;
-  for (const [name, url] of [['ESIGN_WEBHOOK_URL', webhookUrl], ['ESIGN_SIGNER_URL', signerUrl]] as const) {
+  for (const [name, url] of [
+    ['ESIGN_WEBHOOK_URL', webhookUrl],
+    ['ESIGN_SIGNER_URL', signerUrl],
+  ] as const) {
     if (url && URL.canParse(url) && (new URL(url).username || new URL(url).password)) {
       // said without the URL: its password would be in the log
-      throw new SettingError(`${named(byEnv(name))} carries a user or password: the deliveries are signed, so the URL needs none (and a password in a URL ends up in logs). Take it out`);
+      throw new SettingError(
+        `${named(byEnv(name))} carries a user or password: the deliveries are signed, so the URL needs none (and a password in a URL ends up in logs). Take it out`,
+      );
     }
-    if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) throw new SettingError(`${named(byEnv(name))} must be an http(s) address, not ${JSON.stringify(url.slice(0, 80))}`);
+    if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)))
+      throw new SettingError(`${named(byEnv(name))} must be an http(s) address, not ${JSON.stringify(url.slice(0, 80))}`);
   }
   const secrets = get('ESIGN_WEBHOOK_SECRET') ?? '';
   const keys = secrets ? webhookKeys(secrets) : [];
-  if (keys === null) throw new SettingError(`${named(byEnv('ESIGN_WEBHOOK_SECRET'))} takes whsec_ secrets (whsec_ and the base64 of 24 bytes or more), comma-separated`);
-  if ((webhookUrl || signerUrl) && !keys.length) throw new SettingError(`${named(byEnv('ESIGN_WEBHOOK_SECRET'))} is required with ${webhookUrl ? 'ESIGN_WEBHOOK_URL' : 'ESIGN_SIGNER_URL'}: the deliveries are signed`);
+  if (keys === null)
+    throw new SettingError(`${named(byEnv('ESIGN_WEBHOOK_SECRET'))} takes whsec_ secrets (whsec_ and the base64 of 24 bytes or more), comma-separated`);
+  if ((webhookUrl || signerUrl) && !keys.length)
+    throw new SettingError(
+      `${named(byEnv('ESIGN_WEBHOOK_SECRET'))} is required with ${webhookUrl ? 'ESIGN_WEBHOOK_URL' : 'ESIGN_SIGNER_URL'}: the deliveries are signed`,
+    );
   const visitorCookie = get('ESIGN_VISITOR_COOKIE') || undefined;
-  if (visitorCookie && !COOKIE_NAME.test(visitorCookie)) throw new SettingError(`${named(byEnv('ESIGN_VISITOR_COOKIE'))} must be a cookie's name, not ${JSON.stringify(visitorCookie)}`);
+  if (visitorCookie && !COOKIE_NAME.test(visitorCookie))
+    throw new SettingError(`${named(byEnv('ESIGN_VISITOR_COOKIE'))} must be a cookie's name, not ${JSON.stringify(visitorCookie)}`);
   const resultText = get('ESIGN_RESULT_TIMEOUT_MS') || '30000';
   const resultTimeoutMs = Number(resultText);
-  if (!Number.isFinite(resultTimeoutMs) || resultTimeoutMs <= 0) throw new SettingError(`${named(byEnv('ESIGN_RESULT_TIMEOUT_MS'))} must be a number of milliseconds, not ${JSON.stringify(resultText)}`);
+  if (!Number.isFinite(resultTimeoutMs) || resultTimeoutMs <= 0)
+    throw new SettingError(`${named(byEnv('ESIGN_RESULT_TIMEOUT_MS'))} must be a number of milliseconds, not ${JSON.stringify(resultText)}`);
   const allowPlainHttp = flagOf(get('ESIGN_ALLOW_PLAIN_HTTP'), byEnv('ESIGN_ALLOW_PLAIN_HTTP'), false);
-  for (const [name, url] of [['ESIGN_WEBHOOK_URL', webhookUrl], ['ESIGN_SIGNER_URL', signerUrl]] as const) {
+  for (const [name, url] of [
+    ['ESIGN_WEBHOOK_URL', webhookUrl],
+    ['ESIGN_SIGNER_URL', signerUrl],
+  ] as const) {
     if (url && !allowPlainHttp && new URL(url).protocol === 'http:' && !isLoopback(new URL(url).hostname)) {
-      throw new SettingError(`${named(byEnv(name))} is plain http:// to another machine: a delivery and the signer question (the browser's cookies) would cross the network readable. Use https://, an address on this machine, or set ESIGN_ALLOW_PLAIN_HTTP=1 on a network you trust`);
+      throw new SettingError(
+        `${named(byEnv(name))} is plain http:// to another machine: a delivery and the signer question (the browser's cookies) would cross the network readable. Use https://, an address on this machine, or set ESIGN_ALLOW_PLAIN_HTTP=1 on a network you trust`,
+      );
     }
   }
   const forwardText = get('ESIGN_FORWARD_COOKIES') ?? '';
-  const forwardCookies = forwardText ? forwardText.split(',').map((n) => n.trim()).filter(Boolean) : visitorCookie ? [visitorCookie] : [];
+  const forwardCookies = forwardText
+    ? forwardText
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+    : visitorCookie
+      ? [visitorCookie]
+      : [];
   for (const name of forwardCookies) {
-    if (!COOKIE_NAME.test(name)) throw new SettingError(`${named(byEnv('ESIGN_FORWARD_COOKIES'))} lists cookie names, comma-separated; ${JSON.stringify(name)} is none`);
+    if (!COOKIE_NAME.test(name))
+      throw new SettingError(`${named(byEnv('ESIGN_FORWARD_COOKIES'))} lists cookie names, comma-separated; ${JSON.stringify(name)} is none`);
   }
   const rateText = get('ESIGN_RATE_LIMIT') || undefined;
   let rateLimit: ServerSettings['rateLimit'];
   if (rateText) {
     const numbers = rateText.split(',').map((n) => Number(n.trim()));
     if (numbers.length < 3 || numbers.length > 4 || numbers.some((n) => !Number.isInteger(n) || n < 1)) {
-      throw new SettingError(`${named(byEnv('ESIGN_RATE_LIMIT'))} takes "visitor,person,window[,address]" (whole numbers, the window in seconds), e.g. 12,6,600; not ${JSON.stringify(rateText)}`);
+      throw new SettingError(
+        `${named(byEnv('ESIGN_RATE_LIMIT'))} takes "visitor,person,window[,address]" (whole numbers, the window in seconds), e.g. 12,6,600; not ${JSON.stringify(rateText)}`,
+      );
     }
     const [visitor = 0, person = 0, window = 0, address] = numbers;
     rateLimit = { visitor, person, windowMs: window * 1000, address };
@@ -247,7 +384,9 @@ function jsonFile(name: string, path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SettingError(`${named(byEnv(name))}: cannot read ${JSON.stringify(path)} (${error instanceof Error && 'code' in error ? String(error.code) : 'unreadable'})`);
+    throw new SettingError(
+      `${named(byEnv(name))}: cannot read ${JSON.stringify(path)} (${error instanceof Error && 'code' in error ? String(error.code) : 'unreadable'})`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
@@ -262,15 +401,21 @@ function readOidc(get: (name: string) => string | undefined, prefix: string, vis
   const issuer = get('ESIGN_OIDC_ISSUER')?.replace(/\/+$/, '');
   if (!issuer) return undefined;
   const issuerSetting = named(byEnv('ESIGN_OIDC_ISSUER'));
-  if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol)) throw new SettingError(`${issuerSetting} must be an https:// URL, not ${JSON.stringify(issuer.slice(0, 80))}`);
+  if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol))
+    throw new SettingError(`${issuerSetting} must be an https:// URL, not ${JSON.stringify(issuer.slice(0, 80))}`);
   const url = new URL(issuer);
   if (url.username || url.password || url.search || url.hash) throw new SettingError(`${issuerSetting} is a URL with no user, password, query or fragment`);
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) throw new SettingError(`${issuerSetting} must be https:// (plain http:// only on this machine, for development)`);
-  if (!url.pathname.startsWith(`${prefix}/`)) throw new SettingError(`${issuerSetting} must be under the prefix, e.g. https://site.example${prefix}/oidc (nginx sends ${prefix}/ here), not ${JSON.stringify(issuer)}`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    throw new SettingError(`${issuerSetting} must be https:// (plain http:// only on this machine, for development)`);
+  if (!url.pathname.startsWith(`${prefix}/`))
+    throw new SettingError(
+      `${issuerSetting} must be under the prefix, e.g. https://site.example${prefix}/oidc (nginx sends ${prefix}/ here), not ${JSON.stringify(issuer)}`,
+    );
   const clientsPath = get('ESIGN_OIDC_CLIENTS');
   if (!clientsPath) throw new SettingError(`${named(byEnv('ESIGN_OIDC_CLIENTS'))} is required with ${issuerSetting}: a JSON file of the clients`);
   const clients = jsonFile('ESIGN_OIDC_CLIENTS', clientsPath);
-  if (!Array.isArray(clients) || !clients.length || !clients.every(isObject)) throw new SettingError(`${named(byEnv('ESIGN_OIDC_CLIENTS'))}: the file holds an array of client registrations (objects with client_id and redirect_uris)`);
+  if (!Array.isArray(clients) || !clients.length || !clients.every(isObject))
+    throw new SettingError(`${named(byEnv('ESIGN_OIDC_CLIENTS'))}: the file holds an array of client registrations (objects with client_id and redirect_uris)`);
   const keysPath = get('ESIGN_OIDC_KEYS');
   let keys: OidcSettings['keys'] = null;
   if (keysPath) {

@@ -38,7 +38,10 @@ const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
 /** The keys of `whsec_<base64>` secrets, comma-separated; null when one is not such a secret. */
 export function webhookKeys(secrets: string): Buffer[] | null {
   const keys: Buffer[] = [];
-  for (const secret of secrets.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const secret of secrets
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const encoded = SECRET.exec(secret)?.[1];
     if (encoded === undefined) return null;
     const key = Buffer.from(encoded, 'base64');

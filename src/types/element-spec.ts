@@ -9,7 +9,9 @@ export type ElementProperties<E> = {
   [K in keyof Omit<E, keyof HTMLElement>]?: WithAttributeForm<E[K]>;
 };
 /** Attributes with a dash, by the property they set. */
-export type ElementAttributes<E, A extends Record<string, keyof E>> = { [K in keyof A]?: WithAttributeForm<E[A[K]]> | (E[A[K]] extends string ? string : never) };
+export type ElementAttributes<E, A extends Record<string, keyof E>> = {
+  [K in keyof A]?: WithAttributeForm<E[A[K]]> | (E[A[K]] extends string ? string : never);
+};
 
 /** One element: its class, its dashed attributes, its events. */
 export interface ElementSpec<E extends HTMLElement, A extends Record<string, keyof E>, N extends keyof HTMLElementEventMap> {

@@ -21,7 +21,9 @@ export interface EsignViteOptions extends Omit<ProxyOptions, 'baseUrl' | 'access
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 interface SandboxModule {
   DEFAULT_ACCESS_TOKEN: string;
-  startSandbox(options: Record<string, unknown>): Promise<{ url: string; sandbox: { handle: (req: IncomingMessage, res: ServerResponse) => void }; close(): Promise<void> }>;
+  startSandbox(
+    options: Record<string, unknown>,
+  ): Promise<{ url: string; sandbox: { handle: (req: IncomingMessage, res: ServerResponse) => void }; close(): Promise<void> }>;
 }
 
 const SANDBOX_PAGES = /^\/(?:(?:sign|link)\/[A-Za-z0-9-]{1,64}(?:\/|$|\?)|assets\/(?:signing-page\.js|esign-[\w.-]+\.js)$)/;
@@ -69,7 +71,9 @@ export function esign(options: EsignViteOptions = {}): Plugin {
     try {
       module = await import('esign-sandbox');
     } catch (cause) {
-      throw new Error('esign-elements/vite: without baseUrl and accessToken the dev server runs the sandbox; install esign-sandbox as a dev dependency', { cause });
+      throw new Error('esign-elements/vite: without baseUrl and accessToken the dev server runs the sandbox; install esign-sandbox as a dev dependency', {
+        cause,
+      });
     }
     const address = await listening(server);
     const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -115,7 +119,7 @@ export function esign(options: EsignViteOptions = {}): Plugin {
 /** The dev server's address once it listens (middleware mode has none: loopback port 0 is refused). */
 function listening(server: ViteDevServer): Promise<AddressInfo> {
   const http = server.httpServer;
-  if (!http) return Promise.reject(new Error('esign-elements/vite: the sandbox needs Vite\'s own HTTP server (not middleware mode)'));
+  if (!http) return Promise.reject(new Error("esign-elements/vite: the sandbox needs Vite's own HTTP server (not middleware mode)"));
   const now = http.address();
   if (now && typeof now === 'object') return Promise.resolve(now);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- listening on a TCP port: its address is an AddressInfo

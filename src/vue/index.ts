@@ -11,16 +11,7 @@ import type { EsignElementSpecs } from '../types/element-props.js';
 type Emits<N extends keyof HTMLElementEventMap> = { [K in N]: (event: HTMLElementEventMap[K]) => void };
 
 export type EsignVueComponents = {
-  [Tag in keyof EsignElementSpecs]: DefineComponent<
-    EsignElementSpecs[Tag]['props'],
-    {},
-    {},
-    {},
-    {},
-    {},
-    {},
-    Emits<EsignElementSpecs[Tag]['events']>
-  >;
+  [Tag in keyof EsignElementSpecs]: DefineComponent<EsignElementSpecs[Tag]['props'], {}, {}, {}, {}, {}, {}, Emits<EsignElementSpecs[Tag]['events']>>;
 };
 
 declare module 'vue' {

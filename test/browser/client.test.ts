@@ -76,14 +76,19 @@ describe('client: authentication', () => {
   });
 });
 
-describe('client: the endpoint is on the page\'s own origin', () => {
+describe("client: the endpoint is on the page's own origin", () => {
   it('an endpoint of another origin is a setup error said at once, with nothing sent (never "the network")', async () => {
     const before = performance.getEntriesByType('resource').length;
     const elsewhere = new EsignClient({ endpoint: 'http://127.0.0.2:9/esign', lang: 'en' });
     const error = await rejection(elsewhere.smartIdLogin({ code: '40504040001', country: 'EE' }));
     expect([error.code, error.field, error.retryable]).to.deep.equal(['misconfigured', 'endpoint', false]);
     expect(error.message).to.contain(`must be on the page's own origin (${origin})`);
-    expect(performance.getEntriesByType('resource').slice(before).filter((entry) => entry.name.includes('127.0.0.2'))).to.deep.equal([]);
+    expect(
+      performance
+        .getEntriesByType('resource')
+        .slice(before)
+        .filter((entry) => entry.name.includes('127.0.0.2')),
+    ).to.deep.equal([]);
     // the same path on the page's origin, written out in full, is the page's own
     const own = new EsignClient({ endpoint: `${location.origin}/esign`, lang: 'en' });
     expect((await own.smartIdLogin({ code: '40504040001', country: 'EE' })).status).to.equal('ok');
@@ -91,7 +96,7 @@ describe('client: the endpoint is on the page\'s own origin', () => {
 });
 
 describe('client: a body on its way up', () => {
-  it('tells a large body\'s bytes sent and its total as it goes, and a small body\'s nothing, with the same answers', async () => {
+  it("tells a large body's bytes sent and its total as it goes, and a small body's nothing, with the same answers", async () => {
     // a PDF with half a megabyte of comment lines after its end
     const padding = new TextEncoder().encode(`\n%${'x'.repeat(1023)}`.repeat(512));
     const large = new Uint8Array([...samplePdf(), ...padding]);
@@ -110,7 +115,9 @@ describe('client: a body on its way up', () => {
     expect(small.document.uuid).to.match(/^[0-9a-f-]{36}$/);
     expect(told.length, 'a small body is sent with fetch, telling nothing').to.equal(before);
     // a refusal reads the same whichever way the body went
-    const refused = await rejection(en.uploadDocument({ access: 'private', file: { filename: 'scan.txt', content: base64(large) }, signers }, { onUploadProgress }));
+    const refused = await rejection(
+      en.uploadDocument({ access: 'private', file: { filename: 'scan.txt', content: base64(large) }, signers }, { onUploadProgress }),
+    );
     expect(refused.code).to.equal('invalid-input');
   });
 });
@@ -126,7 +133,9 @@ describe('client: signing', () => {
     expect(container.file.name).to.equal('contract_signed.asice');
     const nonQualified = await en.smartIdSign({ type: 'pdf', code: '40504049999', country: 'LT', pdf: pdf() });
     expect((await rejection(en.waitForResult('smartid', 'sign', nonQualified.token, poll))).code).to.equal('not-qualified');
-    const corrupt = await rejection(en.smartIdSign({ type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'a.pdf', content: btoa('nope') }] } }));
+    const corrupt = await rejection(
+      en.smartIdSign({ type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'a.pdf', content: btoa('nope') }] } }),
+    );
     expect(corrupt.code).to.equal('document-corrupted');
     expect((await en.smartIdSignStatus(MISSING).catch((e) => e)).code).to.equal('session-not-found');
   });
@@ -201,7 +210,9 @@ describe('client: documents', () => {
     const [entry] = readTemporarySigningLinks(link);
     expect(entry?.url).to.match(/\/link\//);
     expect(entry!.validUntil.getTime()).to.be.greaterThan(Date.now() + 14 * 60_000);
-    const early = await rejection(en.generateTemporarySigningLink({ document_id: uuid, callback_url: 'https://h.example/', expire_after: 30, delete_document_after: 5 }));
+    const early = await rejection(
+      en.generateTemporarySigningLink({ document_id: uuid, callback_url: 'https://h.example/', expire_after: 30, delete_document_after: 5 }),
+    );
     expect(early.code).to.equal('invalid-input');
 
     expect((await en.removeTemporarySigner(uuid, { personal_code: '40504040001' })).status).to.equal('ok');
@@ -214,7 +225,11 @@ describe('client: documents', () => {
   });
   it('reads both answer forms of the temporary link', () => {
     const single = readTemporarySigningLinks({ status: 'ok', temporary_signing_link: 'https://x.test/a', valid_until: '1800000000' });
-    const list = readTemporarySigningLinks({ status: 'ok', document_id: 'd', temporary_signing_links: [{ temporary_signing_link: 'https://x.test/b', valid_until: 1800000000 }] });
+    const list = readTemporarySigningLinks({
+      status: 'ok',
+      document_id: 'd',
+      temporary_signing_links: [{ temporary_signing_link: 'https://x.test/b', valid_until: 1800000000 }],
+    });
     expect(single[0]?.validUntil.toISOString()).to.equal('2027-01-15T08:00:00.000Z');
     expect(list[0]?.url).to.equal('https://x.test/b');
   });

@@ -109,7 +109,10 @@ describe('esign-document-upload', () => {
       await until(() => label().startsWith('Отправка документа: '), 'the bytes sent told');
       // nothing changes the document on its way, and the focus stays on the button pressed
       const remove = el.shadowRoot!.querySelector<HTMLButtonElement>('.file-list button')!;
-      expect([remove.getAttribute('aria-disabled'), el.shadowRoot!.querySelector('[part="pick"]')!.getAttribute('aria-disabled')]).to.deep.equal(['true', 'true']);
+      expect([remove.getAttribute('aria-disabled'), el.shadowRoot!.querySelector('[part="pick"]')!.getAttribute('aria-disabled')]).to.deep.equal([
+        'true',
+        'true',
+      ]);
       remove.click();
       submit.click();
       await el.updateComplete;
@@ -119,7 +122,9 @@ describe('esign-document-upload', () => {
       expect(el.shadowRoot!.querySelector<HTMLProgressElement>('[part="progress"] progress')!.value).to.be.greaterThan(0);
       expect(el.shadowRoot!.querySelector('[part="submit"]')!.textContent?.trim()).to.equal(ru['upload.uploading']);
       // a screen reader is told the send once, with its size (not every step of the bar)
-      expect(el.shadowRoot!.querySelector('form p[role="status"]')?.textContent?.trim()).to.equal(ru['sign.sending-start'].replace('{size}', formatSize(file.size, 'ru')));
+      expect(el.shadowRoot!.querySelector('form p[role="status"]')?.textContent?.trim()).to.equal(
+        ru['sign.sending-start'].replace('{size}', formatSize(file.size, 'ru')),
+      );
       expect(uploaded).to.have.length(0);
       await expect(el).to.be.accessible();
     } finally {
@@ -143,7 +148,10 @@ describe('esign-document-upload', () => {
     // a host's address that is no web address is a setup problem, said before anything is sent
     el.callbackUrl = 'ftp://nope';
     const misconfigured = oneEvent(el, 'esign-error');
-    const refused = await el.upload().then(() => 'sent', (error: { code: string; field?: string }) => `${error.code} ${error.field}`);
+    const refused = await el.upload().then(
+      () => 'sent',
+      (error: { code: string; field?: string }) => `${error.code} ${error.field}`,
+    );
     expect(refused).to.equal('misconfigured callbackUrl');
     expect((await misconfigured).detail.code).to.equal('misconfigured');
     await el.updateComplete;
@@ -226,7 +234,11 @@ describe('esign-signer-list', () => {
 
   it('offers removal only for temporary signers, and removes one after confirmation', async () => {
     const uuid = await storedDocument();
-    await client.generateTemporarySigningLink({ document_id: uuid, callback_url: 'https://host.example/cb', signers: [{ name: 'EVA', surname: 'TESTNUMBER', personal_code: '40504040001' }] });
+    await client.generateTemporarySigningLink({
+      document_id: uuid,
+      callback_url: 'https://host.example/cb',
+      signers: [{ name: 'EVA', surname: 'TESTNUMBER', personal_code: '40504040001' }],
+    });
     const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-signer-list>`);
     await oneEvent(el, 'esign-signers-loaded');
     await el.updateComplete;
@@ -266,7 +278,9 @@ describe('esign-signer-list', () => {
 
   it('refreshes on an interval and stops when it leaves the page', async () => {
     const uuid = await storedDocument();
-    const el = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="en" refresh-interval="150" document-id=${uuid}></esign-signer-list>`);
+    const el = await fixture<EsignSignerList>(
+      html`<esign-signer-list endpoint=${ENDPOINT} lang="en" refresh-interval="150" document-id=${uuid}></esign-signer-list>`,
+    );
     const path = `/esign/api/document/${uuid}/signers.json`;
     await until(() => requestsTo(path) >= 3, 'three loads');
     el.remove();
@@ -280,7 +294,9 @@ describe('esign-signer-list', () => {
 describe('esign-validation-report', () => {
   it('validates a stored document and says it has no signatures', async () => {
     const uuid = await storedDocument();
-    const el = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-validation-report>`);
+    const el = await fixture<EsignValidationReport>(
+      html`<esign-validation-report endpoint=${ENDPOINT} lang="en" document-id=${uuid}></esign-validation-report>`,
+    );
     const { detail } = await oneEvent(el, 'esign-validated');
     expect(detail.signatures).to.equal(0);
     await el.updateComplete;
@@ -296,7 +312,14 @@ describe('esign-validation-report', () => {
         signaturesCount: 3,
         jaxbModel: {
           signatureOrTimestamp: [
-            { id: 'S1', signedBy: 'OK TESTNUMBER', signingTime: Date.UTC(2026, 0, 2, 10, 0), signatureFormat: 'XAdES-BASELINE-B', signatureLevel: 'QESig', indication: 'TOTAL_PASSED' },
+            {
+              id: 'S1',
+              signedBy: 'OK TESTNUMBER',
+              signingTime: Date.UTC(2026, 0, 2, 10, 0),
+              signatureFormat: 'XAdES-BASELINE-B',
+              signatureLevel: 'QESig',
+              indication: 'TOTAL_PASSED',
+            },
             { id: 'S2', signedBy: 'MARY ÄNN', indication: 'TOTAL_FAILED', subIndication: 'HASH_FAILURE', errors: ['The reference data object is not intact!'] },
             { indication: 'INDETERMINATE', subIndication: 'SOMETHING_NEW', warnings: ['A warning'] },
           ],
@@ -321,7 +344,9 @@ describe('esign-validation-report', () => {
     const zone = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(signed).find((part) => part.type === 'timeZoneName')!.value;
     expect(signature.textContent).to.contain(`${signed.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' })} ${zone}`);
     // Baltic English writes the day before the month, never the US "Jan 2, 2026"
-    expect(signature.textContent).to.match(/\b2 Jan 2026\b/).and.not.to.contain('Jan 2, 2026');
+    expect(signature.textContent)
+      .to.match(/\b2 Jan 2026\b/)
+      .and.not.to.contain('Jan 2, 2026');
     expect(el.shadowRoot!.querySelector('details pre')!.textContent).to.contain('QESig').and.contain('XAdES-BASELINE-B');
     // the technical part's times as dates, not epoch milliseconds, and nothing of it cut off sideways
     const raw = el.shadowRoot!.querySelector<HTMLElement>('details pre')!;
@@ -337,7 +362,9 @@ describe('esign-validation-report', () => {
   });
 
   it('says when the document is not found', async () => {
-    const el = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="et" document-id=${MISSING}></esign-validation-report>`);
+    const el = await fixture<EsignValidationReport>(
+      html`<esign-validation-report endpoint=${ENDPOINT} lang="et" document-id=${MISSING}></esign-validation-report>`,
+    );
     const { detail } = await oneEvent(el, 'esign-error');
     expect(detail.code).to.equal('document-not-found');
     await el.updateComplete;
@@ -362,7 +389,10 @@ describe('esign-signing-link', () => {
     await expect(el).to.be.accessible();
     await fill(el, 'delete', '40');
     // where the signing page sends the person back is the host's: without it, a setup problem, nothing sent
-    const setup = await el.create().then(() => 'sent', (error: { code: string; field?: string }) => `${error.code} ${error.field}`);
+    const setup = await el.create().then(
+      () => 'sent',
+      (error: { code: string; field?: string }) => `${error.code} ${error.field}`,
+    );
     expect(setup).to.equal('misconfigured callbackUrl');
     await el.updateComplete;
     expect(deepText(el)).to.contain(en['error.misconfigured']);
@@ -373,7 +403,10 @@ describe('esign-signing-link', () => {
     await fill(el, 's0-name', 'EVA');
     await fill(el, 's0-code', '40504040001');
     // a signer with no surname cannot be listed or removed by the service: refused before sending
-    const refused = await el.create().then(() => 'sent', (error: { code: string; field?: string }) => `${error.code} ${error.field}`);
+    const refused = await el.create().then(
+      () => 'sent',
+      (error: { code: string; field?: string }) => `${error.code} ${error.field}`,
+    );
     expect(refused).to.equal('invalid-input s0-surname');
     await el.updateComplete;
     expect(deepText(el)).to.contain(en['signer.surname-empty']);
@@ -386,7 +419,9 @@ describe('esign-signing-link', () => {
     expect(detail.links[0]!.url).to.match(/\/link\//);
     expect(detail.links[0]!.validUntil.getTime()).to.be.greaterThan(Date.now() + 19 * 60_000);
     await el.updateComplete;
-    const zone = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(detail.links[0]!.validUntil).find((part) => part.type === 'timeZoneName')!.value;
+    const zone = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' })
+      .formatToParts(detail.links[0]!.validUntil)
+      .find((part) => part.type === 'timeZoneName')!.value;
     expect(deepText(el), 'valid until a time with its zone').to.match(new RegExp(`Valid until [^·]*\\d{2}:\\d{2} ${zone.replace('+', '\\+')}`));
     await expect(el).to.be.accessible();
     const signers = await client.listSigners(uuid);
@@ -397,7 +432,12 @@ describe('esign-signing-link', () => {
 
 describe('esign-validation-report: a file checked without storing it', () => {
   async function signedByTheSandbox(): Promise<Uint8Array> {
-    const start = await client.smartIdSign({ type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'contract.pdf', content: base64(samplePdf('Checked')) }] } });
+    const start = await client.smartIdSign({
+      type: 'pdf',
+      code: '40504040001',
+      country: 'EE',
+      pdf: { files: [{ name: 'contract.pdf', content: base64(samplePdf('Checked')) }] },
+    });
     const result = await client.waitForResult('smartid', 'sign', start.token, { interval: 100 });
     return Uint8Array.from(atob(result.file.content), (c) => c.charCodeAt(0));
   }
@@ -445,8 +485,14 @@ describe('esign-validation-report: a file checked without storing it', () => {
     expect(deepText(el)).to.contain('0 of 1 signature is valid.');
     expect(errors).to.have.length(0);
     // nothing stored, nothing uploaded: only the validation of files was asked, in the element's locale
-    const paths = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname).filter((path) => path.startsWith('/esign/'));
-    expect(paths.filter((path) => !path.includes('/smartid/'))).to.deep.equal(['/esign/en/api/v2/document/validation.json', '/esign/en/api/v2/document/validation.json']);
+    const paths = performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname)
+      .filter((path) => path.startsWith('/esign/'));
+    expect(paths.filter((path) => !path.includes('/smartid/'))).to.deep.equal([
+      '/esign/en/api/v2/document/validation.json',
+      '/esign/en/api/v2/document/validation.json',
+    ]);
 
     // a file of another type is refused before anything is sent
     await drop(el, new File(['hello'], 'notes.txt', { type: 'text/plain' }));
@@ -460,7 +506,9 @@ describe('esign-validation-report: a file checked without storing it', () => {
 describe('esign-document', () => {
   it('says once that a missing document is missing, and offers nothing that needs it', async () => {
     const errors: CustomEvent[] = [];
-    const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${MISSING} @esign-error=${(e: CustomEvent) => errors.push(e)}></esign-document>`);
+    const el = await fixture<EsignDocument>(
+      html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${MISSING} @esign-error=${(e: CustomEvent) => errors.push(e)}></esign-document>`,
+    );
     await until(() => deepText(el).includes(en['error.document-not-found']), 'the missing document said');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const text = deepText(el);
@@ -479,7 +527,9 @@ describe('esign-document', () => {
 
   it('offers to remove the temporary signers added through its own link form, and no others', async () => {
     const uuid = await storedDocument();
-    const { el, list } = await documentWithSigners(html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid} callback-url="https://host.example/cb"></esign-document>`);
+    const { el, list } = await documentWithSigners(
+      html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid} callback-url="https://host.example/cb"></esign-document>`,
+    );
     await list.updateComplete;
     expect(list.shadowRoot!.querySelectorAll('[id^="remove-"]')).to.have.length(0);
     const link = await partOf<EsignSigningLink>(el, 'esign-signing-link');
@@ -507,17 +557,17 @@ describe('esign-document', () => {
     list.shadowRoot!.querySelector<HTMLButtonElement>('[id^="remove-"]')!.click();
     await list.updateComplete;
     await el.updateComplete;
-    expect(confirmations(), 'the signer\'s').to.deep.equal([1, 0]);
+    expect(confirmations(), "the signer's").to.deep.equal([1, 0]);
     expect(opened, 'said once').to.have.length(1);
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part="remove"]')!.click();
     await el.updateComplete;
     await list.updateComplete;
-    expect(confirmations(), 'the document\'s').to.deep.equal([0, 1]);
-    await until(() => deepActiveElement()?.classList.contains('keep') ?? false, 'focus on the open confirmation\'s way back');
+    expect(confirmations(), "the document's").to.deep.equal([0, 1]);
+    await until(() => deepActiveElement()?.classList.contains('keep') ?? false, "focus on the open confirmation's way back");
     list.shadowRoot!.querySelector<HTMLButtonElement>('[id^="remove-"]')!.click();
     await list.updateComplete;
     await el.updateComplete;
-    expect(confirmations(), 'the signer\'s again').to.deep.equal([1, 0]);
+    expect(confirmations(), "the signer's again").to.deep.equal([1, 0]);
     expect(opened).to.have.length(2);
     expect(outside, 'not beyond the document').to.have.length(0);
     await expect(el).to.be.accessible();
@@ -547,7 +597,7 @@ describe('esign-document', () => {
     expect(code).to.equal('document-not-found');
   });
 
-  it('shows the document\'s state, refreshes it with the signer list, and downloads the stored file once', async () => {
+  it("shows the document's state, refreshes it with the signer list, and downloads the stored file once", async () => {
     performance.clearResourceTimings();
     const uuid = await storedDocument();
     const el = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="lt" document-id=${uuid}></esign-document>`);
@@ -591,7 +641,10 @@ describe('esign-document', () => {
     el.addEventListener('esign-error', (e) => errors.push(e as CustomEvent));
     const downloaded: Event[] = [];
     el.addEventListener('esign-document-downloaded', (e) => downloaded.push(e));
-    const code = await el.download().then(() => 'none', (error: { code: string }) => error.code);
+    const code = await el.download().then(
+      () => 'none',
+      (error: { code: string }) => error.code,
+    );
     expect(code).to.equal('document-not-found');
     expect(downloaded.length).to.equal(0);
     await until(() => el.shadowRoot!.querySelector('[part="check"]') !== null, 'the missing document view');
@@ -619,12 +672,21 @@ describe('a failure, the same in every element', () => {
       heading: box.querySelector('.title')?.textContent?.trim() ?? '',
       reason: box.querySelector('.detail')?.textContent?.trim() ?? '',
       role: box.getAttribute('role'),
-      look: { display: style.display, align: style.alignItems, gap: style.columnGap, padding: style.paddingTop, radius: style.borderTopLeftRadius, icon: [icon.width, icon.height] },
+      look: {
+        display: style.display,
+        align: style.alignItems,
+        gap: style.columnGap,
+        padding: style.paddingTop,
+        radius: style.borderTopLeftRadius,
+        icon: [icon.width, icon.height],
+      },
     };
   }
 
-  it('says what could not be done, then why, in the session elements\' look: upload, signers, link, validation, the document itself', async () => {
-    const status = await fixture<HTMLElement & { updateComplete: Promise<boolean> }>(html`<esign-status state="error" message="x" detail="y" lang="ru"></esign-status>`);
+  it("says what could not be done, then why, in the session elements' look: upload, signers, link, validation, the document itself", async () => {
+    const status = await fixture<HTMLElement & { updateComplete: Promise<boolean> }>(
+      html`<esign-status state="error" message="x" detail="y" lang="ru"></esign-status>`,
+    );
     await status.updateComplete;
     const box = status.shadowRoot!.querySelector<HTMLElement>('.status')!;
     const iconBox = status.shadowRoot!.querySelector<HTMLElement>('.icon')!;
@@ -637,7 +699,9 @@ describe('a failure, the same in every element', () => {
       icon: [getComputedStyle(iconBox).width, getComputedStyle(iconBox).height],
     };
 
-    const upload = await fixture<EsignDocumentUpload>(html`<esign-document-upload endpoint=${ENDPOINT} lang="ru" callback-url="ftp://nope"></esign-document-upload>`);
+    const upload = await fixture<EsignDocumentUpload>(
+      html`<esign-document-upload endpoint=${ENDPOINT} lang="ru" callback-url="ftp://nope"></esign-document-upload>`,
+    );
     upload.file = new File([samplePdf() as BlobPart], 'contract.pdf', { type: 'application/pdf' });
     upload.signers = [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test', successUrl: '', noEmail: false }];
     await upload.updateComplete;
@@ -645,17 +709,19 @@ describe('a failure, the same in every element', () => {
     await upload.updateComplete;
 
     const list = await fixture<EsignSignerList>(html`<esign-signer-list endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-signer-list>`);
-    await until(() => list.shadowRoot!.querySelector('[part="error"]') !== null, 'the signers\' failure');
+    await until(() => list.shadowRoot!.querySelector('[part="error"]') !== null, "the signers' failure");
 
-    const report = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-validation-report>`);
-    await until(() => report.shadowRoot!.querySelector('[part="error"]') !== null, 'the validation\'s failure');
+    const report = await fixture<EsignValidationReport>(
+      html`<esign-validation-report endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-validation-report>`,
+    );
+    await until(() => report.shadowRoot!.querySelector('[part="error"]') !== null, "the validation's failure");
 
     const link = await fixture<EsignSigningLink>(html`<esign-signing-link endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-signing-link>`);
     await link.create().catch(() => undefined);
     await link.updateComplete;
 
     const doc = await fixture<EsignDocument>(html`<esign-document endpoint=${ENDPOINT} lang="ru" document-id=${MISSING}></esign-document>`);
-    await until(() => doc.shadowRoot!.querySelector('[part="error"]') !== null, 'the document\'s failure');
+    await until(() => doc.shadowRoot!.querySelector('[part="error"]') !== null, "the document's failure");
 
     const failures = [upload, list, report, link, doc].map(failureOf);
     expect(failures.map((f) => [f.heading, f.reason])).to.deep.equal([

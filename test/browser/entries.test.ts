@@ -14,7 +14,15 @@ describe('one entry per element', () => {
     for (const tag of ['esign-identify', 'esign-person-form', 'esign-control-code', 'esign-status']) {
       expect(customElements.get(tag), tag).to.be.a('function');
     }
-    for (const tag of ['esign-sign', 'esign-hash-sign', 'esign-document', 'esign-document-upload', 'esign-signer-list', 'esign-validation-report', 'esign-signing-link']) {
+    for (const tag of [
+      'esign-sign',
+      'esign-hash-sign',
+      'esign-document',
+      'esign-document-upload',
+      'esign-signer-list',
+      'esign-validation-report',
+      'esign-signing-link',
+    ]) {
       expect(customElements.get(tag), tag).to.equal(undefined);
     }
   });

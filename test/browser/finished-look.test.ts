@@ -15,7 +15,9 @@ const LONG_REPORT = {
     validSignaturesCount: 1,
     signaturesCount: 1,
     jaxbModel: {
-      signatureOrTimestamp: [{ id: 'S-1', signedBy: 'OK TESTNUMBER', signatureFormat: 'PAdES-BASELINE-B', signatureLevel: 'QESig', indication: 'TOTAL_PASSED' }],
+      signatureOrTimestamp: [
+        { id: 'S-1', signedBy: 'OK TESTNUMBER', signatureFormat: 'PAdES-BASELINE-B', signatureLevel: 'QESig', indication: 'TOTAL_PASSED' },
+      ],
     },
   },
   diagnosticData: { certificate: 'MII'.padEnd(6000, 'A') },
@@ -24,7 +26,9 @@ const LONG_REPORT = {
 describe('nothing an element shows widens the page', () => {
   for (const width of [320, 360, 1280]) {
     it(`${width} px: opening the full technical report keeps the report inside its box`, async () => {
-      const wrap = await fixture<HTMLDivElement>(html`<div style="inline-size: ${width}px"><esign-validation-report lang="en"></esign-validation-report></div>`);
+      const wrap = await fixture<HTMLDivElement>(
+        html`<div style="inline-size: ${width}px"><esign-validation-report lang="en"></esign-validation-report></div>`,
+      );
       const el = wrap.firstElementChild as EsignValidationReport;
       el.report = LONG_REPORT;
       await until(() => el.shadowRoot!.querySelector('details') !== null, 'the report view');
@@ -77,7 +81,11 @@ describe('a field says what is wrong only once the form was submitted', () => {
 
 /** sRGB relative luminance of a computed `rgb(…)` colour. */
 function luminance(color: string): number {
-  const [r, g, b] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = (color.match(/[\d.]+/g) ?? [])
+    .slice(0, 3)
+    .map(Number)
+    .map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 const contrast = (a: string, b: string) => {

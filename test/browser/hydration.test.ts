@@ -43,13 +43,13 @@ describe('server-rendered elements hydrate', () => {
     window.removeEventListener('error', onError);
   });
 
-  it('the server rendered words in each page\'s language and the chosen channel checked', () => {
+  it("the server rendered words in each page's language and the chosen channel checked", () => {
     expect(before[0]!.text).to.contain('Log in with').and.contain('Personal code').and.contain('Continue');
     expect(before[1]!.text).to.contain('Prisijungti su').and.contain('Telefono numeris').and.contain('Tęsti');
     expect(before.map((b) => b.radio.checked)).to.deep.equal([true, true]);
   });
 
-  it('hydration keeps the server\'s nodes, makes them live and throws nothing', () => {
+  it("hydration keeps the server's nodes, makes them live and throws nothing", () => {
     expect(errors).to.deep.equal([]);
     [english, lithuanian].forEach((el, i) => {
       expect(radio(el, i === 0 ? 'smartid' : 'mobile')).to.equal(before[i]!.radio);
@@ -76,7 +76,9 @@ describe('server-rendered elements hydrate', () => {
     await until(() => deepText(status).includes('Logged in as OK TESTNUMBER'), 'the success words in the hydrated status');
     // the text went into a text node, not into the part's closing marker
     const message = status.shadowRoot!.querySelector('.message')!;
-    expect([...message.childNodes].filter((n) => n.nodeType === Node.COMMENT_NODE).map((n) => (n as Comment).data)).to.not.include('Logged in as OK TESTNUMBER.');
+    expect([...message.childNodes].filter((n) => n.nodeType === Node.COMMENT_NODE).map((n) => (n as Comment).data)).to.not.include(
+      'Logged in as OK TESTNUMBER.',
+    );
     await until(() => deepActiveElement()?.classList.contains('done') ?? false, 'focus on the success text');
     await expect(el).to.be.accessible();
   });

@@ -31,9 +31,7 @@ const CODE_OF: Record<number, string> = {
 before(() => performance.setResourceTimingBufferSize(100_000));
 
 async function identify(attrs = '') {
-  const el = await fixture<EsignIdentify>(
-    html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100"></esign-identify>`,
-  );
+  const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100"></esign-identify>`);
   for (const part of attrs.split(' ').filter(Boolean)) {
     const [name, value = ''] = part.split('=');
     el.setAttribute(name!, value);
@@ -139,7 +137,10 @@ describe('esign-identify: flow', () => {
     expect(detail.retryable).to.equal(false);
     await until(() => deepActiveElement()?.getAttribute('part') === 'other-channel', 'focus on the other channel');
     const actions = [...el.shadowRoot!.querySelectorAll('.actions button')].map((b) => [b.getAttribute('part'), b.textContent.trim()]);
-    expect(actions.map(([part, words]) => [part, plain(words!)])).to.deep.equal([['other-channel', 'Use Smart-ID instead'], ['retry', en['action.edit']]]);
+    expect(actions.map(([part, words]) => [part, plain(words!)])).to.deep.equal([
+      ['other-channel', 'Use Smart-ID instead'],
+      ['retry', en['action.edit']],
+    ]);
     await expect(el).to.be.accessible();
     (deepActiveElement() as HTMLButtonElement).click();
     await el.updateComplete;
@@ -265,12 +266,19 @@ describe('esign-identify: flow', () => {
       const words = expected === 40020 && persona.channel === 'smartid' ? 'error.refused.smartid' : ERROR_OF[expected]!;
       // no account: the words name the method and the country (Mobile-ID's by the phone's prefix)
       const accountCountry = persona.channel === 'mobile' ? (persona.phone!.startsWith('+372') ? 'EE' : 'LT') : country;
-      const expectedWords = en[words].replace('{channel}', en[`channel.${persona.channel}`]).replace('{country}', en[`country.${accountCountry}` as 'country.LT']);
+      const expectedWords = en[words]
+        .replace('{channel}', en[`channel.${persona.channel}`])
+        .replace('{country}', en[`country.${accountCountry}` as 'country.LT']);
       expect(plain(detail.message)).to.equal(expectedWords);
       await until(() => deepText(el).includes(plain(detail.message)), 'the error words');
       // a person the channel does not know or qualify is offered the other channel first
       // no Smart-ID account in the country chosen: another country first; else the other method, where it can serve
-      const first = expected === 40401 && persona.channel === 'smartid' ? 'retry' : (expected === 40401 || expected === 40403) && country !== 'LV' ? 'other-channel' : 'retry';
+      const first =
+        expected === 40401 && persona.channel === 'smartid'
+          ? 'retry'
+          : (expected === 40401 || expected === 40403) && country !== 'LV'
+            ? 'other-channel'
+            : 'retry';
       await until(() => deepActiveElement()?.getAttribute('part') === first, `focus on ${first}`);
       const retry = el.shadowRoot!.querySelector('[part="retry"]')!.textContent.trim();
       // no Smart-ID account in the country chosen: changing the country may help, and is offered
@@ -368,12 +376,19 @@ describe('esign-identify: cancel, double submit, leaving the page, language', ()
     await again.catch(() => undefined);
   });
 
-  it('start() on an invalid form rejects in the person\'s language, once', async () => {
+  it("start() on an invalid form rejects in the person's language, once", async () => {
     const el = await identify();
     el.lang = 'lt';
     await el.updateComplete;
     await type(el, 'code', '123');
-    const errors = (await Promise.all([el.start(), el.start()].map((p) => p.then(() => null, (error: unknown) => error)))) as { code: string; message: string }[];
+    const errors = (await Promise.all(
+      [el.start(), el.start()].map((p) =>
+        p.then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      ),
+    )) as { code: string; message: string }[];
     expect(errors[0]).to.equal(errors[1]);
     expect(errors[0]!.code).to.equal('invalid-input');
     expect(errors[0]!.message).to.equal(lt['error.invalid-input']);
@@ -392,11 +407,14 @@ describe('esign-identify: cancel, double submit, leaving the page, language', ()
     await el.cancel();
   });
 
-  it('reflects lang, and marks what it renders with its language when that differs from the page\'s', async () => {
+  it("reflects lang, and marks what it renders with its language when that differs from the page's", async () => {
     const el = await identify();
     const rendered = () => [...el.shadowRoot!.children].filter((c) => c.localName !== 'style');
     expect(el.hasAttribute('lang')).to.equal(true, 'the fixture set lang="en" on a page in English');
-    expect(rendered().every((c) => !c.hasAttribute('lang')), 'same as the page: nothing to mark').to.equal(true);
+    expect(
+      rendered().every((c) => !c.hasAttribute('lang')),
+      'same as the page: nothing to mark',
+    ).to.equal(true);
     el.lang = 'lt';
     await el.updateComplete;
     expect(el.getAttribute('lang')).to.equal('lt');
@@ -497,8 +515,15 @@ describe('parts on their own', () => {
     await expect(el).to.be.accessible();
     el.focus();
     const box = el.shadowRoot!.activeElement as HTMLElement;
-    expect([box.className, box.getAttribute('role'), box.getAttribute('aria-label')]).to.deep.equal(['box', 'group', et['code.announce'].replace('{digits}', '0 4 2 1')]);
-    const [instruction, warning] = box.getAttribute('aria-describedby')!.split(' ').map((id) => el.shadowRoot!.getElementById(id)!.textContent);
+    expect([box.className, box.getAttribute('role'), box.getAttribute('aria-label')]).to.deep.equal([
+      'box',
+      'group',
+      et['code.announce'].replace('{digits}', '0 4 2 1'),
+    ]);
+    const [instruction, warning] = box
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => el.shadowRoot!.getElementById(id)!.textContent);
     expect(instruction).to.contain('PIN2');
     // and what to do when the phone shows another code: the anti-phishing line of every Baltic bank
     expect(warning).to.equal(et['code.warning']);

@@ -12,7 +12,9 @@ import { DETAIL_SEPARATOR } from '../../src/internal/session-words.js';
 const top = (el: Element) => Math.round(el.getBoundingClientRect().top);
 
 async function identifyIn(width: number, lang: string): Promise<{ el: EsignIdentify; form: PersonForm & Element }> {
-  const el = await fixture<EsignIdentify>(html`<div style="inline-size: ${width}px"><esign-identify endpoint="/esign" lang=${lang}></esign-identify></div>`).then((wrap) => wrap.firstElementChild as EsignIdentify);
+  const el = await fixture<EsignIdentify>(
+    html`<div style="inline-size: ${width}px"><esign-identify endpoint="/esign" lang=${lang}></esign-identify></div>`,
+  ).then((wrap) => wrap.firstElementChild as EsignIdentify);
   await el.updateComplete;
   const form = el.shadowRoot!.querySelector('esign-person-form') as unknown as PersonForm & Element & { updateComplete: Promise<boolean> };
   await form.updateComplete;
@@ -40,8 +42,13 @@ describe('layout', () => {
   it('a masked phone number or personal code is never split over two lines while waiting, at any phone width', async () => {
     const phone = maskPhone('+37060000666');
     const code = maskCode('50001018865');
-    for (const [who, lang] of [[phone, 'ru'], [code, 'lt']] as const) {
-      const el = await fixture<EsignStatus>(html`<esign-status lang=${lang} state="waiting" message="…" detail=${`Mobile-ID · ${who} · Sutartis-dėl-buto-nuomos-2026.pdf`}></esign-status>`);
+    for (const [who, lang] of [
+      [phone, 'ru'],
+      [code, 'lt'],
+    ] as const) {
+      const el = await fixture<EsignStatus>(
+        html`<esign-status lang=${lang} state="waiting" message="…" detail=${`Mobile-ID · ${who} · Sutartis-dėl-buto-nuomos-2026.pdf`}></esign-status>`,
+      );
       const text = [...el.shadowRoot!.querySelector('.detail')!.childNodes].find((n): n is Text => n instanceof Text && n.data.includes(who))!;
       let wrapped = 0;
       for (let width = 220; width <= 400; width += 2) {
@@ -60,8 +67,14 @@ describe('layout', () => {
     for (let width = 160; width <= 400; width += 8) {
       el.style.inlineSize = `${width}px`;
       const shown = items();
-      expect(shown.map((item) => getComputedStyle(item).display), `${width} px`).to.deep.equal(['block', 'block', 'block']);
-      expect([...el.shadowRoot!.querySelectorAll('.detail .sep')].every((sep) => getComputedStyle(sep).display === 'none'), `no separator at ${width} px`).to.equal(true);
+      expect(
+        shown.map((item) => getComputedStyle(item).display),
+        `${width} px`,
+      ).to.deep.equal(['block', 'block', 'block']);
+      expect(
+        [...el.shadowRoot!.querySelectorAll('.detail .sep')].every((sep) => getComputedStyle(sep).display === 'none'),
+        `no separator at ${width} px`,
+      ).to.equal(true);
     }
     let broken = 0;
     for (let width = 460; width <= 900; width += 8) {
@@ -105,16 +118,16 @@ describe('layout', () => {
 
   it('"Mobile-ID" is never broken at its hyphen, at any phone width', async () => {
     for (let width = 240; width <= 420; width += 10) {
-    const { el } = await identifyIn(width, 'lt');
-    const labels = [...el.shadowRoot!.querySelectorAll('.channel')];
-    expect(labels).to.have.length(2);
-    for (const label of labels) {
-      const text = [...label.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim())!;
-      const range = document.createRange();
-      range.selectNodeContents(text);
-      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-      expect(lines.size, `${text.textContent!.trim()} on one line at ${width} px`).to.equal(1);
-    }
+      const { el } = await identifyIn(width, 'lt');
+      const labels = [...el.shadowRoot!.querySelectorAll('.channel')];
+      expect(labels).to.have.length(2);
+      for (const label of labels) {
+        const text = [...label.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim())!;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        expect(lines.size, `${text.textContent!.trim()} on one line at ${width} px`).to.equal(1);
+      }
     }
   });
 });

@@ -11,7 +11,7 @@ import { en } from '../../src/i18n/en.js';
 const LIMITED = '/esign-limited';
 
 describe('rate-limited session starts', () => {
-  it('turns the proxy\'s 429 into rate-limited with retryAfter, shown in words with the minutes', async () => {
+  it("turns the proxy's 429 into rate-limited with retryAfter, shown in words with the minutes", async () => {
     const client = new EsignClient({ endpoint: LIMITED, lang: 'en' });
     // this browser's visitor may have used its one start in an earlier run of this file
     await client.smartIdLogin({ code: '40504040001', country: 'EE' }).catch(() => undefined);
@@ -44,7 +44,10 @@ describe('rate-limited session starts', () => {
     expect(deepText(el)).to.contain(en['status.too-many']);
     await until(() => root.activeElement === wait, 'the focus on the time left');
     const enabled = [...root.querySelectorAll<HTMLButtonElement>('button')].filter((b) => !b.disabled && b.getClientRects().length > 0);
-    expect(enabled.map((b) => b.textContent.trim()), 'no enabled action').to.deep.equal([]);
+    expect(
+      enabled.map((b) => b.textContent.trim()),
+      'no enabled action',
+    ).to.deep.equal([]);
     await expect(el).to.be.accessible();
     expect(errors.length).to.equal(1);
   });
@@ -76,7 +79,7 @@ describe('rate-limited session starts', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('says the wait with each language\'s plural forms', async () => {
+  it("says the wait with each language's plural forms", async () => {
     const expected: Record<Language, Record<number, string>> = {
       en: { 1: '1 minute', 2: '2 minutes', 5: '5 minutes', 21: '21 minutes' },
       lt: { 1: '1 minutės', 2: '2 minučių', 10: '10 minučių', 21: '21 minutės' },
@@ -94,7 +97,7 @@ describe('rate-limited session starts', () => {
     }
   });
 
-  it('reads Retry-After alone from a proxy of the host\'s own', async () => {
+  it("reads Retry-After alone from a proxy of the host's own", async () => {
     const client = new EsignClient({
       endpoint: '/elsewhere',
       fetch: async () => new Response(JSON.stringify({ status: 'error', message: 'slow down' }), { status: 429, headers: { 'retry-after': '90' } }),
@@ -107,13 +110,34 @@ describe('rate-limited session starts', () => {
 });
 
 describe('counts in the five languages', () => {
-  it('says how many signatures are valid with each language\'s plural forms', async () => {
+  it("says how many signatures are valid with each language's plural forms", async () => {
     const expected: Record<Language, [number, number, string][]> = {
-      en: [[1, 1, '1 of 1 signature is valid.'], [0, 1, '0 of 1 signature is valid.'], [1, 3, '1 of 3 signatures are valid.'], [2, 3, '2 of 3 signatures are valid.']],
-      lt: [[1, 1, 'Galioja 1 iš 1 parašo.'], [2, 3, 'Galioja 2 iš 3 parašų.'], [5, 21, 'Galioja 5 iš 21 parašo.']],
-      lv: [[1, 1, 'Derīgi paraksti: 1 no 1.'], [2, 3, 'Derīgi paraksti: 2 no 3.'], [0, 10, 'Derīgi paraksti: 0 no 10.']],
-      et: [[1, 1, 'Kehtib 1 allkiri 1-st.'], [2, 3, 'Kehtivad 2 allkirja 3-st.']],
-      ru: [[1, 1, 'Действительна 1 из 1 подписи.'], [2, 5, 'Действительны 2 из 5 подписей.'], [3, 21, 'Действительны 3 из 21 подписи.'], [2, 2, 'Действительны 2 из 2 подписей.']],
+      en: [
+        [1, 1, '1 of 1 signature is valid.'],
+        [0, 1, '0 of 1 signature is valid.'],
+        [1, 3, '1 of 3 signatures are valid.'],
+        [2, 3, '2 of 3 signatures are valid.'],
+      ],
+      lt: [
+        [1, 1, 'Galioja 1 iš 1 parašo.'],
+        [2, 3, 'Galioja 2 iš 3 parašų.'],
+        [5, 21, 'Galioja 5 iš 21 parašo.'],
+      ],
+      lv: [
+        [1, 1, 'Derīgi paraksti: 1 no 1.'],
+        [2, 3, 'Derīgi paraksti: 2 no 3.'],
+        [0, 10, 'Derīgi paraksti: 0 no 10.'],
+      ],
+      et: [
+        [1, 1, 'Kehtib 1 allkiri 1-st.'],
+        [2, 3, 'Kehtivad 2 allkirja 3-st.'],
+      ],
+      ru: [
+        [1, 1, 'Действительна 1 из 1 подписи.'],
+        [2, 5, 'Действительны 2 из 5 подписей.'],
+        [3, 21, 'Действительны 3 из 21 подписи.'],
+        [2, 2, 'Действительны 2 из 2 подписей.'],
+      ],
     };
     for (const [lang, cases] of Object.entries(expected) as [Language, [number, number, string][]][]) {
       await loadStrings(lang);

@@ -53,7 +53,10 @@ function expectPageFits(box: HTMLElement, what = 'the page'): void {
 describe('a file name of 200 characters never widens anything', () => {
   for (const width of WIDTHS) {
     it(`${width} px: esign-sign lists it, and offers the signed file beside its name`, async () => {
-      const { box, el } = await inBox<EsignSign>(width, html`<esign-sign endpoint=${ENDPOINT} lang="en" poll-interval="100" signature-position="right_bottom"></esign-sign>`);
+      const { box, el } = await inBox<EsignSign>(
+        width,
+        html`<esign-sign endpoint=${ENDPOINT} lang="en" poll-interval="100" signature-position="right_bottom"></esign-sign>`,
+      );
       el.files = pdf(LONG, 2);
       await el.updateComplete;
       await until(() => el.shadowRoot!.querySelector('.file-name') !== null, 'the file listed');
@@ -121,8 +124,12 @@ describe('a file name of 200 characters never widens anything', () => {
     });
 
     it(`${width} px: esign-document is titled by it`, async () => {
-      const uuid = (await client.uploadDocument({ access: 'private', file: { filename: LONG, content: btoa('%PDF-1.4') }, signers: [] }).catch(() => null))?.document.uuid;
-      const { box, el } = await inBox<EsignDocument>(width, html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid ?? 'missing'} file-name=${LONG}></esign-document>`);
+      const uuid = (await client.uploadDocument({ access: 'private', file: { filename: LONG, content: btoa('%PDF-1.4') }, signers: [] }).catch(() => null))
+        ?.document.uuid;
+      const { box, el } = await inBox<EsignDocument>(
+        width,
+        html`<esign-document endpoint=${ENDPOINT} lang="en" document-id=${uuid ?? 'missing'} file-name=${LONG}></esign-document>`,
+      );
       await until(() => el.shadowRoot!.querySelector('h2 .file-name') !== null, 'the title');
       expectNamesFit(el.shadowRoot!, box);
       expectPageFits(box);
@@ -150,7 +157,11 @@ describe('a short file name is shown whole where it fits', () => {
 describe('opening every disclosure of esign-document keeps the page as wide as it was', () => {
   for (const width of WIDTHS) {
     it(`${width} px: the id, the full report, the invitation form and a link's signer`, async () => {
-      const upload = await client.uploadDocument({ access: 'private', file: { filename: 'contract.pdf', content: btoa(String.fromCharCode(...samplePdf('Wide'))) }, signers: [{ name: 'OK', surname: 'TESTNUMBER', email: 'ok@example.test' }] });
+      const upload = await client.uploadDocument({
+        access: 'private',
+        file: { filename: 'contract.pdf', content: btoa(String.fromCharCode(...samplePdf('Wide'))) },
+        signers: [{ name: 'OK', surname: 'TESTNUMBER', email: 'ok@example.test' }],
+      });
       const uuid = upload.document.uuid;
       const { box, el } = await inBox<EsignDocument>(width, html`<esign-document endpoint=${ENDPOINT} lang="ru" document-id=${uuid}></esign-document>`);
       await until(() => el.shadowRoot!.querySelector('esign-validation-report') !== null, 'the parts');
@@ -197,8 +208,14 @@ describe('the document forms mark a field only after a submit', () => {
     expect(invalid(upload.shadowRoot!).length, 'the submit marks the empty signer fields').to.be.greaterThan(0);
     expect(deepActiveElement(), 'the focus on the first problem').to.equal(upload.shadowRoot!.querySelector('[part="pick"]'));
 
-    const stored = await client.uploadDocument({ access: 'private', file: { filename: 'contract.pdf', content: btoa(String.fromCharCode(...samplePdf('Forms'))) }, signers: [] });
-    const link = await fixture<HTMLElement & { updateComplete: Promise<boolean> }>(html`<esign-signing-link endpoint=${ENDPOINT} lang="en" document-id=${stored.document.uuid}></esign-signing-link>`);
+    const stored = await client.uploadDocument({
+      access: 'private',
+      file: { filename: 'contract.pdf', content: btoa(String.fromCharCode(...samplePdf('Forms'))) },
+      signers: [],
+    });
+    const link = await fixture<HTMLElement & { updateComplete: Promise<boolean> }>(
+      html`<esign-signing-link endpoint=${ENDPOINT} lang="en" document-id=${stored.document.uuid}></esign-signing-link>`,
+    );
     await link.updateComplete;
     link.shadowRoot!.querySelector<HTMLButtonElement>('[part="add-signer"]')!.click();
     await link.updateComplete;

@@ -20,7 +20,10 @@ describe('esign-identify: methods follow the country', () => {
     select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
     await el.updateComplete;
   };
-  const onlyTile = (el: EsignIdentify) => { const tile = el.shadowRoot!.querySelector('.channel.only'); return tile ? plain(tile.textContent.trim()) : null; };
+  const onlyTile = (el: EsignIdentify) => {
+    const tile = el.shadowRoot!.querySelector('.channel.only');
+    return tile ? plain(tile.textContent.trim()) : null;
+  };
   const select = (el: EsignIdentify) => personForm(el).shadowRoot!.querySelector<HTMLSelectElement>('#country')!;
   /** What the person sees after a key: the country shown, the methods offered, the one named alone, the hint. */
   const shown = (el: EsignIdentify) => ({
@@ -29,7 +32,8 @@ describe('esign-identify: methods follow the country', () => {
     only: onlyTile(el),
     hint: personForm(el).shadowRoot!.querySelector('#code-hint')?.textContent.trim(),
   });
-  const actions = (el: EsignIdentify) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, plain(b.textContent.trim())]);
+  const actions = (el: EsignIdentify) =>
+    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, plain(b.textContent.trim())]);
 
   for (const listed of ['', 'smartid,mobile']) {
     it(`offers no Mobile-ID for Latvia, which it cannot serve, and offers it once the country is Lithuania or Estonia${listed ? ' (the host listing both)' : ''}`, async () => {

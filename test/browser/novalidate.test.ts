@@ -22,7 +22,7 @@ function field(el: EsignIdentify, id: string) {
   return { input: root?.querySelector<HTMLInputElement>(`#${id}`) ?? null, text: root?.textContent ?? '' };
 }
 
-describe('novalidate: the service\'s field errors land on their fields', () => {
+describe("novalidate: the service's field errors land on their fields", () => {
   for (const lang of LANGUAGES) {
     it(`a personal code the service refuses (40005), in ${lang}`, async () => {
       await loadStrings(lang);

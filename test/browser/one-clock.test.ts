@@ -11,7 +11,7 @@ import { ENDPOINT, plain, submitButton, type, until } from './helpers.js';
 const SLOW_PERSON = '39001010607';
 
 describe('one clock for everything a waiting session shows', () => {
-  it('woken past the time to confirm, the status and the code\'s box say the time is up together', async () => {
+  it("woken past the time to confirm, the status and the code's box say the time is up together", async () => {
     const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="500"></esign-identify>`);
     await type(el, 'code', SLOW_PERSON);
     submitButton(el).click();

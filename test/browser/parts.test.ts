@@ -9,7 +9,11 @@ import { ENDPOINT, deepActiveElement, personForm, submitButton, type, until } fr
 async function storedDocument(): Promise<string> {
   let text = '';
   for (const byte of samplePdf()) text += String.fromCharCode(byte);
-  const answer = await new EsignClient({ endpoint: ENDPOINT }).uploadDocument({ access: 'private', file: { filename: 'contract.pdf', content: btoa(text) }, signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }] });
+  const answer = await new EsignClient({ endpoint: ENDPOINT }).uploadDocument({
+    access: 'private',
+    file: { filename: 'contract.pdf', content: btoa(text) },
+    signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
+  });
   return answer.document.uuid;
 }
 
@@ -57,8 +61,10 @@ describe('forwarded parts and the success slot', () => {
     expect(getComputedStyle(submit).backgroundColor).to.equal('rgb(13, 14, 15)');
   });
 
-  it('shows the host\'s own success content from the success slot', async () => {
-    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100"><p slot="success" id="welcome">Welcome back</p></esign-identify>`);
+  it("shows the host's own success content from the success slot", async () => {
+    const el = await fixture<EsignIdentify>(
+      html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100"><p slot="success" id="welcome">Welcome back</p></esign-identify>`,
+    );
     await type(el, 'code', '40504040001');
     const done = oneEvent(el, 'esign-authenticated');
     submitButton(el).click();

@@ -101,7 +101,11 @@ describe('polling through network faults', () => {
     submitButton(el).click();
     await started;
     // the lost line says by when to confirm: the start and Smart-ID's three minutes, as a clock time
-    const deadline = new Date(el.shadowRoot!.querySelector<EsignStatus>('esign-status')!.since + 180_000).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const deadline = new Date(el.shadowRoot!.querySelector<EsignStatus>('esign-status')!.since + 180_000).toLocaleTimeString('en', {
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     const lost = en['session.offline'].replace('{time}', deadline);
     await until(() => said.includes(lost), 'the connection said lost', 10_000);
     // in the tone of a state that recovers by itself (the host's warning colour), not an error's
@@ -158,7 +162,11 @@ describe('an "ok" answer with nothing the result is made of (broken on the way)'
 
   const cases: { tag: string; result: string; prepare: (el: HTMLElement & Record<string, unknown>) => void }[] = [
     { tag: 'esign-identify', result: 'esign-authenticated', prepare: () => undefined },
-    { tag: 'esign-sign', result: 'esign-signed', prepare: (el) => (el['files'] = new File([samplePdf('Contract', 1) as BlobPart], 'contract.pdf', { type: 'application/pdf' })) },
+    {
+      tag: 'esign-sign',
+      result: 'esign-signed',
+      prepare: (el) => (el['files'] = new File([samplePdf('Contract', 1) as BlobPart], 'contract.pdf', { type: 'application/pdf' })),
+    },
     { tag: 'esign-hash-sign', result: 'esign-hash-signed', prepare: (el) => (el['hash'] = 'a'.repeat(64)) },
   ];
   for (const { tag, result, prepare } of cases) {
@@ -172,10 +180,11 @@ describe('an "ok" answer with nothing the result is made of (broken on the way)'
         await type(el, 'code', '40504040001');
         const events: string[] = [];
         const codes: string[] = [];
-        for (const name of ['esign-started', result, 'esign-error', 'esign-cancelled']) el.addEventListener(name, (event) => {
-          events.push(name);
-          if (name === 'esign-error') codes.push((event as CustomEvent<{ code: string }>).detail.code);
-        });
+        for (const name of ['esign-started', result, 'esign-error', 'esign-cancelled'])
+          el.addEventListener(name, (event) => {
+            events.push(name);
+            if (name === 'esign-error') codes.push((event as CustomEvent<{ code: string }>).detail.code);
+          });
         await faults('empty-ok');
         submitButton(el).click();
         await until(() => events.includes('esign-error'), 'the error', 10_000);

@@ -52,7 +52,9 @@ function part(el: EsignDocumentPreview, name: string): HTMLElement {
 describe('esign-document-preview', () => {
   it('draws the first page of a PDF with a text layer, and pages through with the keyboard, focus kept', async () => {
     const loaded: CustomEvent<PreviewLoadedDetail>[] = [];
-    const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e)}></esign-document-preview>`);
+    const el = await fixture<EsignDocumentPreview>(
+      html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e)}></esign-document-preview>`,
+    );
     expect(el.shadowRoot!.textContent.trim(), 'nothing without a file').to.equal('');
     el.file = pdfFile('Lease agreement', 3);
     await shown(el, 'Page 1 of 3');
@@ -104,7 +106,7 @@ describe('esign-document-preview', () => {
     await sendKeys({ press: 'ArrowDown' });
     await until(() => viewport.scrollTop > 0, 'the arrows scroll within the page');
     // Firefox scrolls smoothly: the person reads on once the scrolling has stopped
-    for (let last = -1; viewport.scrollTop !== last; ) {
+    for (let last = -1; viewport.scrollTop !== last;) {
       last = viewport.scrollTop;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -177,7 +179,7 @@ describe('esign-document-preview', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('lists a container\'s files and shows each PDF among them', async () => {
+  it("lists a container's files and shows each PDF among them", async () => {
     const files = [
       { name: 'contract.pdf', content: base64(samplePdf('Main contract', 2)) },
       { name: 'annex <b>&.pdf', content: base64(samplePdf('Annex one', 1)) },
@@ -187,21 +189,28 @@ describe('esign-document-preview', () => {
     const signed = await client.waitForResult('smartid', 'sign', start.token, { interval: 200 });
     const bytes = Uint8Array.from(atob(signed.file.content), (c) => c.charCodeAt(0));
     const loaded: PreviewLoadedDetail[] = [];
-    const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`);
+    const el = await fixture<EsignDocumentPreview>(
+      html`<esign-document-preview lang="en" @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`,
+    );
     el.file = new File([bytes], signed.file.name);
     await shown(el, 'Main contract');
     const rows = [...el.shadowRoot!.querySelectorAll('.files li')].map((li) => li.querySelector('.file-name')!.getAttribute('title'));
     expect(rows).to.deep.equal(['contract.pdf', 'annex <b>&.pdf', 'notes.txt']);
     expect(el.shadowRoot!.querySelector('#files-title')!.textContent).to.equal('3 files in the container');
     const buttons = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.files button')];
-    expect(buttons.map((b) => b.getAttribute('aria-pressed')), 'PDFs only, the first shown').to.deep.equal(['true', 'false']);
+    expect(
+      buttons.map((b) => b.getAttribute('aria-pressed')),
+      'PDFs only, the first shown',
+    ).to.deep.equal(['true', 'false']);
     // which file the page below is, said above it
     const shownName = () => el.shadowRoot!.querySelector('[part="shown"]')?.querySelector('.file-name')?.getAttribute('title');
     expect(el.shadowRoot!.querySelector('[part="shown"]')!.textContent).to.contain(en['preview.shown']);
     expect(shownName()).to.equal('contract.pdf');
     await expect(el).to.be.accessible();
     buttons[1]!.click();
-    await shown(el, 'Annex one').catch((e) => { throw new Error(`${e.message}: ${el._status} ${el._error} [${textLayer(el)}] ${el.shadowRoot!.textContent}`); });
+    await shown(el, 'Annex one').catch((e) => {
+      throw new Error(`${e.message}: ${el._status} ${el._error} [${textLayer(el)}] ${el.shadowRoot!.textContent}`);
+    });
     expect(part(el, 'viewport').getAttribute('aria-label')).to.equal('Preview of annex <b>&.pdf');
     expect(shownName()).to.equal('annex <b>&.pdf');
     expect(loaded).to.deep.equal([
@@ -211,7 +220,7 @@ describe('esign-document-preview', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('shows a container\'s short file names whole at 320 px, beside their sizes and Show buttons', async () => {
+  it("shows a container's short file names whole at 320 px, beside their sizes and Show buttons", async () => {
     const files = [
       { name: 'contract-5p.pdf', content: base64(samplePdf('Main contract', 1)) },
       { name: 'annex-12.pdf', content: base64(samplePdf('Annex', 1)) },
@@ -252,7 +261,9 @@ describe('esign-document-preview', () => {
   it('says when a file has no preview, and when a PDF is broken', async () => {
     const errors: EsignErrorDetail[] = [];
     const loaded: PreviewLoadedDetail[] = [];
-    const el = await fixture<EsignDocumentPreview>(html`<esign-document-preview lang="en" @esign-error=${(e: CustomEvent<EsignErrorDetail>) => errors.push(e.detail)} @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`);
+    const el = await fixture<EsignDocumentPreview>(
+      html`<esign-document-preview lang="en" @esign-error=${(e: CustomEvent<EsignErrorDetail>) => errors.push(e.detail)} @esign-preview-loaded=${(e: CustomEvent<PreviewLoadedDetail>) => loaded.push(e.detail)}></esign-document-preview>`,
+    );
     el.file = new File(['just text'], 'readme.txt');
     await until(() => el.shadowRoot!.textContent.includes(en['preview.unsupported']), 'no preview said');
     expect(loaded).to.deep.equal([{ fileName: 'readme.txt', pages: 0 }]);
@@ -265,7 +276,7 @@ describe('esign-document-preview', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('says so, as a setup error, when PDF.js\'s worker is not where the preview looks for it', async () => {
+  it("says so, as a setup error, when PDF.js's worker is not where the preview looks for it", async () => {
     const errors: EsignErrorDetail[] = [];
     const loaded: PreviewLoadedDetail[] = [];
     const el = await fixture<EsignDocumentPreview>(

@@ -31,7 +31,11 @@ class FakeService {
     const step = this.polls.length > 1 ? this.polls.shift()! : (this.polls[0] ?? 'waiting');
     if (step === 'drop') return Promise.reject(new TypeError('Failed to fetch'));
     if (step === 'hang') return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-    return Promise.resolve(json(step === 'ok' ? { status: 'ok', code: '40504040001', country: 'EE', name: 'OK', surname: 'TESTNUMBER', token: 'fake-token-1' } : { status: 'waiting' }));
+    return Promise.resolve(
+      json(
+        step === 'ok' ? { status: 'ok', code: '40504040001', country: 'EE', name: 'OK', surname: 'TESTNUMBER', token: 'fake-token-1' } : { status: 'waiting' },
+      ),
+    );
   };
 
   count(kind: string): number {
@@ -63,7 +67,9 @@ class FakeSessionHost extends LitElement implements SessionElement {
 
   protected override render() {
     const state = this.controller?.state;
-    const seen = state ? `${state}${state === 'waiting' && this.controller?.connection ? `:${this.controller.connection}` : ''}${state === 'waiting' && this.controller?.cameBack ? ':back-on-page' : ''}` : '';
+    const seen = state
+      ? `${state}${state === 'waiting' && this.controller?.connection ? `:${this.controller.connection}` : ''}${state === 'waiting' && this.controller?.cameBack ? ':back-on-page' : ''}`
+      : '';
     if (seen && this.drawn.at(-1) !== seen) this.drawn.push(seen);
     return html`${seen}`;
   }
@@ -93,7 +99,7 @@ async function made(finish?: (raw: Answer) => Promise<string>, id = 'fake'): Pro
   const seen: Seen = { finished: [], stateAtFinish: [], announced: [], restored: [], events: { started: 0, cancelled: 0, error: [] } };
   host.addEventListener('esign-started', () => seen.events.started++);
   host.addEventListener('esign-cancelled', () => seen.events.cancelled++);
-  host.addEventListener('esign-error', (e) => seen.events.error.push((e).detail));
+  host.addEventListener('esign-error', (e) => seen.events.error.push(e.detail));
   const config: SessionConfig<'login', string> = {
     kind: 'login',
     start: (client, _channel, person, signal) => client.call(smartIdLogin, { code: person.code, country: person.country }, {}, { signal }),
@@ -165,7 +171,8 @@ describe('SessionController with a fake service', () => {
 
   it('a start the proxy limits ends with the time to wait, said in place of Try again; no session, no poll', async () => {
     const { controller, service, seen } = await made();
-    service.start = () => json({ status: 'error', message: 'Too many sessions started', proxy_error: 'rate-limited', retry_after: 90 }, 429, { 'retry-after': '90' });
+    service.start = () =>
+      json({ status: 'error', message: 'Too many sessions started', proxy_error: 'rate-limited', retry_after: 90 }, 429, { 'retry-after': '90' });
     const failed = await start(controller).then(
       () => null,
       (error: unknown) => error as EsignError,

@@ -74,7 +74,10 @@ function config(seen: Seen, kept?: Record<string, string>): SessionConfig<'login
   };
 }
 
-async function hostWith(kept?: Record<string, string>, id = 'one'): Promise<{ host: TestSessionHost; controller: SessionController<'login', string>; seen: Seen }> {
+async function hostWith(
+  kept?: Record<string, string>,
+  id = 'one',
+): Promise<{ host: TestSessionHost; controller: SessionController<'login', string>; seen: Seen }> {
   const host = await fixture<TestSessionHost>(testHtml`<test-session-host id=${id}></test-session-host>`);
   const seen: Seen = { starts: 0, finished: [], announced: [], kept: 0, restored: [], events: { started: [], cancelled: [], error: [] } };
   host.addEventListener('esign-started', (e) => seen.events.started.push(e));
@@ -87,7 +90,8 @@ async function hostWith(kept?: Record<string, string>, id = 'one'): Promise<{ ho
 
 const person = (code: string): StartRequest => ({ person: { channel: 'smartid', code, country: 'LT' }, channel: 'smartid' });
 const counts = (seen: Seen) => ({ started: seen.events.started.length, cancelled: seen.events.cancelled.length, error: seen.events.error.length });
-const faults = (plan?: string) => fetch(`/__faults/poll${plan === undefined ? '' : `?plan=${plan}`}`).then((response) => response.json() as Promise<{ faulted: number; left: number }>);
+const faults = (plan?: string) =>
+  fetch(`/__faults/poll${plan === undefined ? '' : `?plan=${plan}`}`).then((response) => response.json() as Promise<{ faulted: number; left: number }>);
 
 describe('SessionController', () => {
   afterEach(async () => {
@@ -118,7 +122,23 @@ describe('SessionController', () => {
 
   it('keeps its state read-only from outside', async () => {
     const { controller } = await hostWith();
-    const fields = ['state', 'channel', 'token', 'controlCode', 'since', 'error', 'fieldError', 'connection', 'cameBack', 'result', 'expired', 'who', 'subject', 'busy', 'deadline'];
+    const fields = [
+      'state',
+      'channel',
+      'token',
+      'controlCode',
+      'since',
+      'error',
+      'fieldError',
+      'connection',
+      'cameBack',
+      'result',
+      'expired',
+      'who',
+      'subject',
+      'busy',
+      'deadline',
+    ];
     for (const field of fields) {
       expect(() => Object.assign(controller, { [field]: 'x' }), field).to.throw(TypeError);
     }
@@ -185,7 +205,15 @@ describe('SessionController', () => {
     expect(record, 'kept while waiting').to.be.a('string');
     expect(first.seen.kept).to.equal(1);
     const kept = JSON.parse(record!) as Record<string, unknown>;
-    expect(kept).to.deep.include({ kind: 'login', channel: 'smartid', token: first.controller.token, controlCode: first.controller.controlCode, who: '3900••••607', subject: 'the subject', extra: { hash: 'abc' } });
+    expect(kept).to.deep.include({
+      kind: 'login',
+      channel: 'smartid',
+      token: first.controller.token,
+      controlCode: first.controller.controlCode,
+      who: '3900••••607',
+      subject: 'the subject',
+      extra: { hash: 'abc' },
+    });
     // the page goes away (no removal at the service: a reload does not cancel) and comes back
     first.host.remove();
     await running;
@@ -208,7 +236,21 @@ describe('SessionController', () => {
     const { host, controller, seen } = await hostWith(undefined, 'late');
     const key = recordKey(host);
     const since = Date.now() - 400_000;
-    sessionStorage.setItem(key, JSON.stringify({ v: 1, kind: 'login', channel: 'mobile', token: 't', controlCode: '1234', since, until: since + 150_000, who: 'x', subject: '', extra: { a: 'b' } }));
+    sessionStorage.setItem(
+      key,
+      JSON.stringify({
+        v: 1,
+        kind: 'login',
+        channel: 'mobile',
+        token: 't',
+        controlCode: '1234',
+        since,
+        until: since + 150_000,
+        who: 'x',
+        subject: '',
+        extra: { a: 'b' },
+      }),
+    );
     await controller.resumeKept();
     expect([controller.state, controller.expired, controller.channel, host.channel]).to.deep.equal(['error' satisfies SessionState, true, 'mobile', 'mobile']);
     expect(counts(seen)).to.deep.equal({ started: 0, cancelled: 0, error: 1 });

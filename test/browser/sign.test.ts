@@ -147,7 +147,6 @@ describe('esign-sign: signing', () => {
     expect(el.shadowRoot!.querySelectorAll('[part="download"]').length).to.equal(1);
   });
 
-
   for (const [lang, t, channel] of [
     ['lv', lv, 'smartid'],
     ['et', et, 'mobile'],
@@ -198,7 +197,11 @@ describe('esign-sign: signing', () => {
     submitButton(el as never).click();
     await until(() => errors.includes('document-corrupted'), 'the service refuses the file');
     await until(() => deepActiveElement()?.getAttribute('part') === 'retry', 'the focus on what helps');
-    const actions = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [b.getAttribute('part'), b.className, b.textContent.trim()]);
+    const actions = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.actions button')].map((b) => [
+      b.getAttribute('part'),
+      b.className,
+      b.textContent.trim(),
+    ]);
     expect(actions).to.deep.equal([['retry', 'primary', en['sign.pick-other']]]);
     expect(deepText(el)).not.to.include(en['action.edit']);
     await expect(el).to.be.accessible();
@@ -265,9 +268,15 @@ describe('esign-sign: signing', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('sums the signature up under who signed: its level, its method and when, in the person\'s words and time', async () => {
+  it("sums the signature up under who signed: its level, its method and when, in the person's words and time", async () => {
     const cases: { lang: string; attrs: Record<string, string>; code: string; mobile: boolean; words: string[] }[] = [
-      { lang: 'en', attrs: { 'certificate-level': 'QUALIFIED' }, code: '40504040001', mobile: false, words: [en['sign.level.advanced-qc'], en['channel.smartid']] },
+      {
+        lang: 'en',
+        attrs: { 'certificate-level': 'QUALIFIED' },
+        code: '40504040001',
+        mobile: false,
+        words: [en['sign.level.advanced-qc'], en['channel.smartid']],
+      },
       { lang: 'lv', attrs: { country: 'EE' }, code: '40504040001', mobile: false, words: [lv['sign.level.qes'], lv['channel.smartid']] },
       { lang: 'et', attrs: { 'certificate-level': 'QUALIFIED' }, code: '50001018865', mobile: true, words: [et['sign.level.qes'], et['channel.mobile']] },
     ];
@@ -316,7 +325,10 @@ describe('esign-sign: signing', () => {
     await el.updateComplete;
     const after = el.shadowRoot!.querySelector<EsignDocumentPreview>('esign-document-preview')!;
     expect(after.file && (after.file as File).name).to.equal('contract (signed).pdf');
-    await until(() => (after.shadowRoot!.querySelector('.textLayer')?.textContent ?? '').includes('Contract') && ink(after) > inkBefore, 'the signed file drawn with more on the page');
+    await until(
+      () => (after.shadowRoot!.querySelector('.textLayer')?.textContent ?? '').includes('Contract') && ink(after) > inkBefore,
+      'the signed file drawn with more on the page',
+    );
     // one download in the card: the signed file's, not the preview's own beside it
     const previewLink = after.shadowRoot!.querySelector('[part="open"]')!;
     expect(getComputedStyle(previewLink).display).to.equal('none');
@@ -455,7 +467,9 @@ describe('esign-sign: signing', () => {
     await el.cancel();
     expect(await running).to.equal('cancelled');
     await until(() => deepText(el).includes(en['sign.cancelled']), 'the cancelled words');
-    expect(el.shadowRoot!.querySelector('[part="subject"] .file-name')!.getAttribute('title'), 'the document named above the words').to.equal(el.documents[0]!.name);
+    expect(el.shadowRoot!.querySelector('[part="subject"] .file-name')!.getAttribute('title'), 'the document named above the words').to.equal(
+      el.documents[0]!.name,
+    );
     await expect(el).to.be.accessible();
     let code = '';
     await new EsignClient({ endpoint: ENDPOINT, lang: 'en' }).mobileSignStatus(detail.token).catch((error) => (code = error.code));
@@ -491,7 +505,7 @@ describe('esign-hash-sign', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('names what is signed in the site\'s words, above the form and beside the code while waiting; the hash under Technical details, in groups of four', async () => {
+  it("names what is signed in the site's words, above the form and beside the code while waiting; the hash under Technical details, in groups of four", async () => {
     const el = await hashElement({ hash: hex, subject: 'Payment order 123' });
     const root = el.shadowRoot!;
     expect(root.querySelector('[part="subject"]')!.textContent.trim()).to.equal('Payment order 123');
@@ -535,7 +549,9 @@ describe('esign-hash-sign', () => {
     expect(el.shadowRoot!.querySelector('details[part="details"]'), 'no disclosure: the hash is what is shown').to.equal(null);
     expect(el.shadowRoot!.querySelector('[part="hash"]')!.textContent).to.equal(hex);
     expect(el.shadowRoot!.querySelector('[part="subject"]')).to.equal(null);
-    const slotted = await fixture<EsignHashSign>(html`<esign-hash-sign endpoint=${ENDPOINT} lang="en" hash=${hex}><span slot="subject">Payment order <b>123</b></span></esign-hash-sign>`);
+    const slotted = await fixture<EsignHashSign>(
+      html`<esign-hash-sign endpoint=${ENDPOINT} lang="en" hash=${hex}><span slot="subject">Payment order <b>123</b></span></esign-hash-sign>`,
+    );
     expect(slotted.shadowRoot!.querySelector<HTMLDetailsElement>('details[part="details"]')!.open).to.equal(false);
     const slot = slotted.shadowRoot!.querySelector<HTMLSlotElement>('[part="subject"] slot')!;
     expect(slot.assignedElements().map((e) => e.textContent)).to.deep.equal(['Payment order 123']);

@@ -78,7 +78,11 @@ describe('signer: the person the site fixed', () => {
     );
     await personForm(el as never).updateComplete;
     await expect(el).to.be.accessible();
-    expect([field(el, 'phone').shown, field(el, 'phone').spoken, field(el, 'phone').hint]).to.deep.equal(['+370\u00a06••\u00a0••666', '+370, ending in 6 6 6', en['form.fixed']]);
+    expect([field(el, 'phone').shown, field(el, 'phone').spoken, field(el, 'phone').hint]).to.deep.equal([
+      '+370\u00a06••\u00a0••666',
+      '+370, ending in 6 6 6',
+      en['form.fixed'],
+    ]);
     expect([field(el, 'code').shown, field(el, 'code').spoken]).to.deep.equal(['5000••••865', 'ending in 8 6 5']);
     // the hash and the signer read alike: framed the same way
     const hash = el.shadowRoot!.querySelector('[part="hash"]')!;
@@ -95,11 +99,11 @@ describe('signer: the person the site fixed', () => {
     expect((await done).detail.signatureValue).to.be.a('string');
   });
 
-  it('says in the person\'s language that they can sign only as the person logged in (signer-mismatch), once', async () => {
+  it("says in the person's language that they can sign only as the person logged in (signer-mismatch), once", async () => {
     signedIn('40504040001,EE');
     const el = await signWith('30303039914,LT', 'lt');
     const errors: EsignErrorDetail[] = [];
-    el.addEventListener('esign-error', (event) => errors.push((event).detail));
+    el.addEventListener('esign-error', (event) => errors.push(event.detail));
     let thrown: unknown;
     await el.start().catch((error: unknown) => (thrown = error));
     expect((thrown as { code?: string }).code).to.equal('signer-mismatch');

@@ -15,7 +15,13 @@ import { deepText, submitButton, type, until } from './helpers.js';
 // success is ever shown.
 
 describe('a result the site refuses', () => {
-  for (const [lang, words] of [['en', en], ['lt', lt], ['lv', lv], ['et', et], ['ru', ru]] as const) {
+  for (const [lang, words] of [
+    ['en', en],
+    ['lt', lt],
+    ['lv', lv],
+    ['et', et],
+    ['ru', ru],
+  ] as const) {
     it(`ends the login with the site's refusal, said in ${lang}, no success and no action that brings it back`, async () => {
       const el = await fixture<EsignIdentify>(html`<esign-identify endpoint="/esign-refusing" lang=${lang} country="EE" poll-interval="200"></esign-identify>`);
       const counts = { started: 0, authenticated: 0, error: 0 };

@@ -34,7 +34,10 @@ describe('a status detail of several items', () => {
     const desktop = await statusOfWidth(900);
     const wide = lines(desktop);
     expect(new Set(wide.tops).size, 'one line').to.equal(1);
-    expect(wide.separators.every((display) => display !== 'none'), 'separators shown').to.equal(true);
+    expect(
+      wide.separators.every((display) => display !== 'none'),
+      'separators shown',
+    ).to.equal(true);
     expect(desktop.shadowRoot!.querySelector('.detail')!.textContent.replace(/\s+/g, ' ').trim()).to.equal(items.join(' · ').replace(/\s+/g, ' '));
     await expect(desktop).to.be.accessible();
   });

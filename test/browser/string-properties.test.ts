@@ -15,7 +15,7 @@ const NUMBER_SAMPLES = ['500', '0'];
 
 let total = 0;
 
-describe('properties set to their attribute\'s string form', () => {
+describe("properties set to their attribute's string form", () => {
   for (const tag of Object.keys(ELEMENTS)) {
     it(`${tag}: every property reads its attribute form`, async () => {
       const ctor = customElements.get(tag) as unknown as typeof LitElement;

@@ -18,11 +18,15 @@ async function storedDocument(): Promise<string> {
   const bytes = samplePdf();
   let text = '';
   for (const byte of bytes) text += String.fromCharCode(byte);
-  const answer = await client.uploadDocument({ access: 'private', file: { filename: 'contract.pdf', content: btoa(text) }, signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }] });
+  const answer = await client.uploadDocument({
+    access: 'private',
+    file: { filename: 'contract.pdf', content: btoa(text) },
+    signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
+  });
   return answer.document.uuid;
 }
 
-describe('the document elements and Lit\'s update cycle', () => {
+describe("the document elements and Lit's update cycle", () => {
   before(async () => {
     await import('../../src/define.js');
   });
@@ -42,7 +46,9 @@ describe('the document elements and Lit\'s update cycle', () => {
 
   it('Validate keeps the focus while it runs and after, and says the result', async () => {
     const uuid = await storedDocument();
-    const report = await fixture<EsignValidationReport>(html`<esign-validation-report endpoint=${ENDPOINT} lang="en" manual document-id=${uuid}></esign-validation-report>`);
+    const report = await fixture<EsignValidationReport>(
+      html`<esign-validation-report endpoint=${ENDPOINT} lang="en" manual document-id=${uuid}></esign-validation-report>`,
+    );
     const validate = report.shadowRoot!.querySelector<HTMLButtonElement>('[part="validate"]')!;
     validate.focus();
     const validated: Event[] = [];

@@ -46,8 +46,12 @@ const occurrences = (text: string, words: string) => text.split(words).length - 
 describe('the time left', () => {
   it('at 0:00 says once that the time is up and the result is being checked, asks for no PIN, offers to start again', async () => {
     const deadline = Date.now() + 1_500;
-    const status = await fixture<EsignStatus>(html`<esign-status lang="lv" state="waiting" message=${lv['status.waiting']} .since=${Date.now() - 60_000} .until=${deadline}></esign-status>`);
-    const code = await fixture<HTMLElement>(html`<esign-control-code lang="lv" code="3560" channel="smartid" kind="login" .until=${deadline}></esign-control-code>`);
+    const status = await fixture<EsignStatus>(
+      html`<esign-status lang="lv" state="waiting" message=${lv['status.waiting']} .since=${Date.now() - 60_000} .until=${deadline}></esign-status>`,
+    );
+    const code = await fixture<HTMLElement>(
+      html`<esign-control-code lang="lv" code="3560" channel="smartid" kind="login" .until=${deadline}></esign-control-code>`,
+    );
     expect(deepText(status)).to.contain(lv['status.waiting']);
     expect(deepText(code)).to.contain(lv['code.warning']);
     await until(() => deepText(status).includes(lv['status.time-up']), 'the time is up', 5_000);
@@ -296,7 +300,9 @@ describe('the method and country remembered', () => {
   after(() => localStorage.removeItem(KEY));
 
   async function logInWithMobileId(attributes = ''): Promise<EsignIdentify> {
-    const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100" channel="mobile" ?no-remember=${attributes === 'no-remember'}></esign-identify>`);
+    const el = await fixture<EsignIdentify>(
+      html`<esign-identify endpoint=${ENDPOINT} lang="en" poll-interval="100" channel="mobile" ?no-remember=${attributes === 'no-remember'}></esign-identify>`,
+    );
     await type(el, 'phone', '+37060000666');
     await type(el, 'code', '50001018865');
     const done = oneEvent(el, 'esign-authenticated');
@@ -335,10 +341,12 @@ describe('the method and country remembered', () => {
     expect([off.channel, off.country]).to.deep.equal(['smartid', '']);
   });
 
-  it('keeps the method and country of a session followed on after a reload that then ended well: its own, not the new page\'s', async () => {
+  it("keeps the method and country of a session followed on after a reload that then ended well: its own, not the new page's", async () => {
     // the first poll held a moment at the test server: the page goes away while the person confirms
     await fetch('/__faults/poll?plan=stall');
-    const first = await fixture<EsignIdentify>(html`<esign-identify id="kept-login" endpoint=${ENDPOINT} lang="en" poll-interval="100" channel="mobile"></esign-identify>`);
+    const first = await fixture<EsignIdentify>(
+      html`<esign-identify id="kept-login" endpoint=${ENDPOINT} lang="en" poll-interval="100" channel="mobile"></esign-identify>`,
+    );
     await type(first, 'phone', '+37060000666');
     await type(first, 'code', '50001018865');
     const starting = first.start().catch(() => undefined);

@@ -62,7 +62,11 @@ describe('at a high zoom', () => {
   }
 
   /** A login that ends in an error (the sandbox's person who declines in the app) in a frame of that size, its frames settled. */
-  async function failedIn(width: number, height: number, lang = 'en'): Promise<{ frame: HTMLIFrameElement; el: EsignIdentify; inside: Window; status: DOMRect; retry: DOMRect }> {
+  async function failedIn(
+    width: number,
+    height: number,
+    lang = 'en',
+  ): Promise<{ frame: HTMLIFrameElement; el: EsignIdentify; inside: Window; status: DOMRect; retry: DOMRect }> {
     const { frame, el } = await pageOfSize(width, height, lang);
     el.pollInterval = 100;
     await type(el, 'code', '30403039917');
@@ -77,7 +81,7 @@ describe('at a high zoom', () => {
     return { frame, el, inside, status, retry };
   }
 
-  it('brings an error\'s heading into view with the focused action where both fit (320 × 400)', async () => {
+  it("brings an error's heading into view with the focused action where both fit (320 × 400)", async () => {
     const { frame, el, inside, retry } = await failedIn(320, 400);
     try {
       const heading = el.shadowRoot!.querySelector('esign-status')!.shadowRoot!.querySelector('.message')!.getBoundingClientRect();
@@ -149,12 +153,13 @@ describe('the signing card on a phone', () => {
     const { samplePdf } = await import('esign-sandbox/sample-pdf');
     // a File of the frame's own (the element asks its window whether it holds a Blob)
     el.files = [new inside.File([samplePdf('Contract', 2) as BlobPart], 'Sutartis.pdf', { type: 'application/pdf' })];
-    const viewport = () => el.shadowRoot!.querySelector('esign-document-preview')?.shadowRoot?.querySelector('[part="viewport"]')?.getBoundingClientRect() ?? new DOMRect();
+    const viewport = () =>
+      el.shadowRoot!.querySelector('esign-document-preview')?.shadowRoot?.querySelector('[part="viewport"]')?.getBoundingClientRect() ?? new DOMRect();
     await until(() => viewport().height > 100, 'the preview drawn');
     return { frame, viewport };
   }
 
-  it('keeps the preview to 40% of a phone\'s height, so the Sign button stays in reach; on a desktop, 70%', async () => {
+  it("keeps the preview to 40% of a phone's height, so the Sign button stays in reach; on a desktop, 70%", async () => {
     for (const [width, height, share] of [
       [360, 740, 0.4],
       [1280, 800, 0.7],

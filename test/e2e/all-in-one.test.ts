@@ -50,7 +50,9 @@ describe('the all-in-one script-tag file', () => {
       'esign-elements-session-controller.js',
       'esign-elements-status.js',
     ]);
-    const defined = await tab.evaluate(() => ['esign-sign', 'esign-document', 'esign-document-upload', 'esign-document-preview'].map((tag) => Boolean(customElements.get(tag))));
+    const defined = await tab.evaluate(() =>
+      ['esign-sign', 'esign-document', 'esign-document-upload', 'esign-document-preview'].map((tag) => Boolean(customElements.get(tag))),
+    );
     assert.deepEqual(defined, [false, false, false, false]);
     await tab.close();
   });

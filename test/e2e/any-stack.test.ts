@@ -62,7 +62,13 @@ const recipes: Recipe[] = [
 ];
 
 /** A process of this test, once `url` answers. */
-async function started(command: string, args: string[], env: Record<string, string>, url: string, cwd?: string): Promise<{ child: ChildProcess; log: () => string }> {
+async function started(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  url: string,
+  cwd?: string,
+): Promise<{ child: ChildProcess; log: () => string }> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   children.push(child);
   let log = '';
@@ -76,8 +82,11 @@ async function started(command: string, args: string[], env: Record<string, stri
 async function nginx(proxyPort: number, sitePort: number, port: number): Promise<string> {
   const dir = scratchDir('esign-nginx-');
   const [block] = nginxBlocks('docs/any-stack.md');
-  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), 'the doc\'s block names the ports it says');
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)));
+  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), "the doc's block names the ports it says");
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)),
+  );
   await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `http://127.0.0.1:${port}/esign/`);
   return `http://127.0.0.1:${port}`;
 }
@@ -111,16 +120,40 @@ async function logInThere(page: Page, origin: string, where: 'provider' | 'site'
 
 for (const recipe of recipes) {
   describe(`any stack: the ${recipe.name} recipe behind nginx with esign-proxy`, () => {
-    it('a login becomes the site\'s own session, the page greets from the server, and signing is gated to that person; a forged or an old delivery is refused, a replayed one taken without a new session', async () => {
+    it("a login becomes the site's own session, the page greets from the server, and signing is gated to that person; a forged or an old delivery is refused, a replayed one taken without a new session", async () => {
       const sitePort = await freePort();
       const proxyPort = await freePort();
       const frontPort = await freePort();
       const origin = `http://127.0.0.1:${frontPort}`;
       // each recipe is a client of esign-proxy's OpenID Provider: registered in its clients file, the issuer on the site's origin
       const clients = join(scratchDir('esign-oidc-clients-'), 'clients.json');
-      writeFileSync(clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`, `${origin}/auth/esign/callback`], client_name: `A site in ${recipe.name}` }]));
-      const oidcProxy = { ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: clients, ESIGN_OIDC_SUBJECT_SECRET: 'the-any-stack-subject-secret', ESIGN_TRUST_PROXY: '1' };
-      const oidcSite = { PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET: 'the-any-stack-session-secret', DJANGO_SECRET_KEY: 'the-any-stack-django-secret-key-0123456789', SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite'), SITE_DIR: scratchDir('esign-site-dir-') };
+      writeFileSync(
+        clients,
+        JSON.stringify([
+          {
+            client_id: 'site',
+            client_secret: CLIENT_SECRET,
+            redirect_uris: [`${origin}/callback`, `${origin}/auth/esign/callback`],
+            client_name: `A site in ${recipe.name}`,
+          },
+        ]),
+      );
+      const oidcProxy = {
+        ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`,
+        ESIGN_OIDC_CLIENTS: clients,
+        ESIGN_OIDC_SUBJECT_SECRET: 'the-any-stack-subject-secret',
+        ESIGN_TRUST_PROXY: '1',
+      };
+      const oidcSite = {
+        PUBLIC_URL: origin,
+        ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`,
+        OIDC_CLIENT_ID: 'site',
+        OIDC_CLIENT_SECRET: CLIENT_SECRET,
+        SESSION_SECRET: 'the-any-stack-session-secret',
+        DJANGO_SECRET_KEY: 'the-any-stack-django-secret-key-0123456789',
+        SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite'),
+        SITE_DIR: scratchDir('esign-site-dir-'),
+      };
       await started(
         process.execPath,
         [new URL('../../bin/esign-proxy.js', import.meta.url).pathname],
@@ -137,7 +170,13 @@ for (const recipe of recipes) {
       );
       await nginx(proxyPort, sitePort, frontPort);
       const [command, args] = recipe.command(join(RECIPES, recipe.name));
-      const site = await started(command, args, { PORT: String(sitePort), ESIGN_WEBHOOK_SECRET: SECRET, GOCACHE: join(scratchDir('esign-gocache-'), 'cache'), ...oidcSite }, `http://127.0.0.1:${sitePort}/`, join(RECIPES, recipe.name));
+      const site = await started(
+        command,
+        args,
+        { PORT: String(sitePort), ESIGN_WEBHOOK_SECRET: SECRET, GOCACHE: join(scratchDir('esign-gocache-'), 'cache'), ...oidcSite },
+        `http://127.0.0.1:${sitePort}/`,
+        join(RECIPES, recipe.name),
+      );
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       try {
@@ -152,7 +191,11 @@ for (const recipe of recipes) {
         const pdf = { type: 'pdf', pdf: { files: [{ name: 'contract.pdf', content: Buffer.from(samplePdf('Any stack')).toString('base64') }] } };
         const sign = (body: object) =>
           page.evaluate(async (sent) => {
-            const answer = await fetch('/esign/smartid/sign.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
+            const answer = await fetch('/esign/smartid/sign.json', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(sent),
+            });
             return { status: answer.status, json: (await answer.json()) as { status: string; proxy_error?: string } };
           }, body);
         const other = await sign({ code: '40504040001', country: 'LT', ...pdf });
@@ -160,19 +203,35 @@ for (const recipe of recipes) {
         const own = await sign({ code: '40504040001', country: 'EE', ...pdf });
         assert.equal(own.json.status, 'ok', JSON.stringify(own.json));
         // another browser is nobody: its signing is refused as nobody's
-        const stranger = await fetch(`${origin}/esign/smartid/sign.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE', ...pdf }) });
+        const stranger = await fetch(`${origin}/esign/smartid/sign.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: '40504040001', country: 'EE', ...pdf }),
+        });
         assert.equal(((await stranger.json()) as { proxy_error?: string }).proxy_error, 'signer-unknown');
         // a forged delivery (another secret) and a replayed one (an hour old) are refused by the site
-        const body = JSON.stringify({ type: 'login.verified', timestamp: new Date().toISOString(), data: { kind: 'login', result: { code: '30303039914', country: 'LT', name: 'MALLORY', surname: 'FORGED' } } });
-        const forged = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers: delivery(body, Math.floor(Date.now() / 1000), `whsec_${Buffer.from('not-the-secret-of-this-site-at-all').toString('base64')}`), body });
-        const replayed = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers: delivery(body, Math.floor(Date.now() / 1000) - 3600), body });
+        const body = JSON.stringify({
+          type: 'login.verified',
+          timestamp: new Date().toISOString(),
+          data: { kind: 'login', result: { code: '30303039914', country: 'LT', name: 'MALLORY', surname: 'FORGED' } },
+        });
+        const forged = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, {
+          method: 'POST',
+          headers: delivery(body, Math.floor(Date.now() / 1000), `whsec_${Buffer.from('not-the-secret-of-this-site-at-all').toString('base64')}`),
+          body,
+        });
+        const replayed = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, {
+          method: 'POST',
+          headers: delivery(body, Math.floor(Date.now() / 1000) - 3600),
+          body,
+        });
         assert.deepEqual([forged.status >= 400, replayed.status >= 400, forged.headers.getSetCookie(), replayed.headers.getSetCookie()], [true, true, [], []]);
         // the same delivery signed now is taken: the refusals were the forgery and the age, nothing else
         const headers = delivery(body, Math.floor(Date.now() / 1000));
         const fresh = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers, body });
         assert.ok(fresh.status >= 200 && fresh.status < 300, `${fresh.status} ${site.log().slice(-300)}`);
         // a login by OpenID Connect: a delivery logs nobody in
-        assert.deepEqual(fresh.headers.getSetCookie(), [], 'no delivery makes a session: the login is OpenID Connect\'s');
+        assert.deepEqual(fresh.headers.getSetCookie(), [], "no delivery makes a session: the login is OpenID Connect's");
         // the very same delivery again (captured on its way and replayed within its five minutes): taken, and nothing made of it
         const replay = await fetch(`http://127.0.0.1:${sitePort}/esign-webhook`, { method: 'POST', headers, body });
         assert.ok(replay.status >= 200 && replay.status < 300, `${replay.status}`);

@@ -35,22 +35,37 @@ after(async () => {
 /** The doc's ```apache block, its example addresses put where this test has them. */
 function apacheBlock(origin: string, proxyPort: number): string {
   const block = /```apache\n([\s\S]*?)```/.exec(readFileSync(new URL('../../docs/any-stack.md', import.meta.url), 'utf8'))?.[1];
-  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('https://site.example'), 'the doc\'s block names the addresses it says');
+  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('https://site.example'), "the doc's block names the addresses it says");
   return block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('https://site.example', origin);
 }
 
 const MODULES = ['mpm_event', 'authz_core', 'authn_core', 'authz_user', 'proxy', 'proxy_http', 'headers', 'dir', 'mime', 'auth_openidc'];
 
 describe('a site behind Apache with mod_auth_openidc and no login code', () => {
-  it('asks for a login before /private/, the person logs in on the provider\'s page, and Apache knows them by the ID token', async () => {
+  it("asks for a login before /private/, the person logs in on the provider's page, and Apache knows them by the ID token", async () => {
     const [port, proxyPort] = [await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${port}`;
     const files = oidcFiles();
-    writeFileSync(files.clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/private/callback`], client_name: 'A site behind Apache' }]));
-    await esignProxy({ PORT: String(proxyPort), ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: files.clients, ESIGN_OIDC_KEYS: files.keys, ESIGN_OIDC_SUBJECT_SECRET: 'the-apache-subject-secret', ESIGN_TRUST_PROXY: '1' });
+    writeFileSync(
+      files.clients,
+      JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/private/callback`], client_name: 'A site behind Apache' }]),
+    );
+    await esignProxy({
+      PORT: String(proxyPort),
+      ESIGN_BASE_URL: sandbox.url,
+      ESIGN_ACCESS_TOKEN: TOKEN,
+      ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`,
+      ESIGN_OIDC_CLIENTS: files.clients,
+      ESIGN_OIDC_KEYS: files.keys,
+      ESIGN_OIDC_SUBJECT_SECRET: 'the-apache-subject-secret',
+      ESIGN_TRUST_PROXY: '1',
+    });
     const dir = scratchDir('esign-apache-');
     mkdirSync(join(dir, 'htdocs/private'), { recursive: true });
-    writeFileSync(join(dir, 'htdocs/private/index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Private</title></head><body><p id="private">Only for a person logged in</p></body></html>');
+    writeFileSync(
+      join(dir, 'htdocs/private/index.html'),
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Private</title></head><body><p id="private">Only for a person logged in</p></body></html>',
+    );
     writeFileSync(
       join(dir, 'httpd.conf'),
       `ServerRoot "${dir}"
@@ -71,7 +86,10 @@ ${apacheBlock(origin, proxyPort)}
 </VirtualHost>
 `,
     );
-    const apache = spawn('/usr/sbin/apache2', ['-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, APACHE_RUN_DIR: dir, APACHE_LOCK_DIR: dir } });
+    const apache = spawn('/usr/sbin/apache2', ['-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, APACHE_RUN_DIR: dir, APACHE_LOCK_DIR: dir },
+    });
     children.push(apache);
     let log = '';
     apache.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
@@ -80,7 +98,7 @@ ${apacheBlock(origin, proxyPort)}
     const page = await context.newPage();
     try {
       await page.goto(`${origin}/private/`);
-      assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//, 'sent to the provider\'s page');
+      assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//, "sent to the provider's page");
       assert.match(await page.$eval('h1', (h) => h.textContent), /A site behind Apache/);
       const input = await page.waitForSelector('esign-identify >>> esign-person-form >>> #code');
       await page.select('esign-identify >>> esign-person-form >>> #country', 'EE');
@@ -97,7 +115,11 @@ ${apacheBlock(origin, proxyPort)}
       // another browser is nobody: sent to log in
       // (node:http: fetch says Sec-Fetch-Mode: cors, which mod_auth_openidc answers 401 as a script's call)
       const stranger = await new Promise<{ status: number; location: string }>((resolve, reject) =>
-        get(`${origin}/private/`, { headers: { accept: 'text/html' } }, (answer) => (answer.resume(), resolve({ status: answer.statusCode ?? 0, location: answer.headers.location ?? '' }))).on('error', reject),
+        get(
+          `${origin}/private/`,
+          { headers: { accept: 'text/html' } },
+          (answer) => (answer.resume(), resolve({ status: answer.statusCode ?? 0, location: answer.headers.location ?? '' })),
+        ).on('error', reject),
       );
       assert.equal(stranger.status, 302);
       assert.match(stranger.location, new RegExp(`^${origin}/esign/oidc/auth\\?`));

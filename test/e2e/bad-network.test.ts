@@ -36,7 +36,12 @@ const sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs:
 const env = pagesInChromium(() => ({
   sandbox,
   token: TOKEN,
-  content: (path) => (path === '/page.js' ? PAGE_SCRIPT : path === '/login' ? page('<esign-identify endpoint="/esign" channels="smartid" code="40504040001" country="EE"></esign-identify>') : undefined),
+  content: (path) =>
+    path === '/page.js'
+      ? PAGE_SCRIPT
+      : path === '/login'
+        ? page('<esign-identify endpoint="/esign" channels="smartid" code="40504040001" country="EE"></esign-identify>')
+        : undefined,
   hold: (req: IncomingMessage) => {
     const at = swallow.findIndex((part) => req.url?.includes(part));
     if (at < 0) return false;
@@ -56,9 +61,16 @@ const events = (tab: Page) => tab.evaluate(() => (window as unknown as { events:
 const said = (tab: Page) => tab.evaluate(() => (window as unknown as { said: string[] }).said.map((text) => text.replace(/\b\d{2}:\d{2}\b/, '{time}')));
 /** Whether the line has said this (a `{time}` in it stands for any clock time). */
 const hasSaid = (tab: Page, text: string, timeout: number) =>
-  tab.waitForFunction((words) => (window as unknown as { said: string[] }).said.some((s) => s.replace(/\b\d{2}:\d{2}\b/, '{time}') === words), { timeout, polling: 50 }, text);
+  tab.waitForFunction(
+    (words) => (window as unknown as { said: string[] }).said.some((s) => s.replace(/\b\d{2}:\d{2}\b/, '{time}') === words),
+    { timeout, polling: 50 },
+    text,
+  );
 const outcome = (tab: Page, timeout: number) =>
-  tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated' || e.type === 'esign-error'), { timeout, polling: 50 });
+  tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated' || e.type === 'esign-error'), {
+    timeout,
+    polling: 50,
+  });
 
 async function open(): Promise<Page> {
   const tab = await env.browser.newPage();
@@ -81,7 +93,8 @@ async function lifecycle(tab: Page, state: 'frozen' | 'active'): Promise<void> {
 async function network(tab: Page): Promise<(off: boolean) => Promise<void>> {
   const session = await tab.createCDPSession();
   await session.send('Network.enable');
-  return async (off) => void (await session.send('Network.emulateNetworkConditions', { offline: off, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }));
+  return async (off) =>
+    void (await session.send('Network.emulateNetworkConditions', { offline: off, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }));
 }
 
 describe('a phone on a bad network', () => {
@@ -95,11 +108,17 @@ describe('a phone on a bad network', () => {
     assert.equal(swallow.length, 0, 'the held poll was the first');
     assert.deepEqual(await said(tab), [en['session.offline'], en['session.online']]);
     // said as it came, the line goes after a few seconds instead of staying for the rest of the session
-    await tab.waitForFunction(() => document.querySelector('esign-identify')?.shadowRoot?.querySelector('[part="connection"]')?.textContent?.trim() === '', { timeout: 8_000, polling: 100 });
+    await tab.waitForFunction(() => document.querySelector('esign-identify')?.shadowRoot?.querySelector('[part="connection"]')?.textContent?.trim() === '', {
+      timeout: 8_000,
+      polling: 100,
+    });
     assert.deepEqual(await said(tab), [en['session.offline'], en['session.online']], 'its going is not said');
     clock.advance(6_000); // the person confirmed in the app
     await outcome(tab, 25_000 - (Date.now() - started));
-    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
+    assert.deepEqual(
+      (await events(tab)).map((e) => e.type),
+      ['esign-started', 'esign-authenticated'],
+    );
     await tab.close();
   });
 
@@ -114,14 +133,21 @@ describe('a phone on a bad network', () => {
     assert.deepEqual(failed, { type: 'esign-error', code: 'timeout', message: en['error.start-timeout'], retryable: true });
     // the words on the page, and Try again
     const retry = await tab.evaluateHandle(() => document.querySelector('esign-identify')!.shadowRoot!.querySelector<HTMLButtonElement>('[part="retry"]')!);
-    const status = await tab.evaluate(() => (document.querySelector('esign-identify')!.shadowRoot!.querySelector('esign-status') as unknown as { detail: string }).detail);
+    const status = await tab.evaluate(
+      () => (document.querySelector('esign-identify')!.shadowRoot!.querySelector('esign-status') as unknown as { detail: string }).detail,
+    );
     assert.equal(status, en['error.start-timeout']);
     await (retry as unknown as { click(): Promise<void> }).click();
     await tab.evaluate(() => (document.querySelector('esign-identify')!.shadowRoot!.querySelector('[part="submit"]') as HTMLButtonElement).click());
-    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.filter((e) => e.type === 'esign-started').length === 1, { timeout: 10_000 });
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.filter((e) => e.type === 'esign-started').length === 1, {
+      timeout: 10_000,
+    });
     clock.advance(6_000);
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 10_000 });
-    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-error', 'esign-started', 'esign-authenticated']);
+    assert.deepEqual(
+      (await events(tab)).map((e) => e.type),
+      ['esign-error', 'esign-started', 'esign-authenticated'],
+    );
     await tab.close();
   });
 
@@ -137,10 +163,16 @@ describe('a phone on a bad network', () => {
     const whileOffline = await said(tab);
     await offline(false);
     const online = Date.now();
-    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 3_000, polling: 50 });
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), {
+      timeout: 3_000,
+      polling: 50,
+    });
     assert.ok(Date.now() - online < 3_000);
     assert.deepEqual(whileOffline, [en['session.offline']], 'said once, not on every retry');
-    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
+    assert.deepEqual(
+      (await events(tab)).map((e) => e.type),
+      ['esign-started', 'esign-authenticated'],
+    );
     await tab.close();
   });
 
@@ -152,7 +184,10 @@ describe('a phone on a bad network', () => {
       await lifecycle(tab, 'frozen');
       clock.advance(6_000);
       await lifecycle(tab, 'active');
-      await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 2_000, polling: 50 });
+      await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), {
+        timeout: 2_000,
+        polling: 50,
+      });
       await tab.close();
     }
   });

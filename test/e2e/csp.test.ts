@@ -54,7 +54,8 @@ before(async () => {
     if (path === '/') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(PAGE);
     else if (path === '/preview') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(PREVIEW_PAGE);
     else if (path === '/preview-lt') res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(EMPTY_PREVIEW_PAGE);
-    else if (viewerFails && /^\/cdn\/esign-elements-viewer-/.test(path)) res.writeHead(503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('unavailable');
+    else if (viewerFails && /^\/cdn\/esign-elements-viewer-/.test(path))
+      res.writeHead(503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('unavailable');
     else if (path.split('?')[0] === '/sample.pdf') res.writeHead(200, { 'content-type': 'application/pdf' }).end(samplePdf('Strict policy agreement', 2));
     else if (path === '/page.js') res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(PAGE_SCRIPT);
     else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) {
@@ -79,7 +80,10 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
     page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
     await page.goto(url, { waitUntil: 'networkidle0' });
     await page.waitForFunction((tags: string[]) => tags.every((tag) => document.querySelector(tag)?.shadowRoot?.childElementCount), { timeout: 10000 }, TAGS);
-    const rendered = await page.evaluate((tags: string[]) => tags.map((tag) => document.querySelector(tag)!.shadowRoot!.textContent.replace(/\s+/g, ' ').trim().slice(0, 40)), TAGS);
+    const rendered = await page.evaluate(
+      (tags: string[]) => tags.map((tag) => document.querySelector(tag)!.shadowRoot!.textContent.replace(/\s+/g, ' ').trim().slice(0, 40)),
+      TAGS,
+    );
     assert.match(rendered[0]!, /Prisijungti su/);
     assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
     assert.deepEqual(errors, []);
@@ -98,7 +102,14 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
     const seen = await page.evaluate(() => {
       const root = document.querySelector('esign-document-preview')!.shadowRoot!;
       const canvas = root.querySelector('canvas')!;
-      return { text: root.querySelector('.textLayer')!.textContent, width: canvas.width, workers: performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /pdf-worker/.test(n)).length };
+      return {
+        text: root.querySelector('.textLayer')!.textContent,
+        width: canvas.width,
+        workers: performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((n) => /pdf-worker/.test(n)).length,
+      };
     });
     assert.match(seen.text, /Strict policy agreement/);
     assert.ok(seen.width > 0, 'the page drawn');
@@ -108,7 +119,7 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
     await page.close();
   });
 
-  it('says in the person\'s language when the preview cannot be loaded, once per file and never in a loop, and shows the file once it can', async () => {
+  it("says in the person's language when the preview cannot be loaded, once per file and never in a loop, and shows the file once it can", async () => {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
     const errors: string[] = [];
@@ -120,8 +131,14 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
         const el = document.querySelector('esign-document-preview')!;
         const seen: string[] = [];
         (window as unknown as { seen: string[] }).seen = seen;
-        el.addEventListener('esign-error', (e) => seen.push(`error ${(e as CustomEvent<{ code: string; retryable: boolean; message: string }>).detail.code} ${(e as CustomEvent<{ retryable: boolean }>).detail.retryable} ${(e as CustomEvent<{ message: string }>).detail.message}`));
-        el.addEventListener('esign-preview-loaded', (e) => seen.push(`loaded ${(e as CustomEvent<{ fileName: string; pages: number }>).detail.fileName} ${(e as CustomEvent<{ pages: number }>).detail.pages}`));
+        el.addEventListener('esign-error', (e) =>
+          seen.push(
+            `error ${(e as CustomEvent<{ code: string; retryable: boolean; message: string }>).detail.code} ${(e as CustomEvent<{ retryable: boolean }>).detail.retryable} ${(e as CustomEvent<{ message: string }>).detail.message}`,
+          ),
+        );
+        el.addEventListener('esign-preview-loaded', (e) =>
+          seen.push(`loaded ${(e as CustomEvent<{ fileName: string; pages: number }>).detail.fileName} ${(e as CustomEvent<{ pages: number }>).detail.pages}`),
+        );
         el.setAttribute('src', '/sample.pdf');
       });
       await page.waitForFunction(() => document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('[part="error"]'), { timeout: 10000 });
@@ -131,7 +148,9 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
       });
       assert.equal(said.role, 'alert');
       assert.equal(said.text, `${lt['preview.failed']} ${lt['error.network']}`);
-      assert.deepEqual(await page.evaluate(() => (window as unknown as { seen: string[] }).seen.map((s) => s.split(' ').slice(0, 3).join(' '))), ['error network true']);
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { seen: string[] }).seen.map((s) => s.split(' ').slice(0, 3).join(' '))), [
+        'error network true',
+      ]);
 
       // the viewer answers again. The next file asks for it again, once (never in a loop); current
       // Chromium keeps a module that failed to load for the page's life (as the HTML standard's module
@@ -145,7 +164,10 @@ describe('the script-tag bundle under a strict CSP with Trusted Types', () => {
       // a reloaded page shows the file
       await page.reload({ waitUntil: 'networkidle0' });
       await page.evaluate(() => document.querySelector('esign-document-preview')!.setAttribute('src', '/sample.pdf?again'));
-      await page.waitForFunction(() => document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('.textLayer')?.textContent?.includes('Page 1 of 2'), { timeout: 20000 });
+      await page.waitForFunction(
+        () => document.querySelector('esign-document-preview')!.shadowRoot!.querySelector('.textLayer')?.textContent?.includes('Page 1 of 2'),
+        { timeout: 20000 },
+      );
       assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
       assert.deepEqual(errors, []);
     } finally {

@@ -9,7 +9,6 @@ import { startDemo, type RunningDemo } from '../../demo/server.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { until } from '../node/wait.js';
 
-
 let demo: RunningDemo;
 let browser: Browser;
 let downloads: string;
@@ -31,7 +30,10 @@ async function inside(page: Page, host: string, selector: string, drawn = false)
   const handle = await page.waitForFunction(
     (h, s, d) => {
       // one level deeper: the person form inside the element
-      const found = document.querySelector(h)?.shadowRoot?.querySelector(s) ?? document.querySelector(h)?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector(s) ?? null;
+      const found =
+        document.querySelector(h)?.shadowRoot?.querySelector(s) ??
+        document.querySelector(h)?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector(s) ??
+        null;
       // what a person clicks must be drawn (an element still loading its parts has no box yet)
       return found && (!d || found.getClientRects().length > 0) ? found : null;
     },
@@ -96,7 +98,7 @@ describe('demo page, end to end in Chromium', () => {
     assert.ok(icon, 'the page names an icon');
     assert.equal((await fetch(icon)).status, 200);
     assert.deepEqual(failed, []);
-    assert.deepEqual(console, [], 'nothing in the console, not even Lit\'s dev-mode warning');
+    assert.deepEqual(console, [], "nothing in the console, not even Lit's dev-mode warning");
     await page.close();
   });
 
@@ -121,7 +123,11 @@ describe('demo page, end to end in Chromium', () => {
     assert.deepEqual((await seen()).lang, 'en', 'English for an English browser');
     for (const [lang, words] of Object.entries(expected)) {
       await page.select('#lang', lang);
-      await page.waitForFunction((submit) => document.querySelector('esign-identify')!.shadowRoot!.querySelector('[part="submit"]')?.textContent?.trim() === submit, {}, words.submit);
+      await page.waitForFunction(
+        (submit) => document.querySelector('esign-identify')!.shadowRoot!.querySelector('[part="submit"]')?.textContent?.trim() === submit,
+        {},
+        words.submit,
+      );
       const now = await seen();
       assert.deepEqual({ heading: now.heading, outcome: now.outcome, submit: now.submit }, words, lang);
       assert.equal(now.lang, lang);
@@ -188,7 +194,7 @@ describe('demo page, end to end in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
     assert.match(await logText(page), /"name":"sample-agreement \(signed\).pdf","type":"application\/pdf"/);
     await (await inside(page, '#sign', '[part="download"]', true)).click();
-    const pdf = await downloaded("sample-agreement (signed).pdf");
+    const pdf = await downloaded('sample-agreement (signed).pdf');
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
     assert.match(pdf.toString('latin1'), /\/SubFilter \/ETSI\.CAdES\.detached/);
     await page.close();
@@ -212,7 +218,7 @@ describe('demo page, end to end in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: 15000 });
     await (await inside(page, '#sign', '[part="download"]', true)).click();
-    const zip = await downloaded("contract (signed).asice");
+    const zip = await downloaded('contract (signed).asice');
     assert.equal(zip.subarray(30, 38).toString(), 'mimetype');
     assert.ok(zip.includes(Buffer.from('annex.txt')));
     rmSync(dir, { recursive: true, force: true });

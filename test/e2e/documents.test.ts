@@ -10,7 +10,6 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { until } from '../node/wait.js';
 
-
 let demo: RunningDemo;
 let browser: Browser;
 let dir: string;
@@ -103,17 +102,26 @@ describe('documents on the demo page, end to end in Chromium', () => {
     await signing.goto(invitation, { waitUntil: 'networkidle0' });
     await untilText(signing, 'contract.pdf');
     // the heading's file name keeps its extension on its line (never "contract." / "pdf")
-    assert.equal(await signing.$eval('h1', (h) => [...h.querySelectorAll('span')].find((s) => s.textContent === 'contract.pdf')?.style.whiteSpace ?? ''), 'nowrap');
+    assert.equal(
+      await signing.$eval('h1', (h) => [...h.querySelectorAll('span')].find((s) => s.textContent === 'contract.pdf')?.style.whiteSpace ?? ''),
+      'nowrap',
+    );
     assert.equal(await signing.$eval('#intro', (p) => (p as HTMLElement).hidden), false);
     await typeInto(signing, 'input#code', '40504040001');
-    const signed = signing.evaluate(() => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))));
+    const signed = signing.evaluate(
+      () => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))),
+    );
     await signing.keyboard.press('Enter');
     assert.equal(await signed, true);
     // a copy of the signed document for the person who signed it
     await signing.waitForFunction(() => !(document.getElementById('copy') as HTMLAnchorElement).hidden);
     // signed: the invitation to sign is no longer shown
     assert.equal(await signing.$eval('#intro', (p) => (p as HTMLElement).hidden), true);
-    const copy = await signing.$eval('#copy', (a) => ({ href: (a as HTMLAnchorElement).href, name: (a as HTMLAnchorElement).download, shown: (a as HTMLElement).getClientRects().length > 0 }));
+    const copy = await signing.$eval('#copy', (a) => ({
+      href: (a as HTMLAnchorElement).href,
+      name: (a as HTMLAnchorElement).download,
+      shown: (a as HTMLElement).getClientRects().length > 0,
+    }));
     assert.match(copy.href, /^blob:/);
     assert.equal(copy.name, 'contract (signed).pdf', 'named in the page language');
     assert.ok(copy.shown, 'the copy link is on the page');
@@ -154,7 +162,14 @@ describe('documents on the demo page, end to end in Chromium', () => {
     await (await deep(page, '[part="confirm"]')).click();
     await untilText(page, 'The document is removed.');
     const log = await page.$eval('#log', (el) => el.textContent ?? '');
-    for (const event of ['esign-document-uploaded', 'esign-signer-invited', 'esign-validated', 'esign-signing-link-created', 'esign-signer-removed', 'esign-document-removed']) {
+    for (const event of [
+      'esign-document-uploaded',
+      'esign-signer-invited',
+      'esign-validated',
+      'esign-signing-link-created',
+      'esign-signer-removed',
+      'esign-document-removed',
+    ]) {
       assert.match(log, new RegExp(event));
     }
     await page.close();
@@ -164,11 +179,16 @@ describe('documents on the demo page, end to end in Chromium', () => {
     const page = await browser.newPage();
     await page.goto(demo.url, { waitUntil: 'networkidle0' });
     await uploadWithSigners(page, 'lease.pdf', samplePdf('Lease of the flat', 3), ['ANNA', 'OK']);
-    const invitations = await (await deep(page, 'esign-document-upload')).evaluate((el) => [...el.shadowRoot!.querySelectorAll<HTMLAnchorElement>('a.url')].map((a) => a.href));
+    const invitations = await (
+      await deep(page, 'esign-document-upload')
+    ).evaluate((el) => [...el.shadowRoot!.querySelectorAll<HTMLAnchorElement>('a.url')].map((a) => a.href));
     assert.equal(invitations.length, 2);
     await untilText(page, 'Saved, not signed yet');
 
-    for (const [invitation, code] of [[invitations[0]!, '40504040001'], [invitations[1]!, '30303039914']] as const) {
+    for (const [invitation, code] of [
+      [invitations[0]!, '40504040001'],
+      [invitations[1]!, '30303039914'],
+    ] as const) {
       const signing = await browser.newPage();
       await signing.goto(invitation, { waitUntil: 'networkidle0' });
       // the document is shown before the signing form is used: its first page, words included
@@ -181,7 +201,9 @@ describe('documents on the demo page, end to end in Chromium', () => {
       );
       assert.match(await pageText(signing), /Page 1 of 3/);
       await typeInto(signing, 'input#code', code);
-      const signed = signing.evaluate(() => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))));
+      const signed = signing.evaluate(
+        () => new Promise((resolve) => document.querySelector('esign-sign')!.addEventListener('esign-signed', () => resolve(true))),
+      );
       await signing.keyboard.press('Enter');
       assert.equal(await signed, true);
       await signing.close();

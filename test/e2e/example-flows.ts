@@ -81,7 +81,12 @@ export async function loginAndSign(url: string, fileName: string, signing: 'type
   await deep(page, 'esign-sign', '.file-name');
   // the person sees the document before signing: the preview's engine, PDF.js and its worker work in this host's build
   await page.waitForFunction(
-    (title) => document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-document-preview')?.shadowRoot?.querySelector('.textLayer')?.textContent?.includes(title),
+    (title) =>
+      document
+        .querySelector('esign-sign')
+        ?.shadowRoot?.querySelector('esign-document-preview')
+        ?.shadowRoot?.querySelector('.textLayer')
+        ?.textContent?.includes(title),
     { timeout: 30_000 },
     `${fileName} example`,
   );
@@ -93,13 +98,20 @@ export async function loginAndSign(url: string, fileName: string, signing: 'type
     await page.keyboard.type('50001018865');
     await page.keyboard.press('Enter');
   } else {
-    await page.waitForFunction(() => document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('#code [aria-hidden="true"]')?.textContent === '4050••••001');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('esign-sign')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('#code [aria-hidden="true"]')
+          ?.textContent === '4050••••001',
+    );
     await (await deep(page, 'esign-sign', '[part="submit"]')).click();
   }
-  await page.waitForFunction((name) => document.querySelector('#signed')?.textContent?.trim() === `Signed: ${name} (signed).pdf`, { timeout: 20_000 }, fileName);
+  await page.waitForFunction(
+    (name) => document.querySelector('#signed')?.textContent?.trim() === `Signed: ${name} (signed).pdf`,
+    { timeout: 20_000 },
+    fileName,
+  );
   assert.deepEqual(errors, []);
   const cookies = (await page.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
   await page.close();
   return cookies;
 }
-

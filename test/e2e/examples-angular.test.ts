@@ -23,7 +23,12 @@ describe('examples/angular-app (Angular 20, CUSTOM_ELEMENTS_SCHEMA, zoneless)', 
     const out = join(example.work, 'angular');
     const { NODE_OPTIONS: _, ...inherited } = process.env;
     const ng = fileURLToPath(new URL('../../node_modules/@angular/cli/bin/ng.js', import.meta.url));
-    const built = spawnSync(process.execPath, [ng, 'build', '--output-path', out], { cwd: ROOT, env: { ...inherited, NG_CLI_ANALYTICS: 'false' }, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
+    const built = spawnSync(process.execPath, [ng, 'build', '--output-path', out], {
+      cwd: ROOT,
+      env: { ...inherited, NG_CLI_ANALYTICS: 'false' },
+      encoding: 'utf8',
+      maxBuffer: 32 * 1024 * 1024,
+    });
     assert.equal(built.status, 0, `ng build: ${built.stdout}\n${built.stderr}`);
     // a host server: the built files and the proxy in front of the sandbox
     sandbox = await startSandbox({ accessToken: 'angular-example-token', answerAfterMs: 600 });

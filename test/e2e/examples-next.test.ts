@@ -32,7 +32,16 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
       stdio: 'ignore',
     });
     url = `http://127.0.0.1:${port}/`;
-    await until(() => fetch(url).then((r) => r.ok, () => false), `next start answering at ${url}`, 20_000, 100);
+    await until(
+      () =>
+        fetch(url).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      `next start answering at ${url}`,
+      20_000,
+      100,
+    );
   });
   after(async () => {
     next?.kill();
@@ -43,13 +52,20 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
     const html = await (await fetch(url)).text();
     assert.match(html, /<esign-identify[^>]*>/);
     assert.match(html, /<esign-sign[^>]*>/);
-    const answer = await fetch(`${url}esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'LT' }) });
+    const answer = await fetch(`${url}esign/smartid/login.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: '40504040001', country: 'LT' }),
+    });
     const text = await answer.text();
     assert.equal(answer.status, 200, text);
     assert.match(text, /"status":"ok"/);
     assert.doesNotMatch(text, /next-example-token/);
     // only the proxy's operations pass
-    assert.equal((await fetch(`${url}esign/api/document/upload.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 403);
+    assert.equal(
+      (await fetch(`${url}esign/api/document/upload.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+      403,
+    );
   });
 
   it('after hydration, logs in with Smart-ID, greets from the server whom onResult logged in, and signs a PDF as that person only', async () => {
@@ -77,4 +93,3 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
     await context.close();
   });
 });
-

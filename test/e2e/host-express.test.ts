@@ -20,7 +20,12 @@ const logLines: Record<string, unknown>[] = [];
 before(async () => {
   sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 600, widgetDir: fileURLToPath(new URL('../../dist/cdn/', import.meta.url)) });
   const { pino } = await import('pino');
-  host = await startHost({ baseUrl: sandbox.url, accessToken: TOKEN, port: 0, logger: pino({ base: null }, { write: (line: string) => void logLines.push(JSON.parse(line)) }) });
+  host = await startHost({
+    baseUrl: sandbox.url,
+    accessToken: TOKEN,
+    port: 0,
+    logger: pino({ base: null }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+  });
   browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 after(async () => {
@@ -63,7 +68,13 @@ describe('host example (Express), end to end in Chromium', () => {
     assert.match(text, /Logged in on the server as .+ \(LT\)/);
     // the host's log has the start and the end of the session, the person masked, nothing secret
     const session = logLines.filter((line) => line['operation'] === 'smartIdLogin' || line['operation'] === 'smartIdLoginStatus');
-    assert.deepEqual(session.map((line) => [line['msg'], line['level']]), [['esign-proxy started', 30], ['esign-proxy finished', 30]]);
+    assert.deepEqual(
+      session.map((line) => [line['msg'], line['level']]),
+      [
+        ['esign-proxy started', 30],
+        ['esign-proxy finished', 30],
+      ],
+    );
     assert.deepEqual(session[1]!['person'], { code: '3030••••914' });
     assert.ok(!JSON.stringify(logLines).includes('30303039914') && !JSON.stringify(logLines).includes(TOKEN));
     const me = await page.evaluate(async () => (await fetch('/me')).json());
@@ -97,7 +108,15 @@ describe('host example (Express), end to end in Chromium', () => {
     });
     assert.deepEqual(me, { status: 401, body: { loggedIn: false, files: [] } });
     // and asking the proxy for someone else's session is no way in either
-    const poll = await page.evaluate(async () => (await fetch('/esign/smartid/status/00000000-0000-0000-0000-000000000000.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
+    const poll = await page.evaluate(async () =>
+      (
+        await fetch('/esign/smartid/status/00000000-0000-0000-0000-000000000000.json', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).json(),
+    );
     assert.equal(poll.error_code, 40402);
     assert.equal([...host.sessions.values()].filter((s) => s.account).length, before);
     await context.close();
@@ -123,7 +142,11 @@ describe('host example (Express), end to end in Chromium', () => {
     const stored = await page.evaluate(async () => {
       const response = await fetch('/files/0');
       const bytes = new Uint8Array(await response.arrayBuffer());
-      return { size: bytes.length, head: new TextDecoder().decode(bytes.slice(0, 5)), hasSignature: new TextDecoder('latin1').decode(bytes).includes('/ByteRange') };
+      return {
+        size: bytes.length,
+        head: new TextDecoder().decode(bytes.slice(0, 5)),
+        hasSignature: new TextDecoder('latin1').decode(bytes).includes('/ByteRange'),
+      };
     });
     assert.equal(stored.head, '%PDF-');
     assert.ok(stored.size > pdf.length);

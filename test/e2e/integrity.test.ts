@@ -60,10 +60,18 @@ after(async () => {
 
 describe('dist/cdn/integrity.json', () => {
   it('holds the sha384 digest of every script-tag file as built', () => {
-    const files = readdirSync(CDN_DIR).filter((name) => name.endsWith('.js')).sort();
+    const files = readdirSync(CDN_DIR)
+      .filter((name) => name.endsWith('.js'))
+      .sort();
     assert.deepEqual(Object.keys(integrity).sort(), files);
     for (const file of files) {
-      assert.equal(integrity[file], `sha384-${createHash('sha384').update(readFileSync(`${CDN_DIR}/${file}`)).digest('base64')}`, file);
+      assert.equal(
+        integrity[file],
+        `sha384-${createHash('sha384')
+          .update(readFileSync(`${CDN_DIR}/${file}`))
+          .digest('base64')}`,
+        file,
+      );
     }
   });
 });

@@ -30,8 +30,11 @@ const violations: string[] = [];
 async function nginx(port: number, proxyPort: number, sitePort: number): Promise<void> {
   const dir = scratchDir('esign-oidc-nginx-');
   const [block] = nginxBlocks('docs/any-stack.md');
-  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), 'the doc\'s block names the ports it says');
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)));
+  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), "the doc's block names the ports it says");
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)),
+  );
   const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -44,11 +47,31 @@ before(async () => {
   const files = oidcFiles();
   const [frontPort, sitePort] = [await freePort(), await freePort()];
   origin = `http://127.0.0.1:${frontPort}`;
-  const clients = JSON.stringify([{ client_id: 'site', client_secret: 'site-secret-0123456789abcdef', redirect_uris: [`${origin}/callback`], client_name: 'Test Portal' }]);
+  const clients = JSON.stringify([
+    { client_id: 'site', client_secret: 'site-secret-0123456789abcdef', redirect_uris: [`${origin}/callback`], client_name: 'Test Portal' },
+  ]);
   writeFileSync(files.clients, clients);
-  const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: ACCESS_TOKEN, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, ESIGN_OIDC_CLIENTS: files.clients, ESIGN_OIDC_KEYS: files.keys, ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-e2e-site', ESIGN_TRUST_PROXY: '1' });
+  const proxy = await esignProxy({
+    ESIGN_BASE_URL: sandbox.url,
+    ESIGN_ACCESS_TOKEN: ACCESS_TOKEN,
+    ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`,
+    ESIGN_OIDC_CLIENTS: files.clients,
+    ESIGN_OIDC_KEYS: files.keys,
+    ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-e2e-site',
+    ESIGN_TRUST_PROXY: '1',
+  });
   await nginx(frontPort, proxy.port, sitePort);
-  const site = spawn(process.execPath, ['examples/any-stack/node-oidc/site.mjs'], { env: { ...process.env, ISSUER: `${origin}/esign/oidc`, CLIENT_ID: 'site', CLIENT_SECRET: 'site-secret-0123456789abcdef', PORT: String(sitePort), PUBLIC_URL: origin }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const site = spawn(process.execPath, ['examples/any-stack/node-oidc/site.mjs'], {
+    env: {
+      ...process.env,
+      ISSUER: `${origin}/esign/oidc`,
+      CLIENT_ID: 'site',
+      CLIENT_SECRET: 'site-secret-0123456789abcdef',
+      PORT: String(sitePort),
+      PUBLIC_URL: origin,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   site.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
   site.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -78,8 +101,8 @@ async function logInOn(page: Page, code: string): Promise<void> {
   await (await page.waitForSelector('esign-identify >>> [part="submit"]'))!.click();
 }
 
-describe('log in to a site through esign-proxy\'s OpenID Provider', () => {
-  it('on the provider\'s page: in the language the site asked for, under its CSP, back on the site logged in', async () => {
+describe("log in to a site through esign-proxy's OpenID Provider", () => {
+  it("on the provider's page: in the language the site asked for, under its CSP, back on the site logged in", async () => {
     const page = await newPage();
     await page.goto(`${origin}/login`);
     assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
@@ -96,7 +119,7 @@ describe('log in to a site through esign-proxy\'s OpenID Provider', () => {
     await page.browserContext().close();
   });
 
-  it('on the site\'s own page: the widget given the authorization request logs in there and goes on to the site', async () => {
+  it("on the site's own page: the widget given the authorization request logs in there and goes on to the site", async () => {
     const page = await newPage();
     await page.goto(`${origin}/login-here`);
     await page.waitForSelector('esign-identify >>> [part="submit"]');
@@ -108,7 +131,7 @@ describe('log in to a site through esign-proxy\'s OpenID Provider', () => {
     await page.browserContext().close();
   });
 
-  it('turning back on the provider\'s page ends the login as access_denied at the site', async () => {
+  it("turning back on the provider's page ends the login as access_denied at the site", async () => {
     const page = await newPage();
     await page.goto(`${origin}/login`);
     await page.waitForSelector('esign-identify >>> [part="submit"]');

@@ -43,7 +43,8 @@ export async function startPageServer(options: {
     const path = new URL(req.url ?? '/', 'http://loopback').pathname;
     const content = options.content(path);
     if (content !== undefined) res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' }).end(content);
-    else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path)) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(new URL(`../../dist${path}`, import.meta.url)));
+    else if (/^\/cdn\/esign-elements[\w.-]*\.js$/.test(path))
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(new URL(`../../dist${path}`, import.meta.url)));
     else if (path.startsWith('/esign/') && options.hold?.(req)) req.resume();
     else if (path.startsWith('/esign/')) proxy(req, res);
     else res.writeHead(404).end();

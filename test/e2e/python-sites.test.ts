@@ -35,7 +35,13 @@ interface PythonSite {
 }
 
 const SITES: PythonSite[] = [
-  { name: 'fastapi', command: (port) => ['/usr/bin/python3', ['-m', 'uvicorn', 'app:app', '--workers', '4', '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warning']] },
+  {
+    name: 'fastapi',
+    command: (port) => [
+      '/usr/bin/python3',
+      ['-m', 'uvicorn', 'app:app', '--workers', '4', '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warning'],
+    ],
+  },
   { name: 'django', command: (port) => ['gunicorn', ['-w', '4', '-b', `127.0.0.1:${port}`, 'recipe:application']] },
 ];
 
@@ -48,7 +54,13 @@ const PERSONS = [
   { code: '320000-10003', country: 'LV' },
 ];
 
-async function started(command: string, args: string[], env: Record<string, string>, url: string, cwd?: string): Promise<{ child: ChildProcess; log: () => string }> {
+async function started(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  url: string,
+  cwd?: string,
+): Promise<{ child: ChildProcess; log: () => string }> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   children.push(child);
   let log = '';
@@ -61,13 +73,16 @@ async function started(command: string, args: string[], env: Record<string, stri
 /** A delivery signed as esign-proxy signs it (Standard Webhooks), now. */
 function signedDelivery(body: string, id: string): Record<string, string> {
   const at = Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', Buffer.from(SECRET.slice('whsec_'.length), 'base64')).update(`${id}.${at}.${body}`).digest('base64');
+  const signature = createHmac('sha256', Buffer.from(SECRET.slice('whsec_'.length), 'base64'))
+    .update(`${id}.${at}.${body}`)
+    .digest('base64');
   return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` };
 }
 
 /** The webhook deliveries a site took, from its own table: their types by token. */
 function taken(db: string): { type: string; token: string }[] {
-  const read = 'import json, sqlite3, sys; print(json.dumps([{"type": t, "token": k} for t, k in sqlite3.connect(sys.argv[1]).execute("SELECT type, token FROM deliveries")]))';
+  const read =
+    'import json, sqlite3, sys; print(json.dumps([{"type": t, "token": k} for t, k in sqlite3.connect(sys.argv[1]).execute("SELECT type, token FROM deliveries")]))';
   return JSON.parse(execFileSync('/usr/bin/python3', ['-c', read, db], { encoding: 'utf8' })) as { type: string; token: string }[];
 }
 
@@ -88,7 +103,10 @@ async function house(site: PythonSite, serviceUrl = sandbox.url, accessToken = T
   const [sitePort, proxyPort, frontPort] = [await freePort(), await freePort(), await freePort()];
   const origin = `http://127.0.0.1:${frontPort}`;
   const clients = join(scratchDir('esign-py-clients-'), 'clients.json');
-  writeFileSync(clients, JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`], client_name: `A site in ${site.name}` }]));
+  writeFileSync(
+    clients,
+    JSON.stringify([{ client_id: 'site', client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/callback`], client_name: `A site in ${site.name}` }]),
+  );
   const proxy = await started(
     process.execPath,
     [new URL('../../bin/esign-proxy.js', import.meta.url).pathname],
@@ -108,7 +126,10 @@ async function house(site: PythonSite, serviceUrl = sandbox.url, accessToken = T
   );
   const dir = scratchDir('esign-py-nginx-');
   const [block] = nginxBlocks('docs/any-stack.md');
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, frontPort, block!.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)));
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    nginxConfig(dir, frontPort, block!.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)),
+  );
   await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `${origin}/esign/`);
   const db = join(scratchDir('esign-py-db-'), 'site.sqlite');
   const [command, args] = site.command(sitePort);
@@ -116,7 +137,17 @@ async function house(site: PythonSite, serviceUrl = sandbox.url, accessToken = T
     started(
       command,
       args,
-      { PORT: String(sitePort), PUBLIC_URL: origin, ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`, OIDC_CLIENT_ID: 'site', OIDC_CLIENT_SECRET: CLIENT_SECRET, ESIGN_WEBHOOK_SECRET: SECRET, SESSION_SECRET: 'the-python-sites-session-secret', DJANGO_SECRET_KEY: 'the-python-sites-django-secret-key-0123456789', SITE_DB: db },
+      {
+        PORT: String(sitePort),
+        PUBLIC_URL: origin,
+        ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`,
+        OIDC_CLIENT_ID: 'site',
+        OIDC_CLIENT_SECRET: CLIENT_SECRET,
+        ESIGN_WEBHOOK_SECRET: SECRET,
+        SESSION_SECRET: 'the-python-sites-session-secret',
+        DJANGO_SECRET_KEY: 'the-python-sites-django-secret-key-0123456789',
+        SITE_DB: db,
+      },
       `http://127.0.0.1:${sitePort}/`,
       join(RECIPES, site.name),
     );
@@ -135,10 +166,19 @@ async function logIn(browser: Browser, person: { code: string; country: string }
   const asked = await browser.navigate('/login');
   const uid = /\/esign\/oidc\/interaction\/([^/]+)$/.exec(new URL(asked.url).pathname)?.[1];
   assert.ok(uid, `the provider's page: ${asked.url} ${asked.answer.status}`);
-  const start = await browser.fetch('/esign/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(person) });
+  const start = await browser.fetch('/esign/smartid/login.json', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(person),
+  });
   const { token } = (await start.json()) as { token: string };
   assert.ok(token, `the login started: ${start.status}`);
-  const poll = (lost: boolean) => (lost ? browser.fetchLost.bind(browser) : browser.fetch.bind(browser))(`/esign/smartid/status/${token}.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const poll = (lost: boolean) =>
+    (lost ? browser.fetchLost.bind(browser) : browser.fetch.bind(browser))(`/esign/smartid/status/${token}.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
   let answer = { status: 'waiting' };
   for (let tries = 0; answer.status === 'waiting' && tries < 100; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -154,7 +194,11 @@ async function logIn(browser: Browser, person: { code: string; country: string }
     }
     assert.equal(again.status, 'ok', 'a later poll answers the same login');
   }
-  const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
   const { location } = (await continued.json()) as { location?: string };
   assert.equal(continued.status, 200, `continued: ${continued.status}`);
   const home = await browser.navigate(location!);
@@ -189,7 +233,11 @@ for (const site of SITES) {
 
     it('a delivery replayed after the site restarted is taken once: its webhook-id is in a table every start and worker sees', async () => {
       const { db, siteUrl, restartSite } = await house(site);
-      const body = JSON.stringify({ type: 'sign.verified', timestamp: new Date().toISOString(), data: { kind: 'sign', token: 'a-signing-session-token', result: {} } });
+      const body = JSON.stringify({
+        type: 'sign.verified',
+        timestamp: new Date().toISOString(),
+        data: { kind: 'sign', token: 'a-signing-session-token', result: {} },
+      });
       const headers = signedDelivery(body, 'msg_restarted000000000000');
       const first = await fetch(`${siteUrl}/esign-webhook`, { method: 'POST', headers, body });
       assert.ok(first.status >= 200 && first.status < 300, `${first.status}`);
@@ -199,7 +247,7 @@ for (const site of SITES) {
       assert.deepEqual(taken(db), [{ type: 'sign.verified', token: 'a-signing-session-token' }], 'one row, whichever start took it');
     });
 
-    it('a login whose finishing answer was lost ends in the person\'s session all the same, delivered once', async () => {
+    it("a login whose finishing answer was lost ends in the person's session all the same, delivered once", async () => {
       const { origin, db } = await house(site);
       const browser = new Browser(origin);
       const token = await logIn(browser, PERSONS[3]!, true);
@@ -216,14 +264,24 @@ describe('check-proxy against esign-proxy with a Python site taking its deliveri
     const token = `python-check-${port}`;
     const redis = await redisOnPort();
     const { proxyUrl, db, proxyLog } = await house(SITES[0]!, `http://127.0.0.1:${port}`, token, { ESIGN_REDIS_URL: redis.url });
-    const { rows } = await checkProxy({ proxyUrl: `${proxyUrl}/esign`, port, accessToken: token, waitMs: 20_000, stopState: `kill -STOP ${redis.pid}`, startState: `kill -CONT ${redis.pid}` });
+    const { rows } = await checkProxy({
+      proxyUrl: `${proxyUrl}/esign`,
+      port,
+      accessToken: token,
+      waitMs: 20_000,
+      stopState: `kill -STOP ${redis.pid}`,
+      startState: `kill -CONT ${redis.pid}`,
+    });
     assert.deepEqual(
       rows.filter((row) => !row.ok).map((row) => row.id),
       [],
       JSON.stringify(rows.filter((row) => !row.ok)),
     );
     // no signer question asked (the site's own rows), no result hook of its own to report (the deliveries are the site's)
-    assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'events']);
+    assert.deepEqual(
+      rows.filter((row) => row.skipped).map((row) => row.id),
+      ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'events'],
+    );
     const logins = taken(db).filter((d) => d.type === 'login.verified');
     assert.ok(logins.length > 0, 'the site took login deliveries');
     assert.equal(new Set(logins.map((d) => d.token)).size, logins.length, 'each once');

@@ -34,8 +34,12 @@ const PAGES: Record<string, string> = {
     '<esign-identify endpoint="/esign" channels="smartid" code="40504040001" country="EE" poll-interval="300"></esign-identify>' +
       '<esign-identify endpoint="/esign" channels="smartid" code="30303039914" country="LT" poll-interval="300"></esign-identify>',
   ),
-  '/sign': page('<esign-sign id="signer" endpoint="/esign" channels="mobile" phone="+37060000666" code="50001018865" poll-interval="300" no-preview></esign-sign>'),
-  '/hash': page(`<esign-hash-sign id="hasher" endpoint="/esign" channels="smartid" code="40504040001" country="EE" hash="${'ab'.repeat(32)}" poll-interval="300"></esign-hash-sign>`),
+  '/sign': page(
+    '<esign-sign id="signer" endpoint="/esign" channels="mobile" phone="+37060000666" code="50001018865" poll-interval="300" no-preview></esign-sign>',
+  ),
+  '/hash': page(
+    `<esign-hash-sign id="hasher" endpoint="/esign" channels="smartid" code="40504040001" country="EE" hash="${'ab'.repeat(32)}" poll-interval="300"></esign-hash-sign>`,
+  ),
 };
 
 const sandbox = new Sandbox({ accessToken: TOKEN, now: clock.now, answerAfterMs: 5_000 });
@@ -82,7 +86,10 @@ async function open(path: string, engine: Browser = env.browser): Promise<Page> 
 }
 
 async function startIn(tab: Page, selector: string): Promise<Seen> {
-  await tab.evaluate((selector) => void (document.querySelector(selector) as HTMLElement & { start(): Promise<unknown> }).start().catch(() => undefined), selector);
+  await tab.evaluate(
+    (selector) => void (document.querySelector(selector) as HTMLElement & { start(): Promise<unknown> }).start().catch(() => undefined),
+    selector,
+  );
   await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-started'));
   return (await events(tab)).find((e) => e.type === 'esign-started')!;
 }
@@ -109,12 +116,20 @@ describe('in Firefox too: a login reloaded while the person confirms follows the
     const started = await startIn(tab, '#login');
     assert.equal((await kept(tab)).length, 1);
     await tab.reload({ waitUntil: 'load' });
-    await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting');
+    await tab.waitForFunction(
+      () => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting',
+    );
     assert.equal((await shown(tab, '#login')).code, started.control);
     clock.advance(10_000);
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 10_000 });
     const after = await events(tab);
-    assert.deepEqual(after.map((e) => [e.type, e.resumed]), [['esign-started', true], ['esign-authenticated', false]]);
+    assert.deepEqual(
+      after.map((e) => [e.type, e.resumed]),
+      [
+        ['esign-started', true],
+        ['esign-authenticated', false],
+      ],
+    );
     assert.equal(after[0]!.token, started.token);
     assert.equal(starts('/en/smartid/login.json') - before, 1, 'one session started in all');
     assert.deepEqual(await kept(tab), []);
@@ -131,10 +146,13 @@ describe('a session survives the page being reloaded while the person confirms',
     it(`${selector.slice(1)}: reloaded while waiting, it shows the same control code, follows the same session and ends with ${completion}`, async () => {
       const tab = await open(path);
       if (path === '/sign') {
-        await tab.evaluate((pdf) => {
-          const el = document.querySelector('#signer') as HTMLElement & { files: File };
-          el.files = new File([Uint8Array.from(atob(pdf), (c) => c.charCodeAt(0))], 'contract.pdf', { type: 'application/pdf' });
-        }, Buffer.from(samplePdf('Resume contract')).toString('base64'));
+        await tab.evaluate(
+          (pdf) => {
+            const el = document.querySelector('#signer') as HTMLElement & { files: File };
+            el.files = new File([Uint8Array.from(atob(pdf), (c) => c.charCodeAt(0))], 'contract.pdf', { type: 'application/pdf' });
+          },
+          Buffer.from(samplePdf('Resume contract')).toString('base64'),
+        );
       }
       const before = starts(startPath);
       const started = await startIn(tab, selector);
@@ -142,7 +160,11 @@ describe('a session survives the page being reloaded while the person confirms',
       assert.equal((await kept(tab)).length, 1, 'the waiting session is kept in the tab');
 
       await tab.reload({ waitUntil: 'load' });
-      await tab.waitForFunction((selector) => (document.querySelector(selector)?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting', {}, selector);
+      await tab.waitForFunction(
+        (selector) => (document.querySelector(selector)?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting',
+        {},
+        selector,
+      );
       const again = await shown(tab, selector);
       assert.equal(again.code, started.control, 'the same control code after the reload');
       assert.match(again.heading, /Waiting/);
@@ -150,7 +172,13 @@ describe('a session survives the page being reloaded while the person confirms',
       clock.advance(10_000);
       await tab.waitForFunction((type) => (window as unknown as { events: Seen[] }).events.some((e) => e.type === type), { timeout: 10_000 }, completion);
       const after = await events(tab);
-      assert.deepEqual(after.map((e) => [e.type, e.resumed]), [['esign-started', true], [completion, false]]);
+      assert.deepEqual(
+        after.map((e) => [e.type, e.resumed]),
+        [
+          ['esign-started', true],
+          [completion, false],
+        ],
+      );
       assert.equal(after[0]!.token, started.token);
       assert.equal(after[0]!.control, started.control);
       assert.equal(starts(startPath) - before, 1, 'one session started in all');
@@ -167,15 +195,32 @@ describe('a session survives the page being reloaded while the person confirms',
     await tab.evaluate(() => {
       sessionStorage.setItem(
         `esign-elements:session:/identify:esign-identify:login`,
-        JSON.stringify({ v: 1, kind: 'login', channel: 'smartid', token: '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01', controlCode: '1234', since: Date.now() - 400_000, until: Date.now() - 100_000, who: '4050••••001', subject: '' }),
+        JSON.stringify({
+          v: 1,
+          kind: 'login',
+          channel: 'smartid',
+          token: '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01',
+          controlCode: '1234',
+          since: Date.now() - 400_000,
+          until: Date.now() - 100_000,
+          who: '4050••••001',
+          subject: '',
+        }),
       );
     });
     const polls = () => reached.filter((line) => line.includes('/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01')).length;
     await tab.goto(`${env.url}/identify`, { waitUntil: 'load' });
-    await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'error');
-    const said = await tab.evaluate(() => document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.textContent.replace(/\s+/g, ' '));
+    await tab.waitForFunction(
+      () => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'error',
+    );
+    const said = await tab.evaluate(() =>
+      document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.textContent.replace(/\s+/g, ' '),
+    );
     assert.ok(said.includes(en['status.resume-expired']), said);
-    assert.deepEqual((await events(tab)).map((e) => [e.type, e.code]), [['esign-error', 'expired']]);
+    assert.deepEqual(
+      (await events(tab)).map((e) => [e.type, e.code]),
+      [['esign-error', 'expired']],
+    );
     assert.deepEqual(await kept(tab), []);
     assert.equal(polls(), 0, 'nothing was polled for it');
     // the way on: the retry button has the focus and brings the form back
@@ -190,7 +235,17 @@ describe('a session survives the page being reloaded while the person confirms',
     await tab.evaluate((token) => {
       sessionStorage.setItem(
         `esign-elements:session:/identify:esign-identify:login`,
-        JSON.stringify({ v: 1, kind: 'login', channel: 'sms', token, controlCode: '1234', since: Date.now(), until: String(Date.now() + 100_000), who: '4050••••001', subject: '' }),
+        JSON.stringify({
+          v: 1,
+          kind: 'login',
+          channel: 'sms',
+          token,
+          controlCode: '1234',
+          since: Date.now(),
+          until: String(Date.now() + 100_000),
+          who: '4050••••001',
+          subject: '',
+        }),
       );
     }, token);
     await tab.goto(`${env.url}/identify`, { waitUntil: 'load' });
@@ -199,7 +254,10 @@ describe('a session survives the page being reloaded while the person confirms',
     await tab.waitForFunction(() => !Object.keys(sessionStorage).some((key) => key.startsWith('esign-elements:session:')), { timeout: 5_000 });
     assert.deepEqual(await events(tab), []);
     assert.equal(reached.filter((line) => line.includes(token)).length, 0, 'nothing was polled for it');
-    assert.equal(await tab.evaluate(() => (document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state), 'idle');
+    assert.equal(
+      await tab.evaluate(() => (document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state),
+      'idle',
+    );
     await tab.close();
   });
 
@@ -207,14 +265,19 @@ describe('a session survives the page being reloaded while the person confirms',
     const tab = await open('/identify');
     const started = await startIn(tab, '#login');
     await tab.reload({ waitUntil: 'load' });
-    await tab.waitForFunction(() => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting');
+    await tab.waitForFunction(
+      () => (document.querySelector('#login')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting',
+    );
     await tab.evaluate(() => (document.querySelector('#login') as HTMLElement & { cancel(): Promise<void> }).cancel());
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-cancelled'));
     assert.ok(reached.includes(`DELETE /en/api/smartid/session/${started.token}`));
-    assert.deepEqual((await events(tab)).map((e) => [e.type, e.token]), [
-      ['esign-started', started.token],
-      ['esign-cancelled', started.token],
-    ]);
+    assert.deepEqual(
+      (await events(tab)).map((e) => [e.type, e.token]),
+      [
+        ['esign-started', started.token],
+        ['esign-cancelled', started.token],
+      ],
+    );
     assert.deepEqual(await kept(tab), []);
     await tab.close();
   });
@@ -223,21 +286,30 @@ describe('a session survives the page being reloaded while the person confirms',
     const tab = await open('/two');
     const started = await startIn(tab, 'esign-identify:first-of-type');
     await tab.reload({ waitUntil: 'load' });
-    await tab.waitForFunction(() => (document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting');
-    const states = await tab.evaluate(() => [...document.querySelectorAll('esign-identify')].map((el) => (el.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state));
+    await tab.waitForFunction(
+      () => (document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-status') as { state?: string } | null)?.state === 'waiting',
+    );
+    const states = await tab.evaluate(() =>
+      [...document.querySelectorAll('esign-identify')].map((el) => (el.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state),
+    );
     assert.deepEqual(states, ['waiting', 'idle']);
     const other = await open('/two');
-    const otherStates = await other.evaluate(() => [...document.querySelectorAll('esign-identify')].map((el) => (el.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state));
+    const otherStates = await other.evaluate(() =>
+      [...document.querySelectorAll('esign-identify')].map((el) => (el.shadowRoot!.querySelector('esign-status') as unknown as { state: string }).state),
+    );
     assert.deepEqual(otherStates, ['idle', 'idle']);
     assert.deepEqual(await kept(other), []);
     assert.deepEqual(await events(other), []);
     await other.close();
     clock.advance(10_000);
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'));
-    assert.deepEqual((await events(tab)).map((e) => [e.type, e.token]), [
-      ['esign-started', started.token],
-      ['esign-authenticated', started.token],
-    ]);
+    assert.deepEqual(
+      (await events(tab)).map((e) => [e.type, e.token]),
+      [
+        ['esign-started', started.token],
+        ['esign-authenticated', started.token],
+      ],
+    );
     await tab.close();
   });
 });
@@ -275,9 +347,15 @@ describe('back from the app', () => {
     clock.advance(10_000);
     await setLifecycle(tab, 'active');
     // the page's visibility stays hidden after a lifecycle change: no animation frames to wait on
-    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 5_000, polling: 50 });
+    await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), {
+      timeout: 5_000,
+      polling: 50,
+    });
     assert.equal(polls(), first + 2);
-    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
+    assert.deepEqual(
+      (await events(tab)).map((e) => e.type),
+      ['esign-started', 'esign-authenticated'],
+    );
     await tab.close();
   });
 });

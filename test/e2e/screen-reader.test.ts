@@ -33,7 +33,9 @@ const env = pagesInChromium(() => ({
     const login = /^\/(en|lt|lv|et|ru)\/(smartid|mobile)$/.exec(path);
     // Mobile-ID serves Lithuania and Estonia: a Latvian page's Mobile-ID login is for a Lithuanian number, the site saying so
     const country = login?.[1] === 'lv' && login[2] === 'mobile' ? ' country="LT"' : '';
-    return login ? page(login[1]!, `<esign-identify endpoint="/esign" channels="smartid mobile" channel="${login[2]}"${country} poll-interval="200"></esign-identify>`) : undefined;
+    return login
+      ? page(login[1]!, `<esign-identify endpoint="/esign" channels="smartid mobile" channel="${login[2]}"${country} poll-interval="200"></esign-identify>`)
+      : undefined;
   },
 }));
 
@@ -77,9 +79,18 @@ class Listener {
     const { nodes } = (await this.cdp.send('Accessibility.getFullAXTree')) as unknown as { nodes: AXNode[] };
     const byId = new Map(nodes.map((node) => [node.nodeId, node]));
     const words = (node: AXNode): string => {
-      if (node.ignored) return (node.childIds ?? []).map((id) => words(byId.get(id)!)).filter(Boolean).join(' ');
+      if (node.ignored)
+        return (node.childIds ?? [])
+          .map((id) => words(byId.get(id)!))
+          .filter(Boolean)
+          .join(' ');
       if (text(node.role) === 'StaticText' || text(node.role) === 'InlineTextBox') return text(node.role) === 'StaticText' ? text(node.name) : '';
-      return (node.childIds ?? []).map((id) => byId.get(id)).filter((child): child is AXNode => Boolean(child)).map(words).filter(Boolean).join(' ');
+      return (node.childIds ?? [])
+        .map((id) => byId.get(id))
+        .filter((child): child is AXNode => Boolean(child))
+        .map(words)
+        .filter(Boolean)
+        .join(' ');
     };
     const focused = nodes.find((node) => !node.ignored && property(node, 'focused') === true && text(node.role) !== 'RootWebArea');
     // said when the focus moves to it (a focused element whose name changes is not read again: what
@@ -94,7 +105,10 @@ class Listener {
       if (node.ignored || !live || live === 'off') continue;
       const parent = node.parentId ? byId.get(node.parentId) : undefined;
       if (parent && property(parent, 'live') === live) continue;
-      const now = words(node).replace(/\s+/g, ' ').replace(/\u2011/g, '-').trim();
+      const now = words(node)
+        .replace(/\s+/g, ' ')
+        .replace(/\u2011/g, '-')
+        .trim();
       const known = this.#regions.has(node.nodeId);
       const before = this.#regions.get(node.nodeId) ?? '';
       // a region that comes into the page already holding its words is not said: several screen
@@ -189,7 +203,11 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
       assert.equal(country, `combobox, ${t['form.country']}, ${t[`country.${home}`]}`);
       if (lang === 'lv') assert.deepEqual(listener.said, [country], 'the first Tab reaches the country: no method to choose, Mobile-ID not offered');
       const code = await tabTo(tab, listener, t['form.code']);
-      assert.equal(code, `textbox, ${t['form.code']}, ${t[home === 'LV' ? 'form.code.hint-lv' : 'form.code.hint']}`, 'the field says its hint as its description');
+      assert.equal(
+        code,
+        `textbox, ${t['form.code']}, ${t[home === 'LV' ? 'form.code.hint-lv' : 'form.code.hint']}`,
+        'the field says its hint as its description',
+      );
       await tab.keyboard.type(home === 'LV' ? '050405-10009' : '40504040001');
       const submit = await tabTo(tab, listener, t['identify.submit']);
       assert.equal(submit, `button, ${t['identify.submit']}`);
@@ -197,7 +215,9 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
       await press(tab, listener, 'Enter');
 
       // waiting: the control code, digit by digit, with what to do; the waiting message
-      const shown = await tab.waitForFunction(() => (document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-control-code') as (Element & { code: string }) | null)?.code);
+      const shown = await tab.waitForFunction(
+        () => (document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-control-code') as (Element & { code: string }) | null)?.code,
+      );
       const controlCode = String(await shown.jsonValue());
       assert.match(controlCode, /^\d{4}$/);
       // the focus lands on the code: its name says it digit by digit, its description what to do
@@ -207,7 +227,10 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
       const waiting = listener.said.slice(beforeStart);
       assert.equal(listener.heard(codePhrase), 1, `the control code is said once:\n${waiting.join('\n')}`);
       assert.equal(listener.heard(digitsSpoken(controlCode)), 1, 'its digits are read nowhere else');
-      assert.ok(waiting.every((phrase) => !phrase.includes(controlCode)), 'the code is never read as one number');
+      assert.ok(
+        waiting.every((phrase) => !phrase.includes(controlCode)),
+        'the code is never read as one number',
+      );
 
       // the person goes to the app and comes back before confirming
       await setLifecycle(tab, 'frozen');
@@ -262,7 +285,11 @@ for (const lang of ['en', 'lt', 'lv', 'et', 'ru'] as const) {
       assert.ok(failure.includes(why), `the failure says why: ${failure}`);
       assert.equal(listener.heard(why), 1, 'the reason is said once');
       assert.equal(listener.said.filter((phrase) => phrase === other).length, 1, `the focus is on the action that can help:\n${listener.said.join('\n')}`);
-      assert.equal(listener.said.findLast((phrase) => phrase.startsWith('button')), other, 'the action is what has the focus at the end');
+      assert.equal(
+        listener.said.findLast((phrase) => phrase.startsWith('button')),
+        other,
+        'the action is what has the focus at the end',
+      );
       const all = listener.said;
       assert.deepEqual(
         all.filter((phrase, i) => all.indexOf(phrase) !== i),

@@ -57,11 +57,18 @@ describe('the code that runs a session comes after the form', () => {
   it('is asked for once the form is on screen, before anything is submitted, and then the login runs', async () => {
     const { tab, asked } = await open(false);
     await tab.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('session-controller')));
-    assert.deepEqual(asked.filter((file) => file.includes('session-controller')), ['esign-elements-session-controller.js'], 'asked for before any submit');
+    assert.deepEqual(
+      asked.filter((file) => file.includes('session-controller')),
+      ['esign-elements-session-controller.js'],
+      'asked for before any submit',
+    );
     const before = reached.length;
     await tab.click('pierce/button[part="submit"]');
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-authenticated'), { timeout: 10_000 });
-    assert.deepEqual((await events(tab)).map((e) => e.type), ['esign-started', 'esign-authenticated']);
+    assert.deepEqual(
+      (await events(tab)).map((e) => e.type),
+      ['esign-started', 'esign-authenticated'],
+    );
     assert.equal(reached.slice(before).filter((line) => line === 'POST /en/smartid/login.json').length, 1);
     assert.equal(asked.filter((file) => file.includes('session-controller')).length, 1, 'asked for once');
     await tab.close();

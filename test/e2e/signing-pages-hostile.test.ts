@@ -34,7 +34,11 @@ const NAMES = [
 ];
 
 async function api(path: string, body: object): Promise<Record<string, any>> {
-  const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, access_token: TOKEN }) });
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, access_token: TOKEN }),
+  });
   return (await response.json()) as Record<string, any>;
 }
 
@@ -47,7 +51,10 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
         signers: [{ name: `<b onmouseover=${PAYLOAD}>Ona`, surname: 'Tester', email: 'ona@example.test' }],
       });
       assert.equal(upload['status'], 'ok', JSON.stringify(upload));
-      const link = await api('/api/document/generate-temporary-signing-link.json', { document_id: upload['document'].uuid, callback_url: 'http://127.0.0.1:9/cb' });
+      const link = await api('/api/document/generate-temporary-signing-link.json', {
+        document_id: upload['document'].uuid,
+        callback_url: 'http://127.0.0.1:9/cb',
+      });
       for (const url of [upload['signers'][0].invitationUrl as string, link['temporary_signing_link'] as string]) {
         const page = await browser.newPage();
         const dialogs: string[] = [];
@@ -79,10 +86,13 @@ describe('sandbox signing pages with hostile file names, in Chromium', () => {
         assert.ok(seen.heading.includes(name), `the heading shows the name as text: ${seen.heading}`);
         assert.ok(seen.title.includes(name));
         assert.equal(seen.fileName, name);
-        assert.deepEqual(seen.scripts.map((s) => new URL(s).pathname), ['/assets/signing-page.js']);
+        assert.deepEqual(
+          seen.scripts.map((s) => new URL(s).pathname),
+          ['/assets/signing-page.js'],
+        );
         assert.deepEqual(failed, [], 'no request failed, the icon included');
         if (url.includes('/link/')) {
-          const deadline = await page.$eval('time[data-local]', (time) => ({ text: time.textContent ?? '', at: (time).dateTime }));
+          const deadline = await page.$eval('time[data-local]', (time) => ({ text: time.textContent ?? '', at: time.dateTime }));
           const vilnius = new Date(deadline.at).toLocaleString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Vilnius' });
           assert.ok(deadline.text.includes(vilnius) && !deadline.text.includes('UTC'), `the deadline in the person's time: ${deadline.text}`);
         }
@@ -103,7 +113,10 @@ describe('sandbox signing pages with a name of 200 characters, in Chromium', () 
         file: { filename: longName, content: Buffer.from(samplePdf('Long')).toString('base64') },
         signers: [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test' }],
       });
-      const link = await api('/api/document/generate-temporary-signing-link.json', { document_id: upload['document'].uuid, callback_url: 'http://127.0.0.1:9/cb' });
+      const link = await api('/api/document/generate-temporary-signing-link.json', {
+        document_id: upload['document'].uuid,
+        callback_url: 'http://127.0.0.1:9/cb',
+      });
       for (const url of [upload['signers'][0].invitationUrl as string, link['temporary_signing_link'] as string]) {
         const page = await browser.newPage();
         await page.setViewport({ width, height: 800 });
@@ -129,7 +142,9 @@ describe('sandbox signing pages with a name of 200 characters, in Chromium', () 
         assert.ok(seen.row <= seen.sign, 'the file row stays inside the element');
         assert.equal(seen.said, longName, 'the whole name is there to read');
         // the title shortened in the middle on the page, whole in the tab and for a screen reader
-        const heading = await page.evaluate(`(() => { const h = document.querySelector('h1'); return { shown: h.querySelector('[aria-hidden="true"]').textContent, title: h.querySelector('[title]').getAttribute('title'), tab: document.title, lines: Math.round(h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)) }; })()`) as { shown: string; title: string; tab: string; lines: number };
+        const heading = (await page.evaluate(
+          `(() => { const h = document.querySelector('h1'); return { shown: h.querySelector('[aria-hidden="true"]').textContent, title: h.querySelector('[title]').getAttribute('title'), tab: document.title, lines: Math.round(h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)) }; })()`,
+        )) as { shown: string; title: string; tab: string; lines: number };
         assert.match(heading.shown, /^Sutartis-su-labai-ilgu-pavadinimu-Sutart.*…/);
         assert.ok(heading.shown.endsWith('gu-pav.pdf'), heading.shown);
         assert.equal(heading.title, longName);

@@ -43,7 +43,9 @@ function placeOf(tab: Page, selector: string): Promise<{ top: number; bottom: nu
 async function startLogin(tab: Page): Promise<void> {
   await tab.type('pierce/input#code', '40504040001');
   await tab.click('pierce/button[part="submit"]');
-  await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-control-code')?.shadowRoot?.querySelector('[part="code"]')?.textContent?.trim()));
+  await tab.waitForFunction(() =>
+    Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-control-code')?.shadowRoot?.querySelector('[part="code"]')?.textContent?.trim()),
+  );
   // the focus moved (the control code) and the page scrolled: what the person sees now
   await tab.waitForFunction(() => document.querySelector('#login')?.shadowRoot?.activeElement?.localName === 'esign-control-code');
 }
@@ -69,14 +71,21 @@ describe('what a person sees', () => {
     });
   }
 
-  it('tells a person who came back before confirming where to finish in a short line, the code and Cancel still on a phone\'s screen', async () => {
+  it("tells a person who came back before confirming where to finish in a short line, the code and Cancel still on a phone's screen", async () => {
     const tab = await open(360, 640);
     await startLogin(tab);
     await setLifecycle(tab, 'frozen');
     await setLifecycle(tab, 'active');
-    await tab.waitForFunction((heading) => (document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { message: string }).message === heading, { polling: 50 }, en['status.back']);
+    await tab.waitForFunction(
+      (heading) => (document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as { message: string }).message === heading,
+      { polling: 50 },
+      en['status.back'],
+    );
     const status = await tab.evaluate(() => {
-      const element = document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as HTMLElement & { message: string; detail: string };
+      const element = document.querySelector('#login')!.shadowRoot!.querySelector('esign-status') as unknown as HTMLElement & {
+        message: string;
+        detail: string;
+      };
       // (a brand's non-breaking hyphen read as typed)
       return { message: element.message, detail: element.detail.replace(/\u2011/g, '-') };
     });
@@ -98,7 +107,9 @@ describe('what a person sees', () => {
   it("describes a field's message without its icon: the browser's accessible description is the words alone", async () => {
     const tab = await open(1280, 800);
     await tab.click('pierce/button[part="submit"]');
-    await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('.field-error')?.textContent?.trim()));
+    await tab.waitForFunction(() =>
+      Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('.field-error')?.textContent?.trim()),
+    );
     const input = await tab.$('pierce/input#code');
     const node = await tab.accessibility.snapshot({ root: input!, interestingOnly: false });
     assert.ok(node?.description, 'the field has a description');
@@ -107,7 +118,7 @@ describe('what a person sees', () => {
     await tab.close();
   });
 
-  it('in forced colours, shows that it is working (the spinner two-toned), which field is wrong (a doubled border) and what the site set (a dashed frame, never a field\'s)', async () => {
+  it("in forced colours, shows that it is working (the spinner two-toned), which field is wrong (a doubled border) and what the site set (a dashed frame, never a field's)", async () => {
     const tab = await open(1280, 800);
     // the one country the site offers, read-only: framed like a field at rest, dashed once the fill is gone
     await tab.evaluate(() => document.querySelector('#login')!.setAttribute('countries', 'EE'));
@@ -120,12 +131,19 @@ describe('what a person sees', () => {
     assert.equal(await frame(), 'dashed');
     await tab.evaluate(() => document.querySelector('#login')!.removeAttribute('countries'));
     await tab.click('pierce/button[part="submit"]');
-    await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('.field-error')));
-    const invalid = await tab.$eval('pierce/input#code', (input) => ({ invalid: input.getAttribute('aria-invalid'), style: getComputedStyle(input).borderTopStyle }));
+    await tab.waitForFunction(() =>
+      Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot?.querySelector('.field-error')),
+    );
+    const invalid = await tab.$eval('pierce/input#code', (input) => ({
+      invalid: input.getAttribute('aria-invalid'),
+      style: getComputedStyle(input).borderTopStyle,
+    }));
     assert.deepEqual(invalid, { invalid: 'true', style: 'double' });
     await tab.type('pierce/input#code', '40504040001');
     await tab.click('pierce/button[part="submit"]');
-    await tab.waitForFunction(() => Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-status')?.shadowRoot?.querySelector('.spinner')));
+    await tab.waitForFunction(() =>
+      Boolean(document.querySelector('#login')?.shadowRoot?.querySelector('esign-status')?.shadowRoot?.querySelector('.spinner')),
+    );
     const ring = await tab.evaluate(() => {
       const spinner = document.querySelector('#login')!.shadowRoot!.querySelector('esign-status')!.shadowRoot!.querySelector('.spinner')!;
       const style = getComputedStyle(spinner);

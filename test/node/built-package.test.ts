@@ -57,29 +57,42 @@ describe('the packed packages installed into an empty app', () => {
 
   it('the widget tarball holds the build, no sources, tests or sandbox', () => {
     assert.ok(widget.files.includes('dist/cdn/esign-elements.js'));
-    assert.ok(widget.files.includes('dist/cdn/integrity.json'), 'the script-tag files\' digests are packed');
-    for (const doc of ['CHANGELOG.md', 'docs/any-stack.md', 'docs/proxy.md', 'docs/elements.md']) assert.ok(widget.files.includes(doc), `${doc} ships in the package`);
+    assert.ok(widget.files.includes('dist/cdn/integrity.json'), "the script-tag files' digests are packed");
+    for (const doc of ['CHANGELOG.md', 'docs/any-stack.md', 'docs/proxy.md', 'docs/elements.md'])
+      assert.ok(widget.files.includes(doc), `${doc} ships in the package`);
     assert.ok(!widget.files.some((file) => file.endsWith('.png')), 'no screenshots in the package');
     // the PHP proxy package, whole with its rules (a host copies it, or names it as a Composer path repository), and the rules alone
-    for (const file of ['dist/proxy-rules.json', 'dist/webhook-delivery.schema.json', 'bin/esign-proxy.js', 'dist/proxies/php/composer.json', 'dist/proxies/php/proxy.php', 'dist/proxies/php/session-recipe.php', 'dist/proxies/php/src/Proxy.php', 'dist/proxies/php/src/autoload.php', 'dist/proxies/php/proxy-rules.json']) {
+    for (const file of [
+      'dist/proxy-rules.json',
+      'dist/webhook-delivery.schema.json',
+      'bin/esign-proxy.js',
+      'dist/proxies/php/composer.json',
+      'dist/proxies/php/proxy.php',
+      'dist/proxies/php/session-recipe.php',
+      'dist/proxies/php/src/Proxy.php',
+      'dist/proxies/php/src/autoload.php',
+      'dist/proxies/php/proxy-rules.json',
+    ]) {
       assert.ok(widget.files.includes(file), `${file} is packed`);
     }
     assert.ok(widget.files.includes('custom-elements.json'));
     // (docs/sandbox.md, the page on the sandbox package, is a doc like the others)
-    const foreign = widget.files.filter((f) => /^(src|test|sandbox|demo|bench|examples)\/|\.ts$(?<!\.d\.ts$)/.test(f) || (/sandbox/.test(f) && f !== 'docs/sandbox.md'));
+    const foreign = widget.files.filter(
+      (f) => /^(src|test|sandbox|demo|bench|examples)\/|\.ts$(?<!\.d\.ts$)/.test(f) || (/sandbox/.test(f) && f !== 'docs/sandbox.md'),
+    );
     assert.deepEqual(foreign, []);
   });
 
   it('each element has a script-tag file that imports nothing statically, and loads on demand only its languages and what it needs (the preview, a phone-message check, a kept session)', () => {
     const elementFiles = widget.files.filter((f) => /^dist\/cdn\/esign-(?!elements|client\.js)[a-z-]+\.js$/.test(f)).sort();
-    assert.deepEqual(
-      elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(),
-      REGISTRY.map((entry) => entry.name).sort(),
-    );
+    assert.deepEqual(elementFiles.map((f) => f.slice('dist/cdn/esign-'.length, -3)).sort(), REGISTRY.map((entry) => entry.name).sort());
     const languages = widget.files.filter((f) => /^dist\/cdn\/esign-elements-(lt|en|lv|et|ru)-(form|session|documents)\.js$/.test(f));
     // each of the five languages in two parts loaded on first use, named without a hash (a page may
     // preload its own); the form's words come with the person form, never as a file
-    assert.deepEqual(languages.map((f) => /-(\w\w-\w+)\.js$/.exec(f)![1]).sort(), ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]));
+    assert.deepEqual(
+      languages.map((f) => /-(\w\w-\w+)\.js$/.exec(f)![1]).sort(),
+      ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]),
+    );
     const engine = widget.files.filter((f) => /^dist\/cdn\/esign-elements-engine-[\w-]+\.js$/.test(f));
     assert.equal(engine.length, 1, 'one preview engine');
     const entryOf = (file: string) => REGISTRY.find((entry) => file === `dist/cdn/esign-${entry.name}.js`);
@@ -98,10 +111,22 @@ describe('the packed packages installed into an empty app', () => {
       const onDemand = loaded.filter((f) => !languages.includes(f));
       // a session element draws its form with the words in its own file, whatever the language
       const carriesFormWords = entryOf(file)?.formWords === true;
-      if (carriesFormWords) assert.ok(['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)), `${file} carries its form's words`);
+      if (carriesFormWords)
+        assert.ok(
+          ['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)),
+          `${file} carries its form's words`,
+        );
       const languagesLoaded = languages;
-      assert.deepEqual(onDemand.map((f) => /esign-elements-([a-z.-]+?)-[\w-]{8}\.js$/.exec(f)?.[1]).sort(), expected.sort(), `${file} loads the language parts and ${expected.join(', ') || 'nothing else'} on demand`);
-      assert.deepEqual(loaded, [...languagesLoaded, ...onDemand].sort(), `${file} loads ${carriesFormWords ? 'the session and document parts, its form words inside' : 'every language part'}`);
+      assert.deepEqual(
+        onDemand.map((f) => /esign-elements-([a-z.-]+?)-[\w-]{8}\.js$/.exec(f)?.[1]).sort(),
+        expected.sort(),
+        `${file} loads the language parts and ${expected.join(', ') || 'nothing else'} on demand`,
+      );
+      assert.deepEqual(
+        loaded,
+        [...languagesLoaded, ...onDemand].sort(),
+        `${file} loads ${carriesFormWords ? 'the session and document parts, its form words inside' : 'every language part'}`,
+      );
       // an element's own file runs whole as the page loads: Chromium may compile it while it streams in;
       // the all-in-one file (few of its elements on a page) and what loads later are compiled as used
       const hint = '//# allFunctionsCalledOnLoad\n';
@@ -110,13 +135,20 @@ describe('the packed packages installed into an empty app', () => {
         // each takes Lit and the rest from the file that loaded it
         const chunkCode = read(chunk);
         assert.ok(!chunkCode.includes('allFunctionsCalledOnLoad'), `${chunk} loads later: no compile hint`);
-        assert.deepEqual([...chunkCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => `dist/cdn/${m[1]}`), [file], `${chunk} imports from ${file} alone`);
+        assert.deepEqual(
+          [...chunkCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => `dist/cdn/${m[1]}`),
+          [file],
+          `${chunk} imports from ${file} alone`,
+        );
         if (chunk.includes('-viewer-')) assert.deepEqual(loadedBy(chunkCode), engine, `${chunk} loads the engine on demand`);
       }
     }
     // the engine brings PDF.js from beside it, and PDF.js its worker
     const engineCode = readFileSync(join(dir, 'app/node_modules/esign-elements', engine[0]!), 'utf8');
-    assert.deepEqual([...engineCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => m[1]), ['esign-elements-pdf.js']);
+    assert.deepEqual(
+      [...engineCode.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => m[1]),
+      ['esign-elements-pdf.js'],
+    );
     for (const dir of ['dist/cdn', 'dist/elements/document-preview']) {
       for (const name of ['esign-elements-pdf.js', 'esign-elements-pdf-worker.js']) assert.ok(widget.files.includes(`${dir}/${name}`), `${dir}/${name} packed`);
     }
@@ -131,9 +163,12 @@ describe('the packed packages installed into an empty app', () => {
     assert.ok(!code.startsWith('//# allFunctionsCalledOnLoad'), 'no compile hint: a page draws few of its elements');
     // the client is a file of its own (a login page loads this one before its form): the errors come with the elements
     assert.doesNotMatch(code, /as EsignClient\b/, 'the all-in-one file does not export the client');
-    assert.match(code, /as EsignError\b/, 'it exports the elements\' errors');
+    assert.match(code, /as EsignError\b/, "it exports the elements' errors");
     // the login's form draws from this file alone, in every language
-    assert.ok(['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)), 'the form words are inside');
+    assert.ok(
+      ['Asmens kodas', 'Personal code', 'Isikukood'].every((word) => code.includes(word)),
+      'the form words are inside',
+    );
     const loadedBy = (text: string) => [...text.matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `dist/cdn/${m[1]}`);
     const staticOf = (text: string) => [...text.matchAll(/\bfrom\s*["'`]\.\/([^"'`]+)["'`]/g)].map((m) => `dist/cdn/${m[1]}`);
     // the control code and the status are asked for by the login too: one file each
@@ -141,7 +176,18 @@ describe('the packed packages installed into an empty app', () => {
     const kinds = onDemand.map((f) => /esign-elements-([a-z-]+?)(?:-[\w-]{8})?\.js$/.exec(f)?.[1]).sort();
     const languages = ['en', 'et', 'lt', 'lv', 'ru'].flatMap((l) => [`${l}-documents`, `${l}-session`]);
     // every element but the login's own, each when it appears; the session's later part and the phone-message check
-    const later = ['control-code', 'document', 'document-preview', 'document-upload', 'hash-sign', 'sign', 'signer-list', 'signing-link', 'status', 'validation-report'];
+    const later = [
+      'control-code',
+      'document',
+      'document-preview',
+      'document-upload',
+      'hash-sign',
+      'sign',
+      'signer-list',
+      'signing-link',
+      'status',
+      'validation-report',
+    ];
     // and an OpenID Connect login's continuation, only where the element is given one
     assert.deepEqual(kinds, [...languages, ...later, 'continue-login', 'phone-message', 'session-controller'].sort());
     // what those load, statically or on demand, comes from the same build: they import the entry, never a file of their own Lit
@@ -165,25 +211,43 @@ describe('the packed packages installed into an empty app', () => {
     }
     // Lit is inside the entry, once: no chunk it loads carries lit-html's version list again
     assert.ok(code.includes('litHtmlVersions'), 'Lit is inside the all-in-one file');
-    assert.deepEqual([...seen].filter((file) => file !== entry && read(file).includes('litHtmlVersions')), [], 'no chunk brings Lit again');
+    assert.deepEqual(
+      [...seen].filter((file) => file !== entry && read(file).includes('litHtmlVersions')),
+      [],
+      'no chunk brings Lit again',
+    );
   });
 
-  it('the client\'s script-tag file is whole in itself: the client, its errors and the file helpers', async () => {
+  it("the client's script-tag file is whole in itself: the client, its errors and the file helpers", async () => {
     const file = join(dir, 'app/node_modules/esign-elements/dist/cdn/esign-client.js');
     assert.doesNotMatch(readFileSync(file, 'utf8'), /(?:\bfrom|\bimport)\s*["'`(]/, 'it imports nothing');
     const client = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    for (const name of ['EsignClient', 'EsignError', 'ProxyCaller', 'poll', 'OPERATIONS', 'blobToBase64', 'base64ToBlob']) assert.equal(typeof client[name], name === 'OPERATIONS' ? 'object' : 'function', name);
+    for (const name of ['EsignClient', 'EsignError', 'ProxyCaller', 'poll', 'OPERATIONS', 'blobToBase64', 'base64ToBlob'])
+      assert.equal(typeof client[name], name === 'OPERATIONS' ? 'object' : 'function', name);
   });
 
   it('each script-tag file carries the paths of the operations its elements send, and no other', () => {
     const session = (kind: string) => [`/mobile/${kind}`, `/smartid/${kind}`];
     // the session controller (one for the three session elements) polls a session's status by the
     // protocol's table of kinds, and removes a cancelled one: those paths come with every session element
-    const controller = ['/api/mobile/session/{sessionId}', '/api/smartid/session/{sessionId}', '/mobile/status/{token}.json', '/smartid/status/{token}.json', '/mobile/sign/status/{token}.json', '/smartid/sign/status/{token}.json', '/mobile/sign-hash/status/{token}.json', '/smartid/sign/hash/status/{token}.json'];
+    const controller = [
+      '/api/mobile/session/{sessionId}',
+      '/api/smartid/session/{sessionId}',
+      '/mobile/status/{token}.json',
+      '/smartid/status/{token}.json',
+      '/mobile/sign/status/{token}.json',
+      '/smartid/sign/status/{token}.json',
+      '/mobile/sign-hash/status/{token}.json',
+      '/smartid/sign/hash/status/{token}.json',
+    ];
     const login = [...session('login.json'), ...controller];
     const sign = [...session('sign.json'), ...controller];
     const hash = [...session('sign/hash.json'), ...controller];
-    const signers = ['/api/document/{documentId}/signers.json', '/api/document/{documentId}/invite-signer.json', '/api/document/{documentId}/remove-temporary-signer.json'];
+    const signers = [
+      '/api/document/{documentId}/signers.json',
+      '/api/document/{documentId}/invite-signer.json',
+      '/api/document/{documentId}/remove-temporary-signer.json',
+    ];
     const report = ['/api/v2/document/{documentId}/validation.json', '/api/v2/document/validation.json'];
     const link = ['/api/document/generate-temporary-signing-link.json'];
     const expected: Record<string, string[]> = {
@@ -198,7 +262,14 @@ describe('the packed packages installed into an empty app', () => {
       'signer-list': signers,
       'validation-report': report,
       'signing-link': link,
-      document: ['/api/document/{documentId}/check-status.json', '/api/document/{documentId}/download.json', '/api/document/{documentId}/remove.json', ...signers, ...report, ...link],
+      document: [
+        '/api/document/{documentId}/check-status.json',
+        '/api/document/{documentId}/download.json',
+        '/api/document/{documentId}/remove.json',
+        ...signers,
+        ...report,
+        ...link,
+      ],
     };
     const pathsIn = (code: string) => new Set([...code.matchAll(/["'`](\/(?:api|mobile|smartid)\/[\w/{}.-]*?(?:\.json|\{\w+\}))["'`]/g)].map((m) => m[1]!));
     for (const [element, paths] of Object.entries(expected)) {
@@ -219,7 +290,7 @@ describe('the packed packages installed into an empty app', () => {
     assert.deepEqual(foreign, []);
   });
 
-  it('lit is the widget\'s only runtime dependency', async () => {
+  it("lit is the widget's only runtime dependency", async () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'app/node_modules/esign-elements/package.json'), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(Object.keys(manifest['dependencies'] as object), ['lit']);
     // the whole tree the widget brings is Lit's own
@@ -235,7 +306,7 @@ describe('the packed packages installed into an empty app', () => {
     for (const name of names) assert.match(name, /^(lit|lit-html|lit-element|@lit\/.*|@lit-labs\/.*|@types\/trusted-types)$/, `unexpected dependency ${name}`);
   });
 
-  it('imports every entry point of both packages in Node (React\'s with the optional peers a React host adds)', async () => {
+  it("imports every entry point of both packages in Node (React's with the optional peers a React host adds)", async () => {
     const app = join(dir, 'app');
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', 'react@19', '@lit/react@1'], { cwd: app, maxBuffer: 16 * 1024 * 1024 });
     for (const name of ['esign-elements', 'esign-sandbox']) {
@@ -264,9 +335,30 @@ describe('the packed packages installed into an empty app', () => {
       const declared = join(app, `node_modules/esign-elements/dist/elements/${tag}/events.d.ts`);
       const first = existsSync(declared) ? /'(esign-[a-z-]+)'/.exec(readFileSync(declared, 'utf8'))?.[1] : undefined;
       const listen = first ? `element.addEventListener('${first}', (event) => console.log(event.detail));\n` : '';
-      writeFileSync(join(folder, 'page.ts'), `import 'esign-elements/${entry}';\nconst element: HTMLElementTagNameMap['esign-${tag}'] = document.createElement('esign-${tag}');\n${listen}`);
-      writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, include: ['page.ts'] }));
-      const compiled = await run(process.execPath, [tsc, '-p', folder], { cwd: app }).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error));
+      writeFileSync(
+        join(folder, 'page.ts'),
+        `import 'esign-elements/${entry}';\nconst element: HTMLElementTagNameMap['esign-${tag}'] = document.createElement('esign-${tag}');\n${listen}`,
+      );
+      writeFileSync(
+        join(folder, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: [],
+          },
+          include: ['page.ts'],
+        }),
+      );
+      const compiled = await run(process.execPath, [tsc, '-p', folder], { cwd: app }).then(
+        () => '',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
       assert.equal(compiled, '', `esign-elements/${entry} alone: ${compiled}`);
     }
   });
@@ -284,7 +376,13 @@ describe('the packed packages installed into an empty app', () => {
       assert.doesNotMatch(output, /cli-token/, 'a token chosen by the caller is not printed');
       assert.doesNotMatch(output, /no widget files/, 'the widget installed beside it is found');
       const url = /listening on (\S+)/.exec(output)![1]!;
-      const start = await send(`${url}/smartid/sign.json`, 'POST', { access_token: 'cli-token', type: 'asice', code: '40504040001', country: 'EE', asice: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } });
+      const start = await send(`${url}/smartid/sign.json`, 'POST', {
+        access_token: 'cli-token',
+        type: 'asice',
+        code: '40504040001',
+        country: 'EE',
+        asice: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] },
+      });
       assert.equal(start.json.status, 'ok');
       let result = start;
       for (let i = 0; i < 50; i++) {
@@ -302,9 +400,12 @@ describe('the packed packages installed into an empty app', () => {
     }
   });
 
-  it('shows a PDF preview in Vite\'s dev server with esign-elements/vite, and says it failed without it', async () => {
+  it("shows a PDF preview in Vite's dev server with esign-elements/vite, and says it failed without it", async () => {
     const app = join(dir, 'app');
-    writeFileSync(join(app, 'index.html'), '<!doctype html><html lang="en"><body><esign-document-preview src="/sample.pdf"></esign-document-preview><script type="module" src="/main.js"></script></body></html>');
+    writeFileSync(
+      join(app, 'index.html'),
+      '<!doctype html><html lang="en"><body><esign-document-preview src="/sample.pdf"></esign-document-preview><script type="module" src="/main.js"></script></body></html>',
+    );
     writeFileSync(join(app, 'main.js'), "import 'esign-elements/document-preview';\n");
     writeFileSync(join(app, 'vite.config.js'), "import { esign } from 'esign-elements/vite';\nexport default { plugins: [esign()] };\n");
     await run('mkdir', ['-p', join(app, 'public')]);
@@ -332,7 +433,10 @@ describe('the packed packages installed into an empty app', () => {
         );
         return await page.evaluate(() => {
           const root = document.querySelector('esign-document-preview')!.shadowRoot!;
-          return { text: root.querySelector('.textLayer')?.textContent ?? '', error: root.querySelector('[part="error"]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '' };
+          return {
+            text: root.querySelector('.textLayer')?.textContent ?? '',
+            error: root.querySelector('[part="error"]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
+          };
         });
       } finally {
         await page.close();
@@ -358,7 +462,10 @@ describe('the packed packages installed into an empty app', () => {
     writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'cjs-host', private: true }));
     writeFileSync(
       join(host, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, esModuleInterop: true, skipLibCheck: false, outDir: 'dist', types: ['node'] }, include: ['src'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, esModuleInterop: true, skipLibCheck: false, outDir: 'dist', types: ['node'] },
+        include: ['src'],
+      }),
     );
     writeFileSync(
       join(host, 'src/server.ts'),
@@ -385,11 +492,15 @@ const server = app.listen(0, '127.0.0.1', () => {
 });
 `,
     );
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', widget.tarball, 'express@5', '@types/express@5', '@types/node@20', 'typescript@~5.9'], {
-      cwd: host,
-      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', widget.tarball, 'express@5', '@types/express@5', '@types/node@20', 'typescript@~5.9'],
+      {
+        cwd: host,
+        env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     // the type check and the build of a CommonJS host, as its own tsc runs them
     await run(join(host, 'node_modules/.bin/tsc'), ['-p', host], { cwd: host });
     const built = readFileSync(join(host, 'dist/server.js'), 'utf8');
@@ -397,7 +508,11 @@ const server = app.listen(0, '127.0.0.1', () => {
 
     const { startSandbox } = await import('esign-sandbox');
     const sandboxServer = await startSandbox({ accessToken: 'cjs-host-secret', answerAfterMs: 200 });
-    const child = spawn(process.execPath, [join(host, 'dist/server.js')], { cwd: host, env: { ...process.env, ESIGN_BASE_URL: sandboxServer.url, ESIGN_ACCESS_TOKEN: 'cjs-host-secret' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(host, 'dist/server.js')], {
+      cwd: host,
+      env: { ...process.env, ESIGN_BASE_URL: sandboxServer.url, ESIGN_ACCESS_TOKEN: 'cjs-host-secret' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const [line] = (await once(child.stdout, 'data')) as [Buffer];
       const base = `http://127.0.0.1:${line.toString().trim()}`;

@@ -68,7 +68,16 @@ export async function check(
     const token = `check-${port}-secret`;
     const url = await start(port, token);
     try {
-      const { rows } = await checkProxy({ proxyUrl: url, port, accessToken: token, exposesScreening, waitMs: 20_000, ...(signer ? { signer } : {}), ...state, ...(events ? { events } : {}) });
+      const { rows } = await checkProxy({
+        proxyUrl: url,
+        port,
+        accessToken: token,
+        exposesScreening,
+        waitMs: 20_000,
+        ...(signer ? { signer } : {}),
+        ...state,
+        ...(events ? { events } : {}),
+      });
       return rows;
     } catch (error) {
       if (attempt >= 3 || !(error instanceof Error && 'code' in error && error.code === 'EADDRINUSE')) throw error;
@@ -80,7 +89,10 @@ export const skipped = (rows: CheckRow[]) => rows.filter((row) => row.skipped).m
 
 /** What check-proxy's result-first row asks of a result hook: it reports when it begins and ends, and takes its time between. */
 export function reportingHook(sandboxPort: number, ms = 2_000): (result: ProxyResult) => Promise<void> {
-  const report = (token: string, at: string) => fetch(`http://127.0.0.1:${sandboxPort}/__probe/hook`, { method: 'POST', body: JSON.stringify({ token, at }) }).then(async (r) => (await r.arrayBuffer(), r.status));
+  const report = (token: string, at: string) =>
+    fetch(`http://127.0.0.1:${sandboxPort}/__probe/hook`, { method: 'POST', body: JSON.stringify({ token, at }) }).then(
+      async (r) => (await r.arrayBuffer(), r.status),
+    );
   return async (result) => {
     const said = await report(result.token, 'start');
     await new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,9 +102,11 @@ export function reportingHook(sandboxPort: number, ms = 2_000): (result: ProxyRe
   };
 }
 
-
 /** A file the Node proxy's events are appended to as JSON lines (check-proxy's --events), each changed first by `change`. */
-export function eventsFile(change: (event: Record<string, unknown>) => Record<string, unknown> = (event) => event): { file: string; onEvent: (event: ProxyEvent) => void } {
+export function eventsFile(change: (event: Record<string, unknown>) => Record<string, unknown> = (event) => event): {
+  file: string;
+  onEvent: (event: ProxyEvent) => void;
+} {
   const file = join(scratchDir('esign-events-'), 'events.jsonl');
   return { file, onEvent: (event) => appendFileSync(file, `${JSON.stringify(change({ ...event }))}\n`) };
 }
@@ -100,7 +114,9 @@ export function eventsFile(change: (event: Record<string, unknown>) => Record<st
 export const failing = (rows: CheckRow[]) => rows.filter((row) => !row.ok).map((row) => row.id);
 
 /** A wrap that reads a JSON body first (passed on to the proxy as it came, or changed). */
-export function withBody(decide: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, pass: (changed?: Record<string, unknown>) => void) => void): Wrap {
+export function withBody(
+  decide: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, pass: (changed?: Record<string, unknown>) => void) => void,
+): Wrap {
   return (req, res, proxy) => {
     if (Number(req.headers['content-length'] ?? 0) > 1024 * 1024) return proxy(req, res);
     const chunks: Buffer[] = [];

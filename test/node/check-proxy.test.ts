@@ -31,19 +31,37 @@ describe('check-proxy against working proxies', () => {
       undefined,
       written.file,
     );
-    assert.deepEqual(rows.map((row) => row.id), ALL_ROWS);
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      ALL_ROWS,
+    );
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
-    assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'fail-closed'], 'nothing told, nothing checked: skipped, never passed');
+    assert.deepEqual(
+      skipped(rows),
+      ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'fail-closed'],
+      'nothing told, nothing checked: skipped, never passed',
+    );
     // the events the Python and PHP proxies are held to, by the same schema
     assertProxyEvents(events, 'the Node proxy', ['started', 'finished', 'refused', 'failed']);
     // docs/proxy.md shows this run's table as a reader gets it without --events: its rows, its numbers aside
     const page = readFileSync('docs/proxy.md', 'utf8');
     const table = /```\n(\| rule \| result \|[\s\S]*?)```/.exec(page)?.[1] ?? '';
     const numbersAside = (text: string) => text.replace(/\d+/g, 'N');
-    const shown = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| rule |')).map((line) => line.slice(2, line.indexOf(' | ', 2)));
-    assert.deepEqual(shown.map(numbersAside), rows.map((row) => numbersAside(row.rule)));
+    const shown = table
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| rule |'))
+      .map((line) => line.slice(2, line.indexOf(' | ', 2)));
+    assert.deepEqual(
+      shown.map(numbersAside),
+      rows.map((row) => numbersAside(row.rule)),
+    );
     const withoutEvents = rows.map((row) => (row.id === 'events' ? { ...row, skipped: 'no --events' } : row));
-    assert.match(table, new RegExp(`\\n${withoutEvents.filter((row) => row.ok && !row.skipped).length} passed, 0 failed, ${withoutEvents.filter((row) => row.skipped).length} skipped\\n`));
+    assert.match(
+      table,
+      new RegExp(
+        `\\n${withoutEvents.filter((row) => row.ok && !row.skipped).length} passed, 0 failed, ${withoutEvents.filter((row) => row.skipped).length} skipped\\n`,
+      ),
+    );
   });
 
   it('passes our Node proxy with a Redis store and a slow, reporting result hook on every row, the state taken away and given back', async () => {
@@ -52,12 +70,10 @@ describe('check-proxy against working proxies', () => {
     await client.connect();
     try {
       const pid = redis.pid()!;
-      const rows = await check(
-        (port, token) => nodeProxy(port, token, { store: new RedisStore(client), onResult: reportingHook(port) }),
-        false,
-        undefined,
-        { stopState: `kill -STOP ${pid}`, startState: `kill -CONT ${pid}` },
-      );
+      const rows = await check((port, token) => nodeProxy(port, token, { store: new RedisStore(client), onResult: reportingHook(port) }), false, undefined, {
+        stopState: `kill -STOP ${pid}`,
+        startState: `kill -CONT ${pid}`,
+      });
       assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
       assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'events']);
     } finally {
@@ -81,7 +97,7 @@ describe('check-proxy against working proxies', () => {
     const gated = (port: number, token: string) => nodeProxy(port, token, { signer: () => GATE_PERSON });
     assert.deepEqual(failing(await check(gated, false, GATE_PERSON)), []);
     const untold = await check(gated);
-    assert.deepEqual(failing(untold), ['allow-list-pass'], 'the gate refuses the checks\' own signing for other people');
+    assert.deepEqual(failing(untold), ['allow-list-pass'], "the gate refuses the checks' own signing for other people");
     assert.match(untold.find((row) => row.id === 'signer-gate')!.rule, /not checked/);
     assert.match(untold.find((row) => row.id === 'signer-country')!.rule, /not checked/);
     const ungated = await check((port, token) => nodeProxy(port, token), false, GATE_PERSON);
@@ -100,7 +116,11 @@ describe('check-proxy against working proxies', () => {
     );
     // nor can it refuse a result: its hook's answer comes after the browser was told
     assert.deepEqual(failing(rows), ['result-first', 'site-refused'], JSON.stringify(rows.filter((r) => !r.ok)));
-    assert.match(rows.find((row) => row.id === 'result-first')!.evidence ?? '', /before the result hook ended/, JSON.stringify(rows.find((row) => row.id === 'result-first')));
+    assert.match(
+      rows.find((row) => row.id === 'result-first')!.evidence ?? '',
+      /before the result hook ended/,
+      JSON.stringify(rows.find((row) => row.id === 'result-first')),
+    );
   });
 
   it('fails a proxy that goes on without its state on the fail-closed row, and nothing else', async () => {
@@ -117,11 +137,16 @@ describe('check-proxy against working proxies', () => {
 
   it('fails a signing gate that compares the digits alone on its country row, and nothing else', async () => {
     const digitsOnly = (port: number, token: string) =>
-      nodeProxy(port, token, { signer: () => GATE_PERSON }, withBody((body, req, res, pass) => {
-        // the gate sees the signer's own country and phone whenever the digits are theirs
-        if (!/\/sign/.test(req.url ?? '') || body['code'] !== GATE_PERSON.code) return pass();
-        pass({ ...body, ...('country' in body ? { country: GATE_PERSON.country } : {}), ...('phone' in body ? { phone: GATE_PERSON.phone } : {}) });
-      }));
+      nodeProxy(
+        port,
+        token,
+        { signer: () => GATE_PERSON },
+        withBody((body, req, res, pass) => {
+          // the gate sees the signer's own country and phone whenever the digits are theirs
+          if (!/\/sign/.test(req.url ?? '') || body['code'] !== GATE_PERSON.code) return pass();
+          pass({ ...body, ...('country' in body ? { country: GATE_PERSON.country } : {}), ...('phone' in body ? { phone: GATE_PERSON.phone } : {}) });
+        }),
+      );
     const rows = await check(digitsOnly, false, GATE_PERSON);
     assert.deepEqual(failing(rows), ['signer-country'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'signer-country')!.evidence ?? '', /the signer's digits, EE/);
@@ -133,5 +158,4 @@ describe('check-proxy against working proxies', () => {
     const notExposed = await check((port, token) => nodeProxy(port, token), true);
     assert.deepEqual(failing(notExposed), ['screening']);
   });
-
 });

@@ -40,14 +40,20 @@ async function nginxWith(block: string, docPort: number, upstream: number): Prom
 
 /** A login start from a page of `origin`, as a browser sends it. */
 const startFrom = (origin: string) =>
-  fetch(`${origin}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+  fetch(`${origin}/esign/smartid/login.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin' },
+    body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+  });
 
 describe('the nginx blocks of docs/proxy.md', () => {
   it('the Node proxy behind the first block, on a port other than 80: a page of that origin starts a login', async () => {
     const [block] = nginxBlocks('docs/proxy.md');
     assert.match(block!, /127\.0\.0\.1:3000/);
     const lines: string[] = [];
-    const server = createServer(createProxyHandler({ baseUrl: sandbox.url, accessToken: TOKEN, prefix: '/esign', log: (line) => lines.push(line) }) as RequestListener);
+    const server = createServer(
+      createProxyHandler({ baseUrl: sandbox.url, accessToken: TOKEN, prefix: '/esign', log: (line) => lines.push(line) }) as RequestListener,
+    );
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = await nginxWith(block!, 3000, (server.address() as AddressInfo).port);

@@ -21,7 +21,13 @@ const proxy = (path: string, method = 'POST', body: unknown = {}) => send(`${sta
 async function signOnInvitationPage(invitationUrl: string, code: string): Promise<void> {
   const page = new URL(invitationUrl).pathname;
   const document = Buffer.from(await (await fetch(`${stack.sandboxUrl}${page}/document`)).arrayBuffer());
-  const start = await send(`${stack.sandboxUrl}${page}/esign/smartid/sign.json`, 'POST', { type: 'pdf', code, country: 'EE', pdf: { files: [{ name: 'contract.pdf', content: b64(document) }] } }, false, { jar: null });
+  const start = await send(
+    `${stack.sandboxUrl}${page}/esign/smartid/sign.json`,
+    'POST',
+    { type: 'pdf', code, country: 'EE', pdf: { files: [{ name: 'contract.pdf', content: b64(document) }] } },
+    false,
+    { jar: null },
+  );
   assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
   stack.clock.advance(1000);
   const done = await send(`${stack.sandboxUrl}${page}/esign/smartid/sign/status/${start.json.token}.json`, 'POST', {}, false, { jar: null });
@@ -120,7 +126,11 @@ describe('document state, download and file validation through the proxy', () =>
     assert.equal(buildPath('validateFile', {}, 'en'), '/en/api/v2/document/validation.json');
     assert.equal(buildPath('validateFile', {}, 'lt'), '/api/v2/document/validation.json');
     const asked: string[] = [];
-    const client = new EsignClient({ endpoint: stack.proxyUrl, lang: 'en', fetch: (input, init) => (asked.push(new URL(String(input)).pathname), fetch(input, init)) });
+    const client = new EsignClient({
+      endpoint: stack.proxyUrl,
+      lang: 'en',
+      fetch: (input, init) => (asked.push(new URL(String(input)).pathname), fetch(input, init)),
+    });
     const state = await client.checkDocumentStatus(uuid);
     assert.equal(state.data.document_status, 'signed');
     const downloaded = await client.downloadDocument(uuid);

@@ -9,7 +9,10 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 const ELEMENTS = readdirSync('src/elements').sort();
 const source = (path: string) => readFileSync(path, 'utf8');
 /** The code without its comments (a tag named in a comment is not drawn). */
-const code = (path: string) => source(path).replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+const code = (path: string) =>
+  source(path)
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
 /** The package's tags a file's templates draw. */
 const drawn = (path: string) => new Set([...code(path).matchAll(/<(esign-[a-z-]+)[\s>]/g)].map((m) => m[1]!));
 
@@ -38,11 +41,17 @@ describe('an element in its folder', () => {
         .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
         .map((entry) => `${entry.parentPath}/${entry.name}`)
         .filter((path) => /\bdefineElement\(/.test(code(path)));
-    const entries = callers('src').filter((path) => !path.endsWith('/internal/define.ts')).sort();
+    const entries = callers('src')
+      .filter((path) => !path.endsWith('/internal/define.ts'))
+      .sort();
     assert.deepEqual(entries, ['src/define.ts', ...ELEMENTS.map((name) => `src/elements/${name}/define.ts`)].sort());
     for (const name of ELEMENTS) {
       const entry = code(`src/elements/${name}/define.ts`);
-      assert.doesNotMatch(entry, /import\s+'\.\.\/[a-z-]+\/define\.js'/, `${name}/define.ts imports another element's entry (declare it in static dependencies)`);
+      assert.doesNotMatch(
+        entry,
+        /import\s+'\.\.\/[a-z-]+\/define\.js'/,
+        `${name}/define.ts imports another element's entry (declare it in static dependencies)`,
+      );
     }
   });
 
@@ -57,7 +66,8 @@ describe('an element in its folder', () => {
   it('declares the events it fires in its own events.ts (on the element and the document alike); the ones every element may fire, once for all', () => {
     const declaredIn = (path: string) => {
       const text = existsSync(path) ? code(path) : '';
-      const map = (name: string) => new Set([...(new RegExp(`interface ${name} \\{([\\s\\S]*?)\\n  \\}`).exec(text)?.[1] ?? '').matchAll(/'(esign-[a-z-]+)'/g)].map((m) => m[1]!));
+      const map = (name: string) =>
+        new Set([...(new RegExp(`interface ${name} \\{([\\s\\S]*?)\\n  \\}`).exec(text)?.[1] ?? '').matchAll(/'(esign-[a-z-]+)'/g)].map((m) => m[1]!));
       return { element: map('HTMLElementEventMap'), document: map('DocumentEventMap') };
     };
     const shared = declaredIn('src/internal/shared-events.ts');
@@ -75,7 +85,11 @@ describe('an element in its folder', () => {
       assert.deepEqual([...own.element].sort(), [...fired].sort(), `${name}: the events it fires, declared in its events.ts`);
       assert.deepEqual([...own.document].sort(), [...fired].sort(), `${name}: the same events on the document`);
       if (fired.size) assert.match(code(`${folder}/define.ts`), /import '\.\/events\.js'/, `${name}/define.ts brings its events' types`);
-      if (fired.size) assert.ok(code('src/elements.ts').includes(`import './elements/${name}/events.js';`), `src/elements.ts (every element, for src/define.ts and the package's main entry) brings ${name}'s events' types`);
+      if (fired.size)
+        assert.ok(
+          code('src/elements.ts').includes(`import './elements/${name}/events.js';`),
+          `src/elements.ts (every element, for src/define.ts and the package's main entry) brings ${name}'s events' types`,
+        );
     }
   });
 });

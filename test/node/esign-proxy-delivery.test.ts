@@ -70,30 +70,54 @@ describe('esign-proxy: no login lost, none repeated', () => {
     assert.ok(!seen.includes('dropped'), `no poll outlasted the widget's ${STATUS_POLL_TIMEOUT} ms: ${seen.join(',')}`);
     assert.equal(site.deliveries.length, 1, 'delivered once');
     assert.ok(last.at >= site.deliveries[0]!.answeredAt!, 'the browser got the result only after the site answered');
-    assert.deepEqual(last.set.filter((line) => line.startsWith('site-session=')), [], 'the site\'s answer never reaches a browser');
+    assert.deepEqual(
+      last.set.filter((line) => line.startsWith('site-session=')),
+      [],
+      "the site's answer never reaches a browser",
+    );
     assert.doesNotMatch(browser.jar.cookie, /site-session=logged-in-id/);
     // a delivery is a fact: none of the browser's cookies go along
     assert.equal(site.deliveries[0]!.headers['cookie'], undefined);
     assertSchema(site.deliveries[0]);
     await until(() => proxy.stdout().includes('"finished"'), 'the finished event');
     await sleep(300);
-    const finished = proxy.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string; outcome?: string }).filter((e) => e.type === 'finished');
-    assert.deepEqual(finished.map((e) => e.outcome), ['ok'], 'one finished event');
+    const finished = proxy
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; outcome?: string })
+      .filter((e) => e.type === 'finished');
+    assert.deepEqual(
+      finished.map((e) => e.outcome),
+      ['ok'],
+      'one finished event',
+    );
   });
 
-  it('the answer that carried the result lost on the way: the next poll has the result, without a second delivery, and never the site\'s cookie', async () => {
+  it("the answer that carried the result lost on the way: the next poll has the result, without a second delivery, and never the site's cookie", async () => {
     const site = await hostServer(SECRET, () => ({ status: 204, cookie: 'site-session=logged-in-id; Path=/; HttpOnly', delayMs: 300 }));
-    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: site.url, ESIGN_WEBHOOK_SECRET: SECRET, ESIGN_FORWARD_COOKIES: 'site-session' });
+    const proxy = await esignProxy({
+      ESIGN_BASE_URL: sandbox.url,
+      ESIGN_ACCESS_TOKEN: TOKEN,
+      ESIGN_WEBHOOK_URL: site.url,
+      ESIGN_WEBHOOK_SECRET: SECRET,
+      ESIGN_FORWARD_COOKIES: 'site-session',
+    });
     const browser = browserOf(`${proxy.url}/esign`, 'site-session=anonymous-id; other=1');
     const start = await browser.post('/smartid/login.json', LOGIN);
     const path = `/smartid/status/${String(start.json['token'])}.json`;
     // polls until the one that delivers: that poll's answer is dropped unread, as a phone that loses its network does
     for (let i = 0; i < 20 && !site.deliveries.length; i++) {
       const lost = new AbortController();
-      const poll = fetch(`${proxy.url}/esign${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: browser.jar.cookie }, body: '{}', signal: lost.signal }).catch(() => null);
+      const poll = fetch(`${proxy.url}/esign${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: browser.jar.cookie },
+        body: '{}',
+        signal: lost.signal,
+      }).catch(() => null);
       await sleep(700);
       if (site.deliveries.length) {
-        await until(() => site.deliveries[0]!.answeredAt !== undefined, 'the site\'s answer');
+        await until(() => site.deliveries[0]!.answeredAt !== undefined, "the site's answer");
         lost.abort();
       } else {
         const answer = await poll;
@@ -105,14 +129,24 @@ describe('esign-proxy: no login lost, none repeated', () => {
     await sleep(600);
     const again = await browser.post(path, {});
     assert.equal(again.json['status'], 'ok');
-    assert.deepEqual(again.set.filter((line) => line.startsWith('site-session=')), [], `nothing of the site's answer: ${JSON.stringify(again.set)}`);
-    assert.ok(again.set.some((line) => /^(__Host-)?esign-visitor=/.test(line)), 'the proxy\'s new visitor id of the login');
+    assert.deepEqual(
+      again.set.filter((line) => line.startsWith('site-session=')),
+      [],
+      `nothing of the site's answer: ${JSON.stringify(again.set)}`,
+    );
+    assert.ok(
+      again.set.some((line) => /^(__Host-)?esign-visitor=/.test(line)),
+      "the proxy's new visitor id of the login",
+    );
     assert.equal(site.deliveries.length, 1, 'not delivered again');
     assert.equal(site.deliveries[0]!.headers['cookie'], undefined, 'no cookie of the browser went along');
     // a poll of another browser gets nothing of it
     const stranger = await browserOf(`${proxy.url}/esign`).post(path, {});
     assert.equal(stranger.status, 404);
-    assert.deepEqual(stranger.set.filter((line) => line.startsWith('site-session=')), []);
+    assert.deepEqual(
+      stranger.set.filter((line) => line.startsWith('site-session=')),
+      [],
+    );
   });
 
   it('a site that refuses the result (4xx) ends the session at once with site-refused, said by its status in the log, never delivered again', async () => {
@@ -131,10 +165,14 @@ describe('esign-proxy: no login lost, none repeated', () => {
     const later = await browser.post(path, {});
     assert.deepEqual([later.status, later.json['proxy_error']], [409, 'site-refused']);
     assert.equal(site.deliveries.length, 1, 'a refusal is not tried again');
-    const line = proxy.lines().find((l) => typeof l['msg'] === 'string' && (l['msg']).includes('site-refused'));
+    const line = proxy.lines().find((l) => typeof l['msg'] === 'string' && l['msg'].includes('site-refused'));
     assert.ok(line, proxy.stderr());
     assert.deepEqual([line['level'], line['code']], ['error', 'HTTP 409']);
-    const events = proxy.stdout().trim().split('\n').map((l) => JSON.parse(l) as { type: string; outcome?: string });
+    const events = proxy
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; outcome?: string });
     assert.ok(events.some((e) => e.type === 'finished' && e.outcome === 'site-refused'));
   });
 
@@ -149,13 +187,19 @@ describe('esign-proxy: no login lost, none repeated', () => {
     const webhookId = site.deliveries[0]!.headers['webhook-id'];
     assert.equal(webhookId, site.deliveries[1]!.headers['webhook-id']);
     // the try that failed and the outcome: lines for the operator, with the webhook-id and the request id of the poll that handed it over
-    await until(() => proxy.lines().some((line) => line['msg'] === 'the webhook took the delivery'), 'the outcome\'s line');
+    await until(() => proxy.lines().some((line) => line['msg'] === 'the webhook took the delivery'), "the outcome's line");
     const lines = proxy.lines().filter((line) => line['webhookId'] === webhookId);
-    assert.deepEqual(lines.map((line) => [line['level'], line['msg'], line['attempt'] ?? line['attempts']]), [
-      ['warn', 'the webhook did not take the delivery (HTTP 503): trying again', 1],
-      ['info', 'the webhook took the delivery', 2],
-    ]);
-    assert.ok(lines.every((line) => typeof line['requestId'] === 'string' && line['requestId'] === lines[0]!['requestId'] && line['type'] === 'login.verified'), JSON.stringify(lines));
+    assert.deepEqual(
+      lines.map((line) => [line['level'], line['msg'], line['attempt'] ?? line['attempts']]),
+      [
+        ['warn', 'the webhook did not take the delivery (HTTP 503): trying again', 1],
+        ['info', 'the webhook took the delivery', 2],
+      ],
+    );
+    assert.ok(
+      lines.every((line) => typeof line['requestId'] === 'string' && line['requestId'] === lines[0]!['requestId'] && line['type'] === 'login.verified'),
+      JSON.stringify(lines),
+    );
   });
 });
 
@@ -163,7 +207,13 @@ describe('esign-proxy: a shutdown with a delivery on its way', () => {
   /** A login whose delivery the site is taking now (the poll that started it already answered "waiting"). */
   async function deliveryUnderWay(env: Record<string, string>) {
     const site = await hostServer(SECRET, () => ({ status: 204, delayMs: 4_000 }));
-    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: site.url, ESIGN_WEBHOOK_SECRET: SECRET, ...env });
+    const proxy = await esignProxy({
+      ESIGN_BASE_URL: sandbox.url,
+      ESIGN_ACCESS_TOKEN: TOKEN,
+      ESIGN_WEBHOOK_URL: site.url,
+      ESIGN_WEBHOOK_SECRET: SECRET,
+      ...env,
+    });
     const browser = browserOf(`${proxy.url}/esign`);
     const start = await browser.post('/smartid/login.json', LOGIN);
     const path = `/smartid/status/${String(start.json['token'])}.json`;
@@ -181,13 +231,19 @@ describe('esign-proxy: a shutdown with a delivery on its way', () => {
     const { site, proxy, exitedAt, webhookId } = await deliveryUnderWay({});
     assert.ok(site.deliveries[0]!.answeredAt !== undefined && exitedAt >= site.deliveries[0]!.answeredAt, 'stopped only after the site answered');
     const lines = proxy.lines().filter((line) => line['webhookId'] === webhookId);
-    assert.deepEqual(lines.map((line) => line['msg']), ['the webhook took the delivery']);
+    assert.deepEqual(
+      lines.map((line) => line['msg']),
+      ['the webhook took the delivery'],
+    );
   });
 
   it('a shutdown whose time runs out first says which delivery it cut (the next poll tries again)', async () => {
     const { proxy, webhookId } = await deliveryUnderWay({ ESIGN_SHUTDOWN_MS: '500' });
     const cut = proxy.lines().filter((line) => line['webhookId'] === webhookId);
-    assert.deepEqual(cut.map((line) => [line['level'], line['msg']]), [['warn', "a delivery was cut by the shutdown: its session's next poll tries again (to any node)"]]);
+    assert.deepEqual(
+      cut.map((line) => [line['level'], line['msg']]),
+      [['warn', "a delivery was cut by the shutdown: its session's next poll tries again (to any node)"]],
+    );
   });
 });
 
@@ -195,7 +251,13 @@ describe('esign-proxy: a site that cannot be reached', () => {
   it('is said in a line that names its URL and the cause, and the browser is told the site could not take the result', async () => {
     const { freePort } = await import('./processes.js');
     const closed = `http://127.0.0.1:${await freePort()}/esign-webhook`;
-    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: closed, ESIGN_WEBHOOK_SECRET: SECRET, ESIGN_RESULT_TIMEOUT_MS: '1500' });
+    const proxy = await esignProxy({
+      ESIGN_BASE_URL: sandbox.url,
+      ESIGN_ACCESS_TOKEN: TOKEN,
+      ESIGN_WEBHOOK_URL: closed,
+      ESIGN_WEBHOOK_SECRET: SECRET,
+      ESIGN_RESULT_TIMEOUT_MS: '1500',
+    });
     const browser = browserOf(`${proxy.url}/esign`, 'site-session=a');
     const start = await browser.post('/smartid/login.json', LOGIN);
     const { last, seen } = await pollAsTheWidget(browser, `/smartid/status/${String(start.json['token'])}.json`);
@@ -207,12 +269,18 @@ describe('esign-proxy: a site that cannot be reached', () => {
 });
 
 describe('esign-proxy: the deliveries whole, named and safe', () => {
-  it('a signing names the signer the site said is signed in, a hash signing without a gate the start\'s person; every delivery and the signer question as the schema says', async () => {
+  it("a signing names the signer the site said is signed in, a hash signing without a gate the start's person; every delivery and the signer question as the schema says", async () => {
     const site = await hostServer(SECRET, () => ({ status: 204 }));
     // the signer URL answers the person signed in
     const signerSite = await hostServer(SECRET, () => ({ status: 200, json: LOGIN }));
     const asked = signerSite.deliveries;
-    const gated = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: site.url, ESIGN_SIGNER_URL: signerSite.url, ESIGN_WEBHOOK_SECRET: SECRET });
+    const gated = await esignProxy({
+      ESIGN_BASE_URL: sandbox.url,
+      ESIGN_ACCESS_TOKEN: TOKEN,
+      ESIGN_WEBHOOK_URL: site.url,
+      ESIGN_SIGNER_URL: signerSite.url,
+      ESIGN_WEBHOOK_SECRET: SECRET,
+    });
     const browser = browserOf(`${gated.url}/esign`, 'site-session=signed-in');
     const sign = await browser.post('/smartid/sign.json', { ...LOGIN, ...pdf });
     assert.equal(sign.json['status'], 'ok', JSON.stringify(sign.json));
@@ -232,14 +300,24 @@ describe('esign-proxy: the deliveries whole, named and safe', () => {
     assertSchema(byType('hash.verified'));
     assert.equal(asked.length, 1);
     assertSchema(asked[0]);
-    assert.equal(asked[0]!.headers['cookie'], 'site-session=signed-in', 'the site\'s cookie, not the proxy\'s');
+    assert.equal(asked[0]!.headers['cookie'], 'site-session=signed-in', "the site's cookie, not the proxy's");
     // the schema is the one the package ships
-    assert.deepEqual(JSON.parse(readFileSync(new URL('../../dist/webhook-delivery.schema.json', import.meta.url), 'utf8')), JSON.parse(JSON.stringify(DELIVERY_SCHEMA)));
+    assert.deepEqual(
+      JSON.parse(readFileSync(new URL('../../dist/webhook-delivery.schema.json', import.meta.url), 'utf8')),
+      JSON.parse(JSON.stringify(DELIVERY_SCHEMA)),
+    );
     // and it refuses what is not a delivery
-    assert.equal(validate({ type: 'login.verified', timestamp: new Date().toISOString(), data: { kind: 'login', operation: 'smartIdLoginStatus', token: 't', visitor: 'esign-visitor=abc', result: {} } }), false);
+    assert.equal(
+      validate({
+        type: 'login.verified',
+        timestamp: new Date().toISOString(),
+        data: { kind: 'login', operation: 'smartIdLoginStatus', token: 't', visitor: 'esign-visitor=abc', result: {} },
+      }),
+      false,
+    );
   });
 
-  it('a browser without the site\'s cookies is nobody: the signer URL is not asked', async () => {
+  it("a browser without the site's cookies is nobody: the signer URL is not asked", async () => {
     let asked = 0;
     const signerSite = await hostServer(SECRET, () => ((asked += 1), { status: 200 }));
     const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_SIGNER_URL: signerSite.url, ESIGN_WEBHOOK_SECRET: SECRET });
@@ -252,20 +330,29 @@ describe('esign-proxy: the deliveries whole, named and safe', () => {
     const big = 192 * 1024 * 1024;
     const site = await hostServer(SECRET, () => ({ status: 200, bodyBytes: big }));
     const signerSite = await hostServer(SECRET, () => ({ status: 200, bodyBytes: big }));
-    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: site.url, ESIGN_SIGNER_URL: signerSite.url, ESIGN_WEBHOOK_SECRET: SECRET });
+    const proxy = await esignProxy({
+      ESIGN_BASE_URL: sandbox.url,
+      ESIGN_ACCESS_TOKEN: TOKEN,
+      ESIGN_WEBHOOK_URL: site.url,
+      ESIGN_SIGNER_URL: signerSite.url,
+      ESIGN_WEBHOOK_SECRET: SECRET,
+    });
     const before = peakMemory(proxy.child.pid!, (path) => readFileSync(path, 'utf8'));
     const browser = browserOf(`${proxy.url}/esign`, 'site-session=a');
     const start = await browser.post('/smartid/login.json', LOGIN);
     const { last } = await pollAsTheWidget(browser, `/smartid/status/${String(start.json['token'])}.json`);
     assert.equal(last?.json['status'], 'ok');
     const sign = await browser.post('/smartid/sign.json', { ...LOGIN, ...pdf });
-    assert.deepEqual([sign.status, sign.json['proxy_error']], [500, 'host-error'], 'an answer over the bound is the site\'s failure: no signing');
+    assert.deepEqual([sign.status, sign.json['proxy_error']], [500, 'host-error'], "an answer over the bound is the site's failure: no signing");
     await until(() => site.deliveries[0]?.answeredAt !== undefined && signerSite.deliveries[0]?.answeredAt !== undefined, 'both answers ended');
     assert.ok(site.deliveries[0]!.written < big / 4, `the webhook's answer was dropped: ${site.deliveries[0]!.written} bytes went out`);
     assert.ok(signerSite.deliveries[0]!.written < big / 4, `the signer's answer was dropped: ${signerSite.deliveries[0]!.written} bytes went out`);
     const grew = peakMemory(proxy.child.pid!, (path) => readFileSync(path, 'utf8')) - before;
     assert.ok(grew < 48 * 1024 * 1024, `the proxy grew by ${Math.round(grew / 1024 / 1024)} MB`);
-    assert.ok(proxy.lines().some((l) => String(l['msg']).includes('signer') && String(l['msg']).includes('65536 bytes')), proxy.stderr());
+    assert.ok(
+      proxy.lines().some((l) => String(l['msg']).includes('signer') && String(l['msg']).includes('65536 bytes')),
+      proxy.stderr(),
+    );
   });
 });
 

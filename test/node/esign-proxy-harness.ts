@@ -53,7 +53,7 @@ function writeBody(res: ServerResponse, bytes: number): Promise<number> {
     let written = 0;
     let done = false;
     const finish = () => {
-      if (!done) (done = true), resolve(written);
+      if (!done) ((done = true), resolve(written));
     };
     res.on('close', finish);
     const more = () => {
@@ -71,10 +71,18 @@ function writeBody(res: ServerResponse, bytes: number): Promise<number> {
 export function esignProxyHarness() {
   const { children, servers } = startedByThisFile();
 
-  async function esignProxy(env: Record<string, string>, args: string[] = [], options: { command?: [string, string[]]; cwd?: string } = {}): Promise<RunningProxy> {
+  async function esignProxy(
+    env: Record<string, string>,
+    args: string[] = [],
+    options: { command?: [string, string[]]; cwd?: string } = {},
+  ): Promise<RunningProxy> {
     const port = env['PORT'] ? Number(env['PORT']) : await freePort();
     const [command, commandArgs] = options.command ?? [process.execPath, [BIN, ...args]];
-    const child = spawn(command, commandArgs, { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const child = spawn(command, commandArgs, {
+      env: { ...process.env, PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -102,7 +110,9 @@ export function esignProxyHarness() {
   /** A redis-server of this test on a TCP port (the URL a host gives), and its process. */
   async function redisOnPort(port?: number): Promise<{ url: string; pid: number; child: ChildProcess }> {
     const at = port ?? (await freePort());
-    const redis = spawn('redis-server', ['--port', String(at), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const redis = spawn('redis-server', ['--port', String(at), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     children.push(redis);
     let output = '';
     redis.stdout.setEncoding('utf8');
@@ -158,7 +168,12 @@ export function esignProxyHarness() {
 export function browserOf(base: string, cookie = '') {
   const jar = { cookie };
   const post = async (path: string, body: object, signal?: AbortSignal) => {
-    const answer = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(jar.cookie ? { cookie: jar.cookie } : {}) }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+    const answer = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(jar.cookie ? { cookie: jar.cookie } : {}) },
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
     const set = answer.headers.getSetCookie();
     for (const line of set) {
       const pair = line.split(';')[0]!;
@@ -172,6 +187,8 @@ export function browserOf(base: string, cookie = '') {
 
 /** Peak resident memory of a process (VmHWM), bytes. */
 export function peakMemory(pid: number, read: (path: string) => string): number {
-  const line = read(`/proc/${pid}/status`).split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = read(`/proc/${pid}/status`)
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) * 1024;
 }

@@ -21,7 +21,11 @@ after(async () => {
 });
 
 const LOGIN = { code: '40504040001', country: 'EE' };
-const redisKeys = (port: number) => execFileSync('redis-cli', ['-p', String(port), '--scan'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+const redisKeys = (port: number) =>
+  execFileSync('redis-cli', ['-p', String(port), '--scan'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean);
 
 describe('esign-proxy in operation', () => {
   it('a Redis away at start: it listens at once, readiness 503 (under the prefix too) with a line naming the address and the cause, and serves once Redis comes', async () => {
@@ -34,10 +38,16 @@ describe('esign-proxy in operation', () => {
     for (const path of ['/healthz', '/esign/healthz']) assert.equal((await fetch(`${proxy.url}${path}`)).status, 200, `${path}: alive all the same`);
     const refused = await browserOf(`${proxy.url}/esign`).post('/smartid/login.json', LOGIN);
     assert.deepEqual([refused.status, refused.json['proxy_error']], [503, 'store-unavailable'], 'fails closed');
-    await until(() => proxy.lines().some((l) => l['level'] === 'error' && l['url'] === `redis://127.0.0.1:${redisPort}` && l['code'] === 'ECONNREFUSED'), `a line naming Redis and the cause: ${proxy.stderr()}`);
+    await until(
+      () => proxy.lines().some((l) => l['level'] === 'error' && l['url'] === `redis://127.0.0.1:${redisPort}` && l['code'] === 'ECONNREFUSED'),
+      `a line naming Redis and the cause: ${proxy.stderr()}`,
+    );
     await redisOnPort(redisPort);
     await until(async () => (await fetch(`${proxy.url}/esign/readyz`)).status === 200, 'ready once Redis is there', 15_000, 100);
-    assert.ok(proxy.lines().some((l) => l['level'] === 'info' && String(l['msg']).includes('answers again')), proxy.stderr());
+    assert.ok(
+      proxy.lines().some((l) => l['level'] === 'info' && String(l['msg']).includes('answers again')),
+      proxy.stderr(),
+    );
     const started = await browserOf(`${proxy.url}/esign`).post('/smartid/login.json', LOGIN);
     assert.equal(started.json['status'], 'ok');
     // every operator line is JSON with a level; the token in none
@@ -54,9 +64,18 @@ describe('esign-proxy in operation', () => {
     assert.equal((await browserOf(`${second.url}/esign`).post('/smartid/login.json', LOGIN)).json['status'], 'ok');
     const keys = redisKeys(port);
     const prefixes = new Set(keys.map((key) => key.split(':').slice(0, -2).join(':') || key.split(':')[0]));
-    assert.ok(keys.some((key) => /^esign-proxy:[0-9a-f]{12}:/.test(key)), keys.join(' '));
-    assert.ok(keys.some((key) => key.startsWith('shop-two:')), keys.join(' '));
-    assert.ok(keys.every((key) => /^esign-proxy:[0-9a-f]{12}:/.test(key) || key.startsWith('shop-two:')), keys.join(' '));
+    assert.ok(
+      keys.some((key) => /^esign-proxy:[0-9a-f]{12}:/.test(key)),
+      keys.join(' '),
+    );
+    assert.ok(
+      keys.some((key) => key.startsWith('shop-two:')),
+      keys.join(' '),
+    );
+    assert.ok(
+      keys.every((key) => /^esign-proxy:[0-9a-f]{12}:/.test(key) || key.startsWith('shop-two:')),
+      keys.join(' '),
+    );
     assert.ok(prefixes.size >= 2);
   });
 
@@ -67,7 +86,12 @@ describe('esign-proxy in operation', () => {
     for (let i = 0; i < 3; i++) statuses.push((await browser.post('/smartid/login.json', LOGIN)).status);
     assert.deepEqual(statuses, [200, 200, 429]);
     await until(() => proxy.stdout().includes('"refused"'), 'the refused event');
-    const refused = proxy.stdout().trim().split('\n').map((l) => JSON.parse(l) as { type: string; reason?: string; limit?: string }).find((e) => e.type === 'refused');
+    const refused = proxy
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; reason?: string; limit?: string })
+      .find((e) => e.type === 'refused');
     assert.deepEqual([refused?.reason, refused?.limit], ['rate-limited', 'visitor']);
   });
 
@@ -76,7 +100,10 @@ describe('esign-proxy in operation', () => {
       const out = execFileSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
       assert.match(out, /ESIGN_ALLOW_PLAIN_HTTP/);
       return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN], { env: { ...process.env, ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [BIN], {
+          env: { ...process.env, ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, PORT: '0', ...env },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
         let stderr = '';
         child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
           stderr += chunk;

@@ -26,14 +26,21 @@ describe('one glossary per language', () => {
       // (the addresses a host sets have no words of a person's missing field: they are no fields)
       assert.ok(empty.length >= 5, 'the document forms have their own words for missing fields');
       for (const [key, text] of empty) assert.equal(text.split(' ')[0], askVerb(words), `${key}: ${text}`);
-      assert.equal(all.some(([key]) => key === 'field.required'), false, 'no generic "fill this in"');
+      assert.equal(
+        all.some(([key]) => key === 'field.required'),
+        false,
+        'no generic "fill this in"',
+      );
     });
 
     it(`${lang}: hash algorithms, channels and technical names are written one way`, () => {
       for (const [key, text] of all) {
         assert.doesNotMatch(text, /SHA\d/, `${key}: SHA-256, not SHA256`);
         // each channel by its one name in the language (Estonian says Mobiil-ID)
-        for (const [pattern, name] of [[/smart[- ]?id/gi, words['channel.smartid']], [/mobii?le?[- ]?id/gi, words['channel.mobile']]] as const) {
+        for (const [pattern, name] of [
+          [/smart[- ]?id/gi, words['channel.smartid']],
+          [/mobii?le?[- ]?id/gi, words['channel.mobile']],
+        ] as const) {
           for (const found of text.match(pattern) ?? []) assert.equal(found, name, `${key}: ${text}`);
         }
         // the plain-words report: technical levels and formats only in the technical part
@@ -42,12 +49,20 @@ describe('one glossary per language', () => {
     });
 
     it(`${lang}: a signed file is downloaded with the same words wherever it is offered`, () => {
-      assert.equal(all.some(([key]) => key === 'document.download-signed'), false, 'one key, sign.download, in both places');
+      assert.equal(
+        all.some(([key]) => key === 'document.download-signed'),
+        false,
+        'one key, sign.download, in both places',
+      );
       assert.doesNotMatch(words['sign.download'], /\{name\}/, 'the name stands beside the button, not in it');
     });
 
     it(`${lang}: choosing a file says the same in every picker`, () => {
-      assert.equal(all.some(([key]) => key === 'report.pick-other'), false, 'one key for "choose another file"');
+      assert.equal(
+        all.some(([key]) => key === 'report.pick-other'),
+        false,
+        'one key for "choose another file"',
+      );
       assert.notEqual(words['sign.pick-other'], words['sign.pick']);
     });
   }

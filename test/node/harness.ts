@@ -70,7 +70,15 @@ export async function startStack(sandboxOptions: SandboxOptions = {}, proxyOptio
   // most suites exercise the service through the proxy: every operation on, no limits; the proxy's
   // own rules have their suite
   const proxyServer = createServer(
-    createProxyHandler({ baseUrl: sandboxUrl, accessToken: ACCESS_TOKEN, operations: 'all', authorize: () => true, rateLimit: false, exposeScreening: true, ...proxyOptions }),
+    createProxyHandler({
+      baseUrl: sandboxUrl,
+      accessToken: ACCESS_TOKEN,
+      operations: 'all',
+      authorize: () => true,
+      rateLimit: false,
+      exposeScreening: true,
+      ...proxyOptions,
+    }),
   );
   const proxyUrl = await listen(proxyServer);
   return {

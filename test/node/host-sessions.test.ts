@@ -86,7 +86,7 @@ async function loginSurvivesALostAnswer(base: string): Promise<void> {
   const again = await send(path, 'POST', {}, false, { jar });
   assert.equal(again.json.status, 'ok', JSON.stringify(again.json));
   const me = await send(`${base}/me`, 'GET', undefined, false, { jar });
-  assert.equal(me.status, 200, 'the next answer carried the host\'s session');
+  assert.equal(me.status, 200, "the next answer carried the host's session");
   assert.equal(me.json.code, '40504040001');
 }
 
@@ -109,7 +109,7 @@ describe('host sessions: the recipes', () => {
     // login destroys, so the next poll is another visitor's and is told the session was not found)
   });
 
-  it('PHP with $_SESSION: on_result starts the browser\'s session with a new id, signer reads it', async () => {
+  it("PHP with $_SESSION: on_result starts the browser's session with a new id, signer reads it", async () => {
     const port = await freePort();
     const sessions = mkdtempSync(join(scratch, 'php-'));
     const base = await started(
@@ -133,8 +133,16 @@ async function recipePassesCheck(startRecipe: (baseUrl: string, token: string) =
   const token = `recipe-check-${port}`;
   const base = await startRecipe(`http://127.0.0.1:${port}`, token);
   const { rows } = await checkProxy({ proxyUrl: `${base}/esign`, port, accessToken: token, waitMs: 20_000, login: { code: '30303039914', country: 'LT' } });
-  assert.deepEqual(rows.filter((row) => !row.ok).map((row) => row.id), failing, JSON.stringify(rows.filter((row) => !row.ok)));
-  assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['result-first', 'site-refused', 'fail-closed', 'events'], 'the signing gate is checked, as the person logged in');
+  assert.deepEqual(
+    rows.filter((row) => !row.ok).map((row) => row.id),
+    failing,
+    JSON.stringify(rows.filter((row) => !row.ok)),
+  );
+  assert.deepEqual(
+    rows.filter((row) => row.skipped).map((row) => row.id),
+    ['result-first', 'site-refused', 'fail-closed', 'events'],
+    'the signing gate is checked, as the person logged in',
+  );
 }
 
 describe('host sessions: check-proxy logs in first, and the recipes pass it as written', () => {
@@ -143,17 +151,20 @@ describe('host sessions: check-proxy logs in first, and the recipes pass it as w
   });
 
   it('PHP with $_SESSION', async () => {
-    await recipePassesCheck(async (baseUrl, accessToken) => {
-      const port = await freePort();
-      const sessions = mkdtempSync(join(scratch, 'php-'));
-      return started(
-        'php',
-        ['-d', `session.save_path=${sessions}`, '-d', 'display_errors=stderr', '-S', `127.0.0.1:${port}`, 'session-recipe.php'],
-        { ESIGN_BASE_URL: baseUrl, ESIGN_ACCESS_TOKEN: accessToken, ESIGN_STATE_FILE: join(sessions, 'state.sqlite'), ESIGN_DEVELOPMENT: '1' },
-        new URL('../../php/', import.meta.url).pathname,
-        port,
-      );
-      // PHP's built-in server reads a whole body before the script runs (php-fpm refuses early)
-    }, ['body-limit']);
+    await recipePassesCheck(
+      async (baseUrl, accessToken) => {
+        const port = await freePort();
+        const sessions = mkdtempSync(join(scratch, 'php-'));
+        return started(
+          'php',
+          ['-d', `session.save_path=${sessions}`, '-d', 'display_errors=stderr', '-S', `127.0.0.1:${port}`, 'session-recipe.php'],
+          { ESIGN_BASE_URL: baseUrl, ESIGN_ACCESS_TOKEN: accessToken, ESIGN_STATE_FILE: join(sessions, 'state.sqlite'), ESIGN_DEVELOPMENT: '1' },
+          new URL('../../php/', import.meta.url).pathname,
+          port,
+        );
+        // PHP's built-in server reads a whole body before the script runs (php-fpm refuses early)
+      },
+      ['body-limit'],
+    );
   });
 });

@@ -34,7 +34,9 @@ export function oidcFiles(): OidcFiles {
   );
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keys = join(dir, 'keys.json');
-  writeFileSync(keys, JSON.stringify({ keys: [{ ...(privateKey.export({ format: 'jwk' }) as object), alg: 'RS256', use: 'sig', kid: 'test-1' }] }), { mode: 0o600 });
+  writeFileSync(keys, JSON.stringify({ keys: [{ ...(privateKey.export({ format: 'jwk' }) as object), alg: 'RS256', use: 'sig', kid: 'test-1' }] }), {
+    mode: 0o600,
+  });
   return { clients, keys, dir };
 }
 
@@ -95,13 +97,21 @@ export class Browser {
 
   /** Logs in with Smart-ID through the proxy as the widget does: the start, then polls until the answer. */
   async smartIdLogin(code: string, country: string): Promise<string> {
-    const start = await this.fetch('/esign/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, country }) });
+    const start = await this.fetch('/esign/smartid/login.json', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code, country }),
+    });
     const started = (await start.json()) as { token?: string };
     if (!started.token) throw new Error(`the login did not start: ${start.status} ${JSON.stringify(started)}`);
     let status = 'waiting';
     await until(
       async () => {
-        const answer = await this.fetch(`/esign/smartid/status/${started.token}.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const answer = await this.fetch(`/esign/smartid/status/${started.token}.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         status = ((await answer.json()) as { status: string }).status;
         return status !== 'waiting';
       },
@@ -131,7 +141,13 @@ export interface Relying {
 
 /** The site's side: openid-client discovering the issuer (plain http on loopback only, allowed by the test). */
 export async function relyingParty(issuer: string, clientId: string, secret: string | undefined, redirectUri = SITE): Promise<Relying> {
-  const config = await client.discovery(new URL(issuer), clientId, secret ? { client_secret: secret } : { token_endpoint_auth_method: 'none' }, secret ? undefined : client.None(), { execute: [client.allowInsecureRequests] });
+  const config = await client.discovery(
+    new URL(issuer),
+    clientId,
+    secret ? { client_secret: secret } : { token_endpoint_auth_method: 'none' },
+    secret ? undefined : client.None(),
+    { execute: [client.allowInsecureRequests] },
+  );
   return {
     config,
     request: async (extra = {}) => {
@@ -139,10 +155,19 @@ export async function relyingParty(issuer: string, clientId: string, secret: str
       const state = client.randomState();
       const nonce = client.randomNonce();
       const challenge = await client.calculatePKCECodeChallenge(verifier);
-      const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile nin', state, nonce, code_challenge: challenge, code_challenge_method: 'S256', ...extra });
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: 'openid profile nin',
+        state,
+        nonce,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        ...extra,
+      });
       return { url, verifier, state, nonce };
     },
-    redeem: (callback, asked) => client.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: asked.verifier, expectedState: asked.state, expectedNonce: asked.nonce }),
+    redeem: (callback, asked) =>
+      client.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: asked.verifier, expectedState: asked.state, expectedNonce: asked.nonce }),
   };
 }
 

@@ -20,7 +20,17 @@ const files = oidcFiles();
 async function provider(env: Record<string, string> = {}, port?: number): Promise<{ proxy: RunningProxy; issuer: string }> {
   const at = port ?? (await freePort());
   const issuer = `http://127.0.0.1:${at}/esign/oidc`;
-  const proxy = await esignProxy({ PORT: String(at), ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: ACCESS_TOKEN, ESIGN_OIDC_ISSUER: issuer, ESIGN_OIDC_CLIENTS: files.clients, ESIGN_OIDC_KEYS: files.keys, ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-test-site', ESIGN_VISITOR_SECRET: 'visitor-secret-of-the-test-site', ...env });
+  const proxy = await esignProxy({
+    PORT: String(at),
+    ESIGN_BASE_URL: sandbox.url,
+    ESIGN_ACCESS_TOKEN: ACCESS_TOKEN,
+    ESIGN_OIDC_ISSUER: issuer,
+    ESIGN_OIDC_CLIENTS: files.clients,
+    ESIGN_OIDC_KEYS: files.keys,
+    ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-test-site',
+    ESIGN_VISITOR_SECRET: 'visitor-secret-of-the-test-site',
+    ...env,
+  });
   return { proxy, issuer };
 }
 
@@ -31,11 +41,19 @@ async function logIn(browser: Browser, asked: URL, person = { code: '40504040001
   const uid = /\/interaction\/([^/]+)$/.exec(new URL(url).pathname)?.[1];
   assert.ok(uid, `an interaction page: ${url}`);
   const token = await browser.smartIdLogin(person.code, person.country);
-  const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
   const body = (await continued.json()) as { location?: string };
   assert.equal(continued.status, 200, JSON.stringify(body));
   const back = await browser.navigate(body.location!);
-  assert.equal(new URL(back.url).origin + new URL(back.url).pathname, SITE, `sent to the site's redirect URI: ${back.answer.status} ${await back.answer.text()}`);
+  assert.equal(
+    new URL(back.url).origin + new URL(back.url).pathname,
+    SITE,
+    `sent to the site's redirect URI: ${back.answer.status} ${await back.answer.text()}`,
+  );
   return back.url;
 }
 
@@ -49,7 +67,7 @@ const errorOf = async (work: Promise<unknown>) => {
 };
 
 describe('esign-proxy as an OpenID Provider', () => {
-  it('logs a person in by the authorization code flow with PKCE: discovery, the page in the asked language, the ID token with the brokers\' claims', async () => {
+  it("logs a person in by the authorization code flow with PKCE: discovery, the page in the asked language, the ID token with the brokers' claims", async () => {
     const { proxy, issuer } = await provider();
     const metadata = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
     assert.equal(metadata['issuer'], issuer);
@@ -92,7 +110,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.ok(!proxy.stderr().includes('40504040001') && !proxy.stdout().includes('40504040001'), 'the code in no line');
   });
 
-  it('refuses a code used twice, a wrong code_verifier, another client\'s code, and a code past its minute; a code redeemed after 35 s is good', async () => {
+  it("refuses a code used twice, a wrong code_verifier, another client's code, and a code past its minute; a code redeemed after 35 s is good", async () => {
     const { proxy, issuer } = await provider();
     const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
     const shop = await relyingParty(issuer, 'shop', 'shop-secret-0123456789abcdef', OTHER_SITE);
@@ -107,7 +125,10 @@ describe('esign-proxy as an OpenID Provider', () => {
     const redeem = () =>
       fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'authorization_code', code: racingCode, redirect_uri: SITE, code_verifier: racing.verifier }),
       });
     const raced = await Promise.all([redeem(), redeem(), redeem()]);
@@ -122,11 +143,14 @@ describe('esign-proxy as an OpenID Provider', () => {
     const code = new URL(stolenCallback).searchParams.get('code')!;
     const asShop = await fetch(`${issuer}/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('shop:shop-secret-0123456789abcdef').toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('shop:shop-secret-0123456789abcdef').toString('base64')}`,
+      },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: OTHER_SITE, code_verifier: stolen.verifier }),
     });
     assert.equal(asShop.status, 400);
-    assert.equal(((await asShop.json()) as { error: string }).error, 'invalid_grant', 'another client\'s code');
+    assert.equal(((await asShop.json()) as { error: string }).error, 'invalid_grant', "another client's code");
     void shop;
     const late = await bank.request();
     const lateCallback = await logIn(browser, late.url);
@@ -191,15 +215,28 @@ describe('esign-proxy as an OpenID Provider', () => {
     const token = await victim.smartIdLogin('40504040001', 'EE');
     // the attacker is a visitor of the proxy too (a login of their own), and has the victim's session token
     await attacker.smartIdLogin('30303039914', 'LT');
-    const stolen = await attacker.fetch(`/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
-    assert.equal(stolen.status, 404, 'another browser\'s login is not this browser\'s');
-    const crossSite = await fetch(`${proxy.url}/esign/oidc/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ token }) });
+    const stolen = await attacker.fetch(`/esign/oidc/interaction/${uid}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    assert.equal(stolen.status, 404, "another browser's login is not this browser's");
+    const crossSite = await fetch(`${proxy.url}/esign/oidc/interaction/${uid}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ token }),
+    });
     assert.equal(crossSite.status, 403);
     // the victim's own login continues once
     const mine = await bank.request();
     const page = await victim.navigate(mine.url.href);
     const myUid = /\/interaction\/([^/]+)$/.exec(new URL(page.url).pathname)![1];
-    const post = () => victim.fetch(`/esign/oidc/interaction/${myUid}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const post = () =>
+      victim.fetch(`/esign/oidc/interaction/${myUid}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
     const [first, second] = await Promise.all([post(), post()]);
     assert.deepEqual([first.status, second.status].sort(), [200, 404], 'two continuations at once: one');
     // a second authorization right after asks the person again; prompt=none is refused
@@ -251,7 +288,10 @@ describe('esign-proxy as an OpenID Provider', () => {
     const code = new URL(callback).searchParams.get('code')!;
     const onSecond = await fetch(`${second.proxy.url}/esign/oidc/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}`,
+      },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: SITE, code_verifier: asked.verifier }),
     });
     assert.equal(onSecond.status, 200, await onSecond.clone().text());
@@ -267,7 +307,10 @@ describe('esign-proxy as an OpenID Provider', () => {
     await reader.connect();
     try {
       const keys = await reader.keys('*');
-      assert.ok(keys.some((key) => key.includes('oidc:')), 'the provider keeps its state there');
+      assert.ok(
+        keys.some((key) => key.includes('oidc:')),
+        'the provider keeps its state there',
+      );
       for (const key of keys) {
         const type = await reader.type(key);
         const value = type === 'string' ? ((await reader.get(key)) ?? '') : JSON.stringify(type === 'hash' ? await reader.hGetAll(key) : '');
@@ -281,7 +324,17 @@ describe('esign-proxy as an OpenID Provider', () => {
   it('refuses at start a delivery URL with a user and password, and never says the password', async () => {
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('./esign-proxy-harness.js');
-    const child = spawn(process.execPath, [BIN], { env: { ...process.env, PORT: String(await freePort()), ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: ACCESS_TOKEN, ESIGN_WEBHOOK_URL: 'https://site:hunter2-secret@127.0.0.1:9/hook', ESIGN_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN], {
+      env: {
+        ...process.env,
+        PORT: String(await freePort()),
+        ESIGN_BASE_URL: sandbox.url,
+        ESIGN_ACCESS_TOKEN: ACCESS_TOKEN,
+        ESIGN_WEBHOOK_URL: 'https://site:hunter2-secret@127.0.0.1:9/hook',
+        ESIGN_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise((resolve) => child.once('exit', resolve));
@@ -290,7 +343,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.ok(!stderr.includes('hunter2'), 'the password in no line');
   });
 
-  it('the login page takes the site\'s look: ESIGN_OIDC_STYLESHEET linked from the page and served under the issuer (style-src self)', async () => {
+  it("the login page takes the site's look: ESIGN_OIDC_STYLESHEET linked from the page and served under the issuer (style-src self)", async () => {
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const look = join(files.dir, 'look.css');
@@ -312,7 +365,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.equal((await fetch(`${plainIssuer}/look.css`)).status, 404);
   });
 
-  it('docs/any-stack.md\'s setup as a reader copies it: the key its one-liner makes and its clients example start a provider that publishes the public key alone', async () => {
+  it("docs/any-stack.md's setup as a reader copies it: the key its one-liner makes and its clients example start a provider that publishes the public key alone", async () => {
     const { execSync } = await import('node:child_process');
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
@@ -325,7 +378,11 @@ describe('esign-proxy as an OpenID Provider', () => {
     const block = /## Logging a person in: OpenID Connect[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
     const named = [...block.matchAll(/\b(ESIGN_[A-Z_]+)=/g)].map((m) => m[1]);
     assert.deepEqual(named, ['ESIGN_OIDC_ISSUER', 'ESIGN_OIDC_CLIENTS', 'ESIGN_OIDC_KEYS', 'ESIGN_OIDC_SUBJECT_SECRET']);
-    for (const name of named) assert.ok(SETTINGS.some((setting) => setting.env === name), `${name} is a setting`);
+    for (const name of named)
+      assert.ok(
+        SETTINGS.some((setting) => setting.env === name),
+        `${name} is a setting`,
+      );
     execSync(oneLiner!, { cwd: files.dir, shell: '/bin/sh' });
     writeFileSync(join(files.dir, 'portal-clients.json'), example.replace('"…"', '"portal-secret-0123456789abcdef"'));
     const { issuer } = await provider({ ESIGN_OIDC_KEYS: join(files.dir, 'oidc-keys.json'), ESIGN_OIDC_CLIENTS: join(files.dir, 'portal-clients.json') });

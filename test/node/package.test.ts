@@ -49,13 +49,22 @@ describe('package', () => {
     const formKeys = Object.keys(formWords);
     const sessionKeys = [...formKeys, ...Object.keys(sessionWords)];
     const documentKeys = Object.keys(documentWords);
-    assert.deepEqual(Object.keys(sessionWords).filter((key) => formKeys.includes(key)), []);
-    assert.deepEqual(sessionKeys.filter((key) => documentKeys.includes(key)), []);
+    assert.deepEqual(
+      Object.keys(sessionWords).filter((key) => formKeys.includes(key)),
+      [],
+    );
+    assert.deepEqual(
+      sessionKeys.filter((key) => documentKeys.includes(key)),
+      [],
+    );
     assert.equal(sessionKeys.length + documentKeys.length, Object.keys(en).length);
     // the first word of a key names its area; no area is split between the session elements' parts and the documents'
     const area = (key: string) => key.slice(0, key.indexOf('.'));
     const documentAreas = new Set(documentKeys.map(area));
-    assert.deepEqual(sessionKeys.filter((key) => documentAreas.has(area(key))), []);
+    assert.deepEqual(
+      sessionKeys.filter((key) => documentAreas.has(area(key))),
+      [],
+    );
     // every module a session-only element is made of, followed through its relative imports
     const modules = new Set<string>();
     const sessionOnly = ['identify', 'sign', 'hash-sign', 'person-form', 'control-code', 'status'];
@@ -114,10 +123,22 @@ describe('input rules', () => {
     assert.equal(checkMessage('ž'.repeat(21)).problem, 'too-long');
   });
   it('backs off exponentially with jitter, capped', () => {
-    assert.equal(backoffDelay(0, 1000, 8000, () => 0.5), 1000);
-    assert.equal(backoffDelay(3, 1000, 8000, () => 0.5), 8000);
-    assert.equal(backoffDelay(10, 1000, 8000, () => 0), 4000);
-    assert.equal(backoffDelay(10, 1000, 8000, () => 0.999), 11992);
+    assert.equal(
+      backoffDelay(0, 1000, 8000, () => 0.5),
+      1000,
+    );
+    assert.equal(
+      backoffDelay(3, 1000, 8000, () => 0.5),
+      8000,
+    );
+    assert.equal(
+      backoffDelay(10, 1000, 8000, () => 0),
+      4000,
+    );
+    assert.equal(
+      backoffDelay(10, 1000, 8000, () => 0.999),
+      11992,
+    );
   });
 });
 
@@ -159,10 +180,18 @@ describe('custom elements manifest and editor data (written by the build)', () =
     assert.equal(upload.events!.find((e) => e.name === 'esign-document-uploaded')!.type!.text, 'CustomEvent<DocumentUploadedDetail>');
 
     const vscode = JSON.parse(readFileSync('dist/vscode.html-custom-data.json', 'utf8')) as { tags: { name: string; attributes: { name: string }[] }[] };
-    const webTypes = JSON.parse(readFileSync('dist/web-types.json', 'utf8')) as { contributions: { html: { elements: { name: string; events: unknown[] }[] } } };
+    const webTypes = JSON.parse(readFileSync('dist/web-types.json', 'utf8')) as {
+      contributions: { html: { elements: { name: string; events: unknown[] }[] } };
+    };
     for (const tag of Object.keys(ELEMENTS)) {
-      assert.ok(vscode.tags.find((t) => t.name === tag)?.attributes.some((a) => a.name === 'endpoint'), `VS Code data has ${tag} and its endpoint attribute`);
-      assert.ok(webTypes.contributions.html.elements.some((e) => e.name === tag), `web-types has ${tag}`);
+      assert.ok(
+        vscode.tags.find((t) => t.name === tag)?.attributes.some((a) => a.name === 'endpoint'),
+        `VS Code data has ${tag} and its endpoint attribute`,
+      );
+      assert.ok(
+        webTypes.contributions.html.elements.some((e) => e.name === tag),
+        `web-types has ${tag}`,
+      );
     }
   });
 });

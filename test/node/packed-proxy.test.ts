@@ -25,7 +25,9 @@ const alone = scratchDir('esign-standalone-');
 let sandbox: RunningSandbox;
 before(async () => {
   sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 200 });
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as {
+    filename: string;
+  }[];
   execFileSync('npm', ['init', '-y'], { cwd: installed, stdio: 'ignore' });
   execFileSync('npm', ['install', '--no-audit', '--no-fund', join(packs, packed!.filename)], { cwd: installed, stdio: 'ignore', timeout: 300_000 });
 });
@@ -49,25 +51,36 @@ describe('esign-proxy as a stranger installs it', () => {
   it('npx esign-proxy from the packed package in an empty folder: a login delivered to the site, the widget served, and a SIGTERM to npx frees the port', async () => {
     assert.ok(existsSync(join(installed, 'node_modules/esign-elements/dist/server/cli.js')));
     const site = await hostServer(SECRET, () => ({ status: 204 }));
-    const proxy = await esignProxy(
-      { ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: site.url, ESIGN_WEBHOOK_SECRET: SECRET },
-      [],
-      { command: ['npx', ['esign-proxy']], cwd: installed },
-    );
+    const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ESIGN_WEBHOOK_URL: site.url, ESIGN_WEBHOOK_SECRET: SECRET }, [], {
+      command: ['npx', ['esign-proxy']],
+      cwd: installed,
+    });
     assert.equal(await logIn(`${proxy.url}/esign`), 'ok');
     assert.equal(site.deliveries.length, 1);
     assert.equal(site.deliveries[0]!.verified?.['type'], 'login.verified');
     const script = await fetch(`${proxy.url}/esign/cdn/esign-identify.js`);
-    assert.equal(script.status, 200, 'the widget\'s files from the installed package');
+    assert.equal(script.status, 200, "the widget's files from the installed package");
     await script.arrayBuffer();
     // the signal goes to npx (npm exec), which ends without passing it on: the server follows it
     proxy.child.kill('SIGTERM');
-    await until(async () => (await fetch(`${proxy.url}/healthz`).then(() => 'answering', () => 'refused')) === 'refused', 'the port freed', 15_000, 100);
+    await until(
+      async () =>
+        (await fetch(`${proxy.url}/healthz`).then(
+          () => 'answering',
+          () => 'refused',
+        )) === 'refused',
+      'the port freed',
+      15_000,
+      100,
+    );
     await until(() => proxy.stderr().includes('stopped'), `the server stopped: ${proxy.stderr()}`, 15_000, 100);
-    assert.ok(proxy.lines().some((l) => String(l['msg']).includes('launcher')), proxy.stderr());
+    assert.ok(
+      proxy.lines().some((l) => String(l['msg']).includes('launcher')),
+      proxy.stderr(),
+    );
   });
 
-  it('the standalone file, alone in an empty folder, runs under docs/operating-the-proxy.md\'s systemd unit with nothing but node: a login delivered, its state in Redis', async () => {
+  it("the standalone file, alone in an empty folder, runs under docs/operating-the-proxy.md's systemd unit with nothing but node: a login delivered, its state in Redis", async () => {
     copyFileSync(join(installed, 'node_modules/esign-elements/dist/standalone/esign-proxy.mjs'), join(alone, 'esign-proxy.mjs'));
     assert.deepEqual(readdirSync(alone), ['esign-proxy.mjs']);
     const redis = await redisOnPort();

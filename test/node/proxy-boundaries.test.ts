@@ -15,7 +15,9 @@ interface Seen {
 }
 
 /** A service side that records what reached it and answers as told. */
-async function hostileService(answer: (seen: Seen, req: IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<{ url: string; seen: Seen[] }> {
+async function hostileService(
+  answer: (seen: Seen, req: IncomingMessage, res: import('node:http').ServerResponse) => void,
+): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const url = await serve((req, res) => {
     let body = '';
@@ -39,7 +41,7 @@ function proxy(baseUrl: string, accessToken: string, options: Partial<ProxyOptio
 const LOGIN = { code: '40504040001', country: 'EE' };
 
 describe('proxy boundaries: the token never reaches the browser', () => {
-  it('redacts the token however the service\'s JSON escapes it, in values and keys', async () => {
+  it("redacts the token however the service's JSON escapes it, in values and keys", async () => {
     const token = 'SECRET-TOKEN-value/1';
     const escapes = [
       'SECRET\\u002dTOKEN-value/1',
@@ -48,9 +50,15 @@ describe('proxy boundaries: the token never reaches the browser', () => {
       '\\u0053\\u0045\\u0043\\u0052\\u0045\\u0054-TOKEN-value/1',
     ];
     for (const spelled of escapes) {
-      const service = await hostileService((_, __, res) => json(res, `{"status":"ok","token":"t","control_code":"1","echo":"x ${spelled} y","${spelled}":1,"list":["${spelled}"]}`));
+      const service = await hostileService((_, __, res) =>
+        json(res, `{"status":"ok","token":"t","control_code":"1","echo":"x ${spelled} y","${spelled}":1,"list":["${spelled}"]}`),
+      );
       const url = await proxy(service.url, token);
-      const response = await fetch(`${url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGIN) });
+      const response = await fetch(`${url}/smartid/login.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(LOGIN),
+      });
       const text = await response.text();
       const parsed = JSON.parse(text) as Record<string, unknown>;
       assert.ok(!JSON.stringify(parsed).includes(token), `parsed answer holds the token (${spelled})`);
@@ -110,7 +118,7 @@ describe('proxy boundaries: redirects are never followed', () => {
   });
 });
 
-describe('proxy boundaries: only the operation\'s own fields go up', () => {
+describe("proxy boundaries: only the operation's own fields go up", () => {
   it('drops browser-sent tokens in any spelling, nested ones and unknown fields', async () => {
     const service = await hostileService((_, __, res) => json(res, '{"status":"ok","token":"t","control_code":"1"}'));
     const url = await proxy(service.url, 'the-real-token');
@@ -127,7 +135,13 @@ describe('proxy boundaries: only the operation\'s own fields go up', () => {
       extra: { deep: [1, 2, 3] },
     });
     const sent = JSON.parse(service.seen[0]!.body) as Record<string, unknown>;
-    assert.deepEqual(sent, { code: '40504040001', country: 'EE', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: 'QUJD' }] }, access_token: 'the-real-token' });
+    assert.deepEqual(sent, {
+      code: '40504040001',
+      country: 'EE',
+      type: 'pdf',
+      pdf: { files: [{ name: 'a.pdf', content: 'QUJD' }] },
+      access_token: 'the-real-token',
+    });
   });
 
   it('refuses a known field of the wrong type with 400 naming it, and forwards nothing', async () => {
@@ -172,7 +186,13 @@ describe('proxy boundaries: limits that hold', () => {
     const result = await new Promise<{ status: number; sent: number }>((resolve) => {
       let sent = 0;
       let status = 0;
-      const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: '/smartid/login.json', headers: { 'content-type': 'application/json' } });
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/smartid/login.json',
+        headers: { 'content-type': 'application/json' },
+      });
       req.on('response', (res) => {
         status = res.statusCode ?? 0;
         res.resume();
@@ -216,7 +236,7 @@ describe('proxy boundaries: limits that hold', () => {
     assert.equal(service.seen.length, 0);
   });
 
-  it('caps the service\'s answer', async () => {
+  it("caps the service's answer", async () => {
     const service = await hostileService((_, __, res) => json(res, `{"status":"ok","x":"${'a'.repeat(3 * 1024 * 1024)}"}`));
     const url = await proxy(service.url, 'tok-secret', { answerLimit: 1024 * 1024 });
     const answer = await send(`${url}/smartid/login.json`, 'POST', LOGIN);
@@ -242,7 +262,9 @@ describe('proxy boundaries: limits that hold', () => {
     const handler = createFetchProxyHandler({ baseUrl: service.url, accessToken: 'tok-secret', rateLimit: false });
     const response = await recordResponse(
       'fetch handler, status 600',
-      await handler(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGIN) })),
+      await handler(
+        new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGIN) }),
+      ),
     );
     assert.equal(response.status, 502);
   });

@@ -55,21 +55,35 @@ describe('proxy events', () => {
   it('each refusal reason makes exactly one refused event, with its status and what was known of the request', async () => {
     const refusals: [string, (url: string) => Promise<unknown>, Partial<ProxyOptions>?][] = [
       ['cross-site', (url) => send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: null, headers: { origin: 'https://evil.example' } })],
-      ['content-type', (url) => send(`${url}/smartid/login.json`, 'POST', 'code=1', true, { jar: null, headers: { 'content-type': 'application/x-www-form-urlencoded' } })],
+      [
+        'content-type',
+        (url) => send(`${url}/smartid/login.json`, 'POST', 'code=1', true, { jar: null, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      ],
       ['not-allowed', (url) => send(`${url}/api/admin.json`, 'POST', {}, false, { jar: null })],
       ['invalid-field', (url) => send(`${url}/smartid/login.json`, 'POST', { code: 'x'.repeat(30), country: 'EE' }, false, { jar: null })],
       ['too-large', (url) => send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE', pad: 'x'.repeat(40_000) }, false, { jar: null })],
       ['timeout', slowBody, { bodyTimeoutMs: 100, bodyTimeoutPerMbMs: 0 }],
-      ['rate-limited', async (url) => {
-        const jar = new CookieJar();
-        await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
-        return send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
-      }, { rateLimit: { perVisitor: { limit: 1, windowMs: 60_000 }, perPerson: false } }],
-      ['not-your-session', async (url) => {
-        const start = await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: new CookieJar() });
-        return send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: new CookieJar() });
-      }],
-      ['unauthorized', (url) => send(`${url}/api/document/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01/signers.json`, 'POST', {}, false, { jar: null }), { operations: 'all', authorize: () => false }],
+      [
+        'rate-limited',
+        async (url) => {
+          const jar = new CookieJar();
+          await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
+          return send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });
+        },
+        { rateLimit: { perVisitor: { limit: 1, windowMs: 60_000 }, perPerson: false } },
+      ],
+      [
+        'not-your-session',
+        async (url) => {
+          const start = await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: new CookieJar() });
+          return send(`${url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: new CookieJar() });
+        },
+      ],
+      [
+        'unauthorized',
+        (url) => send(`${url}/api/document/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01/signers.json`, 'POST', {}, false, { jar: null }),
+        { operations: 'all', authorize: () => false },
+      ],
     ];
     for (const [reason, act, options] of refusals) {
       const { url, events } = await proxy({ rateLimit: false, ...options });
@@ -83,7 +97,8 @@ describe('proxy events', () => {
       assert.equal(event.limit, reason === 'rate-limited' ? 'visitor' : undefined, reason);
       assert.ok(event.status >= 400 && event.status < 500, `${reason}: ${event.status}`);
       assert.ok(Number.isFinite(Date.parse(event.at)) && event.durationMs >= 0);
-      if (reason !== 'not-allowed' && reason !== 'unauthorized') assert.equal(event.operation, reason === 'not-your-session' ? 'smartIdLoginStatus' : 'smartIdLogin', reason);
+      if (reason !== 'not-allowed' && reason !== 'unauthorized')
+        assert.equal(event.operation, reason === 'not-your-session' ? 'smartIdLoginStatus' : 'smartIdLogin', reason);
       assertNothingSecret(seen);
     }
   });
@@ -99,19 +114,31 @@ describe('proxy events', () => {
     // a poll after the one that handed the result over ends nothing again: one end per session
     const again = await send(`${url}/smartid/status/${login.json.token}.json`, 'POST', {}, false, { jar, headers });
     assert.equal(again.json.status, 'ok');
-    const sign = await send(`${url}/mobile/sign.json`, 'POST', { code: '60001017869', phone: '+37268000769', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf('Events')) }] } }, false, { jar });
+    const sign = await send(
+      `${url}/mobile/sign.json`,
+      'POST',
+      { code: '60001017869', phone: '+37268000769', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf('Events')) }] } },
+      false,
+      { jar },
+    );
     assert.equal(sign.json.status, 'ok', JSON.stringify(sign.json));
     stack.clock.advance(5_000);
     const signed = await send(`${url}/mobile/sign/status/${sign.json.token}.json`, 'POST', {}, false, { jar });
     assert.equal(signed.json.status, 'ok');
     const seen = await eventsOf(events, 4);
-    assert.deepEqual(seen.map((e) => [e.type, e.operation, e.kind, e.channel]), [
-      ['started', 'smartIdLogin', 'login', 'smartid'],
-      ['finished', 'smartIdLoginStatus', 'login', 'smartid'],
-      ['started', 'mobileSign', 'sign', 'mobile'],
-      ['finished', 'mobileSignStatus', 'sign', 'mobile'],
-    ]);
-    assert.deepEqual(seen.map((e) => (e.type === 'finished' ? e.outcome : null)), [null, 'ok', null, 'ok']);
+    assert.deepEqual(
+      seen.map((e) => [e.type, e.operation, e.kind, e.channel]),
+      [
+        ['started', 'smartIdLogin', 'login', 'smartid'],
+        ['finished', 'smartIdLoginStatus', 'login', 'smartid'],
+        ['started', 'mobileSign', 'sign', 'mobile'],
+        ['finished', 'mobileSignStatus', 'sign', 'mobile'],
+      ],
+    );
+    assert.deepEqual(
+      seen.map((e) => (e.type === 'finished' ? e.outcome : null)),
+      [null, 'ok', null, 'ok'],
+    );
     assert.deepEqual(seen[0]!.person, { code: '4050••••001' });
     assert.deepEqual(seen[1]!.person, { code: '4050••••001' }, 'the end names the person the start named');
     assert.deepEqual(seen[2]!.person, { code: '6000••••869', phone: '+372\u00a06••\u00a0••769' });
@@ -124,7 +151,7 @@ describe('proxy events', () => {
     assertNothingSecret(seen, login.json.token, sign.json.token, '60001017869', '37268000769');
   });
 
-  it('an event is the host\'s to change: what one onEvent changes is not in the session\'s next event', async () => {
+  it("an event is the host's to change: what one onEvent changes is not in the session's next event", async () => {
     let runs = 0;
     let changed = 0;
     const seen: ProxyEvent[] = [];
@@ -134,7 +161,7 @@ describe('proxy events', () => {
         accessToken: ACCESS_TOKEN,
         minPollIntervalMs: 0,
         onResult: () => {
-          if (++runs === 1) throw new Error('the host\'s database is away');
+          if (++runs === 1) throw new Error("the host's database is away");
         },
         onEvent: (event) => {
           seen.push(structuredClone(event));
@@ -155,14 +182,17 @@ describe('proxy events', () => {
     const done = await send(`${url}/mobile/status/${start.json.token}.json`, 'POST', {}, false, { jar });
     assert.equal(done.json.status, 'ok');
     await eventsOf(seen, 3);
-    assert.deepEqual(seen.map((e) => e.type), ['started', 'host-error', 'finished']);
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['started', 'host-error', 'finished'],
+    );
     const masked = { code: '6000••••869', phone: '+372\u00a06••\u00a0••769' };
     for (const event of seen) assert.deepEqual(event.person, masked, `${event.type} names the person as the start did`);
     assert.equal(changed, 3, 'every event could be changed');
     assert.equal(runs, 2);
   });
 
-  it('with eventSecret the person is a keyed digest the host can compute; a refused signing ends with the service\'s code', async () => {
+  it("with eventSecret the person is a keyed digest the host can compute; a refused signing ends with the service's code", async () => {
     const secret = 'host-event-secret';
     const { url, events } = await proxy({ eventSecret: secret });
     const jar = new CookieJar();
@@ -173,7 +203,10 @@ describe('proxy events', () => {
     assert.equal(end.json.status, 'error');
     const seen = await eventsOf(events, 2);
     const digest = createHmac('sha256', secret).update('code:30403039917').digest('hex');
-    assert.deepEqual(seen.map((e) => e.person), [{ code: digest }, { code: digest }]);
+    assert.deepEqual(
+      seen.map((e) => e.person),
+      [{ code: digest }, { code: digest }],
+    );
     assert.equal(seen[1]!.type, 'finished');
     assert.equal((seen[1] as Extract<ProxyEvent, { type: 'finished' }>).outcome, String(end.json.error_code));
     assertNothingSecret(seen, '30403039917', start.json.token);
@@ -181,13 +214,31 @@ describe('proxy events', () => {
 
   it('failures of the service, of the store and of a host hook make failed and host-error events', async () => {
     const closed = await serve(() => undefined);
-    const hanging: ProxyStore = new Proxy(new MemoryStore(), { get: (target, name) => (name === 'increment' ? () => new Promise(() => undefined) : Reflect.get(target, name)) });
+    const hanging: ProxyStore = new Proxy(new MemoryStore(), {
+      get: (target, name) => (name === 'increment' ? () => new Promise(() => undefined) : Reflect.get(target, name)),
+    });
     const cases: [Partial<ProxyOptions>, string][] = [
       [{ baseUrl: 'http://127.0.0.1:9', upstreamTimeout: 2_000 }, 'failed service-unreachable'],
       [{ baseUrl: closed, upstreamTimeout: 200 }, 'failed service-timeout'],
       [{ store: hanging, storeTimeoutMs: 100, log: () => undefined }, 'failed store'],
-      [{ authorize: () => { throw new Error(`db down for ${ACCESS_TOKEN}`); }, log: () => undefined }, 'host-error authorize'],
-      [{ visitor: () => { throw new Error('no session'); }, log: () => undefined }, 'host-error visitor'],
+      [
+        {
+          authorize: () => {
+            throw new Error(`db down for ${ACCESS_TOKEN}`);
+          },
+          log: () => undefined,
+        },
+        'host-error authorize',
+      ],
+      [
+        {
+          visitor: () => {
+            throw new Error('no session');
+          },
+          log: () => undefined,
+        },
+        'host-error visitor',
+      ],
     ];
     for (const [options, expected] of cases) {
       const { url, events } = await proxy(options);
@@ -203,7 +254,12 @@ describe('proxy events', () => {
 
   it('an onEvent that throws or never finishes changes nothing of the answer and does not hold it', async () => {
     const logged: string[] = [];
-    const throwing = await proxy({ onEvent: () => { throw new Error('sink down'); }, log: (line) => logged.push(line) });
+    const throwing = await proxy({
+      onEvent: () => {
+        throw new Error('sink down');
+      },
+      log: (line) => logged.push(line),
+    });
     // a hook whose work ends only when the test says so: the answer must come while it is still at it
     let release: () => void = () => undefined;
     const held = { calls: 0, finished: false };
@@ -219,7 +275,10 @@ describe('proxy events', () => {
       const answer = await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar: null, headers: { origin: 'https://evil.example' } });
       answers.push({ status: answer.status, body: answer.json, hookFinished: held.finished });
     }
-    assert.deepEqual(answers.map((a) => [a.status, a.body]), Array(3).fill([403, answers[2]!.body]));
+    assert.deepEqual(
+      answers.map((a) => [a.status, a.body]),
+      Array(3).fill([403, answers[2]!.body]),
+    );
     assert.equal(answers[1]!.hookFinished, false, 'the answer came while the hook was still at work');
     await eventsOf(plain.events, 1);
     assert.equal(held.calls, 1);
@@ -227,17 +286,27 @@ describe('proxy events', () => {
     // the hook's rest runs in microtasks, all of them before the next timer
     await eventsDelivered();
     assert.equal(held.finished, true);
-    assert.ok(logged.some((line) => line.includes('onEvent() failed: ') && line.includes('sink down')), logged.join('\n'));
+    assert.ok(
+      logged.some((line) => line.includes('onEvent() failed: ') && line.includes('sink down')),
+      logged.join('\n'),
+    );
   });
 });
 
 describe('proxy events as JSON lines through pino', () => {
-  it('writes one line per event at the level its kind deserves, with the event\'s fields', async () => {
+  it("writes one line per event at the level its kind deserves, with the event's fields", async () => {
     const { pino } = await import('pino');
     const { eventLogger } = await import('../../src/proxy/index.js');
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ base: null, timestamp: false }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const { url } = await proxy({ onEvent: eventLogger(logger), authorize: () => { throw new Error('down'); }, operations: 'all', log: () => undefined });
+    const { url } = await proxy({
+      onEvent: eventLogger(logger),
+      authorize: () => {
+        throw new Error('down');
+      },
+      operations: 'all',
+      log: () => undefined,
+    });
     const jar = new CookieJar();
     await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar, headers: { origin: 'https://evil.example' } });
     await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar });

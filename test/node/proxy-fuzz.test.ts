@@ -32,7 +32,10 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.leng
 
 const ID = '0a1b2c3d-0000-4000-8000-000000000001';
 const GOOD_PATHS = OPERATION_IDS.flatMap((id) =>
-  (OPERATIONS[id].localized ? (['lt', 'en'] as const) : (['lt'] as const)).map((locale) => ({ id, path: buildPath(id, { token: ID, sessionId: ID, documentId: ID }, locale) })),
+  (OPERATIONS[id].localized ? (['lt', 'en'] as const) : (['lt'] as const)).map((locale) => ({
+    id,
+    path: buildPath(id, { token: ID, sessionId: ID, documentId: ID }, locale),
+  })),
 );
 
 const MUTATIONS: ((path: string) => string)[] = [
@@ -83,8 +86,37 @@ function fuzzBody(): string {
   if (choice < 0.2) return '[1,2,3]';
   if (choice < 0.24) return `{"message":${'['.repeat(5000)}${']'.repeat(5000)}}`;
   const body: Record<string, unknown> = {};
-  const keys = ['code', 'country', 'phone', 'type', 'message', 'access_token', 'ACCESS_TOKEN', 'accessToken', 'access_token ', 'token', 'pdf', 'file', 'signers', 'signer', 'document_id', 'callback_url', 'expire_after', 'peps', '__proto__', 'constructor'];
-  const values = [() => 'x', () => 40504040001, () => true, () => null, () => ['a'], () => ({ access_token: 'nested', files: [{ name: 'a.pdf', content: 'QUJD', access_token: 'n' }] }), () => 'EE'];
+  const keys = [
+    'code',
+    'country',
+    'phone',
+    'type',
+    'message',
+    'access_token',
+    'ACCESS_TOKEN',
+    'accessToken',
+    'access_token ',
+    'token',
+    'pdf',
+    'file',
+    'signers',
+    'signer',
+    'document_id',
+    'callback_url',
+    'expire_after',
+    'peps',
+    '__proto__',
+    'constructor',
+  ];
+  const values = [
+    () => 'x',
+    () => 40504040001,
+    () => true,
+    () => null,
+    () => ['a'],
+    () => ({ access_token: 'nested', files: [{ name: 'a.pdf', content: 'QUJD', access_token: 'n' }] }),
+    () => 'EE',
+  ];
   const count = Math.floor(rand() * 6);
   for (let i = 0; i < count; i++) body[pick(keys)] = pick(values)();
   return JSON.stringify(body);
@@ -125,7 +157,14 @@ before(async () => {
   servers.push(service);
   const serviceUrl = await listen(service);
   const proxy = createServer(
-    createProxyHandler({ baseUrl: serviceUrl, accessToken: TOKEN, operations: 'all', authorize: () => true, rateLimit: false, visitor: () => 'fuzz-visitor' }) as RequestListener,
+    createProxyHandler({
+      baseUrl: serviceUrl,
+      accessToken: TOKEN,
+      operations: 'all',
+      authorize: () => true,
+      rateLimit: false,
+      visitor: () => 'fuzz-visitor',
+    }) as RequestListener,
   );
   servers.push(proxy);
   proxyUrl = await listen(proxy);
@@ -193,7 +232,7 @@ describe(`proxy fuzz run (${RUNS} requests, seed ${SEED})`, () => {
       }
       assert.equal(query, undefined);
       const sent = JSON.parse(request.body) as Record<string, unknown>;
-      assert.equal(sent['access_token'], TOKEN, 'the proxy\'s own token, once');
+      assert.equal(sent['access_token'], TOKEN, "the proxy's own token, once");
       const allowed = new Set([...Object.keys(OPERATION_FIELDS[operation.id]), 'access_token']);
       for (const key of Object.keys(sent)) assert.ok(allowed.has(key), `${operation.id} got a field of its own: ${key}`);
       assert.ok(!JSON.stringify(sent).includes('nested'), 'no nested extra fields went up');

@@ -76,10 +76,20 @@ describe('proxy: start fields are checked before anything is counted, stored or 
     assert.equal((await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar })).status, 200);
     assert.equal((await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar })).status, 429);
     // Latvian codes with and without the hyphen, and a 128-digit hash, are shapes the service takes
-    for (const body of [{ code: '050405-10009', country: 'LV' }, { code: '32000010003', country: 'LV' }]) {
+    for (const body of [
+      { code: '050405-10009', country: 'LV' },
+      { code: '32000010003', country: 'LV' },
+    ]) {
       assert.notEqual((await send(`${url}/smartid/login.json`, 'POST', body, false, { jar: null })).status, 400);
     }
-    assert.notEqual((await send(`${url}/smartid/sign/hash.json`, 'POST', { code: '30303039914', country: 'LT', hash: 'ab'.repeat(64), hash_algorithm: 'SHA512' }, false, { jar: null })).status, 400);
+    assert.notEqual(
+      (
+        await send(`${url}/smartid/sign/hash.json`, 'POST', { code: '30303039914', country: 'LT', hash: 'ab'.repeat(64), hash_algorithm: 'SHA512' }, false, {
+          jar: null,
+        })
+      ).status,
+      400,
+    );
   });
 
   it('gives file-less session operations a small body limit and signing its large one', async () => {
@@ -88,7 +98,9 @@ describe('proxy: start fields are checked before anything is counted, stored or 
     const padding = 'x'.repeat(8192);
     const login = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE', unknown: padding }, false, { jar: null });
     assert.equal(login.status, 413);
-    const sign = await send(`${url}/smartid/sign.json`, 'POST', { code: '40504040001', country: 'EE', type: 'pdf', pdf: PDF, unknown: padding }, false, { jar: null });
+    const sign = await send(`${url}/smartid/sign.json`, 'POST', { code: '40504040001', country: 'EE', type: 'pdf', pdf: PDF, unknown: padding }, false, {
+      jar: null,
+    });
     assert.equal(sign.status, 200);
     assert.deepEqual(service.seen, ['/smartid/sign.json']);
   });
@@ -111,7 +123,13 @@ describe('proxy: start fields are checked before anything is counted, stored or 
         const memory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
         const before = await memory();
         for (let i = 0; i < 3; i++) {
-          const answer = await send(`${url}/mobile/sign.json`, 'POST', { phone: `+${'3'.repeat(4 * 1024 * 1024)}`, code: `${i}`.repeat(4 * 1024 * 1024), type: 'pdf', pdf: PDF }, false, { jar: null });
+          const answer = await send(
+            `${url}/mobile/sign.json`,
+            'POST',
+            { phone: `+${'3'.repeat(4 * 1024 * 1024)}`, code: `${i}`.repeat(4 * 1024 * 1024), type: 'pdf', pdf: PDF },
+            false,
+            { jar: null },
+          );
           assert.equal(answer.status, 400);
         }
         assert.equal(await client.dbSize(), 0);
@@ -154,7 +172,11 @@ describe('proxy: JSON only, whatever parsed the body first', () => {
       assert.equal(((await answer.json()) as { proxy_error: string }).proxy_error, 'unsupported-media-type');
     }
     assert.deepEqual(service.seen, []);
-    const json = await fetch(`${url}/esign/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":"40504040001","country":"EE"}' });
+    const json = await fetch(`${url}/esign/smartid/login.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"code":"40504040001","country":"EE"}',
+    });
     assert.equal(json.status, 200);
     await json.arrayBuffer();
     assert.deepEqual(service.seen, ['/smartid/login.json']);
@@ -210,13 +232,16 @@ describe('proxy: what counts against a person, and how often a session may be po
     // the visitor's own refused starts still count against the visitor
     const visitor = new CookieJar();
     const statuses: number[] = [];
-    for (let i = 0; i < 9; i++) statuses.push((await send(`${url}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LV' }, false, { jar: visitor })).status);
+    for (let i = 0; i < 9; i++)
+      statuses.push((await send(`${url}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LV' }, false, { jar: visitor })).status);
     assert.deepEqual(statuses.slice(-1), [429]);
   });
 
   it('answers a poll sooner than minPollIntervalMs after the last one "waiting" without asking the service', async () => {
     const clock = new TestClock();
-    const service = await countingService((path) => (path.includes('/status/') ? { status: 'waiting' } : { status: 'ok', token: '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01', control_code: '1234' }));
+    const service = await countingService((path) =>
+      path.includes('/status/') ? { status: 'waiting' } : { status: 'ok', token: '0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01', control_code: '1234' },
+    );
     const url = await proxy(service.url, { now: clock.now, minPollIntervalMs: 500 });
     const jar = new CookieJar();
     await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar });

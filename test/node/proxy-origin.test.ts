@@ -39,7 +39,7 @@ describe('proxy origin: the step alone', () => {
 });
 
 describe('proxy origin: over HTTP', () => {
-  it('refuses another site\'s Origin and Sec-Fetch-Site: cross-site with 403, and lets the own origin and listed ones through', async () => {
+  it("refuses another site's Origin and Sec-Fetch-Site: cross-site with 403, and lets the own origin and listed ones through", async () => {
     let forwarded = 0;
     const upstream = await serve((req, res) => {
       forwarded++;
@@ -61,7 +61,11 @@ describe('proxy origin: over HTTP', () => {
       assert.equal(answer.json.proxy_error, 'cross-site');
     }
     assert.equal(forwarded, 0);
-    const allowed: Record<string, string>[] = [{ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }, {}];
+    const allowed: Record<string, string>[] = [
+      { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' },
+      { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' },
+      {},
+    ];
     for (const headers of allowed) {
       const answer = await send(`${proxy}/smartid/login.json`, 'POST', SMART_OK, false, { headers });
       assert.equal(answer.json.status, 'ok', JSON.stringify(headers));
@@ -70,12 +74,32 @@ describe('proxy origin: over HTTP', () => {
   });
 });
 
-describe('proxy origin: the page\'s scheme is part of it', () => {
+describe("proxy origin: the page's scheme is part of it", () => {
   let dir = '';
   let tls: { key: Buffer; cert: Buffer };
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'esign-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=bank.test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=bank.test',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,7 +110,14 @@ describe('proxy origin: the page\'s scheme is part of it', () => {
     const request = secure ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const req = request(
-        { hostname: target.hostname, port: target.port, path: '/smartid/login.json', method: 'POST', headers: { host, origin, 'content-type': 'application/json' }, ...(secure ? { ca: tls.cert, servername: 'bank.test' } : {}) },
+        {
+          hostname: target.hostname,
+          port: target.port,
+          path: '/smartid/login.json',
+          method: 'POST',
+          headers: { host, origin, 'content-type': 'application/json' },
+          ...(secure ? { ca: tls.cert, servername: 'bank.test' } : {}),
+        },
         (res: IncomingMessage) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));

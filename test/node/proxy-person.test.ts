@@ -35,13 +35,17 @@ describe('proxy: the per-person limit counts a country and a code', () => {
   it('seven Smart-ID starts for a Lithuanian person do not lock out the Estonian person with the same digits', async () => {
     const proxy = await proxyWith({ rateLimit: { perVisitor: false } });
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'LT' }, false, { jar: new CookieJar() })).status);
-    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429], 'the Lithuanian person\'s own six');
+    for (let i = 0; i < 7; i++)
+      statuses.push((await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'LT' }, false, { jar: new CookieJar() })).status);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429], "the Lithuanian person's own six");
     const estonian = await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
     assert.equal(estonian.status, 200);
     assert.equal(estonian.json.status, 'ok');
     await eventsDelivered();
-    assert.deepEqual(proxy.events.map((e) => (e.type === 'refused' ? e.reason : e.type)), ['started', 'started', 'started', 'started', 'started', 'started', 'rate-limited', 'started']);
+    assert.deepEqual(
+      proxy.events.map((e) => (e.type === 'refused' ? e.reason : e.type)),
+      ['started', 'started', 'started', 'started', 'started', 'started', 'rate-limited', 'started'],
+    );
   });
 
   it('a Latvian code with and without its hyphen is one person, counted once', async () => {
@@ -60,12 +64,18 @@ describe('proxy: the visitor is a credential', () => {
     assert.match(minted, /^esign-visitor=[A-Za-z0-9_-]{46}$/);
     // a well-formed value the proxy did not mint (planted over plain http, say)
     const planted = 'esign-visitor=' + 'A'.repeat(46);
-    const again = await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: null, headers: { cookie: planted } });
+    const again = await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, {
+      jar: null,
+      headers: { cookie: planted },
+    });
     const replaced = cookieOf(again);
     assert.ok(replaced && replaced !== planted, 'a new id is set');
     assert.match(replaced, /^esign-visitor=[A-Za-z0-9_-]{46}$/);
     // its own id is kept: no new cookie
-    const kept = await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: null, headers: { cookie: minted } });
+    const kept = await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, {
+      jar: null,
+      headers: { cookie: minted },
+    });
     assert.equal(cookieOf(kept), undefined);
     // the host reads only what the proxy minted, with its secret
     assert.equal(visitorFromCookie(planted, { secure: false, secret: ACCESS_TOKEN }), null);
@@ -84,7 +94,11 @@ describe('proxy: the visitor is a credential', () => {
     assert.equal(done.json.status, 'ok');
     const after = cookieOf(done)!.split('=')[1]!;
     assert.notEqual(after, before, 'a new id at the login');
-    assert.deepEqual(proxy.results.map((r) => r.visitor), [after], 'onResult names the new id');
+    assert.deepEqual(
+      proxy.results.map((r) => r.visitor),
+      [after],
+      'onResult names the new id',
+    );
     assert.equal(proxy.results[0]!.request.visitor, before, 'the request that finished it came with the old one');
     const late = await send(`${proxy.url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar });
     assert.equal(late.json.status, 'ok');
@@ -93,14 +107,17 @@ describe('proxy: the visitor is a credential', () => {
     assert.equal(proxy.results.length, 1, 'handed over once');
   });
 
-  it('a host\'s own visitor (its session id) is not rotated by the proxy', async () => {
+  it("a host's own visitor (its session id) is not rotated by the proxy", async () => {
     const proxy = await proxyWith({ visitor: () => 'host-session-id-1234' });
     const start = await send(`${proxy.url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: null });
     stack().clock.advance(60_000);
     const done = await send(`${proxy.url}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null });
     assert.equal(done.json.status, 'ok');
     assert.equal(cookieOf(done), undefined);
-    assert.deepEqual(proxy.results.map((r) => r.visitor), ['host-session-id-1234']);
+    assert.deepEqual(
+      proxy.results.map((r) => r.visitor),
+      ['host-session-id-1234'],
+    );
   });
 
   it('events and log lines carry the visitor as a keyed digest, the same for one visitor, never its value', async () => {
@@ -119,9 +136,20 @@ describe('proxy: the visitor is a credential', () => {
     assert.equal(lines.length, 2);
     const logged = lines.map((line) => JSON.parse(line) as { visitor: string; type: string });
     const expected = createHmac('sha256', 'the-event-secret').update(`visitor:${id}`).digest('hex');
-    assert.deepEqual(logged.map((line) => [line.type, line.visitor]), [['started', expected], ['started', expected]], 'the host can compute it and join the lines');
-    assert.ok(!lines.join('').includes(id), 'the cookie\'s value is in no log line');
-    assert.equal(hosted.events[0]!.visitor, createHmac('sha256', ACCESS_TOKEN).update('visitor:host-session-id-5678').digest('hex'), 'without eventSecret, keyed by the access token');
+    assert.deepEqual(
+      logged.map((line) => [line.type, line.visitor]),
+      [
+        ['started', expected],
+        ['started', expected],
+      ],
+      'the host can compute it and join the lines',
+    );
+    assert.ok(!lines.join('').includes(id), "the cookie's value is in no log line");
+    assert.equal(
+      hosted.events[0]!.visitor,
+      createHmac('sha256', ACCESS_TOKEN).update('visitor:host-session-id-5678').digest('hex'),
+      'without eventSecret, keyed by the access token',
+    );
     assert.ok(!JSON.stringify(hosted.events).includes('host-session-id-5678'));
   });
 });

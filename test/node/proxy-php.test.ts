@@ -71,7 +71,7 @@ ${poolLines}`,
   );
   // docs/proxy.md's block as a reader copies it: their script and php-fpm's socket where the doc has its own
   const block = nginxBlocks('docs/proxy.md').find((b) => b.includes('fastcgi_pass'))!;
-  assert.ok(block.includes('/srv/app/proxy.php') && block.includes('unix:/run/php/php8.2-fpm.sock'), 'the doc\'s block names what it says');
+  assert.ok(block.includes('/srv/app/proxy.php') && block.includes('unix:/run/php/php8.2-fpm.sock'), "the doc's block names what it says");
   writeFileSync(
     join(dir, 'nginx.conf'),
     nginxConfig(
@@ -83,15 +83,22 @@ ${poolLines}`,
         .replace('unix:/run/php/php8.2-fpm.sock', `unix:${dir}/fpm.sock`),
     ),
   );
-  const fpm = spawn(PHP_FPM, ['-R', '-F', '-y', join(dir, 'fpm.conf')], { env: { ...process.env, ESIGN_DEVELOPMENT: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const fpm = spawn(PHP_FPM, ['-R', '-F', '-y', join(dir, 'fpm.conf')], {
+    env: { ...process.env, ESIGN_DEVELOPMENT: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(fpm);
   let fpmLog = '';
   fpm.stderr.setEncoding('utf8').on('data', (chunk: string) => (fpmLog += chunk));
   const workersLog = () => (existsSync(join(dir, 'fpm.log')) ? readFileSync(join(dir, 'fpm.log'), 'utf8') : '');
-  await until(() => {
-    if (fpm.exitCode !== null) assert.fail(`php-fpm exited: ${fpmLog}${workersLog()}`);
-    return existsSync(join(dir, 'fpm.sock'));
-  }, 'php-fpm\'s socket', 10_000);
+  await until(
+    () => {
+      if (fpm.exitCode !== null) assert.fail(`php-fpm exited: ${fpmLog}${workersLog()}`);
+      return existsSync(join(dir, 'fpm.sock'));
+    },
+    "php-fpm's socket",
+    10_000,
+  );
   const { log } = await run('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, port);
   return { url: `http://127.0.0.1:${port}/esign`, log: () => `${log()}${fpmLog}${workersLog()}`, events: join(dir, 'fpm.log') };
 }
@@ -104,7 +111,16 @@ async function check(
   const port = await freePort();
   const token = `check-${port}-secret`;
   const proxy = await start(port, token);
-  const { rows } = await checkProxy({ proxyUrl: proxy.url, port, accessToken: token, exposesScreening: false, waitMs: 20_000, ...(signer ? { signer } : {}), ...state, ...(proxy.events ? { events: proxy.events } : {}) });
+  const { rows } = await checkProxy({
+    proxyUrl: proxy.url,
+    port,
+    accessToken: token,
+    exposesScreening: false,
+    waitMs: 20_000,
+    ...(signer ? { signer } : {}),
+    ...state,
+    ...(proxy.events ? { events: proxy.events } : {}),
+  });
   return { rows, log: proxy.log() };
 }
 
@@ -113,7 +129,19 @@ const events = (log: string) =>
   log
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { type: string; reason?: string; failure?: string; operation?: string; outcome?: string; person?: unknown; visitor?: string; limit?: string });
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          type: string;
+          reason?: string;
+          failure?: string;
+          operation?: string;
+          outcome?: string;
+          person?: unknown;
+          visitor?: string;
+          limit?: string;
+        },
+    );
 
 describe('the PHP proxy', () => {
   it('behind nginx and php-fpm with four workers: every row of check-proxy passes (its result hook run once at a time, failing closed without its state), and its events say what it refused', async () => {
@@ -133,8 +161,19 @@ describe('the PHP proxy', () => {
       sqliteStateCommands(stateFile),
     );
     assert.equal(rows.length, 29);
-    assert.deepEqual(failing(rows), [], `${JSON.stringify(rows.filter((r) => !r.ok))}\n${log.split('\n').filter((line) => line.includes('[esign-proxy]') || /PHP (Warning|Fatal|Notice)/.test(line)).join('\n').slice(0, 3000)}`);
-    assert.deepEqual(rows.filter((row) => row.skipped).map((row) => row.id), ['signer-gate', 'signer-country']);
+    assert.deepEqual(
+      failing(rows),
+      [],
+      `${JSON.stringify(rows.filter((r) => !r.ok))}\n${log
+        .split('\n')
+        .filter((line) => line.includes('[esign-proxy]') || /PHP (Warning|Fatal|Notice)/.test(line))
+        .join('\n')
+        .slice(0, 3000)}`,
+    );
+    assert.deepEqual(
+      rows.filter((row) => row.skipped).map((row) => row.id),
+      ['signer-gate', 'signer-country'],
+    );
     const said = events(log);
     // the Node proxy's events, with its fields, by the one schema
     assertProxyEvents(said, 'the PHP proxy', ['started', 'finished', 'refused', 'failed']);
@@ -144,18 +183,36 @@ describe('the PHP proxy', () => {
     for (const reason of ['not-allowed', 'invalid-field', 'content-type', 'cross-site', 'not-your-session', 'rate-limited']) {
       assert.ok(reasons.has(reason), `a refusal for ${reason} was written (${[...reasons].join(', ')})`);
     }
-    assert.ok(said.some((e) => e.type === 'failed' && e.failure === 'service-invalid'), 'the redirect of the service is a failure');
+    assert.ok(
+      said.some((e) => e.type === 'failed' && e.failure === 'service-invalid'),
+      'the redirect of the service is a failure',
+    );
     // a rate limit's refusal names the limit it met, as the Node proxy's does
     const limited = said.filter((e) => e.type === 'refused' && e.reason === 'rate-limited');
     assert.ok(limited.length > 0 && limited.every((e) => ['visitor', 'person', 'address'].includes(String(e.limit))), JSON.stringify(limited));
     // the site's refusal of a result ended its session as the Node proxy's does
-    assert.ok(said.some((e) => e.type === 'finished' && e.outcome === 'site-refused'), 'a finished event with site-refused');
-    assert.ok(said.some((e) => e.type === 'started' && e.operation === 'mobileLogin'), 'a start');
-    assert.ok(said.some((e) => e.type === 'finished' && e.operation === 'mobileLoginStatus' && e.outcome === 'ok'), 'the verified result reached on_result and ended the session');
+    assert.ok(
+      said.some((e) => e.type === 'finished' && e.outcome === 'site-refused'),
+      'a finished event with site-refused',
+    );
+    assert.ok(
+      said.some((e) => e.type === 'started' && e.operation === 'mobileLogin'),
+      'a start',
+    );
+    assert.ok(
+      said.some((e) => e.type === 'finished' && e.operation === 'mobileLoginStatus' && e.outcome === 'ok'),
+      'the verified result reached on_result and ended the session',
+    );
     assert.doesNotMatch(log, /"code":"\d{11}"/, 'no personal code in clear');
     // on_result got the Node proxy's operation ids, as the events have them
-    const handed = readFileSync(results, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { operation: string; status: string });
-    assert.ok(handed.length > 0 && handed.every((r) => r.status === 'ok' && /^(mobile|smartId)(Login|Sign|HashSign)Status$/.test(r.operation)), JSON.stringify(handed));
+    const handed = readFileSync(results, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { operation: string; status: string });
+    assert.ok(
+      handed.length > 0 && handed.every((r) => r.status === 'ok' && /^(mobile|smartId)(Login|Sign|HashSign)Status$/.test(r.operation)),
+      JSON.stringify(handed),
+    );
     assert.ok(handed.some((r) => r.operation === 'mobileLoginStatus'));
     assert.doesNotMatch(log, /check-\d+-secret/, 'the access token is in no log line');
   });
@@ -163,7 +220,12 @@ describe('the PHP proxy', () => {
   it('behind nginx and php-fpm with its signing gate (ESIGN_SIGNER): every row passes with check-proxy --signer, and a signing the service made as another person is not handed over', async () => {
     const { rows, log } = await check(
       (port, token) =>
-        nginxFpm({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country},${GATE_PERSON.phone}` }),
+        nginxFpm({
+          ESIGN_BASE_URL: `http://127.0.0.1:${port}`,
+          ESIGN_ACCESS_TOKEN: token,
+          ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'),
+          ESIGN_SIGNER: `${GATE_PERSON.code},${GATE_PERSON.country},${GATE_PERSON.phone}`,
+        }),
       GATE_PERSON,
     );
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
@@ -185,14 +247,22 @@ describe('the PHP proxy', () => {
 
   it('a person is a country and a code at the far end too, and the signature it reads is the one the service added', async () => {
     const token = 'php-person-secret';
-    await countryAndAddedSignatureHold(token, (service) => phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: '40504040001,EE', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
+    await countryAndAddedSignatureHold(token, (service) =>
+      phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: token, ESIGN_SIGNER: '40504040001,EE', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
+    );
   });
 
   it('mints its visitor ids (a planted one is replaced) and writes only a keyed digest of the visitor into its events', async () => {
     let php: { url: string; log: () => string } | null = null;
     await visitorIsMintedAndDigested(
       'php-visitor-secret',
-      async (service, token) => (php = await phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'), ESIGN_RATE_LIMIT: '100,100,600' })),
+      async (service, token) =>
+        (php = await phpServer({
+          ESIGN_BASE_URL: service,
+          ESIGN_ACCESS_TOKEN: token,
+          ESIGN_STATE_FILE: join(scratch(), 'state.sqlite'),
+          ESIGN_RATE_LIMIT: '100,100,600',
+        })),
       async () => {
         const started = () => events(php!.log()).filter((e) => e.type === 'started');
         await until(() => started().length >= 3, 'the three starts in the log');
@@ -202,7 +272,9 @@ describe('the PHP proxy', () => {
   });
 
   it('gives a browser a new visitor id with its login, again to a late poll of it, as the Node proxy does', async () => {
-    await loginRotatesVisitor((service) => phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: 'php-rotation-secret', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
+    await loginRotatesVisitor((service) =>
+      phpServer({ ESIGN_BASE_URL: service, ESIGN_ACCESS_TOKEN: 'php-rotation-secret', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
+    );
   });
 
   it('says an access token the service refuses in its log once a minute, and as a failed event each time', async () => {
@@ -210,12 +282,25 @@ describe('the PHP proxy', () => {
     try {
       const php = await phpServer({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: 'a-wrong-token-456', ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') });
       for (let i = 0; i < 3; i++) {
-        const answer = await fetch(`${php.url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+        const answer = await fetch(`${php.url}/smartid/login.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+        });
         assert.equal(((await answer.json()) as { error_code?: number }).error_code, 40003);
       }
       await until(() => events(php.log()).filter((e) => e.type === 'failed').length >= 3, 'the three failed events in the log');
       // (the one refusal before them is the test's own look at whether the server is up)
-      assert.deepEqual(events(php.log()).filter((e) => e.type !== 'refused').map((e) => [e.type, e.failure]), [['failed', 'access-token'], ['failed', 'access-token'], ['failed', 'access-token']]);
+      assert.deepEqual(
+        events(php.log())
+          .filter((e) => e.type !== 'refused')
+          .map((e) => [e.type, e.failure]),
+        [
+          ['failed', 'access-token'],
+          ['failed', 'access-token'],
+          ['failed', 'access-token'],
+        ],
+      );
       assert.equal(php.log().match(/refused the access token \(40003\) for smartIdLogin/g)?.length, 1, php.log());
       assert.ok(!php.log().includes('a-wrong-token-456'));
     } finally {
@@ -223,18 +308,22 @@ describe('the PHP proxy', () => {
     }
   });
 
-  it('under php -S: every row passes but the body limit, which PHP\'s built-in server cannot keep (it reads the whole body first)', async () => {
-    const { rows } = await check((port, token) => phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }));
+  it("under php -S: every row passes but the body limit, which PHP's built-in server cannot keep (it reads the whole body first)", async () => {
+    const { rows } = await check((port, token) =>
+      phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
+    );
     assert.equal(rows.length, 29);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });
 
-  it('where nothing can renew a result\'s lease (proc_open disabled, no PHP CLI), takes it for on_result\'s whole time limit: a run longer than a lease still runs once, and the log says why once', async () => {
+  it("where nothing can renew a result's lease (proc_open disabled, no PHP CLI), takes it for on_result's whole time limit: a run longer than a lease still runs once, and the log says why once", async () => {
     // a service whose sessions finish at once; on_result takes 10 s, longer than a renewed lease (8 s)
     const service = createServer((req, res) => {
       req.resume();
-      const answer = req.url?.includes('/status/') ? { status: 'ok', person: { code: '30303039914', country: 'LT' } } : { status: 'ok', token: `token-${Math.random().toString(36).slice(2)}`, control_code: '1234' };
+      const answer = req.url?.includes('/status/')
+        ? { status: 'ok', person: { code: '30303039914', country: 'LT' } }
+        : { status: 'ok', token: `token-${Math.random().toString(36).slice(2)}`, control_code: '1234' };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
     servers.push(service);
@@ -263,7 +352,12 @@ describe('the PHP proxy', () => {
     const outcomes = await Promise.all(
       Object.entries(setups).map(async ([name, started]) => {
         const proxy = await started;
-        const post = (path: string, cookie = '') => fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '30303039914', country: 'LT' }) });
+        const post = (path: string, cookie = '') =>
+          fetch(`${proxy.url}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+            body: JSON.stringify(path.includes('/status/') ? {} : { code: '30303039914', country: 'LT' }),
+          });
         const start = await post('/smartid/login.json');
         const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
         const { token } = (await start.json()) as { token: string };
@@ -286,7 +380,7 @@ describe('the PHP proxy', () => {
       assert.ok(answers.filter((a) => a === 'waiting').length >= 4 && answers.every((a) => a === 'waiting' || a === 'ok'), `${name}: ${answers.join(',')}`);
       const finished = events(log).filter((e) => e.type === 'finished');
       assert.equal(finished.length, 1, `${name}: the session's end said once, though both tabs were told: ${JSON.stringify(finished)}`);
-      const said = log.split('\n').filter((line) => line.includes("lease cannot be renewed here"));
+      const said = log.split('\n').filter((line) => line.includes('lease cannot be renewed here'));
       if (name === 'a CLI renewing the lease') assert.deepEqual(said, [], name);
       else {
         assert.equal(said.length, 1, `${name}: said once\n${log.slice(0, 2000)}`);
@@ -296,12 +390,14 @@ describe('the PHP proxy', () => {
     }
   });
 
-  it('behind php-fpm, a slow on_result (12 s, past the widget\'s 10 s for a poll) loses no login: the poll the browser gave up on still ran it, and a later poll brings the result with the session cookie it set', async () => {
+  it("behind php-fpm, a slow on_result (12 s, past the widget's 10 s for a poll) loses no login: the poll the browser gave up on still ran it, and a later poll brings the result with the session cookie it set", async () => {
     // PHP runs on_result in the poll that claimed the result: the cookies it sets (a new session id
     // at a login) must leave with an answer, and PHP sets none once its answer is sent
     const service = createServer((req, res) => {
       req.resume();
-      const answer = req.url?.includes('/status/') ? { status: 'ok', code: '30303039914', country: 'LT', name: 'A', surname: 'B' } : { status: 'ok', token: `token-${Math.random().toString(36).slice(2)}`, control_code: '1234' };
+      const answer = req.url?.includes('/status/')
+        ? { status: 'ok', code: '30303039914', country: 'LT', name: 'A', surname: 'B' }
+        : { status: 'ok', token: `token-${Math.random().toString(36).slice(2)}`, control_code: '1234' };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
     servers.push(service);
@@ -329,9 +425,22 @@ return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (st
 }));
 `,
     );
-    const proxy = await nginxFpm({ ESIGN_ACCESS_TOKEN: 'php-slow-secret', ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, ESIGN_STATE_FILE: join(dir, 'state.sqlite') }, `php_admin_value[session.save_path] = ${dir}\n`, host);
+    const proxy = await nginxFpm(
+      {
+        ESIGN_ACCESS_TOKEN: 'php-slow-secret',
+        ESIGN_BASE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+        ESIGN_STATE_FILE: join(dir, 'state.sqlite'),
+      },
+      `php_admin_value[session.save_path] = ${dir}\n`,
+      host,
+    );
     const post = (path: string, cookie: string, signal?: AbortSignal) =>
-      fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '30303039914', country: 'LT' }), ...(signal ? { signal } : {}) });
+      fetch(`${proxy.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify(path.includes('/status/') ? {} : { code: '30303039914', country: 'LT' }),
+        ...(signal ? { signal } : {}),
+      });
     const start = await post('/smartid/login.json', '');
     const visitor = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
     const { token } = (await start.json()) as { token: string };
@@ -348,7 +457,10 @@ return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (st
     }
     assert.equal(answers[0], 'given up', answers.join(','));
     assert.equal(answers.at(-1), 'ok', answers.join(','));
-    assert.ok(answers.slice(1, -1).every((a) => a === 'waiting'), answers.join(','));
+    assert.ok(
+      answers.slice(1, -1).every((a) => a === 'waiting'),
+      answers.join(','),
+    );
     assert.deepEqual(readFileSync(runs, 'utf8').trim().split('\n'), [token], 'on_result ran once');
     const session = cookies.find((line) => line.startsWith('PHPSESSID='))?.split(';')[0];
     assert.ok(session, `the session cookie on_result set comes with the result: ${JSON.stringify(cookies)}`);
@@ -357,17 +469,26 @@ return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (st
     assert.equal(proxy.log().match(/on_result took 1\d\.\d s: the poll that ran it waited as long/g)?.length, 1, proxy.log().slice(-2000));
   });
 
-  it('installs by Composer from a path repository: a site\'s own front controller with its hooks serves the proxy on every row php -S can keep, its own pages untouched', async () => {
+  it("installs by Composer from a path repository: a site's own front controller with its hooks serves the proxy on every row php -S can keep, its own pages untouched", async () => {
     const site = scratch();
     // docs/proxy.md's composer.json as a reader copies it, the package's folder where the npm package has it here
-    const doc = [...readFileSync('docs/proxy.md', 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((block) => block.includes('esign-elements/esign-proxy'));
+    const doc = [...readFileSync('docs/proxy.md', 'utf8').matchAll(/```json\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .find((block) => block.includes('esign-elements/esign-proxy'));
     const asked = JSON.parse(doc!) as { require: Record<string, string>; repositories: { type: string; url: string }[] };
     assert.equal(asked.repositories[0]!.url, 'node_modules/esign-elements/dist/proxies/php');
     writeFileSync(
       join(site, 'composer.json'),
-      JSON.stringify({ name: 'a/site', require: asked.require, repositories: [{ 'packagist.org': false }, { ...asked.repositories[0], url: new URL('../../php', import.meta.url).pathname }] }),
+      JSON.stringify({
+        name: 'a/site',
+        require: asked.require,
+        repositories: [{ 'packagist.org': false }, { ...asked.repositories[0], url: new URL('../../php', import.meta.url).pathname }],
+      }),
     );
-    execFileSync('composer', ['install', '--no-interaction', '--no-progress', '--quiet'], { cwd: site, env: { ...process.env, COMPOSER_HOME: join(site, '.composer') } });
+    execFileSync('composer', ['install', '--no-interaction', '--no-progress', '--quiet'], {
+      cwd: site,
+      env: { ...process.env, COMPOSER_HOME: join(site, '.composer') },
+    });
     const results = join(site, 'results.txt');
     writeFileSync(
       join(site, 'index.php'),
@@ -391,12 +512,17 @@ return Proxy::serve(new Hooks(onResult: function (string $operation, string $tok
     const { rows } = await check(async (port, token) => {
       const at = await freePort();
       own = `http://127.0.0.1:${at}/`;
-      const { log } = await run('php', ['-S', `127.0.0.1:${at}`, join(site, 'index.php')], { ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(site, 'state.sqlite') }, at);
+      const { log } = await run(
+        'php',
+        ['-S', `127.0.0.1:${at}`, join(site, 'index.php')],
+        { ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(site, 'state.sqlite') },
+        at,
+      );
       return { url: `http://127.0.0.1:${at}/esign`, log };
     });
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
-    assert.ok(readFileSync(results, 'utf8').split('\n').includes('mobileLoginStatus'), 'the site\'s own onResult took the results');
-    assert.equal(await (await fetch(own)).text(), 'the site\'s own page');
+    assert.ok(readFileSync(results, 'utf8').split('\n').includes('mobileLoginStatus'), "the site's own onResult took the results");
+    assert.equal(await (await fetch(own)).text(), "the site's own page");
   });
 
   it('two PHP processes share one state: a session is bound to its visitor through either, and the per-person limit counts starts through both', async () => {

@@ -48,30 +48,42 @@ after(async () => {
 });
 
 const CLIENTS: [string, () => Promise<RedisClientLike>][] = [
-  ['node-redis createClient', async () => {
-    const client = createClient({ socket: { path: single.socket, tls: false } });
-    await client.connect();
-    closers.push(() => client.quit());
-    return client;
-  }],
-  ['node-redis createCluster', async () => {
-    const client = createCluster({ rootNodes: [{ url: `redis://127.0.0.1:${cluster.ports[0]}` }] });
-    await client.connect();
-    closers.push(() => client.close());
-    return client;
-  }],
-  ['ioredis new Redis', async () => {
-    const client = new Redis({ path: single.socket, lazyConnect: true });
-    await client.connect();
-    closers.push(() => client.quit());
-    return client;
-  }],
-  ['ioredis new Cluster', async () => {
-    const client = new Cluster([{ host: '127.0.0.1', port: cluster.ports[0]! }], { lazyConnect: true });
-    await client.connect();
-    closers.push(() => client.quit());
-    return client;
-  }],
+  [
+    'node-redis createClient',
+    async () => {
+      const client = createClient({ socket: { path: single.socket, tls: false } });
+      await client.connect();
+      closers.push(() => client.quit());
+      return client;
+    },
+  ],
+  [
+    'node-redis createCluster',
+    async () => {
+      const client = createCluster({ rootNodes: [{ url: `redis://127.0.0.1:${cluster.ports[0]}` }] });
+      await client.connect();
+      closers.push(() => client.close());
+      return client;
+    },
+  ],
+  [
+    'ioredis new Redis',
+    async () => {
+      const client = new Redis({ path: single.socket, lazyConnect: true });
+      await client.connect();
+      closers.push(() => client.quit());
+      return client;
+    },
+  ],
+  [
+    'ioredis new Cluster',
+    async () => {
+      const client = new Cluster([{ host: '127.0.0.1', port: cluster.ports[0]! }], { lazyConnect: true });
+      await client.connect();
+      closers.push(() => client.quit());
+      return client;
+    },
+  ],
 ];
 
 describe('the Redis store with each client, on one server and on a Redis Cluster', () => {
@@ -105,11 +117,15 @@ describe('the Redis store with each client, on one server and on a Redis Cluster
       // polled again on the first node, with the new visitor id the login gave the browser: the result, without another run
       const rotated = done.headers.getSetCookie()[0]!.split(';')[0]!;
       assert.notEqual(rotated, cookie);
-      assert.equal((await send(`${a}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie: rotated } })).json.status, 'ok');
+      assert.equal(
+        (await send(`${a}/smartid/status/${start.json.token}.json`, 'POST', {}, false, { jar: null, headers: { cookie: rotated } })).json.status,
+        'ok',
+      );
       assert.equal(results.length, 1);
       // the person's limit counts starts on both nodes
       const statuses = [];
-      for (const url of [b, a]) statuses.push((await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() })).status);
+      for (const url of [b, a])
+        statuses.push((await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() })).status);
       assert.deepEqual(statuses, [200, 429]);
     });
   }

@@ -130,7 +130,7 @@ describe('proxy: the host has the result before the browser', () => {
     assert.deepEqual(journal.filter((line) => line === 'run').length, 1, 'one run');
   });
 
-  it('lets a waiting poll have the result as soon as the other request\'s onResult succeeded, with one run', async () => {
+  it("lets a waiting poll have the result as soon as the other request's onResult succeeded, with one run", async () => {
     const service = await finishedService();
     let runs = 0;
     const url = await proxy(service.url, {
@@ -148,7 +148,10 @@ describe('proxy: the host has the result before the browser', () => {
     await until(() => service.polls() === 3, 'the other polls at the service');
     door.open();
     const answers = await Promise.all([first, ...others]);
-    assert.deepEqual(answers.map((a) => a.state), ['ok', 'ok', 'ok']);
+    assert.deepEqual(
+      answers.map((a) => a.state),
+      ['ok', 'ok', 'ok'],
+    );
     assert.equal(runs, 1);
   });
 
@@ -177,7 +180,7 @@ describe('proxy: the host has the result before the browser', () => {
     assert.equal(signals[1]!.aborted, false);
   });
 
-  it('times out a document operation\'s onResult too, and answers 500', async () => {
+  it("times out a document operation's onResult too, and answers 500", async () => {
     const service = await serve((req, res) => {
       req.resume();
       req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","message":"Invited to sign","signers":[]}'));
@@ -197,7 +200,7 @@ describe('proxy: the host has the result before the browser', () => {
   });
 });
 
-describe('proxy: the package\'s client behind a gateway that times out', () => {
+describe("proxy: the package's client behind a gateway that times out", () => {
   /** A gateway in front of the proxy that answers 504 when the proxy has not answered in 500 ms; `seen` lists what polls got. */
   async function gateway(target: string): Promise<{ url: string; seen: string[] }> {
     const seen: string[] = [];
@@ -210,7 +213,11 @@ describe('proxy: the package\'s client behind a gateway that times out', () => {
           if (poll) seen.push('504');
           res.writeHead(504, { 'content-type': 'text/html' }).end('<h1>Gateway Timeout</h1>');
         }, 500);
-        void fetch(`${target}${req.url}`, { method: req.method ?? 'POST', headers: { 'content-type': 'application/json', cookie: req.headers.cookie ?? '' }, body: Buffer.concat(chunks) }).then(async (answer) => {
+        void fetch(`${target}${req.url}`, {
+          method: req.method ?? 'POST',
+          headers: { 'content-type': 'application/json', cookie: req.headers.cookie ?? '' },
+          body: Buffer.concat(chunks),
+        }).then(async (answer) => {
           const text = await answer.text();
           if (res.headersSent) return;
           clearTimeout(timer);
@@ -225,7 +232,7 @@ describe('proxy: the package\'s client behind a gateway that times out', () => {
     return { url, seen };
   }
 
-  it('never ends with the result while onResult keeps failing past the gateway\'s time, and ends with it once a run succeeds', async () => {
+  it("never ends with the result while onResult keeps failing past the gateway's time, and ends with it once a run succeeds", async () => {
     const service = await finishedService();
     const journal: string[] = [];
     let failures = 2;
@@ -291,7 +298,6 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     await redis.stop();
   });
 
-
   /** Node 1 in a process of its own, so that it can really die (SIGKILL) in the middle of onResult; its onResult never returns. */
   async function dyingNode(serviceUrl: string, resultTimeoutMs: number) {
     const node = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/redis-proxy-node.ts', import.meta.url))], {
@@ -302,7 +308,8 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     node.stdout.setEncoding('utf8');
     let said = '';
     const hear = async (pattern: RegExp) => {
-      while (!pattern.test(said)) said += ((await Promise.race([once(node.stdout, 'data'), once(node, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
+      while (!pattern.test(said))
+        said += ((await Promise.race([once(node.stdout, 'data'), once(node, 'exit').then(() => assert.fail('node 1 exited'))])) as [string])[0];
       return pattern.exec(said)!;
     };
     const url = (await hear(/listening (http:\/\/\S+)/))[1]!;
@@ -317,7 +324,7 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     return client;
   }
 
-  it('takes the result over on the other node once the dead node\'s lease expired, never answering it before', async () => {
+  it("takes the result over on the other node once the dead node's lease expired, never answering it before", async () => {
     const service = await finishedService();
     const { node: node1, url: url1, hear } = await dyingNode(service.url, 800);
     const client = await redisClient();
@@ -361,7 +368,10 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     }
     assert.equal(states.at(-1), 'ok');
     assert.equal(states[0], 'waiting', 'the first poll after the death found the lease still held');
-    assert.ok(states.slice(0, -1).every((state) => state === 'waiting'), states.join(','));
+    assert.ok(
+      states.slice(0, -1).every((state) => state === 'waiting'),
+      states.join(','),
+    );
     assert.deepEqual(stored, [SESSION]);
     // the lease is gone and the session is marked done, with the login's new visitor cookie kept sealed for a late poll (no key without an expiry)
     // the result's mark (and the one that says its end was told once)
@@ -392,7 +402,11 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     await client.del(`esign-proxy:result:${SESSION}`);
     assert.equal((await send(`${url1}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar })).json.status, 'ok');
     const cookie = jar.header(url1);
-    const dying = fetch(`${url1}/smartid/status/${SESSION}.json`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' }).catch(() => undefined);
+    const dying = fetch(`${url1}/smartid/status/${SESSION}.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: '{}',
+    }).catch(() => undefined);
     await hear(/onResult running/);
     // the claim lives the renewed lease, not the 30 s onResult may take
     const ttl = await client.pTTL(`esign-proxy:result:${SESSION}`);
@@ -417,7 +431,9 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     const store = new MemoryStore();
     let runs = 0;
     const node = (onResult: ProxyOptions['onResult']) =>
-      serve(createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store, rateLimit: false, minPollIntervalMs: 0, resultWaitMs: 100, onResult }));
+      serve(
+        createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store, rateLimit: false, minPollIntervalMs: 0, resultWaitMs: 100, onResult }),
+      );
     const slow = await node(async () => {
       runs++;
       await sleep(9_000);
@@ -431,7 +447,12 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     const meanwhile = await send(`${other}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
     assert.equal(meanwhile.json.status, 'waiting', 'the claim was renewed past 8 s');
     assert.equal((await first).json.status, 'waiting', 'the poll that runs it answered within its wait; the run went on');
-    await until(async () => (await send(`${other}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } })).json.status === 'ok', 'the result after the run', 15_000, 200);
+    await until(
+      async () => (await send(`${other}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } })).json.status === 'ok',
+      'the result after the run',
+      15_000,
+      200,
+    );
     assert.equal(runs, 1);
   });
 });

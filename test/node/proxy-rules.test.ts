@@ -31,7 +31,11 @@ const PHP = new URL('../../php/', import.meta.url).pathname;
 /** The PHP proxy on its own port, with this environment; its /esign URL. */
 async function phpProxy(env: Record<string, string>): Promise<{ url: string; log: () => string }> {
   const port = await freePort();
-  const child = spawn('php', ['-S', `127.0.0.1:${port}`, 'proxy.php'], { cwd: PHP, env: { ...process.env, ESIGN_DEVELOPMENT: '1', ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'state-')), 'state.sqlite'), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('php', ['-S', `127.0.0.1:${port}`, 'proxy.php'], {
+    cwd: PHP,
+    env: { ...process.env, ESIGN_DEVELOPMENT: '1', ESIGN_STATE_FILE: join(mkdtempSync(join(scratch, 'state-')), 'state.sqlite'), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   let log = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
@@ -39,8 +43,8 @@ async function phpProxy(env: Record<string, string>): Promise<{ url: string; log
   return { url: `http://127.0.0.1:${port}/esign`, log: () => log };
 }
 
-describe('the protocol\'s status table', () => {
-  it('names one status operation of the protocol for each kind and channel, and every start\'s status is the one it names', () => {
+describe("the protocol's status table", () => {
+  it("names one status operation of the protocol for each kind and channel, and every start's status is the one it names", () => {
     const named = SESSION_KINDS.flatMap((kind) => CHANNELS.map((channel) => SESSION_STATUS[kind][channel]));
     assert.equal(new Set(named).size, SESSION_KINDS.length * CHANNELS.length);
     for (const operation of named) assert.ok(Object.values(OPERATIONS).includes(operation));
@@ -53,7 +57,7 @@ describe('the protocol\'s status table', () => {
 });
 
 describe('the proxy rulebook', () => {
-  it('its copy beside the PHP package is what src/protocol/proxy-rules.ts makes, with the Node proxy\'s own defaults', async () => {
+  it("its copy beside the PHP package is what src/protocol/proxy-rules.ts makes, with the Node proxy's own defaults", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/proxy-rules.ts', '--check']);
     assert.match(stdout, /the rulebook and its copies agree/);
     const copy = JSON.parse(readFileSync('php/proxy-rules.json', 'utf8')) as ReturnType<typeof proxyRulesDocument>;
@@ -65,24 +69,36 @@ describe('the proxy rulebook', () => {
     const file = join(scratch, 'rules-next.json');
     writeFileSync(file, JSON.stringify({ ...proxyRulesDocument(), version: 2 }));
     const php = await phpProxy({ ESIGN_BASE_URL: 'http://127.0.0.1:9', ESIGN_ACCESS_TOKEN: 'rules-version-token', ESIGN_RULES_FILE: file });
-    const answer = await fetch(`${php.url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+    const answer = await fetch(`${php.url}/smartid/login.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+    });
     assert.equal(answer.status, 500);
     assert.equal(((await answer.json()) as { proxy_error: string }).proxy_error, 'misconfigured');
     assert.match(php.log(), /proxy-rules\.json is of version 2; this proxy keeps version 1/);
   });
 
-  it('the PHP proxy runs a request as steps of the Node proxy\'s names, in its order (all but authorize: its document operations are off), one class each', async () => {
+  it("the PHP proxy runs a request as steps of the Node proxy's names, in its order (all but authorize: its document operations are off), one class each", async () => {
     const node = STEPS.map((step) => step.name).filter((name) => name !== 'authorize');
-    const { stdout } = await promisify(execFile)('php', ['-r', `require ${JSON.stringify(`${PHP}src/autoload.php`)}; echo json_encode(Esign\\Proxy\\Proxy::stepNames());`]);
+    const { stdout } = await promisify(execFile)('php', [
+      '-r',
+      `require ${JSON.stringify(`${PHP}src/autoload.php`)}; echo json_encode(Esign\\Proxy\\Proxy::stepNames());`,
+    ]);
     assert.deepEqual(JSON.parse(stdout), node);
   });
 
-  it('the PHP package\'s test vectors are what the Node proxy decides now, and Node opens what PHP sealed', async () => {
+  it("the PHP package's test vectors are what the Node proxy decides now, and Node opens what PHP sealed", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/proxy-vectors.ts', '--check']);
     assert.match(stdout, /the vectors are the Node proxy's/);
     const secret = 'a-visitor-secret-of-both';
     const text = 'Set-Cookie: PHPSESSID=žodis; path=/';
-    const { stdout: sealed } = await promisify(execFile)('php', ['-r', `require ${JSON.stringify(`${PHP}src/autoload.php`)}; echo Esign\\Proxy\\Sealed::seal($argv[1], $argv[2]);`, secret, text]);
+    const { stdout: sealed } = await promisify(execFile)('php', [
+      '-r',
+      `require ${JSON.stringify(`${PHP}src/autoload.php`)}; echo Esign\\Proxy\\Sealed::seal($argv[1], $argv[2]);`,
+      secret,
+      text,
+    ]);
     assert.equal(unseal(secret, sealed), text);
     assert.equal(unseal('another-secret', sealed), null);
   });
@@ -93,7 +109,14 @@ describe('the proxy rulebook', () => {
     const changed = { ...rules, rateLimits: { ...rules.rateLimits, perPerson: { limit: 2, windowMs: 600_000 } } };
     const file = join(scratch, 'rules-php.json');
     writeFileSync(file, JSON.stringify(changed));
-    const start = async (url: string) => (await fetch(`${url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) })).status;
+    const start = async (url: string) =>
+      (
+        await fetch(`${url}/smartid/login.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+        })
+      ).status;
     const strict = (await phpProxy({ ESIGN_BASE_URL: service.url, ESIGN_ACCESS_TOKEN: 'rules-php-token', ESIGN_RULES_FILE: file })).url;
     assert.deepEqual([await start(strict), await start(strict), await start(strict)], [200, 200, 429]);
     const shipped = (await phpProxy({ ESIGN_BASE_URL: service.url, ESIGN_ACCESS_TOKEN: 'rules-php-token' })).url;

@@ -33,7 +33,11 @@ async function serviceSide(change?: (path: string, body: Record<string, unknown>
       reached.push(req.url ?? '');
       let body = Buffer.concat(chunks).toString('utf8');
       if (change && body) body = JSON.stringify(change(req.url ?? '', JSON.parse(body) as Record<string, unknown>));
-      const answer = await fetch(`${stack().sandboxUrl}${req.url}`, { method: req.method!, headers: { 'content-type': 'application/json' }, ...(body ? { body } : {}) });
+      const answer = await fetch(`${stack().sandboxUrl}${req.url}`, {
+        method: req.method!,
+        headers: { 'content-type': 'application/json' },
+        ...(body ? { body } : {}),
+      });
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
     });
   });
@@ -59,7 +63,6 @@ async function gatedProxy(baseUrl: string, who: ProxySigner | null | (() => neve
   return { url, events, results, logs };
 }
 
-
 const SIGNING_STARTS: [path: string, body: Record<string, unknown>][] = [
   ['/smartid/sign.json', { ...SMART_OTHER, type: 'pdf', pdf: PDF }],
   ['/mobile/sign.json', { ...MOBILE_OTHER, type: 'pdf', pdf: PDF }],
@@ -70,13 +73,19 @@ const SIGNING_STARTS: [path: string, body: Record<string, unknown>][] = [
 describe('proxy: signer, at the start', () => {
   it('refuses every signing start for another person (both channels, files and hashes, both locales) before anything is counted, stored or forwarded', async () => {
     const service = await serviceSide();
-    const proxy = await gatedProxy(service.url, SMART, { rateLimit: { perVisitor: { limit: 1, windowMs: 600_000 }, perPerson: { limit: 1, windowMs: 600_000 } } });
+    const proxy = await gatedProxy(service.url, SMART, {
+      rateLimit: { perVisitor: { limit: 1, windowMs: 600_000 }, perPerson: { limit: 1, windowMs: 600_000 } },
+    });
     const jar = new CookieJar();
     for (const locale of ['', '/en']) {
       for (const [path, body] of SIGNING_STARTS) {
         const refused = await send(`${proxy.url}${locale}${path}`, 'POST', body, false, { jar });
         assert.equal(refused.status, 403, `${locale}${path}`);
-        assert.deepEqual(refused.json, { status: 'error', message: 'Signing is allowed only as the person signed in to this site', proxy_error: 'signer-mismatch' });
+        assert.deepEqual(refused.json, {
+          status: 'error',
+          message: 'Signing is allowed only as the person signed in to this site',
+          proxy_error: 'signer-mismatch',
+        });
       }
     }
     assert.deepEqual(service.reached, [], 'nothing forwarded');
@@ -92,7 +101,8 @@ describe('proxy: signer, at the start', () => {
   it('compares codes in their canonical form, and a country or phone the host gives', async () => {
     const service = await serviceSide();
     const lv = await gatedProxy(service.url, { code: '050405-10009', country: 'LV' }, { rateLimit: false });
-    const sign = (url: string, body: Record<string, unknown>, path = '/smartid/sign.json') => send(`${url}${path}`, 'POST', { type: 'pdf', pdf: PDF, ...body }, false, { jar: new CookieJar() });
+    const sign = (url: string, body: Record<string, unknown>, path = '/smartid/sign.json') =>
+      send(`${url}${path}`, 'POST', { type: 'pdf', pdf: PDF, ...body }, false, { jar: new CookieJar() });
     assert.equal((await sign(lv.url, { code: '05040510009', country: 'LV' })).json.status, 'ok', 'without its hyphen');
     assert.equal((await sign(lv.url, { code: '050405-10009', country: 'LV' })).json.status, 'ok', 'with it');
     assert.equal((await sign(lv.url, { code: '050405-10009', country: 'EE' })).json.proxy_error, 'signer-mismatch', 'another country');
@@ -122,11 +132,20 @@ describe('proxy: signer, at the start', () => {
     assert.deepEqual(service.reached, [], 'nothing forwarded');
     const own = await send(`${proxy.url}/smartid/sign.json`, 'POST', { ...ESTONIAN, type: 'pdf', pdf: PDF }, false, { jar });
     assert.equal(own.json.status, 'ok');
-    const ownMobile = await send(`${proxy.url}/mobile/sign/hash.json`, 'POST', { code: ESTONIAN.code, phone: '+37268000769', country: 'EE', hash: HASH, hash_algorithm: 'SHA256' }, false, { jar });
+    const ownMobile = await send(
+      `${proxy.url}/mobile/sign/hash.json`,
+      'POST',
+      { code: ESTONIAN.code, phone: '+37268000769', country: 'EE', hash: HASH, hash_algorithm: 'SHA256' },
+      false,
+      { jar },
+    );
     assert.equal(ownMobile.json.status, 'ok');
     assert.deepEqual(service.reached, ['/smartid/sign.json', '/mobile/sign/hash.json']);
     await eventsDelivered();
-    assert.deepEqual(proxy.events.map((e) => (e.type === 'refused' ? e.reason : e.type)), [...refusals.map(() => 'signer-mismatch'), 'started', 'started']);
+    assert.deepEqual(
+      proxy.events.map((e) => (e.type === 'refused' ? e.reason : e.type)),
+      [...refusals.map(() => 'signer-mismatch'), 'started', 'started'],
+    );
   });
 
   it('a signer() without a country is a configuration error said in the log, never a comparison of digits alone', async () => {
@@ -137,13 +156,18 @@ describe('proxy: signer, at the start', () => {
     assert.deepEqual(service.reached, []);
     assert.match(proxy.logs.join('\n'), /signer\(\) returned a person without a country \(LT, LV or EE\)/);
     await eventsDelivered();
-    assert.deepEqual(proxy.events.map((e) => [e.type, e.type === 'host-error' ? e.hook : null]), [['host-error', 'signer']]);
+    assert.deepEqual(
+      proxy.events.map((e) => [e.type, e.type === 'host-error' ? e.hook : null]),
+      [['host-error', 'signer']],
+    );
   });
 
   it('refuses signing when nobody is signed in (signer-unknown), answers 500 when the hook fails, and leaves logins alone', async () => {
     const service = await serviceSide();
     const nobody = await gatedProxy(service.url, null);
-    const unknown = await send(`${nobody.url}/mobile/sign/hash.json`, 'POST', { ...MOBILE, hash: HASH, hash_algorithm: 'SHA256', country: 'LT' }, false, { jar: new CookieJar() });
+    const unknown = await send(`${nobody.url}/mobile/sign/hash.json`, 'POST', { ...MOBILE, hash: HASH, hash_algorithm: 'SHA256', country: 'LT' }, false, {
+      jar: new CookieJar(),
+    });
     assert.equal(unknown.status, 403);
     assert.deepEqual(unknown.json, { status: 'error', message: 'Nobody is signed in to this site to sign as', proxy_error: 'signer-unknown' });
     // a login is how a person signs in: never gated
@@ -157,8 +181,17 @@ describe('proxy: signer, at the start', () => {
     assert.equal((await send(`${odd.url}/smartid/sign.json`, 'POST', { ...SMART, type: 'pdf', pdf: PDF }, false, { jar: new CookieJar() })).status, 500);
     assert.deepEqual(service.reached, ['/smartid/login.json']);
     await eventsDelivered();
-    assert.deepEqual(nobody.events.map((e) => [e.type, e.type === 'refused' ? e.reason : null]), [['refused', 'signer-unknown'], ['started', null]]);
-    assert.deepEqual(failing.events.map((e) => [e.type, e.type === 'host-error' ? e.hook : null]), [['host-error', 'signer']]);
+    assert.deepEqual(
+      nobody.events.map((e) => [e.type, e.type === 'refused' ? e.reason : null]),
+      [
+        ['refused', 'signer-unknown'],
+        ['started', null],
+      ],
+    );
+    assert.deepEqual(
+      failing.events.map((e) => [e.type, e.type === 'host-error' ? e.hook : null]),
+      [['host-error', 'signer']],
+    );
     assert.match(failing.logs.join('\n'), /signer\(\) failed for smartIdSign: Error: session store down/);
     assert.match(odd.logs.join('\n'), /signer\(\) returned a person without a code/);
   });
@@ -181,12 +214,20 @@ describe('proxy: signer, in depth at the end', () => {
     const mobile = await gatedProxy(service.url, MOBILE_SIGNER, { rateLimit: false });
     const asice = await signAndFinish(mobile.url, '/en/mobile/sign.json', '/en/mobile/sign/status/', { ...MOBILE, type: 'asice', asice: ASICE });
     assert.equal(asice.json.status, 'ok');
-    assert.deepEqual([...proxy.results, ...mobile.results].map((r) => [r.kind, r.operation]), [['sign', 'smartIdSignStatus'], ['sign', 'mobileSignStatus']]);
+    assert.deepEqual(
+      [...proxy.results, ...mobile.results].map((r) => [r.kind, r.operation]),
+      [
+        ['sign', 'smartIdSignStatus'],
+        ['sign', 'mobileSignStatus'],
+      ],
+    );
   });
 
   it('hands neither onResult nor the browser a signing the service made as another person, and says so in the log and the events', async () => {
     // a hostile or mistaken service side: it signs as someone else than the start asked for
-    const service = await serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, ...SMART_OTHER } : /\/mobile\/sign\.json$/.test(path) ? { ...body, ...MOBILE_OTHER } : body));
+    const service = await serviceSide((path, body) =>
+      /\/smartid\/sign\.json$/.test(path) ? { ...body, ...SMART_OTHER } : /\/mobile\/sign\.json$/.test(path) ? { ...body, ...MOBILE_OTHER } : body,
+    );
     const smart = await gatedProxy(service.url, SMART, { rateLimit: false });
     const pdf = await signAndFinish(smart.url, '/smartid/sign.json', '/smartid/sign/status/', { ...SMART, type: 'pdf', pdf: PDF });
     assert.equal(pdf.status, 403);
@@ -200,11 +241,17 @@ describe('proxy: signer, in depth at the end', () => {
     assert.match(mobile.logs.join('\n'), /a finished mobileSignStatus was signed by another person than the signer/);
     await eventsDelivered();
     for (const events of [smart.events, mobile.events]) {
-      assert.deepEqual(events.map((e) => [e.type, e.type === 'refused' ? e.reason : null]), [['started', null], ['refused', 'signer-mismatch']]);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.type === 'refused' ? e.reason : null]),
+        [
+          ['started', null],
+          ['refused', 'signer-mismatch'],
+        ],
+      );
     }
   });
 
-  it('refuses a signing the service made for the same digits in another country: the certificate\'s country counts', async () => {
+  it("refuses a signing the service made for the same digits in another country: the certificate's country counts", async () => {
     // a service side that signs as the Lithuanian person with the Estonian person's digits
     const service = await serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, country: 'LT' } : body));
     const proxy = await gatedProxy(service.url, ESTONIAN, { rateLimit: false });
@@ -215,7 +262,8 @@ describe('proxy: signer, in depth at the end', () => {
   });
 
   it('reads only the signature added in this session: a planted high-numbered entry decides nothing, either way', async () => {
-    const signerOf = (person: { code: string; country: string }) => serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, ...person } : body));
+    const signerOf = (person: { code: string; country: string }) =>
+      serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, ...person } : body));
     // a container the signed-in person signed once, its signature renamed to signatures9.xml
     const own = await directlySigned({ ...SMART, type: 'asice', asice: ASICE });
     const planted = renamed(own, 'META-INF/signatures0.xml', 'META-INF/signatures9.xml');
@@ -234,7 +282,9 @@ describe('proxy: signer, in depth at the end', () => {
   });
 
   it('refuses a PDF the service signed that does not begin with the uploaded one (another document signed)', async () => {
-    const swapped = await serviceSide((path, body) => (/\/smartid\/sign\.json$/.test(path) ? { ...body, pdf: { files: [{ name: 'other.pdf', content: b64(samplePdf('Another document')) }] } } : body));
+    const swapped = await serviceSide((path, body) =>
+      /\/smartid\/sign\.json$/.test(path) ? { ...body, pdf: { files: [{ name: 'other.pdf', content: b64(samplePdf('Another document')) }] } } : body,
+    );
     const proxy = await gatedProxy(swapped.url, SMART, { rateLimit: false });
     const signed = await signAndFinish(proxy.url, '/smartid/sign.json', '/smartid/sign/status/', { ...SMART, type: 'pdf', pdf: PDF });
     assert.deepEqual([signed.status, signed.json.proxy_error], [403, 'signer-mismatch']);
@@ -249,7 +299,10 @@ describe('proxy: signer, in depth at the end', () => {
     assert.deepEqual(addedSignature(uploadPrint('pdf', [{ name: 'a.pdf', content: once }])!, twice), { persons: [{ country: 'EE', code: ESTONIAN.code }] });
     assert.deepEqual(addedSignature(uploadPrint('pdf', [{ name: 'a.pdf', content: pdfUpload }])!, twice), { problem: 'has more than one new signature' });
     const container = await directlySigned({ code: '050405-10009', country: 'LV', type: 'asice', asice: ASICE });
-    const loose = uploadPrint('container', ASICE.files.map((f) => ({ name: f.name, content: Buffer.from(f.content, 'base64') })))!;
+    const loose = uploadPrint(
+      'container',
+      ASICE.files.map((f) => ({ name: f.name, content: Buffer.from(f.content, 'base64') })),
+    )!;
     assert.deepEqual(addedSignature(loose, container), { persons: [{ country: 'LV', code: '05040510009' }] });
     const again = await directlySigned({ ...SMART, type: 'asice', asice: { files: [{ name: 'terms_signed.asice', content: container.toString('base64') }] } });
     const before = uploadPrint('container', [{ name: 'terms_signed.asice', content: container }])!;
@@ -265,7 +318,8 @@ describe('proxy: signer, in depth at the end', () => {
 
 /** A file the sandbox signed when asked directly (no proxy): its bytes. */
 async function directlySigned(body: Record<string, unknown>): Promise<Buffer> {
-  const direct = (path: string, sent: Record<string, unknown>) => send(`${stack().sandboxUrl}${path}`, 'POST', { ...sent, access_token: ACCESS_TOKEN }, false, { jar: null });
+  const direct = (path: string, sent: Record<string, unknown>) =>
+    send(`${stack().sandboxUrl}${path}`, 'POST', { ...sent, access_token: ACCESS_TOKEN }, false, { jar: null });
   const start = await direct('/smartid/sign.json', body);
   assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
   stack().clock.advance(60_000);

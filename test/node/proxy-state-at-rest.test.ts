@@ -23,7 +23,10 @@ let lastLog = () => '';
 
 async function phpProxy(env: Record<string, string>, script = PHP_PROXY): Promise<string> {
   const port = await freePort();
-  const child = spawn('php', ['-S', `127.0.0.1:${port}`, script], { env: { ...process.env, ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('php', ['-S', `127.0.0.1:${port}`, script], {
+    env: { ...process.env, ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   let log = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
@@ -35,19 +38,23 @@ async function phpProxy(env: Record<string, string>, script = PHP_PROXY): Promis
 /** A login started through the proxy: what makes it write its state. */
 async function startLogin(endpoint: string): Promise<Response> {
   const origin = new URL(endpoint).origin;
-  return fetch(`${endpoint}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+  return fetch(`${endpoint}/smartid/login.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+  });
 }
 
 function assertPrivate(dir: string): void {
   const folder = join(dir, `esign-proxy-${uid}`);
-  assert.equal(statSync(folder).mode & 0o777, 0o700, 'the folder is this account\'s alone');
+  assert.equal(statSync(folder).mode & 0o777, 0o700, "the folder is this account's alone");
   const files = readdirSync(folder);
   assert.ok(files.includes('state.sqlite'), `the state is there: ${files.join(', ')}`);
   for (const file of files) assert.equal(statSync(join(folder, file)).mode & 0o077, 0, `${file} readable by this account alone`);
 }
 
 describe('the PHP proxy keeps its state where no other account reads it, and nothing in it is usable', () => {
-  it('refuses to keep its state in the system\'s temporary folder, or nowhere said, unless told it is development', async () => {
+  it("refuses to keep its state in the system's temporary folder, or nowhere said, unless told it is development", async () => {
     const tmp = scratchDir('esign-php-tmp-');
     const settings: Record<string, string>[] = [{ ESIGN_STATE_FILE: '', TMPDIR: tmp }, { ESIGN_STATE_FILE: join(tmp, 'state.sqlite') }];
     for (const env of settings) {
@@ -74,14 +81,19 @@ describe('the PHP proxy keeps its state where no other account reads it, and not
     assert.deepEqual(readdirSync(join(open, `esign-proxy-${uid}`)), [], 'nothing kept there');
   });
 
-  it('after a login into the site\'s session, the state file holds no cookie, visitor id, code or address in clear; a late poll still gets the session\'s cookie back', async () => {
+  it("after a login into the site's session, the state file holds no cookie, visitor id, code or address in clear; a late poll still gets the session's cookie back", async () => {
     const dir = scratchDir('esign-php-login-');
     const endpoint = await phpProxy(
       { ESIGN_DEVELOPMENT: '1', ESIGN_STATE_FILE: join(dir, 'state.sqlite'), ESIGN_LIMIT_BY_ADDRESS: '1' },
       new URL('../../php/session-recipe.php', import.meta.url).pathname,
     );
     const origin = new URL(endpoint).origin;
-    const post = (path: string, body: unknown, cookie = '') => fetch(`${endpoint}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown, cookie = '') =>
+      fetch(`${endpoint}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(body),
+      });
     const start = await post('/smartid/login.json', { code: '40504040001', country: 'EE' });
     const visitor = start.headers.getSetCookie()[0]!.split(';')[0]!;
     const { token } = (await start.json()) as { token: string };
@@ -97,9 +109,11 @@ describe('the PHP proxy keeps its state where no other account reads it, and not
     const rotated = cookies.find((c) => c.startsWith('esign-visitor='))!;
     assert.ok(session && rotated, JSON.stringify(cookies));
     // every byte the state keeps (the database and its write-ahead log)
-    const kept = readdirSync(dir).map((file) => readFileSync(join(dir, file)).toString('latin1')).join('\n');
+    const kept = readdirSync(dir)
+      .map((file) => readFileSync(join(dir, file)).toString('latin1'))
+      .join('\n');
     for (const [what, secret] of [
-      ['the site\'s session cookie', session.split('=')[1]!],
+      ["the site's session cookie", session.split('=')[1]!],
       ['the visitor id before the login', visitor.split('=')[1]!],
       ['the visitor id the login gave', rotated.split('=')[1]!],
       ['the personal code', '40504040001'],
@@ -111,6 +125,9 @@ describe('the PHP proxy keeps its state where no other account reads it, and not
     await new Promise((resolve) => setTimeout(resolve, 600));
     const late = await post(`/smartid/status/${token}.json`, {}, visitor);
     assert.equal(((await late.json()) as { status: string }).status, 'ok');
-    assert.ok(late.headers.getSetCookie().some((line) => line.startsWith(`${session};`)), 'the session cookie again');
+    assert.ok(
+      late.headers.getSetCookie().some((line) => line.startsWith(`${session};`)),
+      'the session cookie again',
+    );
   });
 });

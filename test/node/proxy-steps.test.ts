@@ -54,7 +54,11 @@ async function through(steps: readonly AnyStep[], request: IncomingProxyRequest,
 const kindOf = (answer: ProxyAnswer | void) => (answer ? { status: answer.status, kind: answer.kind } : undefined);
 
 /** Runs a step that must refuse; returns its refusal's answer and why. */
-async function refusal(step: AnyStep, x: Exchange, setup: ProxySetup): Promise<{ status: number; body: Record<string, unknown>; why: unknown; headers: Record<string, string> }> {
+async function refusal(
+  step: AnyStep,
+  x: Exchange,
+  setup: ProxySetup,
+): Promise<{ status: number; body: Record<string, unknown>; why: unknown; headers: Record<string, string> }> {
   const error = await Promise.resolve()
     .then(() => step(x, setup))
     .then(
@@ -96,16 +100,24 @@ describe('proxy steps, each on its own', () => {
     assert.deepEqual(kindOf(await contentType(post, setup)), { status: 415, kind: 'unsupported-media-type' });
     const get = newExchange(incoming({ method: 'GET', url: '/x', headers: { 'content-type': 'text/plain' } }), '/x', null);
     assert.equal(await contentType(get, setup), undefined);
-    assert.equal(await contentType(newExchange(incoming({ url: START, headers: { 'content-type': 'application/json; charset=utf-8' } }), START, null), setup), undefined);
+    assert.equal(
+      await contentType(newExchange(incoming({ url: START, headers: { 'content-type': 'application/json; charset=utf-8' } }), START, null), setup),
+      undefined,
+    );
   });
 
-  it('fields: keeps the operation\'s fields only, refuses a wrong field, a body that is no object, and one over the session limit', async () => {
+  it("fields: keeps the operation's fields only, refuses a wrong field, a body that is no object, and one over the session limit", async () => {
     const setup = setupOf();
     const x = await through([route], incoming({ url: START, body: JSON.stringify({ ...PERSON, access_token: 'injected', extra: 1 }) }), setup);
     assert.equal(await fields(x, setup), undefined);
     assert.deepEqual(x.fields, PERSON);
     const wrong = await through([route], incoming({ url: START, body: JSON.stringify({ ...PERSON, code: 12 }) }), setup);
-    assert.deepEqual((await refusal(fields, wrong, setup)).body, { status: 'error', message: 'A field has the wrong type', proxy_error: 'invalid-field', field: 'code' });
+    assert.deepEqual((await refusal(fields, wrong, setup)).body, {
+      status: 'error',
+      message: 'A field has the wrong type',
+      proxy_error: 'invalid-field',
+      field: 'code',
+    });
     for (const body of ['[1]', 'not json', 'null']) {
       const bad = await through([route], incoming({ url: START, body }), setup);
       assert.equal((await refusal(fields, bad, setup)).body['proxy_error'], 'malformed-json', body);
@@ -114,7 +126,7 @@ describe('proxy steps, each on its own', () => {
     assert.equal((await refusal(fields, large, setup)).status, 413);
   });
 
-  it('visitor: a new visitor gets a cookie, a known one keeps theirs, a start\'s person is masked in the event; the host\'s hook decides when it has one', async () => {
+  it("visitor: a new visitor gets a cookie, a known one keeps theirs, a start's person is masked in the event; the host's hook decides when it has one", async () => {
     const setup = setupOf();
     const fresh = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
     assert.equal(await visitor(fresh, setup), undefined);
@@ -125,7 +137,11 @@ describe('proxy steps, each on its own', () => {
     assert.deepEqual(fresh.event.base.person, { code: '4050••••001' });
     assert.deepEqual(fresh.info.body, PERSON);
     const name = /^([^=]+)=/.exec(fresh.visitor.cookie!)![1]!;
-    const known = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: `${name}=${fresh.visitor.id}` } }), setup);
+    const known = await through(
+      [route, fields],
+      incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: `${name}=${fresh.visitor.id}` } }),
+      setup,
+    );
     await visitor(known, setup);
     assert.deepEqual(known.visitor, { id: fresh.visitor.id, key: fresh.visitor.key });
     // the visitor's cookie among others, however the header spells them; a look-alike name or value is nobody
@@ -160,14 +176,18 @@ describe('proxy steps, each on its own', () => {
   });
 
   for (const [where, store] of [
-    ['the process\'s memory, read at once', undefined],
-    ['a host\'s store, read through its promise', () => new MemoryStore()],
+    ["the process's memory, read at once", undefined],
+    ["a host's store, read through its promise", () => new MemoryStore()],
   ] as const) {
     it(`binding (${where}): a poll is for the visitor's own session of that kind, anything else gets the service's unknown-token answer`, async () => {
       const setup = setupOf(store ? { store: store() } : {});
       assert.equal(setup.store instanceof MemoryStore, !store);
       const poll = '/smartid/status/token-1234.json';
-      await setup.store.set('bind:token-1234', JSON.stringify({ visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' }), 60_000);
+      await setup.store.set(
+        'bind:token-1234',
+        JSON.stringify({ visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' }),
+        60_000,
+      );
       const own = await through([route, fields], incoming({ url: poll, body: '{}' }), setup);
       own.visitor = { id: 'v1', key: 'cookie:v1' };
       assert.equal(await binding(own, setup), undefined);
@@ -180,7 +200,11 @@ describe('proxy steps, each on its own', () => {
         const other = await through([route, fields], incoming({ url, body: '{}' }), setup);
         other.visitor = { id: key.slice(7), key };
         const refused = await refusal(binding, other, setup);
-        assert.deepEqual([refused.status, refused.body, refused.why], [404, { status: 'error', message: 'Session for given token was not found', error_code: 40402 }, { reason: 'not-your-session' }], url);
+        assert.deepEqual(
+          [refused.status, refused.body, refused.why],
+          [404, { status: 'error', message: 'Session for given token was not found', error_code: 40402 }, { reason: 'not-your-session' }],
+          url,
+        );
       }
       // a stored record that is not a binding (a field of the wrong type, one missing) binds nothing
       for (const [token, record] of [
@@ -206,13 +230,17 @@ describe('proxy steps, each on its own', () => {
     const setup = setupOf({ rateLimit: { perVisitor: { limit: 5, windowMs: 60_000 }, perPerson: { limit: 1, windowMs: 60_000 } } });
     const sameVisitor = newVisitorId(setup.visitorSecret);
     const start = async () => {
-      const x = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: `esign-visitor=${sameVisitor}` } }), setup);
+      const x = await through(
+        [route, fields, visitor],
+        incoming({ url: START, body: JSON.stringify(PERSON), headers: { cookie: `esign-visitor=${sameVisitor}` } }),
+        setup,
+      );
       return x;
     };
     const first = await start();
     assert.equal(first.visitor.id, sameVisitor, 'one visitor, by its cookie');
     assert.equal(await limits(first, setup), undefined);
-    assert.equal(first.personCounters.length, 1, 'the person\'s counter kept, to give back if the service refuses');
+    assert.equal(first.personCounters.length, 1, "the person's counter kept, to give back if the service refuses");
     assert.doesNotMatch(first.personCounters[0]!, /40504040001/, 'no personal code in a store key');
     const refused = await refusal(limits, await start(), setup);
     assert.equal(refused.status, 429);
@@ -224,7 +252,7 @@ describe('proxy steps, each on its own', () => {
     assert.deepEqual(poll.personCounters, []);
   });
 
-  it('authorize: true goes on; anything else is refused; a throwing hook is the host\'s failure, logged without the token', async () => {
+  it("authorize: true goes on; anything else is refused; a throwing hook is the host's failure, logged without the token", async () => {
     const lines: string[] = [];
     for (const [answer, expected] of [
       [true, undefined],
@@ -236,7 +264,12 @@ describe('proxy steps, each on its own', () => {
       if (expected === undefined) assert.equal(await authorize(x, setup), undefined);
       else assert.equal((await refusal(authorize, x, setup)).status, expected);
     }
-    const setup = setupOf({ authorize: () => { throw new Error(`no database for ${ACCESS_TOKEN}`); }, log: (line) => void lines.push(line) });
+    const setup = setupOf({
+      authorize: () => {
+        throw new Error(`no database for ${ACCESS_TOKEN}`);
+      },
+      log: (line) => void lines.push(line),
+    });
     const x = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
     const refused = await refusal(authorize, x, setup);
     assert.deepEqual([refused.status, refused.why], [500, { hook: 'authorize' }]);
@@ -293,15 +326,18 @@ describe('proxy steps, each on its own', () => {
     const text = '{"status":"waiting"}';
     const plain = { ...newExchange(incoming({ url: START }), START, null), service: { status: 200, text, value: { status: 'waiting' }, body: text } };
     await filter(plain, setup);
-    assert.equal(plain.service.body, text, 'the service\'s own text when nothing was taken out');
+    assert.equal(plain.service.body, text, "the service's own text when nothing was taken out");
     // a screening field whose name the service spelled with an escape is found all the same
     const sneaky = '{"status":"ok","person":{"sanctions\\u005fdata":[1]}}';
-    const escaped = { ...newExchange(incoming({ url: START }), START, null), service: { status: 200, text: sneaky, value: JSON.parse(sneaky) as Record<string, unknown>, body: sneaky } };
+    const escaped = {
+      ...newExchange(incoming({ url: START }), START, null),
+      service: { status: 200, text: sneaky, value: JSON.parse(sneaky) as Record<string, unknown>, body: sneaky },
+    };
     await filter(escaped, setup);
     assert.equal(escaped.service.body, '{"status":"ok","person":{}}');
   });
 
-  it('sessions: a start the service took is bound and starts the event; one it refused gives the person\'s count back; a removal unbinds', async () => {
+  it("sessions: a start the service took is bound and starts the event; one it refused gives the person's count back; a removal unbinds", async () => {
     const setup = setupOf();
     const started = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
     started.service = { status: 200, text: '', value: { status: 'ok', token: 'new-token-1' }, body: '' };
@@ -328,7 +364,7 @@ describe('proxy steps, each on its own', () => {
     assert.equal(await setup.store.get('bind:new-token-1'), null);
   });
 
-  it('hand over: a session\'s result to onResult once, before the browser; later polls end nothing again', async () => {
+  it("hand over: a session's result to onResult once, before the browser; later polls end nothing again", async () => {
     const results: unknown[] = [];
     const setup = setupOf({ onResult: (result) => void results.push([result.operation, result.token, result.result]) });
     const poll = async () => {
@@ -347,7 +383,7 @@ describe('proxy steps, each on its own', () => {
     assert.deepEqual(results, [['smartIdLoginStatus', 'done-token', { status: 'ok', firstName: 'A' }]]);
   });
 
-  it('the steps together: a refusal\'s reason and a new visitor\'s cookie reach the answer and the event', async () => {
+  it("the steps together: a refusal's reason and a new visitor's cookie reach the answer and the event", async () => {
     const setup = setupOf();
     const x = newExchange(incoming({ url: '/smartid/status/not-mine-1.json', body: '{}' }), '/smartid/status/not-mine-1.json', null);
     const answer = await runSteps(x, setup);
@@ -363,10 +399,12 @@ describe('running the steps', () => {
 
   it('goes on step by step, whether a step decides at once or later, and stops at the first answer', async () => {
     const ran: string[] = [];
-    const at = (name: string, result?: ProxyAnswer, later = false): Step => () => {
-      ran.push(name);
-      return later ? new Promise((done) => setImmediate(() => done(result))) : result;
-    };
+    const at =
+      (name: string, result?: ProxyAnswer, later = false): Step =>
+      () => {
+        ran.push(name);
+        return later ? new Promise((done) => setImmediate(() => done(result))) : result;
+      };
     const x = poll();
     const answer = await runSteps(x, setupOf(), [at('a'), at('b', undefined, true), at('c'), at('d', answered(202), true), at('e')]);
     assert.equal(answer.status, 202);
@@ -406,7 +444,7 @@ describe('running the steps', () => {
 });
 
 describe('requests at the same time', () => {
-  it('over HTTP, the Node handler\'s requests in flight together each get their own answer', async () => {
+  it("over HTTP, the Node handler's requests in flight together each get their own answer", async () => {
     const visitors = Array.from({ length: 12 }, () => new CookieJar());
     const starts = await Promise.all(visitors.map((jar) => send(`${stack.proxyUrl}${START}`, 'POST', PERSON, false, { jar })));
     const tokens = starts.map((start) => start.json['token'] as string);

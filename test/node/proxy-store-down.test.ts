@@ -111,7 +111,11 @@ describe('proxy: a store that fails closed', () => {
     });
     const handler = createFetchProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store: hanging, storeTimeoutMs: 200, log: () => undefined });
     const answer = await handler(
-      new Request('https://proxy.test/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://proxy.test' }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) }),
+      new Request('https://proxy.test/smartid/login.json', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://proxy.test' },
+        body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+      }),
     );
     assert.equal(answer.status, 503);
     assert.equal(((await answer.json()) as { proxy_error: string }).proxy_error, 'store-unavailable');
@@ -119,13 +123,16 @@ describe('proxy: a store that fails closed', () => {
     assert.deepEqual(await handler.health(), { ok: false, store: 'unavailable' });
   });
 
-  it('the widget\'s client reads the 503 as the service being unreachable for a moment: retryable, and a poll goes on through it', async () => {
+  it("the widget's client reads the 503 as the service being unreachable for a moment: retryable, and a poll goes on through it", async () => {
     const answers = [503];
     const client = new EsignClient({
       endpoint: '/esign',
       fetch: async () => {
         const status = answers.shift() ?? 200;
-        const body = status === 503 ? { status: 'error', message: 'down', proxy_error: 'store-unavailable', retry_after: 5 } : { status: 'ok', state: 'COMPLETE', result: 'OK', person: { name: 'OK', surname: 'TESTNUMBER' } };
+        const body =
+          status === 503
+            ? { status: 'error', message: 'down', proxy_error: 'store-unavailable', retry_after: 5 }
+            : { status: 'ok', state: 'COMPLETE', result: 'OK', person: { name: 'OK', surname: 'TESTNUMBER' } };
         return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
       },
     });
@@ -151,13 +158,25 @@ describe('proxy: a store that fails closed', () => {
       });
     });
     const logged: string[] = [];
-    const url = await serve(createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, store: await redisStore(), storeTimeoutMs: 300, rateLimit: false, log: (line) => logged.push(line) }));
+    const url = await serve(
+      createProxyHandler({
+        baseUrl: service,
+        accessToken: ACCESS_TOKEN,
+        store: await redisStore(),
+        storeTimeoutMs: 300,
+        rateLimit: false,
+        log: (line) => logged.push(line),
+      }),
+    );
     try {
       const start = await send(`${url}/smartid/login.json`, 'POST', { code: '40504040001', country: 'EE' }, false, { jar: new CookieJar() });
       assert.deepEqual([start.status, start.json.proxy_error, start.headers.get('retry-after')], [503, 'store-unavailable', '5']);
       assert.equal(start.json.token, undefined, 'no token the browser could poll');
       assert.deepEqual(seen, ['POST /smartid/login.json', `DELETE /api/smartid/session/${TOKEN}`], 'the session removed at the service');
-      assert.ok(logged.some((line) => /could not be bound \(the store failed\): removed at the service/.test(line)), logged.join('\n'));
+      assert.ok(
+        logged.some((line) => /could not be bound \(the store failed\): removed at the service/.test(line)),
+        logged.join('\n'),
+      );
       assert.ok(!logged.join('\n').includes(ACCESS_TOKEN));
     } finally {
       await redis.resume();

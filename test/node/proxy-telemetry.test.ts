@@ -92,7 +92,10 @@ describe('proxy: OpenTelemetry', () => {
     const finished = spans.getFinishedSpans();
     const servers = finished.filter((span) => span.kind === 1);
     const clients = finished.filter((span) => span.kind === 2);
-    assert.deepEqual(servers.map((span) => span.name), ['esign-proxy smartIdLogin', 'esign-proxy smartIdLoginStatus', 'esign-proxy smartIdLogin']);
+    assert.deepEqual(
+      servers.map((span) => span.name),
+      ['esign-proxy smartIdLogin', 'esign-proxy smartIdLoginStatus', 'esign-proxy smartIdLogin'],
+    );
     assert.equal(clients.length, 2, 'the refused request never reached the service');
     for (const [i, child] of clients.entries()) {
       assert.equal(child.name, 'POST');
@@ -102,12 +105,18 @@ describe('proxy: OpenTelemetry', () => {
       assert.equal(child.attributes['server.address'], '127.0.0.1');
     }
     assert.equal(clients[1]!.attributes['url.template'], '/smartid/status/{token}.json', 'the path by its template, the token not in it');
-    assert.deepEqual(servers.map((span) => [span.attributes['esign.channel'], span.attributes['esign.outcome'] ?? span.attributes['esign.refusal'] ?? null]), [
-      ['smartid', null],
-      ['smartid', 'ok'],
-      ['smartid', 'cross-site'],
-    ]);
-    assert.deepEqual(servers.map((span) => span.attributes['http.response.status_code']), [200, 200, 403]);
+    assert.deepEqual(
+      servers.map((span) => [span.attributes['esign.channel'], span.attributes['esign.outcome'] ?? span.attributes['esign.refusal'] ?? null]),
+      [
+        ['smartid', null],
+        ['smartid', 'ok'],
+        ['smartid', 'cross-site'],
+      ],
+    );
+    assert.deepEqual(
+      servers.map((span) => span.attributes['http.response.status_code']),
+      [200, 200, 403],
+    );
     // every span ended: the exporter holds exactly the spans the requests began, each with an end
     assert.ok(finished.every((span: ReadableSpan) => span.ended && span.duration[0] >= 0));
     // the times are the requests' own, on the wall clock, and a service call lies within its request
@@ -130,13 +139,19 @@ describe('proxy: OpenTelemetry', () => {
     assert.equal(points.get(`esign.proxy.session.finishes ${JSON.stringify({ ...scope, 'esign.operation': 'smartIdLoginStatus', 'esign.outcome': 'ok' })}`), 1);
     assert.equal(points.get(`esign.proxy.refusals ${JSON.stringify({ ...scope, 'esign.refusal': 'cross-site' })}`), 1);
     const durations = [...points].filter(([name]) => name.startsWith('esign.proxy.service.duration '));
-    assert.deepEqual(durations.map(([, count]) => count), [1, 1], 'one timing for each of the two calls to the service');
+    assert.deepEqual(
+      durations.map(([, count]) => count),
+      [1, 1],
+      'one timing for each of the two calls to the service',
+    );
     assert.ok(![...points.keys()].join('\n').includes(CODE));
   });
 
   it('a store that fails marks its span as an error and counts a store error; openTelemetry: false records nothing', async () => {
     spans.reset();
-    const hanging: ProxyStore = new Proxy(new MemoryStore(), { get: (target, name) => (name === 'get' ? () => new Promise(() => undefined) : Reflect.get(target, name)) });
+    const hanging: ProxyStore = new Proxy(new MemoryStore(), {
+      get: (target, name) => (name === 'get' ? () => new Promise(() => undefined) : Reflect.get(target, name)),
+    });
     const url = await proxy({ store: hanging, storeTimeoutMs: 100, log: () => undefined });
     const jar = new CookieJar();
     const answer = await send(`${url}/smartid/status/0b7e6d1c-4a1f-4c0e-9a51-3f6a2d9c8e01.json`, 'POST', {}, false, { jar });
@@ -158,15 +173,18 @@ describe('proxy: OpenTelemetry', () => {
     spans.reset();
     const handler = createProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false });
     let endedAsAnswered = -1;
-    const url = await serve(((req, res) => {
+    const url = await serve((req, res) => {
       res.on('finish', () => (endedAsAnswered = spans.getFinishedSpans().length));
       handler(req, res);
-    }));
+    });
     const first = await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
     assert.equal(first.status, 200);
     await until(() => endedAsAnswered >= 0, 'the answer finished');
     assert.equal(endedAsAnswered, 2, 'the server span and the service call');
-    assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
+    assert.deepEqual(
+      spans.getFinishedSpans().map((span) => span.name),
+      ['POST', 'esign-proxy smartIdLogin'],
+    );
   });
 
   it("carries the host's trace through the proxy to the service: each request in its own trace, under concurrency, in both handlers", async () => {
@@ -192,11 +210,12 @@ describe('proxy: OpenTelemetry', () => {
     const nodeHandler = createProxyHandler({ ...options, fetch: watchingFetch });
     const fetchHandler = createFetchProxyHandler(options);
     // a host's HTTP instrumentation: a span of its own for each request, active while the proxy runs
-    const hostUrl = await serve(((req, res) =>
+    const hostUrl = await serve((req, res) =>
       tracer.startActiveSpan('host request', (span) => {
         res.on('finish', () => span.end());
         nodeHandler(req, res);
-      })));
+      }),
+    );
 
     for (const via of ['node', 'fetch'] as const) {
       spans.reset();
@@ -205,11 +224,16 @@ describe('proxy: OpenTelemetry', () => {
       const hostSpans: string[] = [];
       const answers = await Promise.all(
         Array.from({ length: 8 }, async () => {
-          if (via === 'node') return (await send(`${hostUrl}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() })).status;
+          if (via === 'node')
+            return (await send(`${hostUrl}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() })).status;
           return tracer.startActiveSpan('host route', async (span) => {
             hostSpans.push(span.spanContext().spanId);
             try {
-              const request = new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: CODE, country: 'EE' }) });
+              const request = new Request('http://127.0.0.1/smartid/login.json', {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ code: CODE, country: 'EE' }),
+              });
               return (await fetchHandler(request)).status;
             } finally {
               span.end();
@@ -251,10 +275,13 @@ describe('proxy: OpenTelemetry', () => {
     const sandbox = new URL(stack.sandboxUrl);
     const service = await serve((req, res) => {
       seen.push(req.headers);
-      const forwarded = httpRequest({ hostname: sandbox.hostname, port: sandbox.port, path: req.url, method: req.method, headers: { 'content-type': 'application/json' } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forwarded = httpRequest(
+        { hostname: sandbox.hostname, port: sandbox.port, path: req.url, method: req.method, headers: { 'content-type': 'application/json' } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(forwarded);
     });
     // a host whose SDK propagates trace context and baggage, and whose HTTP instrumentation
@@ -265,13 +292,13 @@ describe('proxy: OpenTelemetry', () => {
     const tracer = trace.getTracer('host');
     const host = (options: Partial<ProxyOptions>) => {
       const handler = createProxyHandler({ baseUrl: service, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false, ...options });
-      return serve(((req, res) => {
+      return serve((req, res) => {
         const incoming = propagation.extract(context.active(), req.headers);
         tracer.startActiveSpan('host request', {}, incoming, (span) => {
           res.on('finish', () => span.end());
           handler(req, res);
         });
-      }));
+      });
     };
     const browser = {
       traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
@@ -281,7 +308,10 @@ describe('proxy: OpenTelemetry', () => {
     try {
       spans.reset();
       const plain = await host({});
-      assert.equal((await send(`${plain}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar(), headers: browser })).status, 200);
+      assert.equal(
+        (await send(`${plain}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar(), headers: browser })).status,
+        200,
+      );
       const client = spans.getFinishedSpans().find((span) => span.name === 'POST')!;
       assert.equal(client.spanContext().traceId, '0af7651916cd43dd8448eb211c80319c', 'the trace goes on');
       assert.equal(seen.length, 1);
@@ -290,7 +320,10 @@ describe('proxy: OpenTelemetry', () => {
       assert.equal(seen[0]!['tracestate'], undefined, 'no tracestate from a browser');
       // the host opts in: its own propagation, baggage and all
       const all = await host({ openTelemetry: { propagate: 'all' } });
-      assert.equal((await send(`${all}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar(), headers: browser })).status, 200);
+      assert.equal(
+        (await send(`${all}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar(), headers: browser })).status,
+        200,
+      );
       assert.equal(seen.length, 2);
       assert.match(String(seen[1]!['baggage']), /user=50001018865/);
       assert.equal(seen[1]!['tracestate'], 'vendor=browser-state');
@@ -303,11 +336,23 @@ describe('proxy: OpenTelemetry', () => {
   it("the fetch handler makes a request's spans before it hands its answer over", async () => {
     spans.reset();
     const handler = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, minPollIntervalMs: 0, rateLimit: false });
-    const response = await handler(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: CODE, country: 'EE' }) }));
+    const response = await handler(
+      new Request('http://127.0.0.1/smartid/login.json', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: CODE, country: 'EE' }),
+      }),
+    );
     assert.equal(response.status, 200);
     // no turn of the event loop awaited: a serverless host may flush its SDK right now
     const finished = spans.getFinishedSpans();
-    assert.deepEqual(finished.map((span) => [span.kind, span.name]), [[2, 'POST'], [1, 'esign-proxy smartIdLogin']]);
+    assert.deepEqual(
+      finished.map((span) => [span.kind, span.name]),
+      [
+        [2, 'POST'],
+        [1, 'esign-proxy smartIdLogin'],
+      ],
+    );
     assert.equal(finished[0]!.parentSpanContext?.spanId, finished[1]!.spanContext().spanId);
   });
 
@@ -326,6 +371,9 @@ describe('proxy: OpenTelemetry', () => {
     // the next request's spans are whole again
     spans.reset();
     await send(`${url}/smartid/login.json`, 'POST', { code: CODE, country: 'EE' }, false, { jar: new CookieJar() });
-    assert.deepEqual(spans.getFinishedSpans().map((span) => span.name), ['POST', 'esign-proxy smartIdLogin']);
+    assert.deepEqual(
+      spans.getFinishedSpans().map((span) => span.name),
+      ['POST', 'esign-proxy smartIdLogin'],
+    );
   });
 });

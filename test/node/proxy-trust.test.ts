@@ -31,7 +31,7 @@ async function finish(url: string, statusPath: string, jar: CookieJar) {
 const SMART_OK = { code: '40504040001', country: 'EE' };
 
 describe('proxy: sessions are bound to the visitor who started them', () => {
-  it('forwards polls and removal for the starting visitor only; others get the service\'s 40402 and nothing is forwarded', async () => {
+  it("forwards polls and removal for the starting visitor only; others get the service's 40402 and nothing is forwarded", async () => {
     const url = await proxyFor();
     const alice = new CookieJar();
     const mallory = new CookieJar();
@@ -61,7 +61,7 @@ describe('proxy: sessions are bound to the visitor who started them', () => {
     assert.equal(removed.json.status, 'ok');
   });
 
-  it('uses the host\'s visitor() instead of the cookie, and refuses when it returns nothing', async () => {
+  it("uses the host's visitor() instead of the cookie, and refuses when it returns nothing", async () => {
     const url = await proxyFor({ visitor: (request) => request.headers.get('x-host-session') });
     const start = await send(`${url}/smartid/login.json`, 'POST', SMART_OK, false, { jar: null, headers: { 'x-host-session': 'host-a' } });
     assert.equal(start.json.status, 'ok');
@@ -93,7 +93,11 @@ describe('proxy: only JSON', () => {
     });
     const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, rateLimit: false }));
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', '']) {
-      const response = await fetch(`${proxy}/smartid/login.json`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: JSON.stringify(SMART_OK) });
+      const response = await fetch(`${proxy}/smartid/login.json`, {
+        method: 'POST',
+        headers: type ? { 'content-type': type } : {},
+        body: JSON.stringify(SMART_OK),
+      });
       if (!type) assert.equal(response.headers.get('content-type'), 'application/json');
       assert.equal(response.status, 415, type);
       assert.equal(((await response.json()) as { proxy_error: string }).proxy_error, 'unsupported-media-type');
@@ -142,7 +146,10 @@ describe('proxy: document operations are off by default', () => {
     });
     const uuid = upload.json.document.uuid as string;
     assert.equal((await send(`${url}/api/document/${uuid}/signers.json`, 'POST', {})).json.status, 'ok');
-    const refused = await send(`${url}/api/document/generate-temporary-signing-link.json`, 'POST', { document_id: 'forbidden-doc', callback_url: 'https://host.example/cb' });
+    const refused = await send(`${url}/api/document/generate-temporary-signing-link.json`, 'POST', {
+      document_id: 'forbidden-doc',
+      callback_url: 'https://host.example/cb',
+    });
     assert.equal(refused.status, 403);
     assert.equal(refused.json.proxy_error, 'forbidden');
     assert.equal((await send(`${url}/api/document/${uuid}/remove.json`, 'DELETE', {})).json.proxy_error, 'operation-disabled');
@@ -216,7 +223,13 @@ describe('proxy: verified results on the server', () => {
       ['/smartid/sign.json', { type: 'pdf', ...SMART_OK, pdf }, '/smartid/sign/status/', 'sign', 'smartid'],
       ['/en/mobile/sign.json', { type: 'pdf', phone: '+37060000666', code: '50001018865', pdf }, '/en/mobile/sign/status/', 'sign', 'mobile'],
       ['/en/smartid/sign/hash.json', { hash, hash_algorithm: 'SHA256', ...SMART_OK }, '/en/smartid/sign/hash/status/', 'hash', 'smartid'],
-      ['/mobile/sign/hash.json', { hash, hash_algorithm: 'SHA256', phone: '+37060000666', code: '50001018865', country: 'LT' }, '/mobile/sign-hash/status/', 'hash', 'mobile'],
+      [
+        '/mobile/sign/hash.json',
+        { hash, hash_algorithm: 'SHA256', phone: '+37060000666', code: '50001018865', country: 'LT' },
+        '/mobile/sign-hash/status/',
+        'hash',
+        'mobile',
+      ],
       ['/en/smartid/login.json', SMART_OK, '/en/smartid/status/', 'login', 'smartid'],
     ];
     for (const [startPath, body, statusPath, kind, channel] of runs) {
@@ -310,7 +323,12 @@ describe('proxy: rate limits on session starts', () => {
     const clock = new TestClock();
     const { url: upstream, forwarded } = await startingService();
     const proxy = await serve(
-      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: { limit: 3, windowMs: 600_000 }, perPerson: false } }),
+      createProxyHandler({
+        baseUrl: upstream,
+        accessToken: ACCESS_TOKEN,
+        now: clock.now,
+        rateLimit: { perVisitor: { limit: 3, windowMs: 600_000 }, perPerson: false },
+      }),
     );
     const jar = new CookieJar();
     for (let i = 0; i < 3; i++) {
@@ -324,7 +342,10 @@ describe('proxy: rate limits on session starts', () => {
     assert.deepEqual(limited.json, { status: 'error', message: 'Too many sessions started; try again later', proxy_error: 'rate-limited', retry_after: 540 });
     assert.equal(forwarded(), 3, 'the refused start did not reach the service');
     // another visitor is not affected; polls are not starts
-    assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' }, false, { jar: new CookieJar() })).json.status, 'ok');
+    assert.equal(
+      (await send(`${proxy}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' }, false, { jar: new CookieJar() })).json.status,
+      'ok',
+    );
     clock.advance(540_000);
     assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '30303039914', country: 'LT' }, false, { jar })).json.status, 'ok');
   });
@@ -333,14 +354,30 @@ describe('proxy: rate limits on session starts', () => {
     const clock = new TestClock();
     const { url: upstream } = await startingService();
     const proxy = await serve(
-      createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now, rateLimit: { perVisitor: false, perPerson: { limit: 2, windowMs: 300_000 } } }),
+      createProxyHandler({
+        baseUrl: upstream,
+        accessToken: ACCESS_TOKEN,
+        now: clock.now,
+        rateLimit: { perVisitor: false, perPerson: { limit: 2, windowMs: 300_000 } },
+      }),
     );
     const fresh = () => ({ jar: new CookieJar() });
     assert.equal((await send(`${proxy}/smartid/login.json`, 'POST', { code: '050405-10009', country: 'LV' }, false, fresh())).status, 200);
     // a spelling the service would never take is refused before it is counted
     const spaced = await send(`${proxy}/smartid/login.json`, 'POST', { code: '050405 10009', country: 'LV' }, false, fresh());
     assert.deepEqual([spaced.status, spaced.json.proxy_error, spaced.json.field], [400, 'invalid-field', 'code']);
-    assert.equal((await send(`${proxy}/en/smartid/sign.json`, 'POST', { code: '05040510009', country: 'LV', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } }, false, fresh())).status, 200);
+    assert.equal(
+      (
+        await send(
+          `${proxy}/en/smartid/sign.json`,
+          'POST',
+          { code: '05040510009', country: 'LV', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } },
+          false,
+          fresh(),
+        )
+      ).status,
+      200,
+    );
     const third = await send(`${proxy}/smartid/login.json`, 'POST', { code: '050405-10009', country: 'LV' }, false, fresh());
     assert.equal(third.status, 429, 'the same code without its hyphen is the same person');
     assert.equal(third.headers.get('retry-after'), '300');
@@ -353,7 +390,7 @@ describe('proxy: rate limits on session starts', () => {
     assert.equal((await mobile('+37060000666', '50001018865')).status, 429);
   });
 
-  it('never lets starts with a person\'s code and phones not theirs, or their phone and other codes, lock that person out', async () => {
+  it("never lets starts with a person's code and phones not theirs, or their phone and other codes, lock that person out", async () => {
     const clock = new TestClock();
     const { url: upstream, forwarded } = await startingService();
     const proxy = await serve(createProxyHandler({ baseUrl: upstream, accessToken: ACCESS_TOKEN, now: clock.now }));
@@ -366,7 +403,8 @@ describe('proxy: rate limits on session starts', () => {
     for (let i = 0; i < 7; i++) own.push((await mobile('+37060000666', '50001018865')).status);
     assert.deepEqual(own, [200, 200, 200, 200, 200, 200, 429]);
     const smart: number[] = [];
-    for (let i = 0; i < 7; i++) smart.push((await send(`${proxy}/smartid/login.json`, 'POST', { code: '50001018865', country: 'LT' }, false, { jar: new CookieJar() })).status);
+    for (let i = 0; i < 7; i++)
+      smart.push((await send(`${proxy}/smartid/login.json`, 'POST', { code: '50001018865', country: 'LT' }, false, { jar: new CookieJar() })).status);
     assert.deepEqual(smart, [200, 200, 200, 200, 200, 200, 429]);
     assert.equal(forwarded(), 16 + 6 + 6, 'the refused starts did not reach the service');
   });
@@ -399,7 +437,10 @@ describe('proxy: rate limits on session starts', () => {
     );
     let code = 30303039910;
     const start = (address: string | null) =>
-      send(`${proxy}/smartid/login.json`, 'POST', { code: String(code++), country: 'LT' }, false, { jar: null, headers: address ? { 'x-test-address': address } : {} });
+      send(`${proxy}/smartid/login.json`, 'POST', { code: String(code++), country: 'LT' }, false, {
+        jar: null,
+        headers: address ? { 'x-test-address': address } : {},
+      });
     // no cookie kept and a new person each time: only the address is the same
     assert.deepEqual([(await start('203.0.113.7')).status, (await start('::ffff:203.0.113.7')).status], [200, 200]);
     const limited = await start('203.0.113.7');
@@ -408,7 +449,10 @@ describe('proxy: rate limits on session starts', () => {
     assert.equal(limited.json.proxy_error, 'rate-limited');
     assert.equal((await start('203.0.113.8')).status, 200, 'another address is not affected');
     // two addresses of one IPv6 /64 are one household; the next /64 is another
-    assert.deepEqual([(await start('2001:db8:1:2::1')).status, (await start('2001:DB8:1:2:ffff::9')).status, (await start('2001:db8:1:2:0:0:0:5')).status], [200, 200, 429]);
+    assert.deepEqual(
+      [(await start('2001:db8:1:2::1')).status, (await start('2001:DB8:1:2:ffff::9')).status, (await start('2001:db8:1:2:0:0:0:5')).status],
+      [200, 200, 429],
+    );
     assert.equal((await start('2001:db8:1:3::1')).status, 200);
     // no address known: no per-address limit (the others still apply)
     assert.deepEqual([(await start(null)).status, (await start(null)).status, (await start(null)).status], [200, 200, 200]);

@@ -30,14 +30,17 @@ const ID = '00000000-0000-0000-0000-000000000000';
 function rawRequest(base: string, method: string, path: string, body = '{}'): Promise<{ status: number; json: any }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        assert.ok(!text.includes(ACCESS_TOKEN));
-        resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) });
-      });
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method, path, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          assert.ok(!text.includes(ACCESS_TOKEN));
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -63,7 +66,11 @@ describe('proxy: allowed operations', () => {
         const answer = await send(`${stack.proxyUrl}${path}`, OPERATIONS[id].method, get ? undefined : {});
         assert.equal(answer.json.status, 'error');
         assert.equal(answer.json.proxy_error, undefined, 'the answer came from the sandbox, not the proxy');
-        assert.notEqual(answer.json.message, notAnOperation.get(locale), `the sandbox answered ${id} (${locale}) as no operation of its own: its route is missing`);
+        assert.notEqual(
+          answer.json.message,
+          notAnOperation.get(locale),
+          `the sandbox answered ${id} (${locale}) as no operation of its own: its route is missing`,
+        );
         assert.notEqual(answer.json.error_code, 40003, 'the proxy added the right token');
         assert.equal(answer.headers.get('cache-control'), 'no-store');
       });
@@ -74,7 +81,11 @@ describe('proxy: allowed operations', () => {
       for (const locale of OPERATIONS[id].localized ? (['lt', 'en'] as const) : (['lt'] as const)) {
         const path = buildPath(id, { token: ID, sessionId: ID, documentId: ID }, locale);
         const get = OPERATIONS[id].method === 'GET';
-        const answer = await send(`${stack.sandboxUrl}${path}${get ? `?access_token=${ACCESS_TOKEN}` : ''}`, OPERATIONS[id].method, get ? undefined : { access_token: ACCESS_TOKEN });
+        const answer = await send(
+          `${stack.sandboxUrl}${path}${get ? `?access_token=${ACCESS_TOKEN}` : ''}`,
+          OPERATIONS[id].method,
+          get ? undefined : { access_token: ACCESS_TOKEN },
+        );
         assert.notEqual(answer.json.message, notAnOperation.get(locale), `the sandbox has no route for ${id} (${locale})`);
         assert.notEqual(answer.json.error_code, 40003, `${id} (${locale}) took the access token`);
       }
@@ -182,7 +193,9 @@ describe('proxy: limits, host decisions and upstream failures', () => {
       req.resume();
       req.on('end', () => {
         read.push(req.url ?? '');
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', token: `t${read.length}`, control_code: '1234', signers: [] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ status: 'ok', token: `t${read.length}`, control_code: '1234', signers: [] }));
       });
     });
     return { url, read, closedUnread: () => closed };
@@ -194,7 +207,7 @@ describe('proxy: limits, host decisions and upstream failures', () => {
     const second = await send(`${url}/api/document/${ID}/signers.json`, 'POST', {});
     assert.equal(first.status, 200);
     assert.equal(second.status, 200, JSON.stringify(second.json));
-    assert.equal(service.closedUnread(), 1, 'the second set out on the first one\'s connection');
+    assert.equal(service.closedUnread(), 1, "the second set out on the first one's connection");
     assert.deepEqual(service.read, [`/api/document/${ID}/signers.json`, `/api/document/${ID}/signers.json`], 'each read once by the service');
   });
   it('never sends a start twice: one whose connection was closed answers 502, and the service saw it once', async () => {
@@ -249,7 +262,11 @@ describe('proxy: fetch-style handler', () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const response = await handler(
-        new Request(`http://127.0.0.1${req.url}`, { method: req.method ?? 'GET', headers: req.headers as Record<string, string>, ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }) }),
+        new Request(`http://127.0.0.1${req.url}`, {
+          method: req.method ?? 'GET',
+          headers: req.headers as Record<string, string>,
+          ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }),
+        }),
       );
       res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
     });
@@ -258,9 +275,26 @@ describe('proxy: fetch-style handler', () => {
     assert.equal((await send(`${url}/api-esign/smartid/login.json?x=1`, 'POST', {})).status, 404);
     assert.equal((await send(`${url}/api-esign/smartid/login.json`, 'POST', '{', true)).status, 400);
     const small = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, bodyLimit: 10 });
-    const tooLarge = await recordResponse('fetch handler 413', await small(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'x'.repeat(100) }) })));
+    const tooLarge = await recordResponse(
+      'fetch handler 413',
+      await small(
+        new Request('http://127.0.0.1/smartid/login.json', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: 'x'.repeat(100) }),
+        }),
+      ),
+    );
     assert.equal(tooLarge.status, 413);
     const denied = createFetchProxyHandler({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN, authorize: () => false });
-    assert.equal((await recordResponse('fetch handler 403', await denied(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })))).status, 403);
+    assert.equal(
+      (
+        await recordResponse(
+          'fetch handler 403',
+          await denied(new Request('http://127.0.0.1/smartid/login.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })),
+        )
+      ).status,
+      403,
+    );
   });
 });

@@ -12,7 +12,7 @@ describe('README and docs', () => {
     assert.equal(block, checked);
   });
 
-  it('docs/frameworks.md shows the framework examples\' code as the examples have it', () => {
+  it("docs/frameworks.md shows the framework examples' code as the examples have it", () => {
     const page = readFileSync('docs/frameworks.md', 'utf8');
     const blocks = [...page.matchAll(/```(?:ts|tsx|vue)\n([\s\S]*?)```/g)].map((m) => m[1]!);
     // the Next.js route handler, whole
@@ -42,18 +42,17 @@ describe('README and docs', () => {
     assert.equal(checked.length, 2);
     for (const snippet of checked) assert.ok(blocks.includes(snippet), snippet.slice(0, 80));
   });
-
 });
 
 describe('the PHP recipe', () => {
-  it('docs/host-sessions.md shows php/session-recipe.php\'s hooks as the file has them', () => {
+  it("docs/host-sessions.md shows php/session-recipe.php's hooks as the file has them", () => {
     const blocks = [...readFileSync('docs/host-sessions.md', 'utf8').matchAll(/```php\n([\s\S]*?)```/g)].map((m) => m[1]!);
     assert.equal(blocks.length, 1);
     assert.ok(readFileSync('php/session-recipe.php', 'utf8').endsWith(blocks[0]!), blocks[0]!.slice(0, 80));
   });
 });
 
-describe('the newcomer\'s map', () => {
+describe("the newcomer's map", () => {
   it('the README is short, shows its two pictures, and every link of its map leads to a page that says who it is for', () => {
     const readme = readFileSync('README.md', 'utf8');
     assert.ok(Buffer.byteLength(readme) <= 16 * 1024, `README.md is ${Buffer.byteLength(readme)} bytes`);
@@ -94,7 +93,8 @@ describe('the newcomer\'s map', () => {
     const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as Parameters<typeof referencePage>[0];
     assert.equal(readFileSync('docs/reference.md', 'utf8'), referencePage(manifest), 'run npm run docs and commit docs/reference.md');
     // and it says what a reader looks for: every element, its events with their detail types
-    for (const tag of ['esign-identify', 'esign-sign', 'esign-document', 'esign-status']) assert.ok(readFileSync('docs/reference.md', 'utf8').includes(`## \`<${tag}>\``), tag);
+    for (const tag of ['esign-identify', 'esign-sign', 'esign-document', 'esign-status'])
+      assert.ok(readFileSync('docs/reference.md', 'utf8').includes(`## \`<${tag}>\``), tag);
     assert.ok(readFileSync('docs/reference.md', 'utf8').includes('`CustomEvent<AuthenticatedDetail>`'));
   });
 });

@@ -79,7 +79,22 @@ export async function startRedisCluster(ports: number[]): Promise<RedisCluster> 
     for (const port of ports) {
       const server = spawn(
         'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--dir', dir, '--save', '', '--appendonly', 'no'],
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+        ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       servers.push(server);
@@ -91,7 +106,9 @@ export async function startRedisCluster(ports: number[]): Promise<RedisCluster> 
       }
       server.stdout.resume();
     }
-    const create = spawn('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const create = spawn('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let said = '';
     create.stdout.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
     const [code] = (await once(create, 'exit')) as [number];

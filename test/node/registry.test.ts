@@ -15,15 +15,18 @@ describe('the element registry', () => {
     assert.match(stdout, /the registry and its files agree/);
   });
 
-  it('says each size ceiling\'s reason in one sentence (the CHANGELOG keeps what raised it)', () => {
+  it("says each size ceiling's reason in one sentence (the CHANGELOG keeps what raised it)", () => {
     const reasons = [...REGISTRY.map((e) => [e.name, e.ceiling.why] as const), ...Object.entries(BUNDLE_CEILINGS).map(([file, c]) => [file, c.why] as const)];
     assert.equal(reasons.length, REGISTRY.length + 3);
     for (const [name, why] of reasons) {
-      assert.ok(why.length > 0 && why.length <= 140 && !/[;.]\s/.test(why) && !/\braised\b/.test(why), `${name}: one sentence of at most 140 characters, no history: ${why}`);
+      assert.ok(
+        why.length > 0 && why.length <= 140 && !/[;.]\s/.test(why) && !/\braised\b/.test(why),
+        `${name}: one sentence of at most 140 characters, no history: ${why}`,
+      );
     }
   });
 
-  it('`npm run size -- <element>` measures one element\'s file without a full build, as the full build measures it', async () => {
+  it("`npm run size -- <element>` measures one element's file without a full build, as the full build measures it", async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/size.ts', 'status']);
     const measured = /\| esign-status alone, built by itself \| 1 \| [\d,]+ B \| ([\d,]+) B \|/.exec(stdout)?.[1];
     assert.ok(measured, stdout);

@@ -24,11 +24,15 @@ const post = (path: string, body: object = {}, on = stack) => send(`${on.proxyUr
 const signer = (name: string, extra: object = {}) => ({ name, surname: 'TESTNUMBER', email: `${name.toLowerCase()}@example.test`, ...extra });
 
 async function upload(on = stack, filename = 'contract.pdf') {
-  const answer = await post('/api/document/upload.json', {
-    access: 'private',
-    file: { filename, content: b64(samplePdf('Contract')), callbackUrl: 'https://host.example/callback' },
-    signers: [signer('ANNA'), signer('BEN', { noEmail: true, successUrl: 'https://host.example/done' })],
-  }, on);
+  const answer = await post(
+    '/api/document/upload.json',
+    {
+      access: 'private',
+      file: { filename, content: b64(samplePdf('Contract')), callbackUrl: 'https://host.example/callback' },
+      signers: [signer('ANNA'), signer('BEN', { noEmail: true, successUrl: 'https://host.example/done' })],
+    },
+    on,
+  );
   assert.equal(answer.json.status, 'ok');
   return answer.json.document.uuid as string;
 }
@@ -57,7 +61,11 @@ describe('sandbox: documents', () => {
     const access = await post('/en/api/document/upload.json', { access: 'open', file: { filename: 'a.pdf', content: b64('x') }, signers: [] });
     assert.equal(access.json.message, 'Invalid parameter [access]: Access must be private or public');
     assert.equal(access.json.error_code, 40001);
-    const email = await post('/en/api/document/upload.json', { access: 'private', file: { filename: 'a.pdf', content: b64('x') }, signers: [signer('A', { email: 'nope' })] });
+    const email = await post('/en/api/document/upload.json', {
+      access: 'private',
+      file: { filename: 'a.pdf', content: b64('x') },
+      signers: [signer('A', { email: 'nope' })],
+    });
     assert.match(email.json.message, /^Invalid parameter \[signers\.0\.email\]/);
   });
   it('invites, lists, validates and removes; then the document is gone', async () => {
@@ -68,7 +76,10 @@ describe('sandbox: documents', () => {
     assert.equal(invited.json.signers.length, 1);
     assert.equal((await post(`/en/api/document/${uuid}/invite-signer.json`, { signer: signer('DAN') })).json.message, 'Invited to sign');
     const signers = await post(`/api/document/${uuid}/signers.json`);
-    assert.deepEqual(signers.json.signers.map((s: { name: string }) => s.name), ['ANNA', 'BEN', 'CARL', 'DAN']);
+    assert.deepEqual(
+      signers.json.signers.map((s: { name: string }) => s.name),
+      ['ANNA', 'BEN', 'CARL', 'DAN'],
+    );
     assert.deepEqual(signers.json.signers[0], { name: 'ANNA', surname: 'TESTNUMBER', isSignatureValid: 'false', signStatus: 'pending', rejectionReason: '' });
     const report = await post(`/en/api/v2/document/${uuid}/validation.json`);
     assert.equal(report.json.status, 'ok');
@@ -85,10 +96,19 @@ describe('sandbox: documents', () => {
     assert.deepEqual(again.json, { status: 'error', message: 'Document was not found' });
   });
   it('validates a PDF the sandbox signed: one valid signature, by whom', async () => {
-    const start = await post('/smartid/sign.json', { type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } });
+    const start = await post('/smartid/sign.json', {
+      type: 'pdf',
+      code: '40504040001',
+      country: 'EE',
+      pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] },
+    });
     stack.clock.advance(3000);
     const signed = await post(`/smartid/sign/status/${start.json.token}.json`);
-    const up = await post('/api/document/upload.json', { access: 'private', file: { filename: signed.json.file.name, content: signed.json.file.content }, signers: [] });
+    const up = await post('/api/document/upload.json', {
+      access: 'private',
+      file: { filename: signed.json.file.name, content: signed.json.file.content },
+      signers: [],
+    });
     const report = await post(`/api/v2/document/${up.json.document.uuid}/validation.json`);
     const simple = report.json.data.simpleReport;
     assert.equal(simple.signaturesCount, 1);
@@ -112,7 +132,11 @@ describe('sandbox: temporary signing links', () => {
   it('creates a link that works until it expires, and deletes the document after delete_document_after', async () => {
     const uuid = await upload();
     const answer = await post('/api/document/generate-temporary-signing-link.json', {
-      document_id: uuid, callback_url: 'https://host.example/cb', expire_after: 10, delete_document_after: 20, language: 'en',
+      document_id: uuid,
+      callback_url: 'https://host.example/cb',
+      expire_after: 10,
+      delete_document_after: 20,
+      language: 'en',
       signers: [{ name: 'EVA', surname: 'TESTNUMBER', signature_type: 'smartid', personal_code: '40504040001', email: 'eva@example.test' }],
     });
     assert.equal(answer.json.status, 'ok');
@@ -129,13 +153,21 @@ describe('sandbox: temporary signing links', () => {
     const uuid = await upload();
     const answer = await post('/api/document/generate-temporary-signing-link.json', { document_id: uuid, callback_url: 'https://host.example/cb' });
     assert.equal(answer.json.valid_until, Math.floor((stack.clock.time + 30 * 60_000) / 1000));
-    const early = await post('/api/document/generate-temporary-signing-link.json', { document_id: uuid, callback_url: 'https://h.example/', expire_after: 30, delete_document_after: 10 });
+    const early = await post('/api/document/generate-temporary-signing-link.json', {
+      document_id: uuid,
+      callback_url: 'https://h.example/',
+      expire_after: 30,
+      delete_document_after: 10,
+    });
     assert.equal(early.json.status, 'error');
     assert.match(early.json.message, /delete_document_after/);
     assert.equal(early.json.error_code, undefined);
     const noCallback = await post('/api/document/generate-temporary-signing-link.json', { document_id: uuid });
     assert.match(noCallback.json.message, /callback_url/);
-    const missing = await post('/api/document/generate-temporary-signing-link.json', { document_id: '00000000-0000-0000-0000-000000000000', callback_url: 'https://h.example/' });
+    const missing = await post('/api/document/generate-temporary-signing-link.json', {
+      document_id: '00000000-0000-0000-0000-000000000000',
+      callback_url: 'https://h.example/',
+    });
     assert.deepEqual(missing.json, { status: 'error', message: 'Document was not found' });
   });
   it('answers in the list form when configured so', async () => {
@@ -148,7 +180,9 @@ describe('sandbox: temporary signing links', () => {
   it('removes a temporary signer, and says when there is none', async () => {
     const uuid = await upload();
     await post('/api/document/generate-temporary-signing-link.json', {
-      document_id: uuid, callback_url: 'https://h.example/', signers: [{ name: 'EVA', surname: 'TESTNUMBER', personal_code: '40504040001' }],
+      document_id: uuid,
+      callback_url: 'https://h.example/',
+      signers: [{ name: 'EVA', surname: 'TESTNUMBER', personal_code: '40504040001' }],
     });
     assert.equal((await post(`/api/document/${uuid}/signers.json`)).json.signers.length, 3);
     assert.deepEqual((await post(`/api/document/${uuid}/remove-temporary-signer.json`, { personal_code: '40504040001' })).json, { status: 'ok' });

@@ -14,10 +14,16 @@ after(async () => {
   await stack.close();
 });
 
-const direct = (path: string, body: object, method = 'POST') => send(`${stack.sandboxUrl}${path}`, method, { ...body, access_token: ACCESS_TOKEN }, false, { jar: null });
+const direct = (path: string, body: object, method = 'POST') =>
+  send(`${stack.sandboxUrl}${path}`, method, { ...body, access_token: ACCESS_TOKEN }, false, { jar: null });
 const pdf = () => b64(samplePdf('Hardening'));
 
-async function upload(signers = [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test' }, { name: 'Jonas', surname: 'Tester', email: 'jonas@example.test' }]) {
+async function upload(
+  signers = [
+    { name: 'Ona', surname: 'Tester', email: 'ona@example.test' },
+    { name: 'Jonas', surname: 'Tester', email: 'jonas@example.test' },
+  ],
+) {
   const answer = await direct('/api/document/upload.json', { access: 'private', file: { filename: 'c.pdf', content: pdf() }, signers });
   assert.equal(answer.json.status, 'ok');
   return answer.json as { document: { uuid: string }; signers: { invitationUrl: string }[] };
@@ -27,7 +33,13 @@ describe('sandbox hardening', () => {
   it('lets a signing page follow and remove only the sessions it started', async () => {
     const doc = await upload();
     const [a, b] = doc.signers.map((s) => new URL(s.invitationUrl).pathname);
-    const start = await send(`${stack.sandboxUrl}${a}/esign/smartid/sign.json`, 'POST', { type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'c.pdf', content: pdf() }] } }, false, { jar: null });
+    const start = await send(
+      `${stack.sandboxUrl}${a}/esign/smartid/sign.json`,
+      'POST',
+      { type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'c.pdf', content: pdf() }] } },
+      false,
+      { jar: null },
+    );
     assert.equal(start.json.status, 'ok');
     const token = start.json.token as string;
     const foreign = await send(`${stack.sandboxUrl}${b}/esign/smartid/sign/status/${token}.json`, 'POST', {}, false, { jar: null });
@@ -44,14 +56,28 @@ describe('sandbox hardening', () => {
   });
 
   it('names its own listening address in links, whatever Host a client sends', async () => {
-    const body = JSON.stringify({ access_token: ACCESS_TOKEN, access: 'private', file: { filename: 'c.pdf', content: pdf() }, signers: [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test' }] });
+    const body = JSON.stringify({
+      access_token: ACCESS_TOKEN,
+      access: 'private',
+      file: { filename: 'c.pdf', content: pdf() },
+      signers: [{ name: 'Ona', surname: 'Tester', email: 'ona@example.test' }],
+    });
     const url = new URL(stack.sandboxUrl);
     const text = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: '/api/document/upload.json', headers: { host: 'evil.example', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let out = '';
-        res.on('data', (chunk) => (out += chunk));
-        res.on('end', () => resolve(out));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/api/document/upload.json',
+          headers: { host: 'evil.example', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let out = '';
+          res.on('data', (chunk) => (out += chunk));
+          res.on('end', () => resolve(out));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -60,7 +86,12 @@ describe('sandbox hardening', () => {
   });
 
   it('refuses a container file name of 70,000 characters at the start (40001)', async () => {
-    const answer = await direct('/smartid/sign.json', { type: 'asice', code: '40504040001', country: 'EE', asice: { files: [{ name: `${'a'.repeat(70_000)}.txt`, content: b64('hello') }] } });
+    const answer = await direct('/smartid/sign.json', {
+      type: 'asice',
+      code: '40504040001',
+      country: 'EE',
+      asice: { files: [{ name: `${'a'.repeat(70_000)}.txt`, content: b64('hello') }] },
+    });
     assert.equal(answer.status, 400);
     assert.equal(answer.json.error_code, 40001);
     assert.match(answer.json.message, /\[asice\]/);
@@ -79,7 +110,11 @@ describe('sandbox hardening', () => {
       { expire_after: 30, delete_document_after: 1e300 },
     ];
     for (const extra of cases) {
-      const answer = await direct('/api/document/generate-temporary-signing-link.json', { document_id: uuid, callback_url: 'https://host.example/cb', ...extra });
+      const answer = await direct('/api/document/generate-temporary-signing-link.json', {
+        document_id: uuid,
+        callback_url: 'https://host.example/cb',
+        ...extra,
+      });
       assert.equal(answer.status, 400, JSON.stringify(extra));
       assert.equal(answer.json.status, 'error');
       assert.match(answer.json.message, /^Invalid parameter \[/, JSON.stringify(extra));
@@ -108,7 +143,12 @@ describe('sandbox hardening', () => {
     const startCount = stack.sandbox.sessions.size;
     const tokens: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const start = await direct('/mobile/sign.json', { type: 'asice', phone: '+37060000666', code: '50001018865', asice: { files: [{ name: `f${i}.bin`, content: big }] } });
+      const start = await direct('/mobile/sign.json', {
+        type: 'asice',
+        phone: '+37060000666',
+        code: '50001018865',
+        asice: { files: [{ name: `f${i}.bin`, content: big }] },
+      });
       assert.equal(start.json.status, 'ok');
       tokens.push(start.json.token);
     }
@@ -124,15 +164,25 @@ describe('sandbox hardening', () => {
     assert.equal(late.json.error_code, 40402);
   });
 
-  it('lists the used certificates and each signature\'s chain in validation reports, for PDFs and containers', async () => {
-    for (const [type, files] of [['pdf', [{ name: 'c.pdf', content: pdf() }]], ['asice', [{ name: 'a.txt', content: b64('hello') }]]] as const) {
+  it("lists the used certificates and each signature's chain in validation reports, for PDFs and containers", async () => {
+    for (const [type, files] of [
+      ['pdf', [{ name: 'c.pdf', content: pdf() }]],
+      ['asice', [{ name: 'a.txt', content: b64('hello') }]],
+    ] as const) {
       const start = await direct('/smartid/sign.json', { type, code: '40504040001', country: 'EE', [type]: { files } });
       stack.clock.advance(1000);
       const done = await direct(`/smartid/sign/status/${start.json.token}.json`, {});
       assert.equal(done.json.status, 'ok', JSON.stringify(done.json).slice(0, 200));
-      const up = await direct('/api/document/upload.json', { access: 'private', file: { filename: done.json.file.name, content: done.json.file.content }, signers: [] });
+      const up = await direct('/api/document/upload.json', {
+        access: 'private',
+        file: { filename: done.json.file.name, content: done.json.file.content },
+        signers: [],
+      });
       const report = (await direct(`/api/v2/document/${up.json.document.uuid}/validation.json`, {})).json.data;
-      const [signature] = report.simpleReport.jaxbModel.signatureOrTimestamp as { indication: string; certificateChain: { certificate: { id: string; qualifiedName: string }[] } }[];
+      const [signature] = report.simpleReport.jaxbModel.signatureOrTimestamp as {
+        indication: string;
+        certificateChain: { certificate: { id: string; qualifiedName: string }[] };
+      }[];
       assert.equal(signature!.indication, 'TOTAL_PASSED', type);
       const chain = signature!.certificateChain.certificate;
       assert.equal(chain.length, 2, type);

@@ -6,7 +6,7 @@ import { CHECKS } from '../../sandbox/src/check-proxy/check.js';
 // The sandbox in rooms: a newcomer finds the service, the signature engines, the signing pages and
 // check-proxy each in a folder of its own, and each rule of check-proxy reads alone.
 
-describe('the sandbox\'s source, in rooms', () => {
+describe("the sandbox's source, in rooms", () => {
   it('keeps at most 8 files at its top, the rest in folders by job', () => {
     const top = readdirSync('sandbox/src');
     const files = top.filter((name) => statSync(`sandbox/src/${name}`).isFile());

@@ -24,7 +24,11 @@ after(async () => {
 /** Signs a PDF through the proxy and sandbox; returns the signed bytes. */
 async function sign(on: Stack, pdf: Uint8Array, body: Record<string, unknown>): Promise<Buffer> {
   const channel = 'phone' in body ? 'mobile' : 'smartid';
-  const start = await send(`${on.proxyUrl}/${channel}/sign.json`, 'POST', { type: 'pdf', pdf: { files: [{ name: 'contract.pdf', content: b64(pdf) }] }, ...body });
+  const start = await send(`${on.proxyUrl}/${channel}/sign.json`, 'POST', {
+    type: 'pdf',
+    pdf: { files: [{ name: 'contract.pdf', content: b64(pdf) }] },
+    ...body,
+  });
   assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
   on.clock.advance(1000);
   const done = await send(`${on.proxyUrl}/${channel}/sign/status/${start.json.token}.json`, 'POST', {});
@@ -33,9 +37,17 @@ async function sign(on: Stack, pdf: Uint8Array, body: Record<string, unknown>): 
 }
 
 async function validate(on: Stack, pdf: Uint8Array) {
-  const up = await send(`${on.proxyUrl}/api/document/upload.json`, 'POST', { access: 'private', file: { filename: 'signed.pdf', content: b64(pdf) }, signers: [] });
+  const up = await send(`${on.proxyUrl}/api/document/upload.json`, 'POST', {
+    access: 'private',
+    file: { filename: 'signed.pdf', content: b64(pdf) },
+    signers: [],
+  });
   const report = await send(`${on.proxyUrl}/api/v2/document/${up.json.document.uuid}/validation.json`, 'POST', {});
-  return report.json.data.simpleReport as { signaturesCount: number; validSignaturesCount: number; jaxbModel: { signatureOrTimestamp: Record<string, unknown>[] } };
+  return report.json.data.simpleReport as {
+    signaturesCount: number;
+    validSignaturesCount: number;
+    jaxbModel: { signatureOrTimestamp: Record<string, unknown>[] };
+  };
 }
 
 function pdfsig(pdf: Uint8Array): string {
@@ -66,7 +78,27 @@ function opensslVerify(pdf: Buffer): boolean[] {
     const signature = join(dir, 'signature.der');
     writeFileSync(content, Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]));
     writeFileSync(signature, withoutPadding(Buffer.from(text.slice(b + 1, c - 1), 'hex')));
-    const run = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', signature, '-content', content, '-CAfile', join(dir, 'ca.pem'), '-purpose', 'any', '-out', '/dev/null'], { encoding: 'utf8' });
+    const run = spawnSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        signature,
+        '-content',
+        content,
+        '-CAfile',
+        join(dir, 'ca.pem'),
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { encoding: 'utf8' },
+    );
     results.push(run.status === 0 && /Verification successful/.test(run.stderr));
   }
   return results;
@@ -75,12 +107,20 @@ function opensslVerify(pdf: Buffer): boolean[] {
 describe('sandbox: PAdES signatures, checked with pdfsig and openssl', () => {
   before(async () => {
     const { root, issuing } = await stack.sandbox.pki.authorities;
-    const pem = (der: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+    const pem = (der: Uint8Array) =>
+      `-----BEGIN CERTIFICATE-----\n${Buffer.from(der)
+        .toString('base64')
+        .replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
     writeFileSync(join(dir, 'ca.pem'), pem(root.der) + pem(issuing.der));
   });
 
   it('a document signed twice (Mobile-ID ECDSA, visible; Smart-ID RSA, invisible) shows two valid signatures', async () => {
-    const once = await sign(stack, samplePdf('Contract', 2), { phone: '+37200000766', code: '60001019906', signature_position: 'left_top', signature_page: 'first_page' });
+    const once = await sign(stack, samplePdf('Contract', 2), {
+      phone: '+37200000766',
+      code: '60001019906',
+      signature_position: 'left_top',
+      signature_page: 'first_page',
+    });
     const twice = await sign(stack, once, { code: '40504040001', country: 'EE' });
     assert.ok(twice.subarray(0, once.length).equals(once), 'the second signature is an incremental update');
     const report = pdfsig(twice);
@@ -90,7 +130,10 @@ describe('sandbox: PAdES signatures, checked with pdfsig and openssl', () => {
     const simple = await validate(stack, twice);
     assert.equal(simple.signaturesCount, 2);
     assert.equal(simple.validSignaturesCount, 2);
-    assert.deepEqual(simple.jaxbModel.signatureOrTimestamp.map((s) => s['signedBy']), ["MARY ÄNN O'CONNEŽ-ŠUSLIK TESTNUMBER", 'OK TESTNUMBER']);
+    assert.deepEqual(
+      simple.jaxbModel.signatureOrTimestamp.map((s) => s['signedBy']),
+      ["MARY ÄNN O'CONNEŽ-ŠUSLIK TESTNUMBER", 'OK TESTNUMBER'],
+    );
   });
 
   it('a changed byte is caught by pdfsig, openssl and the sandbox (HASH_FAILURE)', async () => {
@@ -140,7 +183,8 @@ describe('sandbox: the test PKI in a data directory', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'esign-pki-'));
     try {
       const first = await startStack({ answerAfterMs: 1000, dataDir });
-      const login = async (on: Stack) => (await send(`${on.proxyUrl}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' })).json.certificate.value;
+      const login = async (on: Stack) =>
+        (await send(`${on.proxyUrl}/mobile/login.json`, 'POST', { phone: '+37060000666', code: '50001018865' })).json.certificate.value;
       const before = await login(first);
       const signed = await sign(first, samplePdf('Kept'), { phone: '+37060000666', code: '50001018865' });
       await first.close();

@@ -149,15 +149,50 @@ describe('sandbox: input checks', () => {
     ['non-GSM-7 text as GSM-7', '/mobile/login.json', { ...mobileLogin, message: 'Ačiū' }, 40001, 'message'],
     ['country', '/smartid/login.json', { code: '40504040001', country: 'FI' }, 40001, 'country'],
     ['type', '/smartid/sign.json', { code: '40504040001', country: 'EE', type: 'docx' }, 40001, 'type'],
-    ['signature_position', '/smartid/sign.json', { code: '40504040001', country: 'EE', type: 'pdf', signature_position: 'middle', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } }, 40001, 'signature_position'],
-    ['signature_page', '/smartid/sign.json', { code: '40504040001', country: 'EE', type: 'pdf', signature_page: 'page_2', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } }, 40001, 'signature_page'],
-    ['certificate_level', '/smartid/sign.json', { code: '40504040001', country: 'EE', type: 'pdf', certificate_level: 'ADVANCED', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } }, 40001, 'certificate_level'],
+    [
+      'signature_position',
+      '/smartid/sign.json',
+      { code: '40504040001', country: 'EE', type: 'pdf', signature_position: 'middle', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } },
+      40001,
+      'signature_position',
+    ],
+    [
+      'signature_page',
+      '/smartid/sign.json',
+      { code: '40504040001', country: 'EE', type: 'pdf', signature_page: 'page_2', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } },
+      40001,
+      'signature_page',
+    ],
+    [
+      'certificate_level',
+      '/smartid/sign.json',
+      { code: '40504040001', country: 'EE', type: 'pdf', certificate_level: 'ADVANCED', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] } },
+      40001,
+      'certificate_level',
+    ],
     ['missing file object', '/smartid/sign.json', { code: '40504040001', country: 'EE', type: 'pdf' }, 40001, 'pdf'],
-    ['corrupted pdf', '/smartid/sign.json', { code: '40504040001', country: 'EE', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: b64('hello') }] } }, 40022],
-    ['hash_algorithm', '/smartid/sign/hash.json', { code: '40504040001', country: 'EE', hash: 'ab'.repeat(32), hash_algorithm: 'MD5' }, 40001, 'hash_algorithm'],
+    [
+      'corrupted pdf',
+      '/smartid/sign.json',
+      { code: '40504040001', country: 'EE', type: 'pdf', pdf: { files: [{ name: 'a.pdf', content: b64('hello') }] } },
+      40022,
+    ],
+    [
+      'hash_algorithm',
+      '/smartid/sign/hash.json',
+      { code: '40504040001', country: 'EE', hash: 'ab'.repeat(32), hash_algorithm: 'MD5' },
+      40001,
+      'hash_algorithm',
+    ],
     ['hash length', '/smartid/sign/hash.json', { code: '40504040001', country: 'EE', hash: 'ab'.repeat(32), hash_algorithm: 'SHA512' }, 40001, 'hash'],
     ['hash country LV', '/smartid/sign/hash.json', { code: '050405-10009', country: 'LV', hash: 'ab'.repeat(32), hash_algorithm: 'SHA256' }, 40001, 'country'],
-    ['smart hash message not ASCII', '/smartid/sign/hash.json', { code: '40504040001', country: 'EE', hash: 'ab'.repeat(32), hash_algorithm: 'SHA256', message: 'Ačiū' }, 40001, 'message'],
+    [
+      'smart hash message not ASCII',
+      '/smartid/sign/hash.json',
+      { code: '40504040001', country: 'EE', hash: 'ab'.repeat(32), hash_algorithm: 'SHA256', message: 'Ačiū' },
+      40001,
+      'message',
+    ],
   ];
   for (const [name, path, body, code, field] of cases) {
     it(`answers ${code} for ${name}, in both locales`, async () => {
@@ -193,7 +228,9 @@ describe('sandbox: session tokens', () => {
   });
   it('removes smart sessions too', async () => {
     const start = await post('/smartid/login.json', { code: '40504040001', country: 'LT' });
-    assert.deepEqual((await send(`${stack.sandboxUrl}/api/smartid/session/${start.json.token}`, 'DELETE', { access_token: ACCESS_TOKEN })).json, { status: 'ok' });
+    assert.deepEqual((await send(`${stack.sandboxUrl}/api/smartid/session/${start.json.token}`, 'DELETE', { access_token: ACCESS_TOKEN })).json, {
+      status: 'ok',
+    });
     assert.equal((await post(`/smartid/status/${start.json.token}.json`)).json.error_code, 40402);
   });
 });
@@ -203,7 +240,13 @@ describe('sandbox: hash signing', () => {
   it('mobile: control code from the hash, a raw r||s ECDSA signature that verifies with the login certificate', async () => {
     const login = await post('/mobile/login.json', { phone: '+37200000766', code: '60001019906' });
     const cert = certificateOf(login.json.certificate.value);
-    const start = await post('/mobile/sign/hash.json', { phone: '+37200000766', code: '60001019906', hash: digest.toString('hex'), hash_algorithm: 'SHA256', country: 'EE' });
+    const start = await post('/mobile/sign/hash.json', {
+      phone: '+37200000766',
+      code: '60001019906',
+      hash: digest.toString('hex'),
+      hash_algorithm: 'SHA256',
+      country: 'EE',
+    });
     assert.equal(start.json.control_code, mobileIdControlCode(digest));
     const result = await finish('hash', 'mobile', start.json.token);
     const signature = Buffer.from(result.json.signature_value, 'base64');
@@ -221,10 +264,18 @@ describe('sandbox: hash signing', () => {
     const loginStart = await post('/smartid/login.json', { code: '40504040001', country: 'EE' });
     const login = await finish('login', 'smartid', loginStart.json.token);
     const cert = certificateOf(login.json.certificate.value);
-    const start = await post('/en/smartid/sign/hash.json', { code: '40504040001', country: 'EE', hash: hash.toString('hex'), hash_algorithm: 'SHA512', message: 'Sign it' });
+    const start = await post('/en/smartid/sign/hash.json', {
+      code: '40504040001',
+      country: 'EE',
+      hash: hash.toString('hex'),
+      hash_algorithm: 'SHA512',
+      message: 'Sign it',
+    });
     assert.equal(start.json.control_code, smartIdControlCode(hash));
     const result = await finish('hash', 'smartid', start.json.token, '/en');
-    assert.ok(verify('sha512', data, createPublicKey(cert.publicKey.export({ format: 'pem', type: 'spki' })), Buffer.from(result.json.signature_value, 'base64')));
+    assert.ok(
+      verify('sha512', data, createPublicKey(cert.publicKey.export({ format: 'pem', type: 'spki' })), Buffer.from(result.json.signature_value, 'base64')),
+    );
   });
 });
 
@@ -232,7 +283,11 @@ describe('sandbox: file signing', () => {
   it('returns a pdf named _signed with a PAdES signature appended as an incremental update', async () => {
     const input = samplePdf('Contract', 2);
     const start = await post('/mobile/sign.json', {
-      type: 'pdf', phone: '+37060000666', code: '50001018865', signature_position: 'left_top', signature_page: 'first_page',
+      type: 'pdf',
+      phone: '+37060000666',
+      code: '50001018865',
+      signature_position: 'left_top',
+      signature_page: 'first_page',
       pdf: { files: [{ name: 'contract.pdf', content: b64(input) }] },
     });
     assert.equal(start.json.control_code, mobileIdControlCode(createHash('sha256').update(input).digest()));
@@ -248,8 +303,15 @@ describe('sandbox: file signing', () => {
   });
   it('wraps loose files into an ASiC-E container with a XAdES signature', async () => {
     const start = await post('/smartid/sign.json', {
-      type: 'asice', code: '30303039914', country: 'LT',
-      asice: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }, { name: 'b.txt', content: b64('hello') }] },
+      type: 'asice',
+      code: '30303039914',
+      country: 'LT',
+      asice: {
+        files: [
+          { name: 'a.pdf', content: b64(samplePdf()) },
+          { name: 'b.txt', content: b64('hello') },
+        ],
+      },
     });
     const result = await finish('sign', 'smartid', start.json.token);
     assert.equal(result.json.file.name, 'a_signed.asice');
@@ -263,7 +325,12 @@ describe('sandbox: file signing', () => {
 describe('sandbox: large files', () => {
   it('signs a 12 MB file wrapped into a container', async () => {
     const big = Buffer.alloc(12 * 1024 * 1024, 7);
-    const start = await post('/smartid/sign.json', { type: 'asice', code: '40504040001', country: 'EE', asice: { files: [{ name: 'big.bin', content: b64(big) }] } });
+    const start = await post('/smartid/sign.json', {
+      type: 'asice',
+      code: '40504040001',
+      country: 'EE',
+      asice: { files: [{ name: 'big.bin', content: b64(big) }] },
+    });
     assert.equal(start.json.status, 'ok');
     const result = await finish('sign', 'smartid', start.json.token);
     assert.equal(result.json.file.name, 'big_signed.asice');

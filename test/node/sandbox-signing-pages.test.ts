@@ -41,12 +41,20 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     assert.equal(page.status, 200);
     assert.match(page.text, /<esign-sign endpoint="\/sign\/[0-9a-f-]+\/esign" type="pdf"/);
     const documentBytes = await fetch(`${invitation.href}/document`);
-    assert.equal(Buffer.from(await documentBytes.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(
+      Buffer.from(await documentBytes.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
 
     // the page's own requests carry no access token: the sandbox adds it for these operations only
     const pageApi = `${invitation.href}/esign`;
     const start = await send(`${pageApi}/smartid/sign.json`, 'POST', {
-      type: 'pdf', code: '40504040001', country: 'EE', pdf: { files: [{ name: 'contract.pdf', content: b64(samplePdf('Contract')) }] },
+      type: 'pdf',
+      code: '40504040001',
+      country: 'EE',
+      pdf: { files: [{ name: 'contract.pdf', content: b64(samplePdf('Contract')) }] },
     });
     assert.equal(start.json.status, 'ok');
     const refused = await send(`${pageApi}/api/document/upload.json`, 'POST', {});
@@ -67,7 +75,10 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     const upload = await post('/api/document/upload.json', { access: 'private', file: { filename: 'a.pdf', content: b64(samplePdf()) }, signers: [] });
     const uuid = upload.json.document.uuid;
     const link = await post('/api/document/generate-temporary-signing-link.json', {
-      document_id: uuid, callback_url: callbackUrl, expire_after: 5, language: 'lt',
+      document_id: uuid,
+      callback_url: callbackUrl,
+      expire_after: 5,
+      language: 'lt',
       signers: [{ name: 'OK', surname: 'TESTNUMBER', personal_code: '30303039914', signature_type: 'smartid' }],
     });
     const url = link.json.temporary_signing_link;
@@ -84,14 +95,23 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     // a copy of the signed document for the person who signs, shown once signed
     assert.match(page.text, /<a id="copy" hidden>Atsisiųsti pasirašyto dokumento kopiją<\/a>/);
     const start = await send(`${url}/esign/smartid/sign.json`, 'POST', {
-      type: 'pdf', code: '30303039914', country: 'LT', pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] },
+      type: 'pdf',
+      code: '30303039914',
+      country: 'LT',
+      pdf: { files: [{ name: 'a.pdf', content: b64(samplePdf()) }] },
     });
     stack.clock.advance(3000);
     assert.equal((await send(`${url}/esign/smartid/sign/status/${start.json.token}.json`, 'POST', {})).json.status, 'ok');
     const signers = await post(`/api/document/${uuid}/signers.json`);
-    assert.deepEqual(signers.json.signers.map((s: { signStatus: string }) => s.signStatus), ['signed']);
+    assert.deepEqual(
+      signers.json.signers.map((s: { signStatus: string }) => s.signStatus),
+      ['signed'],
+    );
     await until(() => received.some((r) => (r as { uuid: string }).uuid === uuid), "the document's callback");
-    assert.deepEqual(received.find((r) => (r as { uuid: string }).uuid === uuid), { uuid, status: 'signed', signer: { name: 'OK', surname: 'TESTNUMBER' } });
+    assert.deepEqual(
+      received.find((r) => (r as { uuid: string }).uuid === uuid),
+      { uuid, status: 'signed', signer: { name: 'OK', surname: 'TESTNUMBER' } },
+    );
     stack.clock.advance(5 * 60_000);
     assert.equal((await getPage(url)).status, 410);
     assert.equal((await send(`${url}/esign/smartid/sign.json`, 'POST', {})).status, 404);
@@ -100,35 +120,54 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
   it('signs only the stored document: a page that posts other content is refused, and the document stays as it was', async () => {
     const original = b64(samplePdf('Agreement'));
     const upload = await post('/api/document/upload.json', {
-      access: 'private', file: { filename: 'agreement.pdf', content: original, callbackUrl },
+      access: 'private',
+      file: { filename: 'agreement.pdf', content: original, callbackUrl },
       signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
     });
     const uuid = upload.json.document.uuid as string;
     const invitation = upload.json.signers[0].invitationUrl as string;
     const link = await post('/api/document/generate-temporary-signing-link.json', {
-      document_id: uuid, callback_url: callbackUrl, expire_after: 5, language: 'lt', signers: [{ name: 'OK', surname: 'TESTNUMBER', personal_code: '30303039914', signature_type: 'smartid' }],
+      document_id: uuid,
+      callback_url: callbackUrl,
+      expire_after: 5,
+      language: 'lt',
+      signers: [{ name: 'OK', surname: 'TESTNUMBER', personal_code: '30303039914', signature_type: 'smartid' }],
     });
     const changed = b64(samplePdf('Agreement, changed: the price is doubled'));
     const callbacksBefore = received.length;
     for (const page of [invitation, link.json.temporary_signing_link as string]) {
-      const refused = await send(`${page}/esign/smartid/sign.json`, 'POST', { type: 'pdf', code: '30303039914', country: 'LT', pdf: { files: [{ name: 'agreement.pdf', content: changed }] } });
+      const refused = await send(`${page}/esign/smartid/sign.json`, 'POST', {
+        type: 'pdf',
+        code: '30303039914',
+        country: 'LT',
+        pdf: { files: [{ name: 'agreement.pdf', content: changed }] },
+      });
       assert.equal(refused.status, 400);
       assert.equal(refused.json.error_code, 40001);
       assert.match(refused.json.message, /^Invalid parameter \[pdf\]: /);
     }
     const signers = await post(`/api/document/${uuid}/signers.json`);
-    assert.deepEqual(signers.json.signers.map((s: { signStatus: string }) => s.signStatus), ['pending', 'pending']);
+    assert.deepEqual(
+      signers.json.signers.map((s: { signStatus: string }) => s.signStatus),
+      ['pending', 'pending'],
+    );
     const stored = Buffer.from(await (await fetch(`${stack.proxyUrl}/api/document/${uuid}/download.json`)).arrayBuffer());
     assert.equal(stored.toString('base64'), original, 'the stored document is unchanged');
     assert.equal(received.length, callbacksBefore, 'no callback said signed');
     // the stored document itself is signed as before
-    const start = await send(`${invitation}/esign/smartid/sign.json`, 'POST', { type: 'pdf', code: '30303039914', country: 'LT', pdf: { files: [{ name: 'agreement.pdf', content: original }] } });
+    const start = await send(`${invitation}/esign/smartid/sign.json`, 'POST', {
+      type: 'pdf',
+      code: '30303039914',
+      country: 'LT',
+      pdf: { files: [{ name: 'agreement.pdf', content: original }] },
+    });
     assert.equal(start.json.status, 'ok');
   });
 
-  it('speaks the five languages: chosen on the page, else the link\'s own, else the browser\'s, and offers the switch', async () => {
+  it("speaks the five languages: chosen on the page, else the link's own, else the browser's, and offers the switch", async () => {
     const upload = await post('/api/document/upload.json', {
-      access: 'private', file: { filename: 'sutartis.pdf', content: b64(samplePdf()) },
+      access: 'private',
+      file: { filename: 'sutartis.pdf', content: b64(samplePdf()) },
       signers: [{ name: 'ANNA', surname: 'TESTNUMBER', email: 'anna@example.test' }],
     });
     const invitation = upload.json.signers[0].invitationUrl as string;
@@ -141,8 +180,16 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
       assert.match(page.text, new RegExp(`<esign-sign [^>]*lang="${lang}"`), `the widget in ${lang}`);
       // the switch: every language named in itself, the current one marked
       const links = [...page.text.matchAll(/<a href="\?lang=(\w+)" lang="\w+"([^>]*)>/g)];
-      assert.deepEqual(links.map((m) => m[1]), ['lt', 'lv', 'et', 'ru', 'en'], lang);
-      assert.deepEqual(links.filter((m) => m[2]!.includes('aria-current="true"')).map((m) => m[1]), [lang], `${lang} marked current`);
+      assert.deepEqual(
+        links.map((m) => m[1]),
+        ['lt', 'lv', 'et', 'ru', 'en'],
+        lang,
+      );
+      assert.deepEqual(
+        links.filter((m) => m[2]!.includes('aria-current="true"')).map((m) => m[1]),
+        [lang],
+        `${lang} marked current`,
+      );
     }
     const byBrowser = await fetch(invitation, { headers: { 'accept-language': 'de-DE, lv;q=0.9, en;q=0.5' } });
     assert.match(await byBrowser.text(), /<html lang="lv">/);
@@ -152,7 +199,10 @@ describe('sandbox: signing pages behind invitations and temporary links', () => 
     assert.equal((await fetch(`${invitation}/document?lang=lt`)).status, 404);
 
     const link = await post('/api/document/generate-temporary-signing-link.json', {
-      document_id: upload.json.document.uuid, callback_url: callbackUrl, expire_after: 5, language: 'lt',
+      document_id: upload.json.document.uuid,
+      callback_url: callbackUrl,
+      expire_after: 5,
+      language: 'lt',
       signers: [{ name: 'OK', surname: 'TESTNUMBER', personal_code: '30303039914', signature_type: 'smartid' }],
     });
     const url = link.json.temporary_signing_link as string;

@@ -14,7 +14,10 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esign-xades-'));
   stack = await startStack({ answerAfterMs: 1000 });
   const { root, issuing } = await stack.sandbox.pki.authorities;
-  const pem = (der: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+  const pem = (der: Uint8Array) =>
+    `-----BEGIN CERTIFICATE-----\n${Buffer.from(der)
+      .toString('base64')
+      .replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
   writeFileSync(join(dir, 'root.pem'), pem(root.der));
   writeFileSync(join(dir, 'issuing.pem'), pem(issuing.der));
 });
@@ -25,7 +28,11 @@ after(async () => {
 
 async function sign(type: string, files: { name: string; bytes: Uint8Array }[], person: Record<string, string>): Promise<Buffer> {
   const channel = 'phone' in person ? 'mobile' : 'smartid';
-  const start = await send(`${stack.proxyUrl}/${channel}/sign.json`, 'POST', { type, [type]: { files: files.map((f) => ({ name: f.name, content: b64(f.bytes) })) }, ...person });
+  const start = await send(`${stack.proxyUrl}/${channel}/sign.json`, 'POST', {
+    type,
+    [type]: { files: files.map((f) => ({ name: f.name, content: b64(f.bytes) })) },
+    ...person,
+  });
   assert.equal(start.json.status, 'ok', JSON.stringify(start.json));
   stack.clock.advance(1000);
   const done = await send(`${stack.proxyUrl}/${channel}/sign/status/${start.json.token}.json`, 'POST', {});
@@ -51,7 +58,16 @@ function extract(container: Buffer): { root: string; names: string[] } {
 function xmlsec(root: string, signaturePath: string): boolean {
   const result = spawnSync(
     'xmlsec1',
-    ['--verify', '--trusted-pem', join(dir, 'root.pem'), '--untrusted-pem', join(dir, 'issuing.pem'), '--id-attr:Id', 'http://uri.etsi.org/01903/v1.3.2#:SignedProperties', signaturePath],
+    [
+      '--verify',
+      '--trusted-pem',
+      join(dir, 'root.pem'),
+      '--untrusted-pem',
+      join(dir, 'issuing.pem'),
+      '--id-attr:Id',
+      'http://uri.etsi.org/01903/v1.3.2#:SignedProperties',
+      signaturePath,
+    ],
     { encoding: 'utf8', cwd: root },
   );
   if (process.env['DEBUG_XMLSEC']) console.log(result.stdout + result.stderr);
@@ -61,7 +77,11 @@ function xmlsec(root: string, signaturePath: string): boolean {
 async function validate(container: Buffer, filename: string) {
   const up = await send(`${stack.proxyUrl}/api/document/upload.json`, 'POST', { access: 'private', file: { filename, content: b64(container) }, signers: [] });
   const report = await send(`${stack.proxyUrl}/api/v2/document/${up.json.document.uuid}/validation.json`, 'POST', {});
-  return report.json.data.simpleReport as { signaturesCount: number; validSignaturesCount: number; jaxbModel: { signatureOrTimestamp: Record<string, unknown>[] } };
+  return report.json.data.simpleReport as {
+    signaturesCount: number;
+    validSignaturesCount: number;
+    jaxbModel: { signatureOrTimestamp: Record<string, unknown>[] };
+  };
 }
 
 describe('sandbox: XAdES in ASiC-E, BDOC and ADOC, checked with xmlsec1 and unzip', () => {
@@ -90,7 +110,10 @@ describe('sandbox: XAdES in ASiC-E, BDOC and ADOC, checked with xmlsec1 and unzi
     const simple = await validate(twice, 'contract_signed.asice');
     assert.equal(simple.signaturesCount, 2);
     assert.equal(simple.validSignaturesCount, 2);
-    assert.deepEqual(simple.jaxbModel.signatureOrTimestamp.map((s) => s['signedBy']), ["MARY ÄNN O'CONNEŽ-ŠUSLIK TESTNUMBER", 'OK TESTNUMBER']);
+    assert.deepEqual(
+      simple.jaxbModel.signatureOrTimestamp.map((s) => s['signedBy']),
+      ["MARY ÄNN O'CONNEŽ-ŠUSLIK TESTNUMBER", 'OK TESTNUMBER'],
+    );
   });
 
   it('a changed byte in a signed file is caught by xmlsec1 and the sandbox (HASH_FAILURE)', async () => {
@@ -121,7 +144,12 @@ describe('sandbox: XAdES in ASiC-E, BDOC and ADOC, checked with xmlsec1 and unzi
 
     const other = await startStack({ answerAfterMs: 1000 });
     try {
-      const start = await send(`${other.proxyUrl}/smartid/sign.json`, 'POST', { type: 'asice', code: '30303039914', country: 'LT', asice: { files: [{ name: 'a.txt', content: b64('a') }] } });
+      const start = await send(`${other.proxyUrl}/smartid/sign.json`, 'POST', {
+        type: 'asice',
+        code: '30303039914',
+        country: 'LT',
+        asice: { files: [{ name: 'a.txt', content: b64('a') }] },
+      });
       other.clock.advance(1000);
       const foreign = await send(`${other.proxyUrl}/smartid/sign/status/${start.json.token}.json`, 'POST', {});
       const chain = await validate(Buffer.from(foreign.json.file.content, 'base64'), 'foreign.asice');
@@ -137,7 +165,15 @@ describe('sandbox: XAdES in ASiC-E, BDOC and ADOC, checked with xmlsec1 and unzi
     const { root, names } = extract(signed);
     assert.equal(names[0], 'mimetype');
     assert.equal(readFileSync(join(root, 'mimetype'), 'utf8'), 'application/vnd.lt.archyvai.adoc-2008');
-    for (const name of ['contract.pdf', 'metadata/unsignableMetadata0.xml', 'metadata/signableMetadata0.xml', 'metadata/signableMetadata1.xml', 'META-INF/relations.xml', 'META-INF/manifest.xml', 'META-INF/signatures/signatures0.xml']) {
+    for (const name of [
+      'contract.pdf',
+      'metadata/unsignableMetadata0.xml',
+      'metadata/signableMetadata0.xml',
+      'metadata/signableMetadata1.xml',
+      'META-INF/relations.xml',
+      'META-INF/manifest.xml',
+      'META-INF/signatures/signatures0.xml',
+    ]) {
       assert.ok(names.includes(name), `${name} is in the container`);
     }
     assert.match(readFileSync(join(root, 'metadata/unsignableMetadata0.xml'), 'utf8'), /<standardVersion>ADOC-V1\.0<\/standardVersion>/);

@@ -25,7 +25,10 @@ export interface Impostor {
 /** What the impostor does to a start by default: a Mobile-ID file signing goes to the other person. */
 const toOtherPerson = (path: string, body: Record<string, unknown>) => (/\/mobile\/sign\.json$/.test(path) ? { ...body, ...OTHER_PERSON } : body);
 
-export async function startImpostor(accessToken: string, change: (path: string, body: Record<string, unknown>) => Record<string, unknown> = toOtherPerson): Promise<Impostor> {
+export async function startImpostor(
+  accessToken: string,
+  change: (path: string, body: Record<string, unknown>) => Record<string, unknown> = toOtherPerson,
+): Promise<Impostor> {
   const sandbox = new Sandbox({ accessToken, answerAfterMs: 0 });
   const servers: Server[] = [createServer(sandbox.handle)];
   const listen = async (server: Server) => {
@@ -63,10 +66,19 @@ export function signThrough(proxyUrl: string): Promise<{ status: number; json: R
 }
 
 /** A file signing through a proxy as a browser makes it (its cookie kept), polled until it ends: the last answer. */
-export async function signingThrough(proxyUrl: string, path: string, statusPath: string, body: Record<string, unknown>): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function signingThrough(
+  proxyUrl: string,
+  path: string,
+  statusPath: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   let cookie = '';
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${proxyUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    const response = await fetch(`${proxyUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
     const set = response.headers.getSetCookie()[0];
     if (set) cookie = set.split(';')[0]!;
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
@@ -83,7 +95,13 @@ export async function signingThrough(proxyUrl: string, path: string, statusPath:
 /** A file the sandbox at `sandboxUrl` signed by Smart-ID when asked directly (no proxy): its bytes. */
 export async function signedDirectly(sandboxUrl: string, accessToken: string, body: Record<string, unknown>): Promise<Buffer> {
   const post = async (path: string, sent: object) =>
-    (await (await fetch(`${sandboxUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...sent, access_token: accessToken }) })).json()) as Record<string, any>;
+    (await (
+      await fetch(`${sandboxUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...sent, access_token: accessToken }),
+      })
+    ).json()) as Record<string, any>;
   const start = await post('/smartid/sign.json', body);
   for (let i = 0; i < 40; i++) {
     const done = await post(`/smartid/sign/status/${String(start['token'])}.json`, {});
@@ -120,17 +138,31 @@ export async function countryAndAddedSignatureHold(
   try {
     const pdf = await proxyFor(impostor.url);
     const sameDigits = await signingThrough(pdf.url, '/smartid/sign.json', '/smartid/sign/status/', { ...ESTONIAN, ...SIGN_PDF });
-    if (sameDigits.status !== 403 || sameDigits.json['proxy_error'] !== 'signer-mismatch') throw new Error(`the Lithuanian signature was handed over: ${JSON.stringify(sameDigits.json).slice(0, 200)}`);
-    if (!/a finished smartIdSignStatus was signed by another person than the signer: not handed over/.test(pdf.log())) throw new Error(`not in the log: ${pdf.log().slice(-500)}`);
+    if (sameDigits.status !== 403 || sameDigits.json['proxy_error'] !== 'signer-mismatch')
+      throw new Error(`the Lithuanian signature was handed over: ${JSON.stringify(sameDigits.json).slice(0, 200)}`);
+    if (!/a finished smartIdSignStatus was signed by another person than the signer: not handed over/.test(pdf.log()))
+      throw new Error(`not in the log: ${pdf.log().slice(-500)}`);
     const asice = (content: Buffer) => ({ type: 'asice', asice: { files: [{ name: 'terms.asice', content: content.toString('base64') }] } });
     const terms = { type: 'asice', asice: { files: [{ name: 'terms.txt', content: Buffer.from('The terms.').toString('base64') }] } };
     // the signer's own old signature planted as signatures9.xml; the service signs as the Lithuanian person
-    const planted = renamedEntry(await signedDirectly(impostor.honest, accessToken, { ...ESTONIAN, ...terms }), 'META-INF/signatures0.xml', 'META-INF/signatures9.xml');
+    const planted = renamedEntry(
+      await signedDirectly(impostor.honest, accessToken, { ...ESTONIAN, ...terms }),
+      'META-INF/signatures0.xml',
+      'META-INF/signatures9.xml',
+    );
     const fooled = await signingThrough((await proxyFor(impostor.url)).url, '/smartid/sign.json', '/smartid/sign/status/', { ...ESTONIAN, ...asice(planted) });
-    if (fooled.status !== 403 || fooled.json['proxy_error'] !== 'signer-mismatch') throw new Error(`a planted entry decided the check: ${JSON.stringify(fooled.json).slice(0, 200)}`);
+    if (fooled.status !== 403 || fooled.json['proxy_error'] !== 'signer-mismatch')
+      throw new Error(`a planted entry decided the check: ${JSON.stringify(fooled.json).slice(0, 200)}`);
     // somebody else's signatures9.xml in an honest upload: the person's own signing is theirs
-    const theirs = renamedEntry(await signedDirectly(impostor.honest, accessToken, { code: '30303039914', country: 'LT', ...terms }), 'META-INF/signatures0.xml', 'META-INF/signatures9.xml');
-    const honest = await signingThrough((await proxyFor(impostor.honest)).url, '/smartid/sign.json', '/smartid/sign/status/', { ...ESTONIAN, ...asice(theirs) });
+    const theirs = renamedEntry(
+      await signedDirectly(impostor.honest, accessToken, { code: '30303039914', country: 'LT', ...terms }),
+      'META-INF/signatures0.xml',
+      'META-INF/signatures9.xml',
+    );
+    const honest = await signingThrough((await proxyFor(impostor.honest)).url, '/smartid/sign.json', '/smartid/sign/status/', {
+      ...ESTONIAN,
+      ...asice(theirs),
+    });
     if (honest.json['status'] !== 'ok') throw new Error(`the person's own signing was refused: ${JSON.stringify(honest.json).slice(0, 200)}`);
   } finally {
     await impostor.close();
@@ -156,18 +188,26 @@ export async function visitorIsMintedAndDigested(
   try {
     const proxy = await proxyFor(`http://127.0.0.1:${(service.address() as AddressInfo).port}`, token);
     const start = (cookie?: string) =>
-      fetch(`${proxy.url}/smartid/login.json`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ code: '40504040001', country: 'EE' }) });
+      fetch(`${proxy.url}/smartid/login.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+      });
     const minted = (await start()).headers.getSetCookie()[0]?.split(';')[0] ?? '';
     if (!/^esign-visitor=[A-Za-z0-9_-]{46}$/.test(minted)) throw new Error(`no visitor id minted: ${minted}`);
     const planted = `esign-visitor=${'A'.repeat(46)}`;
     const replaced = (await start(planted)).headers.getSetCookie()[0]?.split(';')[0] ?? '';
     if (replaced === planted || !/^esign-visitor=[A-Za-z0-9_-]{46}$/.test(replaced)) throw new Error(`a planted id was not replaced: ${replaced}`);
     if ((await start(minted)).headers.getSetCookie().length) throw new Error('its own id was replaced');
-    const digestOf = (cookie: string) => createHmac('sha256', token).update(`visitor:${cookie.split('=')[1]!}`).digest('hex');
+    const digestOf = (cookie: string) =>
+      createHmac('sha256', token)
+        .update(`visitor:${cookie.split('=')[1]!}`)
+        .digest('hex');
     const seen = await visitorsOfStarts();
     const expected = [digestOf(minted), digestOf(replaced), digestOf(minted)];
-    if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Error(`the events' visitors ${JSON.stringify(seen)}, not the keyed digests ${JSON.stringify(expected)}`);
-    if (proxy.log().includes(minted.split('=')[1]!)) throw new Error('the cookie\'s value is in a log line');
+    if (JSON.stringify(seen) !== JSON.stringify(expected))
+      throw new Error(`the events' visitors ${JSON.stringify(seen)}, not the keyed digests ${JSON.stringify(expected)}`);
+    if (proxy.log().includes(minted.split('=')[1]!)) throw new Error("the cookie's value is in a log line");
   } finally {
     service.closeAllConnections();
     await new Promise((resolve) => service.close(resolve));
@@ -183,15 +223,25 @@ export async function loginRotatesVisitor(proxyFor: (serviceUrl: string) => Prom
   let starts = 0;
   const service = createServer((req, res) => {
     req.resume();
-    const answer = req.url?.includes('/status/') ? { status: 'ok', person: { code: '40504040001', country: 'EE', name: 'OK', surname: 'TESTNUMBER' } } : { status: 'ok', token: ++starts === 1 ? 'login-token' : `other-token-${starts}`, control_code: '1234' };
+    const answer = req.url?.includes('/status/')
+      ? { status: 'ok', person: { code: '40504040001', country: 'EE', name: 'OK', surname: 'TESTNUMBER' } }
+      : { status: 'ok', token: ++starts === 1 ? 'login-token' : `other-token-${starts}`, control_code: '1234' };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
   try {
     const proxy = await proxyFor(`http://127.0.0.1:${(service.address() as AddressInfo).port}`);
     const post = (path: string, cookie = '') =>
-      fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(path.includes('/status/') ? {} : { code: '40504040001', country: 'EE' }) });
-    const visitorOf = (answer: Response) => answer.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('esign-visitor=')) ?? '';
+      fetch(`${proxy.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(path.includes('/status/') ? {} : { code: '40504040001', country: 'EE' }),
+      });
+    const visitorOf = (answer: Response) =>
+      answer.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0]!)
+        .find((pair) => pair.startsWith('esign-visitor=')) ?? '';
     const before = visitorOf(await post('/smartid/login.json'));
     const stranger = visitorOf(await post('/smartid/login.json'));
     const pause = () => new Promise((resolve) => setTimeout(resolve, 600)); // the proxies' floor between two polls of a session
@@ -199,7 +249,7 @@ export async function loginRotatesVisitor(proxyFor: (serviceUrl: string) => Prom
     const after = visitorOf(ended);
     assert.equal(ended.status, 200);
     assert.equal(((await ended.json()) as { status: string }).status, 'ok');
-    assert.match(after, /^esign-visitor=[A-Za-z0-9_-]{46}$/, 'the login\'s answer sets a new visitor id');
+    assert.match(after, /^esign-visitor=[A-Za-z0-9_-]{46}$/, "the login's answer sets a new visitor id");
     assert.notEqual(after, before);
     await pause();
     const late = await post('/smartid/status/login-token.json', before);

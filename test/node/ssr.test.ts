@@ -52,9 +52,13 @@ describe('server rendering with @lit-labs/ssr', () => {
     lt = await loadStrings('lt');
   });
 
-  it('every element renders in the page\'s language, words and no string keys', () => {
+  it("every element renders in the page's language, words and no string keys", () => {
     assert.ok(tags.length >= 12 && Object.keys(TEMPLATES).every((tag) => tags.includes(tag)), tags.join(', '));
-    const keyPattern = new RegExp(`(^|\\s)(${Object.keys(en).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(\\s|$)`);
+    const keyPattern = new RegExp(
+      `(^|\\s)(${Object.keys(en)
+        .map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|')})(\\s|$)`,
+    );
     for (const tag of tags) {
       const markup = TEMPLATES[tag] ?? `<${tag} endpoint="/esign"></${tag}>`;
       for (const lang of ['lt', 'en'] as const) {
@@ -68,12 +72,18 @@ describe('server rendering with @lit-labs/ssr', () => {
   });
 
   it('the login renders the chosen channel checked and the other not, with the words of lt and en', () => {
-    for (const [lang, strings] of [['lt', lt], ['en', en]] as const) {
+    for (const [lang, strings] of [
+      ['lt', lt],
+      ['en', en],
+    ] as const) {
       const output = renderToString(TEMPLATES['esign-identify']!, lang);
       const radios = [...output.matchAll(/<input type="radio" name="channel" value="(\w+)"([^>]*)>/g)].map((m) => ({ value: m[1], attributes: m[2] ?? '' }));
       assert.deepEqual(
         radios.map((r) => [r.value, /\schecked(\s|=|\/|$)/.test(r.attributes)]),
-        [['smartid', true], ['mobile', false]],
+        [
+          ['smartid', true],
+          ['mobile', false],
+        ],
       );
       assert.doesNotMatch(output, /checked="false"/);
       const text = visibleText(output);

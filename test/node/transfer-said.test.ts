@@ -8,7 +8,10 @@ import { lv } from '../../src/i18n/lv.js';
 // What a screen reader is told of a document on its way: the send once with its size, half way once
 // more when it has taken 10 s or more; nothing while it is read, nothing for each step of the bar.
 
-const words = (strings: Record<string, string>) => (key: string, params: Record<string, string> = {}) => strings[key]!.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
+const words =
+  (strings: Record<string, string>) =>
+  (key: string, params: Record<string, string> = {}) =>
+    strings[key]!.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
 
 describe('a document on its way, said', () => {
   it('once as the send begins, with its size; once more at half way of a long send; nothing while read', () => {

@@ -26,7 +26,7 @@ async function devServer(plugin: ReturnType<typeof esign>): Promise<{ url: strin
 }
 
 describe('esign-elements/vite', () => {
-  it('in development without a service: the proxy in front of the sandbox, signing pages on the dev server\'s address', async () => {
+  it("in development without a service: the proxy in front of the sandbox, signing pages on the dev server's address", async () => {
     const { url } = await devServer(esign({ operations: 'all', authorize: () => true, rateLimit: false, sandbox: { answerAfterMs: 0 } }));
     // the host's own pages still come from Vite
     assert.match(await (await fetch(`${url}/`)).text(), /host app/);
@@ -54,7 +54,12 @@ describe('esign-elements/vite', () => {
     assert.match(script.headers.get('content-type') ?? '', /javascript/);
     const file = await fetch(`${url}${invitation.pathname}/document`);
     assert.equal(file.status, 200);
-    assert.equal(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
     // what the plugin does not own is Vite's
     assert.match(await (await fetch(`${url}/sign/not-a-token!`)).text(), /host app/);
   });
@@ -81,15 +86,33 @@ describe('esign-elements/vite', () => {
     const stack = await startStack();
     try {
       writeFileSync(join(root, 'dist-marker'), '');
-      const withService = await preview({ root, configFile: false, logLevel: 'silent', build: { outDir: root }, plugins: [esign({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN })], preview: { port: 0, host: '127.0.0.1' } });
+      const withService = await preview({
+        root,
+        configFile: false,
+        logLevel: 'silent',
+        build: { outDir: root },
+        plugins: [esign({ baseUrl: stack.sandboxUrl, accessToken: ACCESS_TOKEN })],
+        preview: { port: 0, host: '127.0.0.1' },
+      });
       servers.push(withService);
       const port = (withService.httpServer.address() as { port: number }).port;
       const login = await send(`http://127.0.0.1:${port}/esign/smartid/login.json`, 'POST', { code: '40504040001', country: 'LT' });
       assert.equal(login.json.status, 'ok');
-      const without = await preview({ root, configFile: false, logLevel: 'silent', build: { outDir: root }, plugins: [esign()], preview: { port: 0, host: '127.0.0.1' } });
+      const without = await preview({
+        root,
+        configFile: false,
+        logLevel: 'silent',
+        build: { outDir: root },
+        plugins: [esign()],
+        preview: { port: 0, host: '127.0.0.1' },
+      });
       servers.push(without);
       const bare = (without.httpServer.address() as { port: number }).port;
-      const refused = await fetch(`http://127.0.0.1:${bare}/esign/smartid/login.json`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const refused = await fetch(`http://127.0.0.1:${bare}/esign/smartid/login.json`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.notEqual(refused.status, 200);
       assert.doesNotMatch(await refused.text(), /"token"/);
     } finally {

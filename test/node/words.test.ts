@@ -19,7 +19,10 @@ const FORM = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
 
 /** Each plural in a string: its argument and its forms by category. */
 function plurals(text: string): { arg: string; forms: Map<string, string> }[] {
-  return [...text.matchAll(PLURAL)].map(([, arg, body]) => ({ arg: arg!, forms: new Map([...body!.matchAll(FORM)].map(([, category, form]) => [category!, form!])) }));
+  return [...text.matchAll(PLURAL)].map(([, arg, body]) => ({
+    arg: arg!,
+    forms: new Map([...body!.matchAll(FORM)].map(([, category, form]) => [category!, form!])),
+  }));
 }
 
 /** The arguments English counts with a plural: a number said with a noun. */
@@ -40,7 +43,8 @@ describe('the words in five languages', () => {
         for (const { forms } of plurals(text)) {
           checked++;
           for (const category of categories) assert.ok(forms.has(category), `${key}: no "${category}" form in ${text}`);
-          for (const category of forms.keys()) if (!category.startsWith('=')) assert.ok(categories.includes(category as Intl.LDMLPluralRule), `${key}: "${category}" is no ${lang} category`);
+          for (const category of forms.keys())
+            if (!category.startsWith('=')) assert.ok(categories.includes(category as Intl.LDMLPluralRule), `${key}: "${category}" is no ${lang} category`);
         }
       }
       assert.ok(checked >= 6, `${lang} has its plurals`);
@@ -84,7 +88,8 @@ describe('the words in five languages', () => {
     assert.match(ru['level.AdESig'], /^Усовершенствованная /);
     assert.match(ru['level.AdESig-QC'], /^Усовершенствованная /);
     // "Drošs" and "Усиленная" name the qualified level in Latvian and Russian usage
-    for (const words of [lv, ru]) for (const [key, text] of Object.entries(words)) if (key.startsWith('level.AdESig')) assert.doesNotMatch(text, /Drošs|Усиленн/, key);
+    for (const words of [lv, ru])
+      for (const [key, text] of Object.entries(words)) if (key.startsWith('level.AdESig')) assert.doesNotMatch(text, /Drošs|Усиленн/, key);
   });
 
   it('et: one voice: no "I" or "we" (impersonal forms), one word for a site, the buttons in the familiar imperative', () => {
@@ -92,14 +97,16 @@ describe('the words in five languages', () => {
       assert.doesNotMatch(text, /\b(Alustan|Ootan|Laadin|Loon|Kontrollin|Valmistan|Proovime|proovime|Ootame)\b/, `${key}: ${text}`);
       assert.doesNotMatch(text, /\bsai(t|di|dil|dile)\b/i, `${key}: "veebileht", not "sait": ${text}`);
     }
-    const buttons = Object.entries(et).filter(([key]) => /^action\.|\.submit$|\.download$|^sign\.pick|^signers\.(invite|refresh)$|^preview\.(show|open)$/.test(key));
+    const buttons = Object.entries(et).filter(([key]) =>
+      /^action\.|\.submit$|\.download$|^sign\.pick|^signers\.(invite|refresh)$|^preview\.(show|open)$/.test(key),
+    );
     assert.ok(buttons.length >= 10);
     for (const [key, text] of buttons) assert.doesNotMatch(text.split(' ')[0]!, /(ge|ke)$/, `${key}: a button says "${text}"`);
     // the partitive after "kasuta": "Kasuta hoopis Mobiil-ID-d"
     assert.equal(translate('et', 'action.use-channel', { channel: 'Mobiil-ID' }).replace(/\u2011/g, '-'), 'Kasuta hoopis Mobiil-ID-d');
   });
 
-  it('lv: no participle that only fits a man in the signers\' words', () => {
+  it("lv: no participle that only fits a man in the signers' words", () => {
     for (const [key, text] of Object.entries(lv)) {
       if (!key.startsWith('signers.') && !key.startsWith('sign-status.')) continue;
       assert.doesNotMatch(text, /\p{L}+(ījis|ājis|cies)(?!\p{L})|(uzaicināts|noņemts|atjaunots)(?!\p{L})/iu, `${key}: ${text}`);
@@ -162,10 +169,11 @@ describe('the words in five languages', () => {
   it('the certificate of an issuer off the trusted list is said so, never the issuer called untrustworthy (lv, et, as lt and ru say it)', () => {
     assert.match(lv['sub.NO_CERTIFICATE_CHAIN_FOUND'], /uzticamo sarakstā/u);
     assert.match(et['sub.NO_CERTIFICATE_CHAIN_FOUND'], /usaldusnimekirjas/u);
-    for (const text of [lv['sub.NO_CERTIFICATE_CHAIN_FOUND'], et['sub.NO_CERTIFICATE_CHAIN_FOUND']]) assert.doesNotMatch(text, /no uzticama izdevēja|usaldusväärselt väljaandjalt/u);
+    for (const text of [lv['sub.NO_CERTIFICATE_CHAIN_FOUND'], et['sub.NO_CERTIFICATE_CHAIN_FOUND']])
+      assert.doesNotMatch(text, /no uzticama izdevēja|usaldusväärselt väljaandjalt/u);
   });
 
-  it('the waiting detail is said as one sentence: the person\'s code or phone a phrase of it, no field label with its capital', () => {
+  it("the waiting detail is said as one sentence: the person's code or phone a phrase of it, no field label with its capital", () => {
     for (const lang of LANGUAGES) {
       for (const key of ['status.spoken-code', 'status.spoken-phone'] as const) {
         const text = WORDS[lang][key];

@@ -12,7 +12,10 @@ import '../../src/define.js';
 // on the server an element sees no ancestors: a language other than English is given on the element
 export const SSR_PAGES: Record<string, { lang: 'lt' | 'en'; markup: string }> = {
   'identify-en': { lang: 'en', markup: '<esign-identify endpoint="/esign" poll-interval="100" channels="smartid mobile"></esign-identify>' },
-  'identify-lt': { lang: 'lt', markup: '<esign-identify lang="lt" endpoint="/esign" poll-interval="100" channels="mobile smartid" channel="mobile"></esign-identify>' },
+  'identify-lt': {
+    lang: 'lt',
+    markup: '<esign-identify lang="lt" endpoint="/esign" poll-interval="100" channels="mobile smartid" channel="mobile"></esign-identify>',
+  },
 };
 
 const pages: Record<string, string> = {};

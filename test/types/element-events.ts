@@ -13,6 +13,11 @@ export abstract class LoggedSign extends EsignSessionElement<{ ok: true }, 'sign
       void raw.code;
       return { ok: true };
     },
+    // said once the session is a success: the detail as finish made it
+    announce: (detail) => {
+      const ok: true = detail.ok;
+      void ok;
+    },
   };
 
   announce(): void {

@@ -74,7 +74,7 @@ export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRo
   // logged in first: the checks sign as that person, with that browser's cookies
   const signer = options.signer ?? options.login;
   // a sandbox made with probe: true has its probe
-  if (!sandbox.probe) throw new Error('the check\'s sandbox has no probe');
+  if (!sandbox.probe) throw new Error("the check's sandbox has no probe");
   const prober = createProber(signer ? { ...options, signer } : options, accessToken, sandbox.probe);
   prober.eventsFrom = await eventsMark(options.events);
   try {
@@ -127,7 +127,10 @@ async function logIn(prober: Prober, person: { code: string; country: string }):
 
 export function checkTable(rows: CheckRow[]): string {
   const lines = ['| rule | result |', '|---|---|'];
-  for (const row of rows) lines.push(`| ${row.rule} | ${row.skipped ? `skipped: ${row.skipped}` : row.ok ? 'pass' : `FAIL: ${row.evidence?.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`} |`);
+  for (const row of rows)
+    lines.push(
+      `| ${row.rule} | ${row.skipped ? `skipped: ${row.skipped}` : row.ok ? 'pass' : `FAIL: ${row.evidence?.replace(/\|/g, '\\|').replace(/\n/g, ' ')}`} |`,
+    );
   const failed = rows.filter((row) => !row.ok).length;
   const skipped = rows.filter((row) => row.skipped).length;
   lines.push('', `${rows.length - failed - skipped} passed, ${failed} failed, ${skipped} skipped`);

@@ -64,12 +64,12 @@ export async function runCheckProxy(args: string[]): Promise<number> {
   }
   const signer = values.signer ? signerOf(values.signer) : undefined;
   if (signer === null) {
-    console.error('--signer needs the person\'s code and country (LT, LV or EE), e.g. --signer 40504040001,EE: the same digits in two countries are two people');
+    console.error("--signer needs the person's code and country (LT, LV or EE), e.g. --signer 40504040001,EE: the same digits in two countries are two people");
     return 2;
   }
   const login = values.login ? signerOf(values.login) : undefined;
   if (login === null) {
-    console.error('--login needs a sandbox person\'s code and country (LT, LV or EE), e.g. --login 30303039914,LT');
+    console.error("--login needs a sandbox person's code and country (LT, LV or EE), e.g. --login 30303039914,LT");
     return 2;
   }
   const log = values.json ? (line: string) => console.error(line) : (line: string) => console.log(line);

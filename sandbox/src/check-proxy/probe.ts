@@ -41,7 +41,7 @@ export class Probe {
       // a result hook's report, not a request of the service's
       try {
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- each field is checked below before use
-  const mark = JSON.parse(body.toString('utf8')) as { token?: unknown; at?: unknown };
+        const mark = JSON.parse(body.toString('utf8')) as { token?: unknown; at?: unknown };
         if (typeof mark.token === 'string' && (mark.at === 'start' || mark.at === 'end')) {
           this.hookMarks.push({ token: mark.token, at: mark.at, when: Date.now() });
           this.#refuseThis = mark.at === 'start' && this.refuseResults.has(mark.token);
@@ -73,7 +73,8 @@ export class Probe {
     const session = '{"status":"ok","token":"0b0e0000-0000-4000-8000-0000000000aa","control_code":"1234"';
     if (mode === 'echo-plain') res.writeHead(200, { 'content-type': 'application/json' }).end(`${session},"echo":"you sent ${token}"}`);
     else if (mode === 'echo-escaped') res.writeHead(200, { 'content-type': 'application/json' }).end(`${session},"echo":"${escaped}","${escaped}":true}`);
-    else if (mode === 'token-header') res.writeHead(200, { 'content-type': 'application/json', 'x-access-token': token, 'set-cookie': `t=${token}` }).end(`${session}}`);
+    else if (mode === 'token-header')
+      res.writeHead(200, { 'content-type': 'application/json', 'x-access-token': token, 'set-cookie': `t=${token}` }).end(`${session}}`);
     else res.writeHead(307, { location: `http://${req.headers.host ?? '127.0.0.1'}/__probe/trap` }).end();
     return true;
   }

@@ -82,7 +82,7 @@ export class DocumentStore {
       for (const file of readdirSync(this.#dir)) {
         if (!file.endsWith('.json')) continue;
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a document the sandbox wrote itself into its own folder
-    const doc = JSON.parse(readFileSync(join(this.#dir, file), 'utf8')) as StoredDocument;
+        const doc = JSON.parse(readFileSync(join(this.#dir, file), 'utf8')) as StoredDocument;
         this.#documents.set(doc.uuid, doc);
       }
     }
@@ -170,7 +170,8 @@ export class DocumentStore {
     const access = fields.oneOf('access', ['public', 'private'] as const, 'invalidAccess', true);
     const file = recordOf(fields.body['file']);
     if (!file) fields.invalid('file', 'required');
-    const filename = typeof file['filename'] === 'string' && file['filename'].length <= MAX_FILE_NAME ? file['filename'] : fields.invalid('file.filename', 'required');
+    const filename =
+      typeof file['filename'] === 'string' && file['filename'].length <= MAX_FILE_NAME ? file['filename'] : fields.invalid('file.filename', 'required');
     const extension = filename.split('.').pop()?.toLowerCase() ?? '';
     if (!filename.includes('.') || !ALLOWED_TYPES.includes(extension)) fields.fail('fileType', {}, 0);
     const bytes = decodeBase64(file['content']);
@@ -280,7 +281,8 @@ export class DocumentStore {
     if (file !== undefined) {
       const content = decodeBase64(file?.['content']);
       const filename = file?.['filename'];
-      if (typeof filename !== 'string' || !filename || filename.length > MAX_FILE_NAME || !content || content.length === 0) fields.invalid('file', 'invalidFile');
+      if (typeof filename !== 'string' || !filename || filename.length > MAX_FILE_NAME || !content || content.length === 0)
+        fields.invalid('file', 'invalidFile');
       replacement = { filename, content };
     }
     const rawSigners = fields.body['signers'];

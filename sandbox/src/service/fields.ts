@@ -119,7 +119,6 @@ export class Fields {
   }
 }
 
-
 // a plain character class: a grouped, repeated pattern overflows the regex stack on large files
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -130,4 +129,3 @@ export function decodeBase64(value: unknown): Uint8Array | null {
   if (compact.length % 4 !== 0 || !BASE64.test(compact)) return null;
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
-

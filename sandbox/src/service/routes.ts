@@ -6,13 +6,30 @@ import type { Locale } from '../types.js';
  */
 
 export type RouteId =
-  | 'mobileLogin' | 'smartIdLogin' | 'mobileLoginStatus' | 'smartIdLoginStatus'
-  | 'mobileSign' | 'smartIdSign' | 'mobileSignStatus' | 'smartIdSignStatus'
-  | 'mobileHashSign' | 'smartIdHashSign' | 'mobileHashSignStatus' | 'smartIdHashSignStatus'
-  | 'removeMobileSession' | 'removeSmartIdSession'
-  | 'uploadDocument' | 'inviteSigner' | 'validateDocument' | 'removeDocument'
-  | 'generateTemporarySigningLink' | 'removeTemporarySigner' | 'listSigners'
-  | 'checkDocumentStatus' | 'downloadDocument' | 'validateFile';
+  | 'mobileLogin'
+  | 'smartIdLogin'
+  | 'mobileLoginStatus'
+  | 'smartIdLoginStatus'
+  | 'mobileSign'
+  | 'smartIdSign'
+  | 'mobileSignStatus'
+  | 'smartIdSignStatus'
+  | 'mobileHashSign'
+  | 'smartIdHashSign'
+  | 'mobileHashSignStatus'
+  | 'smartIdHashSignStatus'
+  | 'removeMobileSession'
+  | 'removeSmartIdSession'
+  | 'uploadDocument'
+  | 'inviteSigner'
+  | 'validateDocument'
+  | 'removeDocument'
+  | 'generateTemporarySigningLink'
+  | 'removeTemporarySigner'
+  | 'listSigners'
+  | 'checkDocumentStatus'
+  | 'downloadDocument'
+  | 'validateFile';
 
 interface RouteSpec {
   id: RouteId;

@@ -85,7 +85,7 @@ const GSM_DEFAULT = new Set([
   ...'èΛ¤4DTdt',
   ...'éΩ%5EUeu',
   ...'ùΠ&6FVfv',
-  ...'ìΨ\'7GWgw',
+  ..."ìΨ'7GWgw",
   ...'òΣ(8HXhx',
   ...'ÇΘ)9IYiy',
   ...'\nΞ*:JZjz',

@@ -191,12 +191,7 @@ export class SessionStore {
 
   #readFiles(fields: Fields): NonNullable<Session['sign']> {
     const type = fields.oneOf('type', FILE_TYPES, 'invalidType', true);
-    const position = fields.oneOf(
-      'signature_position',
-      ['auto', 'left_top', 'left_bottom', 'right_top', 'right_bottom'] as const,
-      'invalidPosition',
-      false,
-    );
+    const position = fields.oneOf('signature_position', ['auto', 'left_top', 'left_bottom', 'right_top', 'right_bottom'] as const, 'invalidPosition', false);
     const page = fields.oneOf('signature_page', ['first_page', 'last_page'] as const, 'invalidPage', false);
     const container = fields.body[type];
     if (container === undefined) fields.invalid(type, 'fileMissing');
@@ -235,11 +230,15 @@ export class SessionStore {
       session.result = await this.#result(session, persona, fields);
       const file = (session.result as { file?: { name: string; content: string } }).file;
       if (session.origin && file) {
-        this.onSigned?.(session.origin, { name: file.name, bytes: new Uint8Array(Buffer.from(file.content, 'base64')) }, {
-          name: persona.givenName,
-          surname: persona.surname,
-          code: session.code,
-        });
+        this.onSigned?.(
+          session.origin,
+          { name: file.name, bytes: new Uint8Array(Buffer.from(file.content, 'base64')) },
+          {
+            name: persona.givenName,
+            surname: persona.surname,
+            code: session.code,
+          },
+        );
       }
     }
     return session.result;

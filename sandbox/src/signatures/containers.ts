@@ -91,7 +91,12 @@ async function signAsic(type: 'asice' | 'bdoc', files: NamedBytes[], signer: Con
   if (!entries) {
     entries = { mimetype: strToU8(MIMETYPES.asic) };
     for (const file of files) entries[file.name] = file.bytes;
-    entries['META-INF/manifest.xml'] = strToU8(manifest(MIMETYPES.asic, files.map((f) => [f.name, mediaType(f.name)])));
+    entries['META-INF/manifest.xml'] = strToU8(
+      manifest(
+        MIMETYPES.asic,
+        files.map((f) => [f.name, mediaType(f.name)]),
+      ),
+    );
   }
   const dataFiles = Object.keys(entries).filter((path) => path !== 'mimetype' && !path.startsWith('META-INF/') && !path.endsWith('/'));
   const existing = Object.keys(entries).filter((path) => /^META-INF\/signatures\d+\.xml$/.test(path)).length;
@@ -132,8 +137,13 @@ async function signAdoc(files: NamedBytes[], signer: ContainerSigner, time: Date
     `<?xml version="1.0" encoding="UTF-8"?>\n<metadata xmlns="${ADOC_SIGNABLE}"><signature><id>${id}</id><signingTime>${time.toISOString()}</signingTime><purpose>Signing</purpose><signer>${escapeXml(signer.name)}</signer></signature></metadata>\n`,
   );
   const appendices = Object.keys(entries).filter((p) => p !== main && p !== 'mimetype' && !p.includes('/'));
-  const signables = Object.keys(entries).filter((p) => /^metadata\/signableMetadata\d+\.xml$/.test(p)).sort();
-  const signatureFiles = [...Object.keys(entries).filter((p) => /^META-INF\/signatures\/signatures\d+\.xml$/.test(p)), `META-INF/signatures/signatures${existing}.xml`];
+  const signables = Object.keys(entries)
+    .filter((p) => /^metadata\/signableMetadata\d+\.xml$/.test(p))
+    .sort();
+  const signatureFiles = [
+    ...Object.keys(entries).filter((p) => /^META-INF\/signatures\/signatures\d+\.xml$/.test(p)),
+    `META-INF/signatures/signatures${existing}.xml`,
+  ];
   entries['META-INF/relations.xml'] = strToU8(
     `<?xml version="1.0" encoding="UTF-8"?>\n<relationships xmlns="${ADOC_RELATIONS}">\n  <sourcePart full-path="/">\n` +
       `    <relationship type="content/main" full-path="${escapeXml(main)}"/>\n` +

@@ -34,7 +34,10 @@ export interface PadesOptions {
 export class UnreadablePdfError extends Error {}
 
 function pdfString(text: string): string {
-  return `(${text.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/[\\()]/g, '\\$&')})`;
+  return `(${text
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/[\\()]/g, '\\$&')})`;
 }
 
 function pdfDate(date: Date): string {
@@ -97,9 +100,7 @@ function withField(pdf: PdfFile, catalog: string, fieldRef: string, objects: Map
   if (inline) {
     const start = catalog.indexOf('<<', inline.index + 1);
     const form = dictionaryAt(catalog, start);
-    const updated = /\/Fields\s*\[/.test(form)
-      ? form.replace(/\/Fields\s*\[/, `/Fields [${fieldRef} `)
-      : `${form.slice(0, -2)} /Fields [${fieldRef}] >>`;
+    const updated = /\/Fields\s*\[/.test(form) ? form.replace(/\/Fields\s*\[/, `/Fields [${fieldRef} `) : `${form.slice(0, -2)} /Fields [${fieldRef}] >>`;
     return catalog.replace(form, /\/SigFlags/.test(updated) ? updated : `${updated.slice(0, -2)} /SigFlags 3 >>`);
   }
   const indirect = /\/AcroForm\s+(\d+)\s+(\d+)\s+R/.exec(catalog);
@@ -194,6 +195,14 @@ export async function padesSign(bytes: Uint8Array, signer: PadesSigner, options:
   const digest = createHash('sha256').update(out.subarray(0, contentsStart)).update(out.subarray(contentsEnd)).digest();
   const signature = await cms(signer, new Uint8Array(digest));
   if (signature.length > CONTENTS_BYTES) throw new Error('signature larger than its reserved room');
-  out.set(Buffer.from(Buffer.from(signature).toString('hex').padEnd(CONTENTS_BYTES * 2, '0'), 'latin1'), contentsStart + 1);
+  out.set(
+    Buffer.from(
+      Buffer.from(signature)
+        .toString('hex')
+        .padEnd(CONTENTS_BYTES * 2, '0'),
+      'latin1',
+    ),
+    contentsStart + 1,
+  );
   return out;
 }

@@ -30,10 +30,7 @@ function buildName(parts: NameParts): pkijs.RelativeDistinguishedNames {
         value: [
           new pkijs.AttributeTypeAndValue({
             type,
-            value:
-              type === OID.country || type === OID.serialNumber
-                ? new asn1js.PrintableString({ value })
-                : new asn1js.Utf8String({ value }),
+            value: type === OID.country || type === OID.serialNumber ? new asn1js.PrintableString({ value }) : new asn1js.Utf8String({ value }),
           }).toSchema(),
         ],
       }),
@@ -53,7 +50,7 @@ async function generateKeys(kind: KeyKind): Promise<CryptoKeyPair> {
     kind === 'ecdsa'
       ? { name: 'ECDSA', namedCurve: 'P-256' }
       : { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
-  return (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']));
+  return await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
 }
 
 async function issue(options: {

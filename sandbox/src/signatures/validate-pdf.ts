@@ -84,12 +84,15 @@ export async function pdfSignatures(bytes: Uint8Array, trust: TrustAnchors): Pro
     const signerInfo = signedData.signerInfos[0];
     const certificate = signedData.certificates?.find(
       (cert): cert is pkijs.Certificate =>
-        cert instanceof pkijs.Certificate &&
-        signerInfo?.sid instanceof pkijs.IssuerAndSerialNumber &&
-        cert.serialNumber.isEqual(signerInfo.sid.serialNumber),
+        cert instanceof pkijs.Certificate && signerInfo?.sid instanceof pkijs.IssuerAndSerialNumber && cert.serialNumber.isEqual(signerInfo.sid.serialNumber),
     );
     if (!signerInfo || !certificate) {
-      out.push({ ...base, indication: 'INDETERMINATE', subIndication: 'NO_SIGNING_CERTIFICATE_FOUND', errors: ['The signing certificate is not in the signature.'] });
+      out.push({
+        ...base,
+        indication: 'INDETERMINATE',
+        subIndication: 'NO_SIGNING_CERTIFICATE_FOUND',
+        errors: ['The signing certificate is not in the signature.'],
+      });
       continue;
     }
     base.signedBy = signerName(certificate);
@@ -104,7 +107,8 @@ export async function pdfSignatures(bytes: Uint8Array, trust: TrustAnchors): Pro
     }
     let verified = false;
     try {
-      verified = (await signedData.verify({ signer: 0, data: new Uint8Array(data).buffer, checkChain: false, extendedMode: true }, engine)).signatureVerified === true;
+      verified =
+        (await signedData.verify({ signer: 0, data: new Uint8Array(data).buffer, checkChain: false, extendedMode: true }, engine)).signatureVerified === true;
     } catch {
       verified = false;
     }
@@ -114,7 +118,12 @@ export async function pdfSignatures(bytes: Uint8Array, trust: TrustAnchors): Pro
     }
     if (!attributes.some((attr) => attr.type === SIGNING_CERTIFICATE_V2)) base.warnings = ['The signing-certificate-v2 attribute is missing.'];
     if (!chainsToSandbox(certificate.toSchema(true).toBER(false), trust)) {
-      out.push({ ...base, indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', errors: ['The certificate does not chain to the sandbox test CA.'] });
+      out.push({
+        ...base,
+        indication: 'INDETERMINATE',
+        subIndication: 'NO_CERTIFICATE_CHAIN_FOUND',
+        errors: ['The certificate does not chain to the sandbox test CA.'],
+      });
       continue;
     }
     out.push({

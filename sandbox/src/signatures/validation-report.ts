@@ -47,7 +47,11 @@ export async function validationReport(filename: string, bytes: Uint8Array, now:
     diagnosticData: {
       DocumentName: filename,
       ValidationDate: localIso(now),
-      Signatures: signatures.map((s) => ({ Id: s.id, SignatureFilename: filename, ClaimedSigningTime: s.signingTime ? new Date(Number(s.signingTime)).toISOString() : null })),
+      Signatures: signatures.map((s) => ({
+        Id: s.id,
+        SignatureFilename: filename,
+        ClaimedSigningTime: s.signingTime ? new Date(Number(s.signingTime)).toISOString() : null,
+      })),
       UsedCertificates: usedCertificatesReport(used, trust.root),
       UsedRevocations: [],
       UsedTimestamps: [],

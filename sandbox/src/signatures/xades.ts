@@ -58,7 +58,12 @@ function text(element: Element | undefined, localName: string, ns = DSIG): strin
 }
 
 function subjectName(certificate: X509Certificate): string {
-  const fields = Object.fromEntries(certificate.subject.split('\n').map((line) => { const [key = '', value = ''] = line.split(/=(.*)/s); return [key, value]; }));
+  const fields = Object.fromEntries(
+    certificate.subject.split('\n').map((line) => {
+      const [key = '', value = ''] = line.split(/=(.*)/s);
+      return [key, value];
+    }),
+  );
   const given = fields['GN'] ?? '';
   const surname = fields['SN'] ?? '';
   return given || surname ? `${given} ${surname}`.trim() : (fields['CN'] ?? '').replace(/\\,/g, ',');
@@ -96,7 +101,12 @@ export async function xadesVerify(
     try {
       certificate = new X509Certificate(Buffer.from(text(element, 'X509Certificate'), 'base64'));
     } catch {
-      out.push({ ...base, indication: 'INDETERMINATE', subIndication: 'NO_SIGNING_CERTIFICATE_FOUND', errors: ['The signing certificate is not in the signature.'] });
+      out.push({
+        ...base,
+        indication: 'INDETERMINATE',
+        subIndication: 'NO_SIGNING_CERTIFICATE_FOUND',
+        errors: ['The signing certificate is not in the signature.'],
+      });
       continue;
     }
     base.signedBy = subjectName(certificate);
@@ -138,10 +148,21 @@ export async function xadesVerify(
       chained = false;
     }
     if (!chained) {
-      out.push({ ...base, indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', errors: ['The certificate does not chain to the sandbox test CA.'] });
+      out.push({
+        ...base,
+        indication: 'INDETERMINATE',
+        subIndication: 'NO_CERTIFICATE_CHAIN_FOUND',
+        errors: ['The certificate does not chain to the sandbox test CA.'],
+      });
       continue;
     }
-    out.push({ ...base, signatureLevel: 'QESig', indication: 'TOTAL_PASSED', subIndication: null, certificateChain: chainOf(new Uint8Array(certificate.raw), trust.issuing, trust.used) });
+    out.push({
+      ...base,
+      signatureLevel: 'QESig',
+      indication: 'TOTAL_PASSED',
+      subIndication: null,
+      certificateChain: chainOf(new Uint8Array(certificate.raw), trust.issuing, trust.used),
+    });
   }
   return out;
 }

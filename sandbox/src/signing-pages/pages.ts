@@ -145,7 +145,10 @@ function languageSwitch(current: PageLanguage): string {
 type Words = Record<keyof (typeof PAGE_WORDS)['en'], string>;
 
 function say(words: Words, key: keyof Words, values: Record<string, string> = {}): string {
-  return escapeHtml(words[key]).replace(/\{(\w+)\}/g, (_, name: string) => `<strong>${name === 'file' ? fileNameHtml(values[name] ?? '') : escapeHtml(values[name] ?? '')}</strong>`);
+  return escapeHtml(words[key]).replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => `<strong>${name === 'file' ? fileNameHtml(values[name] ?? '') : escapeHtml(values[name] ?? '')}</strong>`,
+  );
 }
 
 /**
@@ -189,7 +192,8 @@ el.files = new File([await response.blob()], el.dataset.filename);
 `;
 
 /** What the signing pages allow: their own scripts only, no plugins, no framing, no base change. */
-export const SIGNING_PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+export const SIGNING_PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 /** A file of the widget bundle, for the signing pages. */
 export function widgetAsset(dir: string | null, name: string): Buffer | null {
@@ -225,7 +229,14 @@ export interface PageRequest {
 }
 
 /** The pages behind invitation and temporary links: the document and esign-sign over it, in the person's language. */
-export function linkPage(store: DocumentStore, kind: 'sign' | 'link', token: string, now: number, hasWidget: boolean, request: PageRequest = { query: '' }): { status: number; html: string } {
+export function linkPage(
+  store: DocumentStore,
+  kind: 'sign' | 'link',
+  token: string,
+  now: number,
+  hasWidget: boolean,
+  request: PageRequest = { query: '' },
+): { status: number; html: string } {
   const found = kind === 'sign' ? store.findByInvitation(token) : store.findByLink(token);
   const lang = pageLanguage(request.query, found && 'link' in found ? found.link.language : undefined, request.acceptLanguage);
   const words = PAGE_WORDS[lang];

@@ -106,10 +106,12 @@ export class EsignControlCode extends EsignElement {
       <p class="label" aria-hidden="true">${this.t('code.label')}</p>
       <p class="digits" part="code" aria-hidden="true">${textOrNothing(this.code)}</p>
       ${this.subject ? html`<p class="confirming" id="confirming" part="confirming">${this.t('code.confirming', { subject: this.subject })}</p>` : nothing}
-      ${timeUp
-        ? nothing
-        : html`<p class="instruction" id="instruction" part="instruction">${textOrNothing(instruction)}</p>
-            <p class="warning" id="warning" part="warning">${this.t('code.warning')}</p>`}
+      ${
+        timeUp
+          ? nothing
+          : html`<p class="instruction" id="instruction" part="instruction">${textOrNothing(instruction)}</p>
+            <p class="warning" id="warning" part="warning">${this.t('code.warning')}</p>`
+      }
     </div>`;
   }
 }

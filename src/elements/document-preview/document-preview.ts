@@ -152,9 +152,11 @@ export class EsignDocumentPreview extends EsignElement {
     return html`<section class="base" part="base">
       ${this.#viewer?.render() ?? nothing}
       ${status === 'loading' ? html`<p class="muted" role="status">${this.t('preview.loading')}</p>` : nothing}
-      ${status === 'error'
-        ? html`<p class="message error" part="error" role="alert"><span class="text"><strong class="title">${this.t('preview.failed')}</strong> <span class="detail">${this._error}</span></span></p>`
-        : nothing}
+      ${
+        status === 'error'
+          ? html`<p class="message error" part="error" role="alert"><span class="text"><strong class="title">${this.t('preview.failed')}</strong> <span class="detail">${this._error}</span></span></p>`
+          : nothing
+      }
     </section>`;
   }
 }

@@ -30,7 +30,8 @@ let policy: ScriptUrlPolicy | undefined;
  */
 function trustedWorkerUrl(url: string): unknown {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- trustedTypes is in no DOM types every TypeScript has; the parts of it used here
-  const types = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(url: string): string }): ScriptUrlPolicy } }).trustedTypes;
+  const types = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(url: string): string }): ScriptUrlPolicy } })
+    .trustedTypes;
   if (!types) return url;
   policy ??= types.createPolicy('esign-elements', {
     createScriptURL: (candidate) => {

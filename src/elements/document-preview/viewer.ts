@@ -162,7 +162,8 @@ export class PreviewViewer {
     const url = new URL(src, location.href);
     if (url.origin !== location.origin) throw new EsignError('misconfigured', `The preview reads files of the page's own origin only: ${url.origin}`);
     const response = await fetch(url, { credentials: 'same-origin' });
-    if (!response.ok) throw new EsignError(response.status === 404 ? 'document-not-found' : 'service-error', `HTTP ${response.status}`, { httpStatus: response.status });
+    if (!response.ok)
+      throw new EsignError(response.status === 404 ? 'document-not-found' : 'service-error', `HTTP ${response.status}`, { httpStatus: response.status });
     return new Uint8Array(await response.arrayBuffer());
   }
 
@@ -220,7 +221,8 @@ export class PreviewViewer {
 
   /** A failure said in the preview and sent as `esign-error`. */
   fail(error: unknown): void {
-    const esignError = error instanceof EsignError ? error : new EsignError('document-corrupted', thrownMessage(error) ?? 'Unreadable file', { cause: error, retryable: false });
+    const esignError =
+      error instanceof EsignError ? error : new EsignError('document-corrupted', thrownMessage(error) ?? 'Unreadable file', { cause: error, retryable: false });
     const detail = this.actions.errorDetail(esignError);
     this.host._error = detail.message;
     this.host._status = 'error';
@@ -321,11 +323,13 @@ export class PreviewViewer {
           (entry) => html`<li>
             ${fileName(entry.name)}
             <span class="size">${formatSize(entry.size, host.language)}</span>
-            ${isPdfName(entry.name)
-              ? html`<button type="button" class="secondary" aria-pressed=${entry.name === host._shown ? 'true' : 'false'} @click=${() => this.#show(entry)}>
+            ${
+              isPdfName(entry.name)
+                ? html`<button type="button" class="secondary" aria-pressed=${entry.name === host._shown ? 'true' : 'false'} @click=${() => this.#show(entry)}>
                   ${host.t('preview.show')}<span class="visually-hidden"> ${entry.name}</span>
                 </button>`
-              : nothing}
+                : nothing
+            }
           </li>`,
         )}
       </ul>`;
@@ -345,8 +349,9 @@ export class PreviewViewer {
     return html`${this.#renderFiles()}
     ${status === 'unsupported' ? html`<p class="message" role="status">${host.t('preview.unsupported')}</p>` : nothing}
     ${status === 'ready' && !showsPdf && host._entries.length ? html`<p class="message" role="status">${host.t('preview.no-pdf')}</p>` : nothing}
-    ${showsPdf
-      ? html`${host._entries.length ? html`<p class="shown" part="shown">${host.t('preview.shown')} ${fileName(this.#name)}</p>` : nothing}
+    ${
+      showsPdf
+        ? html`${host._entries.length ? html`<p class="shown" part="shown">${host.t('preview.shown')} ${fileName(this.#name)}</p>` : nothing}
           ${this.#renderToolbar()}
           <div class="viewport" part="viewport" tabindex="0" role="region" aria-label=${host.t('preview.label', { name: this.#name })} @keydown=${this.#onKeydown}>
             <div class="page" part="page">
@@ -355,6 +360,7 @@ export class PreviewViewer {
             </div>
           </div>
           <a class="open" part="open" href=${this.#openUrl} download=${this.#name}>${host.t('preview.open', { name: this.#name })}</a>`
-      : nothing}`;
+        : nothing
+    }`;
   }
 }

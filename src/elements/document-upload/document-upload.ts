@@ -203,7 +203,14 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     const busy = this.busy !== '';
     return html`<fieldset>
       <legend>${this.t('signer.legend', { n: index + 1 })}</legend>
-      ${signerFields(`signer-${index}`, signer, (field) => (problems[field] ? this.t(problems[field]) : undefined), (key) => this.t(key), (patch) => this.#change(index, patch), busy)}
+      ${signerFields(
+        `signer-${index}`,
+        signer,
+        (field) => (problems[field] ? this.t(problems[field]) : undefined),
+        (key) => this.t(key),
+        (patch) => this.#change(index, patch),
+        busy,
+      )}
       <div class="row-actions">
         <button type="button" class="secondary small" ?disabled=${busy} @click=${() => this.#removeSigner(index)}>
           ${this.t('signer.remove', { n: index + 1 })}
@@ -220,25 +227,29 @@ export class EsignDocumentUpload extends EsignDocumentElement {
     }
     return html`<p class="message done" tabindex="-1" role="status"><span class="text">${this.t('upload.done')}</span></p>
       <p class="uploaded">${fileName(result.fileName)}<span class="muted">${this.t('document.id-label')} <span class="id">${result.uuid}</span></span></p>
-      ${result.signers.length
-        ? html`<ul class="links" aria-label=${this.t('upload.signers')}>
+      ${
+        result.signers.length
+          ? html`<ul class="links" aria-label=${this.t('upload.signers')}>
             ${result.signers.map((signer, i) => {
               const name = `${signer.name} ${signer.surname}`;
               return html`<li>
                 <strong>${name}</strong>
-                ${signer.invitationUrl
-                  ? html`<a class="url" href=${signer.invitationUrl} target="_blank" rel="noopener">${signer.invitationUrl}</a>
+                ${
+                  signer.invitationUrl
+                    ? html`<a class="url" href=${signer.invitationUrl} target="_blank" rel="noopener">${signer.invitationUrl}</a>
                       <div class="inline">
                         <button type="button" class="secondary small" aria-label=${this.t('link.copy-for', { name })} @click=${() => this.#copy.copy(signer.invitationUrl ?? '', String(i))}>
                           ${this.t('link.copy')}
                         </button>
                         <span role="status" class="muted">${textOrNothing(this.#copy.status(String(i), this.t('link.copied'), this.t('link.copy-failed')))}</span>
                       </div>`
-                  : html`<span class="muted">${this.t('link.none')}</span>`}
+                    : html`<span class="muted">${this.t('link.none')}</span>`
+                }
               </li>`;
             })}
           </ul>`
-        : nothing}
+          : nothing
+      }
       <div class="actions"><button type="button" class="secondary" @click=${() => this.reset()}>${this.t('upload.another')}</button></div>`;
   }
 
@@ -274,9 +285,7 @@ export class EsignDocumentUpload extends EsignDocumentElement {
           onDragging: (dragging) => (this._dragging = dragging),
           busy,
         })}
-        ${this._progress
-          ? transferProgress(this._progress, this.t.bind(this), this.language)
-          : nothing}
+        ${this._progress ? transferProgress(this._progress, this.t.bind(this), this.language) : nothing}
         <fieldset>
           <legend>${this.t('upload.access')}</legend>
           ${(['private', 'public'] as const).map(

@@ -203,7 +203,11 @@ export class EsignDocument extends EsignDocumentElement {
   #signersLoaded = (e: CustomEvent<SignersLoadedDetail>): void => {
     void this.refreshState();
     const signed = e.detail.signers.filter((s) => s.signStatus === 'signed').length;
-    if (this.#signedCount >= 0 && signed > this.#signedCount) this.renderRoot.querySelector<EsignValidationReport>('esign-validation-report')?.validate().catch(() => undefined);
+    if (this.#signedCount >= 0 && signed > this.#signedCount)
+      this.renderRoot
+        .querySelector<EsignValidationReport>('esign-validation-report')
+        ?.validate()
+        .catch(() => undefined);
     this.#signedCount = signed;
   };
 
@@ -215,7 +219,11 @@ export class EsignDocument extends EsignDocumentElement {
   /** A link made for named signers adds them: the list shows them at once. */
   #linkCreated = (e: CustomEvent<SigningLinkCreatedDetail>): void => {
     this._created = [...this._created, ...e.detail.signers];
-    if (e.detail.signers.length) this.renderRoot.querySelector<EsignSignerList>('esign-signer-list')?.refresh().catch(() => undefined);
+    if (e.detail.signers.length)
+      this.renderRoot
+        .querySelector<EsignSignerList>('esign-signer-list')
+        ?.refresh()
+        .catch(() => undefined);
   };
 
   #ask(): void {
@@ -274,8 +282,9 @@ export class EsignDocument extends EsignDocumentElement {
           ${this.busy === 'download' ? this.t('document.downloading') : this.t(this._state === 'signed' ? 'sign.download' : 'document.download')}
         </button>
       </div>
-      ${this._checked
-        ? html`<div class="parts">
+      ${
+        this._checked
+          ? html`<div class="parts">
           <esign-signer-list exportparts="base: signers-base, refresh: signers-refresh, invite: signers-invite, error: signers-error" @esign-signers-loaded=${this.#signersLoaded} @esign-confirm-open=${() => (this._confirm = false)} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .temporarySigners=${[...this.temporarySigners, ...this._created]} .signedNames=${this._signedNames}></esign-signer-list>
           <esign-validation-report @esign-validated=${this.#validated} exportparts="base: report-base, validate: report-validate, signature: report-signature" .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId}></esign-validation-report>
           <section aria-labelledby="link-title">
@@ -283,19 +292,22 @@ export class EsignDocument extends EsignDocumentElement {
             <esign-signing-link exportparts="base: link-base, submit: link-submit, link: link-link" @esign-signing-link-created=${this.#linkCreated} .lang=${shared.lang} .theme=${shared.theme} .strings=${shared.strings} .endpoint=${shared.endpoint} .documentId=${this.documentId} .callbackUrl=${this.callbackUrl}></esign-signing-link>
           </section>
         </div>`
-        : html`<p class="muted" role="status">${this.t('document.loading')}</p>`}
+          : html`<p class="muted" role="status">${this.t('document.loading')}</p>`
+      }
       ${this.renderFailure()}
-      ${this._confirm
-        ? html`<div class="confirm" role="group" aria-labelledby="confirm-text" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#keep()}>
+      ${
+        this._confirm
+          ? html`<div class="confirm" role="group" aria-labelledby="confirm-text" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#keep()}>
             <span id="confirm-text">${this.t('document.confirm-remove')}</span>
             <div class="inline">
               <button type="button" class="danger" part="confirm" ?disabled=${busy} @click=${() => this.removeDocument().catch(() => undefined)}>${this.t('action.remove')}</button>
               <button type="button" class="secondary keep" @click=${this.#keep}>${this.t('action.keep')}</button>
             </div>
           </div>`
-        : html`<div class="actions">
+          : html`<div class="actions">
             <button type="button" class="secondary destructive" part="remove" ?disabled=${!this.documentId} @click=${this.#ask}>${this.t('document.remove')}</button>
-          </div>`}
+          </div>`
+      }
       ${nothing}
     </section>`;
   }

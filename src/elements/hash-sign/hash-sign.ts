@@ -125,10 +125,14 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
     // developer in the console, the person told to contact the site), not a field to correct
     if (!hex) throw new EsignError('misconfigured', 'esign-hash-sign has no hash to sign: set its hash property', { field: 'hash', retryable: false });
     if (!hashFits(hex, this.hashAlgorithm)) {
-      throw new EsignError('misconfigured', `esign-hash-sign: a ${this.#algorithmName} hash is ${HASH_HEX_LENGTH[this.hashAlgorithm] / 2} bytes; this one is ${hex.length / 2}`, {
-        field: 'hash',
-        retryable: false,
-      });
+      throw new EsignError(
+        'misconfigured',
+        `esign-hash-sign: a ${this.#algorithmName} hash is ${HASH_HEX_LENGTH[this.hashAlgorithm] / 2} bytes; this one is ${hex.length / 2}`,
+        {
+          field: 'hash',
+          retryable: false,
+        },
+      );
     }
   }
 
@@ -211,12 +215,14 @@ export class EsignHashSign extends EsignSessionElement<HashSignedDetail, 'hash'>
     // named by the site: its words first, the hash behind "Technical details"; else the hash is what is shown
     return html`${named ? html`<p class="subject" part="subject"><slot name="subject">${this.subject}</slot></p>` : nothing}
       ${note}
-      ${named
-        ? html`<details class="hash" part="details">
+      ${
+        named
+          ? html`<details class="hash" part="details">
             <summary>${this.t('hash.details')}</summary>
             ${value}
           </details>`
-        : html`<div class="hash">${value}</div>`}
+          : html`<div class="hash">${value}</div>`
+      }
       ${this.inputError ? html`<p class="field-error" role="alert">${this.inputError}</p>` : nothing}`;
   }
 }

@@ -30,14 +30,23 @@ export async function continueLogin(target: { interaction: string; authorize: st
   }
   let answer: Response;
   try {
-    answer = await fetch(`${interaction}/login`, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }), signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    answer = await fetch(`${interaction}/login`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+      signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+    });
   } catch (error) {
     throw new EsignError('network', 'The login could not be handed to the site', { cause: error });
   }
   const body: unknown = await answer.json().catch(() => null);
   const location = typeof body === 'object' && body !== null && 'location' in body && typeof body.location === 'string' ? body.location : '';
   if (!answer.ok || !location) {
-    throw new EsignError(answer.status === 410 || answer.status === 404 ? 'session-not-found' : 'site-refused', `The login could not be handed to the site (HTTP ${answer.status})`);
+    throw new EsignError(
+      answer.status === 410 || answer.status === 404 ? 'session-not-found' : 'site-refused',
+      `The login could not be handed to the site (HTTP ${answer.status})`,
+    );
   }
   window.location.assign(location);
 }

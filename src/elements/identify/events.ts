@@ -21,7 +21,6 @@ export interface AuthenticatedDetail {
   raw: IdentificationStatusResponse;
 }
 
-
 declare global {
   interface HTMLElementEventMap {
     'esign-authenticated': CustomEvent<AuthenticatedDetail>;

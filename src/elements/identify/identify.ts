@@ -86,7 +86,12 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
     start: async (client, channel, person, signal) => {
       const screening = { peps: this.peps, sanctions: this.sanctions };
       if (channel === 'smartid') {
-        return client.call(smartIdLogin, { code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) }, {}, { signal });
+        return client.call(
+          smartIdLogin,
+          { code: person.code, country: person.country, ...screening, ...(this.message ? { message: this.message } : {}) },
+          {},
+          { signal },
+        );
       }
       return client.call(
         mobileLogin,

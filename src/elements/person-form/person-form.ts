@@ -19,7 +19,6 @@ import { firstOf, isOneOf } from '../../protocol/checks.js';
 
 export type { PersonChannel, PersonField, PersonValue };
 
-
 /**
  * The person's details for a session: personal code and country (Smart-ID) or phone and
  * personal code (Mobile-ID). Form-associated: inside a `<form>` it takes part in validation
@@ -162,7 +161,11 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
     if (!code.valid) {
       // a Latvian code for Mobile-ID, which Latvia does not have: that is what is wrong, not its digits
       const latvianForMobile = this.channel === 'mobile' && personalCodeCountries(this.code).join() === 'LV';
-      const key = latvianForMobile ? 'form.code.mobile-lv' : code.problem === 'format' && this.#codeCountry() === 'LV' ? 'form.code.format-lv' : `form.code.${code.problem}`;
+      const key = latvianForMobile
+        ? 'form.code.mobile-lv'
+        : code.problem === 'format' && this.#codeCountry() === 'LV'
+          ? 'form.code.format-lv'
+          : `form.code.${code.problem}`;
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the table has a key for each value of the closed list it is built from
       problems.push({ field: 'code', key: key as StringKey });
     }
@@ -267,7 +270,8 @@ export class EsignPersonForm extends EsignElement implements PersonForm {
 
   #field(field: 'code' | 'phone', label: string, hint: string, attrs: { type: string; inputmode: string; autocomplete: string }) {
     const error = this.#errorOf(field);
-    if (this.fixed.includes(field)) return this.#readOnly(field, label, this.t('form.fixed'), (field === 'code' ? maskCode : maskPhone)(this[field]), this.#spokenMask(field));
+    if (this.fixed.includes(field))
+      return this.#readOnly(field, label, this.t('form.fixed'), (field === 'code' ? maskCode : maskPhone)(this[field]), this.#spokenMask(field));
     return html`<div class="field" part="field">
       <label for=${field}>${label}</label>
       <span class="hint" id="${field}-hint">${textOrNothing(hint)}</span>

@@ -69,13 +69,7 @@ const TYPE_NAMES: Record<FileType, string> = { pdf: 'PDF', asice: 'ASiC-E', bdoc
  * @tag esign-sign
  */
 export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
-  static override styles = [
-    theme,
-    controls,
-    sessionStyles,
-    filePickerStyles,
-    signStyles,
-  ];
+  static override styles = [theme, controls, sessionStyles, filePickerStyles, signStyles];
 
   /** Its file is large already (the preview): every child comes with it. */
   // each child's class from its define entry: a bundle keeps an element's class and its entry in one file
@@ -220,7 +214,8 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
     this._progress = { fraction: 0 };
     const out: FileContainer = { files: [] };
     for (const file of files) {
-      const content = file.base64 ?? (await blobToBase64(required(file.blob), (fraction) => (this._progress = { fraction: (done + fraction * file.size) / total }), signal));
+      const content =
+        file.base64 ?? (await blobToBase64(required(file.blob), (fraction) => (this._progress = { fraction: (done + fraction * file.size) / total }), signal));
       done += file.size;
       out.files.push({ name: file.name, content });
     }
@@ -385,9 +380,7 @@ export class EsignSign extends EsignSessionElement<SignedDetail, 'sign'> {
       onDragging: (dragging) => (this._dragging = dragging),
       busy: this.starting,
     })}
-    ${this._progress
-      ? transferProgress(this._progress, this.t.bind(this), this.language)
-      : nothing}
+    ${this._progress ? transferProgress(this._progress, this.t.bind(this), this.language) : nothing}
     ${this.#renderPreview(this._preview)}`;
   }
 

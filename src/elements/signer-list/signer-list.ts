@@ -211,21 +211,23 @@ export class EsignSignerList extends EsignDocumentElement {
       </span>
       ${signedAs.has(signer) ? html`<span class="muted">${this.t('signers.signed-as', { name: signedAs.get(signer) ?? '' })}</span>` : nothing}
       ${signer.rejectionReason ? html`<span>${this.t('signers.reason', { reason: signer.rejectionReason })}</span>` : nothing}
-      ${this.noRemove || signer.signStatus === 'signed' || !this.#isTemporary(signer)
-        ? nothing
-        : this._confirm === index
-          ? html`<div class="confirm" role="group" aria-labelledby="confirm-${index}" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#cancelConfirm(index)}>
+      ${
+        this.noRemove || signer.signStatus === 'signed' || !this.#isTemporary(signer)
+          ? nothing
+          : this._confirm === index
+            ? html`<div class="confirm" role="group" aria-labelledby="confirm-${index}" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#cancelConfirm(index)}>
               <span id="confirm-${index}">${this.t('signers.confirm-remove', { name })}</span>
               <div class="inline">
                 <button type="button" class="danger small" part="confirm" ?disabled=${busy} @click=${() => this.removeSigner(signer).catch(() => undefined)}>${this.t('action.remove')}</button>
                 <button type="button" class="secondary small keep" @click=${() => this.#cancelConfirm(index)}>${this.t('action.keep')}</button>
               </div>
             </div>`
-          : html`<div class="row-actions">
+            : html`<div class="row-actions">
               <button type="button" class="secondary small destructive" id="remove-${index}" ?disabled=${busy} @click=${() => this.#askConfirm(index)}>
                 ${this.t('signers.remove', { name })}
               </button>
-            </div>`}
+            </div>`
+      }
     </li>`;
   }
 
@@ -242,7 +244,9 @@ export class EsignSignerList extends EsignDocumentElement {
   #askConfirm(index: number): void {
     this._confirm = index;
     const signer = this._signers?.[index];
-    this.dispatchEvent(new CustomEvent<TemporarySignerName>('esign-confirm-open', { detail: { name: signer?.name ?? '', surname: signer?.surname ?? '' }, bubbles: true }));
+    this.dispatchEvent(
+      new CustomEvent<TemporarySignerName>('esign-confirm-open', { detail: { name: signer?.name ?? '', surname: signer?.surname ?? '' }, bubbles: true }),
+    );
     void this.focusLater('.keep');
   }
 
@@ -269,7 +273,14 @@ export class EsignSignerList extends EsignDocumentElement {
     >
       <fieldset>
         <legend>${this.t('signers.invite')}</legend>
-        ${signerFields('invite', draft, (field) => (problems[field] ? this.t(problems[field]) : undefined), (key) => this.t(key), (patch) => (this._invite = { ...draft, ...patch }), busy)}
+        ${signerFields(
+          'invite',
+          draft,
+          (field) => (problems[field] ? this.t(problems[field]) : undefined),
+          (key) => this.t(key),
+          (patch) => (this._invite = { ...draft, ...patch }),
+          busy,
+        )}
         <div class="actions">
           <button class="primary" type="submit" ?disabled=${busy}>${this.t('signers.invite-submit')}</button>
           <button class="secondary" type="button" @click=${this.#closeInvite}>${this.t('action.cancel')}</button>
@@ -303,11 +314,13 @@ export class EsignSignerList extends EsignDocumentElement {
       </div>
       <p class="muted" role="status">${textOrNothing(loading ? this.t('signers.loading') : this._notice || (time ? this.t('signers.updated', { time }) : ''))}</p>
       ${this.renderFailure()}
-      ${notFound || this._signers === null
-        ? nothing
-        : this._signers.length
-          ? html`<ul class="signers">${this._signers.map((s, i) => this.#renderSigner(s, i, signedAs))}</ul>`
-          : html`<p class="message">${this.t('signers.empty')}</p>`}
+      ${
+        notFound || this._signers === null
+          ? nothing
+          : this._signers.length
+            ? html`<ul class="signers">${this._signers.map((s, i) => this.#renderSigner(s, i, signedAs))}</ul>`
+            : html`<p class="message">${this.t('signers.empty')}</p>`
+      }
       ${notFound ? nothing : this.#renderInvite()}
     </section>`;
   }

@@ -219,11 +219,13 @@ export class EsignStatus extends EsignElement {
     const icon = END_ICONS[this.state];
     // the box stays in the page while idle so its live message is announced when it first changes
     const words = html`<p class="message" id="message">${textOrNothing(message)}</p>
-      ${this.detail
-        ? html`<p class="detail" id="detail">
+      ${
+        this.detail
+          ? html`<p class="detail" id="detail">
             ${this.spokenDetail ? html`<span aria-hidden="true">${detailItems(this.detail)}</span><span class="visually-hidden">${this.spokenDetail}</span>` : detailItems(this.detail)}
           </p>`
-        : nothing}`;
+          : nothing
+      }`;
     // focused, the box says its message and detail by name and description, not all it holds
     return html`<div
       class="status ${this.state}"
@@ -240,11 +242,13 @@ export class EsignStatus extends EsignElement {
         ${this.quiet ? words : nothing}
         ${waiting ? this.#renderClock() : nothing}
       </div>
-      ${waiting && this.cancellable
-        ? html`<button class="secondary" part="cancel" type="button" @click=${() => this.emit('esign-cancel-request', undefined)}>
+      ${
+        waiting && this.cancellable
+          ? html`<button class="secondary" part="cancel" type="button" @click=${() => this.emit('esign-cancel-request', undefined)}>
             ${this.t(timeUp ? 'action.start-again' : 'action.cancel')}
           </button>`
-        : nothing}
+          : nothing
+      }
     </div>`;
   }
 }

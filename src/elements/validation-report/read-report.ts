@@ -23,8 +23,10 @@ function asDate(value: unknown): Date | null {
 
 function strings(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object with a value: String() takes whatever it holds
-  return value.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item && 'value' in item ? String((item as { value: unknown }).value) : JSON.stringify(item)));
+  return value.map((item) =>
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object with a value: String() takes whatever it holds
+    typeof item === 'string' ? item : typeof item === 'object' && item && 'value' in item ? String((item as { value: unknown }).value) : JSON.stringify(item),
+  );
 }
 
 /** Reads what a person needs from a DSS report, tolerating whatever is missing. */
@@ -36,7 +38,12 @@ export function readReport(report: ValidationReport | null | undefined): { signa
     signedBy: typeof entry.signedBy === 'string' ? entry.signedBy : '',
     signingTime: asDate(entry.signingTime ?? entry.bestSignatureTime),
     format: typeof entry.signatureFormat === 'string' ? entry.signatureFormat : '',
-    level: typeof entry.signatureLevel === 'string' ? entry.signatureLevel : typeof entry['signatureLevel'] === 'object' && entry['signatureLevel'] ? String((entry['signatureLevel'] as { value?: unknown }).value ?? '') : '',
+    level:
+      typeof entry.signatureLevel === 'string'
+        ? entry.signatureLevel
+        : typeof entry['signatureLevel'] === 'object' && entry['signatureLevel']
+          ? String((entry['signatureLevel'] as { value?: unknown }).value ?? '')
+          : '',
     indication: typeof entry.indication === 'string' ? entry.indication : '',
     subIndication: typeof entry.subIndication === 'string' ? entry.subIndication : '',
     errors: strings(entry.errors),

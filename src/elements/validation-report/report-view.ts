@@ -5,7 +5,17 @@ import { dateTimeWithZone } from '../../internal/date-time.js';
 import type { ReadSignature } from './read-report.js';
 
 const INDICATIONS = ['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED'];
-const SUB_INDICATIONS = ['HASH_FAILURE', 'SIG_CRYPTO_FAILURE', 'FORMAT_FAILURE', 'NO_CERTIFICATE_CHAIN_FOUND', 'REVOKED', 'EXPIRED', 'NOT_YET_VALID', 'SIGNED_DATA_NOT_FOUND', 'TRY_LATER'];
+const SUB_INDICATIONS = [
+  'HASH_FAILURE',
+  'SIG_CRYPTO_FAILURE',
+  'FORMAT_FAILURE',
+  'NO_CERTIFICATE_CHAIN_FOUND',
+  'REVOKED',
+  'EXPIRED',
+  'NOT_YET_VALID',
+  'SIGNED_DATA_NOT_FOUND',
+  'TRY_LATER',
+];
 
 /** What the view needs of the element: its words and language. */
 export interface ReportViewHost {
@@ -35,7 +45,8 @@ export function renderReport(host: ReportViewHost, signatures: ReadSignature[], 
   };
   const notes = (label: StringKey, list: string[]) =>
     list.length ? html`<dt>${t(label)}</dt><dd><ul class="notes">${list.map((note) => html`<li>${note}</li>`)}</ul></dd>` : nothing;
-  return html`${signatures.length
+  return html`${
+    signatures.length
       ? html`<ol class="links">
           ${signatures.map(
             (signature, index) => html`<li class="signature ${signature.indication}" part="signature">
@@ -56,7 +67,8 @@ export function renderReport(host: ReportViewHost, signatures: ReadSignature[], 
             </li>`,
           )}
         </ol>`
-      : nothing}
+      : nothing
+  }
     <details>
       <summary>${t('report.raw')}</summary>
       <pre tabindex="0" aria-label=${t('report.raw')}>${technical(report)}</pre>
@@ -68,7 +80,11 @@ export function renderReport(host: ReportViewHost, signatures: ReadSignature[], 
  * answer) as ISO 8601 dates in UTC, each value otherwise as sent.
  */
 function technical(report: unknown): string {
-  return JSON.stringify(report, (key, value: unknown) => (typeof value === 'number' && /time|date/i.test(key) && value > 1e11 && value < 1e14 ? new Date(value).toISOString() : value), 2);
+  return JSON.stringify(
+    report,
+    (key, value: unknown) => (typeof value === 'number' && /time|date/i.test(key) && value > 1e11 && value < 1e14 ? new Date(value).toISOString() : value),
+    2,
+  );
 }
 
 export const reportStyles = css`

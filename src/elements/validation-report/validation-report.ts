@@ -121,7 +121,9 @@ export class EsignValidationReport extends EsignDocumentElement {
       throw new EsignError('invalid-input', this._fileError, { field: 'file' });
     }
     void this.#loadView();
-    const answer = await this.act('file', async (signal) => this.client.call(validateFile, { file: { filename: file.name, content: await blobToBase64(file, undefined, signal) } }, {}, { signal }));
+    const answer = await this.act('file', async (signal) =>
+      this.client.call(validateFile, { file: { filename: file.name, content: await blobToBase64(file, undefined, signal) } }, {}, { signal }),
+    );
     this.report = answer.data;
     const { valid, total } = readReport(answer.data);
     this.emit('esign-validated', { documentId: '', fileName: file.name, report: answer.data, validSignatures: valid, signatures: total });
@@ -164,19 +166,23 @@ export class EsignValidationReport extends EsignDocumentElement {
     return html`<section class="base" part="base" aria-busy=${this.busy ? 'true' : 'false'}>
       <div class="head">
         <h2>${this.t('report.title')}</h2>
-        ${this.documentId
-          ? html`<button type="button" class="secondary small" part="validate" aria-disabled=${this.busy ? 'true' : 'false'} @click=${() => this.busy || this.validate().catch(() => undefined)}>
+        ${
+          this.documentId
+            ? html`<button type="button" class="secondary small" part="validate" aria-disabled=${this.busy ? 'true' : 'false'} @click=${() => this.busy || this.validate().catch(() => undefined)}>
               ${this.t('report.validate')}
             </button>`
-          : nothing}
+            : nothing
+        }
       </div>
       ${this.documentId ? nothing : this.#renderFilePicker()}
       <p class="muted" role="status">${textOrNothing(this.busy && this.t('report.loading'))}</p>
       ${this.renderFailure()}
-      ${read && report
-        ? html`<p class="summary" role="status" tabindex="-1">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
+      ${
+        read && report
+          ? html`<p class="summary" role="status" tabindex="-1">${read.total ? this.t('report.summary', { valid: read.valid, total: read.total }) : this.t('report.none')}</p>
             ${this.#view?.renderReport(this, read.signatures, report) ?? nothing}`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 }

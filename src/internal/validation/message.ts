@@ -1,8 +1,6 @@
 import type { MessageFormat } from '../../protocol/types.js';
 
-const GSM7_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM7_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** Characters of the GSM-7 extension table: each takes two septets. */
 const GSM7_EXTENSION = '^{}\\[~]|€\f';
 
@@ -47,4 +45,3 @@ export function checkMessage(text: string, chosen?: MessageFormat): MessageCheck
   else if (length > limit) check.problem = 'too-long';
   return check;
 }
-

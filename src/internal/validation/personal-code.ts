@@ -2,9 +2,7 @@ import type { Country } from '../../protocol/types.js';
 
 export type PersonalCodeProblem = 'empty' | 'format' | 'birth-date' | 'check-digit';
 
-export type PersonalCodeCheck =
-  | { valid: true; code: string; birthDate?: Date }
-  | { valid: false; problem: PersonalCodeProblem };
+export type PersonalCodeCheck = { valid: true; code: string; birthDate?: Date } | { valid: false; problem: PersonalCodeProblem };
 
 const WEIGHTS_1 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1];
 const WEIGHTS_2 = [3, 4, 5, 6, 7, 8, 9, 1, 2, 3];
@@ -21,9 +19,7 @@ export function checkDigit(firstTen: string): number {
 
 function dateOf(year: number, month: number, day: number): Date | null {
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-    ? date
-    : null;
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
 }
 
 function checkBalticElevenDigits(code: string): PersonalCodeCheck {

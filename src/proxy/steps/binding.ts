@@ -81,7 +81,7 @@ function bound(x: Has<'operation' | 'visitor'>, setup: ProxySetup, stored: strin
       'visitor-changed',
       '[esign-proxy] a poll came from another visitor than the start of its session, by your visitor hook, and was refused (not-your-session): ' +
         'when the hook returns a session id, that session is not kept between requests. With express-session set saveUninitialized: true ' +
-        '(or write something into the session before the start), and keep its cookie on the proxy\'s path. (Said once; if it was not your own browser, it was someone else\'s token.)',
+        "(or write something into the session before the start), and keep its cookie on the proxy's path. (Said once; if it was not your own browser, it was someone else's token.)",
     );
   }
   const answer = removalChannel ? { status: 'error', message: SESSION_NOT_FOUND } : { status: 'error', message: SESSION_NOT_FOUND, error_code: 40402 };

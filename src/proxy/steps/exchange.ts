@@ -138,7 +138,13 @@ export type InOrder<Steps extends readonly unknown[], Have extends Found = never
   : true;
 
 /** A new exchange for a request inside the prefix; the steps find the rest. */
-export function newExchange(request: IncomingProxyRequest, path: string, telemetry: RequestTelemetry | null, t0 = Date.now(), requestId: string = randomUUID()): Exchange {
+export function newExchange(
+  request: IncomingProxyRequest,
+  path: string,
+  telemetry: RequestTelemetry | null,
+  t0 = Date.now(),
+  requestId: string = randomUUID(),
+): Exchange {
   const userAgent = request.header('user-agent');
   return {
     request,

@@ -59,13 +59,14 @@ export const fields: Step<'operation'> = (x, setup) => {
       'parsed-body',
       '[esign-proxy] a body parsed by another middleware reached the proxy (express.json() or the like in front of it): mount the proxy before your body parsers, ' +
         `or give them a limit of ${setup.bodyLimit / (1024 * 1024)} MB for files to sign (express.json({ limit: '${setup.bodyLimit / (1024 * 1024)}mb' })); ` +
-        'with express.json()\'s default of 100 kb a larger file is answered 413 by the parser before the proxy sees it. (Said once.)',
+        "with express.json()'s default of 100 kb a larger file is answered 413 by the parser before the proxy sees it. (Said once.)",
     );
   }
   if (body !== undefined) {
     // the same limits for a body read before the proxy: a session operation's is small
     const limit = SMALL_BODIES.has(x.operation.id) ? setup.sessionBodyLimit : setup.bodyLimit;
-    const size = typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : Buffer.byteLength(JSON.stringify(body) ?? '');
+    const size =
+      typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : Buffer.byteLength(JSON.stringify(body) ?? '');
     if (size > limit) throw new ProxyRefusal(proxyError('request-too-large'));
   }
   if (typeof body === 'string') return checked(x, parsed(body));

@@ -22,7 +22,13 @@ export const forward: Step<'operation', 'service'> = (x, { upstream, token, toke
   const send = (headers: Record<string, string>) =>
     request.method === 'GET'
       ? upstream('GET', `${path}?access_token=${encodeURIComponent(token)}`, undefined, headers, REPEATABLE.has(operation.id))
-      : upstream(request.method, path, hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody, headers, REPEATABLE.has(operation.id));
+      : upstream(
+          request.method,
+          path,
+          hasFields(x.fields) ? JSON.stringify({ ...x.fields, access_token: token }) : tokenOnlyBody,
+          headers,
+          REPEATABLE.has(operation.id),
+        );
   const answer = telemetry ? telemetry.call(request.method, operation.id, send) : send({});
   return answer.then((answered) => received(x, answered, token));
 };

@@ -75,11 +75,22 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     // session then never keeps one a browser had before logging in); a host's own session id, by
     // the `visitor` hook, is the host's to rotate
     const rotated = session.kind === 'login' && !setup.options.visitor ? mintVisitor(x.request, setup.options, setup.visitorSecret) : null;
-    const result = handed({ operation: operation.id, kind: session.kind, channel: session.channel, token, visitor: (rotated ?? visitor).id, raw: value, request: info, result: camelCased(value), ...signerOf(session, setup) });
+    const result = handed({
+      operation: operation.id,
+      kind: session.kind,
+      channel: session.channel,
+      token,
+      visitor: (rotated ?? visitor).id,
+      raw: value,
+      request: info,
+      result: camelCased(value),
+      ...signerOf(session, setup),
+    });
     const outcome = await handOverOnce(`result:${token}`, setup.handOver, async () => {
       const cookies = await runOnResult(setup, result, x.requestId);
       // a late poll of this browser, with its new id or one sent before the new id arrived, still gets the session's answer
-      if (rotated) await setup.store.set(`bind:${token}`, JSON.stringify({ ...session, visitor: rotated.key, rotatedFrom: session.visitor }), setup.handOver.doneTtlMs);
+      if (rotated)
+        await setup.store.set(`bind:${token}`, JSON.stringify({ ...session, visitor: rotated.key, rotatedFrom: session.visitor }), setup.handOver.doneTtlMs);
       else await keepFinished(setup, token, session);
       return rotated?.cookie ? [rotated.cookie, ...cookies] : cookies;
     });
@@ -94,7 +105,13 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an upload's answer names its document; String() takes whatever is there
   const documentId = operation.params['documentId'] ?? String((value['document'] as { uuid?: unknown } | undefined)?.uuid ?? '');
   try {
-    x.hostCookies.push(...(await runOnResult(setup, handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }), x.requestId)));
+    x.hostCookies.push(
+      ...(await runOnResult(
+        setup,
+        handed({ operation: operation.id, kind: 'document', token: documentId, visitor: visitor.id, result: camelCased(value), raw: value, request: info }),
+        x.requestId,
+      )),
+    );
   } catch (error) {
     if (error instanceof ResultRefused) refused(x, error.status);
     throw error;

@@ -48,7 +48,10 @@ export function personKey(id: OperationId, fields: Record<string, unknown>): str
 }
 
 /** The browser's network address for the per-address limit, when the host says it. */
-async function addressOf(x: Has<'operation' | 'visitor' | 'asked'>, { options, limits, askHost }: ProxySetup): Promise<{ address: string; key: string } | null> {
+async function addressOf(
+  x: Has<'operation' | 'visitor' | 'asked'>,
+  { options, limits, askHost }: ProxySetup,
+): Promise<{ address: string; key: string } | null> {
   const hook = options.clientAddress;
   if (!hook || !limits.perAddress) return null;
   const address = await askHost('clientAddress', () => hook(x.asked));

@@ -65,10 +65,10 @@ export interface ProxySetup {
 function checkOptions(options: ProxyOptions): void {
   if (!options || typeof options !== 'object') throw new TypeError('esign-elements proxy: options are required ({ baseUrl, accessToken })');
   if (typeof options.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(options.baseUrl) || !URL.canParse(options.baseUrl)) {
-    throw new TypeError('esign-elements proxy: baseUrl must be the service\'s http(s) URL, e.g. https://service.example');
+    throw new TypeError("esign-elements proxy: baseUrl must be the service's http(s) URL, e.g. https://service.example");
   }
   if (typeof options.accessToken !== 'string' || options.accessToken.trim() === '') {
-    throw new TypeError('esign-elements proxy: accessToken is required (the service\'s secret token, from your server\'s configuration)');
+    throw new TypeError("esign-elements proxy: accessToken is required (the service's secret token, from your server's configuration)");
   }
   // every occurrence of the token is taken out of answers; a token this short is also ordinary
   // text of answers, and is no secret anyway
@@ -100,7 +100,9 @@ export function createSetup(options: ProxyOptions): ProxySetup {
   const token = options.accessToken;
   // every call of a host's store bounded: one that fails or is late refuses the request (fails
   // closed); the process's own memory cannot be away
-  const store: ProxyStore = options.store ? guardStore(options.store, options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT) : new MemoryStore(options.now ? { now: options.now } : {});
+  const store: ProxyStore = options.store
+    ? guardStore(options.store, options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT)
+    : new MemoryStore(options.now ? { now: options.now } : {});
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const baseTimeout = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT;
   const perMb = options.bodyTimeoutPerMbMs ?? DEFAULT_BODY_TIMEOUT_PER_MB;

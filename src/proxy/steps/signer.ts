@@ -29,7 +29,8 @@ function signerProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return 'neither null nor { country, code }';
   const { code, country } = value as Partial<ProxySigner>;
   if (typeof code !== 'string' || code.trim() === '') return 'a person without a code';
-  if (!isCountry(country)) return 'a person without a country (LT, LV or EE): a person is a country and a code, and the same digits in two countries are two people';
+  if (!isCountry(country))
+    return 'a person without a country (LT, LV or EE): a person is a country and a code, and the same digits in two countries are two people';
   return null;
 }
 
@@ -52,7 +53,9 @@ async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook
   if (who === null || who === undefined) throw new ProxyRefusal(proxyError('signer-unknown'));
   const problem = signerProblem(who);
   if (problem) {
-    setup.log(`[esign-proxy] signer() returned ${problem}, for ${x.operation.id}: return { country, code } of the person signed in, or null [request ${x.requestId}]`);
+    setup.log(
+      `[esign-proxy] signer() returned ${problem}, for ${x.operation.id}: return { country, code } of the person signed in, or null [request ${x.requestId}]`,
+    );
     throw new ProxyRefusal(proxyError('host-error'), { hook: 'signer' });
   }
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- signerProblem() found nothing wrong with it above
@@ -68,7 +71,9 @@ function printOf(fields: Record<string, unknown>): UploadPrint {
   const container = typeof type === 'string' ? fields[type] : undefined;
   const files = isRecord(container) ? container['files'] : undefined;
   const field = (file: unknown, name: string) => String((isRecord(file) ? file[name] : undefined) ?? '');
-  const list = Array.isArray(files) ? files.map((file: unknown) => ({ name: field(file, 'name'), content: Buffer.from(field(file, 'content'), 'base64') })) : [];
+  const list = Array.isArray(files)
+    ? files.map((file: unknown) => ({ name: field(file, 'name'), content: Buffer.from(field(file, 'content'), 'base64') }))
+    : [];
   const print = uploadPrint(type === 'pdf' ? 'pdf' : 'container', list);
   if (!print) throw new ProxyRefusal(proxyError('invalid-field', { field: typeof type === 'string' ? `${type}.files` : 'type' }));
   return print;

@@ -14,5 +14,7 @@ export const tokenRefused: Step<'operation' | 'service'> = (x, setup) => {
   const now = Date.now();
   if (now - setup.tokenRefusedSaidAt < SAY_EVERY_MS) return;
   setup.tokenRefusedSaidAt = now;
-  setup.log(`[esign-proxy] the service refused the access token (40003) for ${x.operation.id}: check accessToken (your ESIGN_ACCESS_TOKEN) and baseUrl; every request fails until it is right [request ${x.requestId}]`);
+  setup.log(
+    `[esign-proxy] the service refused the access token (40003) for ${x.operation.id}: check accessToken (your ESIGN_ACCESS_TOKEN) and baseUrl; every request fails until it is right [request ${x.requestId}]`,
+  );
 };

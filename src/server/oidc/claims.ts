@@ -25,7 +25,9 @@ const digitsOf = (code: string): string => code.replace(/\D/g, '');
  * different for the same digits in another country; no site can turn it back into a code.
  */
 export function subjectOf(country: Country, code: string, secret: string): string {
-  return createHmac('sha256', secret).update(`esign-oidc-sub:${country}:${digitsOf(code)}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`esign-oidc-sub:${country}:${digitsOf(code)}`)
+    .digest('base64url');
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

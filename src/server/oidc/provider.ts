@@ -98,7 +98,11 @@ function developmentKeys(): { keys: Record<string, unknown>[] } {
 function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
   const origin = req.headers.origin;
   if (!origin || !URL.canParse(origin)) return false;
-  const forwardedHost = trustProxy ? String(req.headers['x-forwarded-host'] ?? '').split(',')[0]?.trim() : '';
+  const forwardedHost = trustProxy
+    ? String(req.headers['x-forwarded-host'] ?? '')
+        .split(',')[0]
+        ?.trim()
+    : '';
   const host = forwardedHost || req.headers.host;
   return new URL(origin).host === host;
 }
@@ -127,20 +131,33 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
 async function build(options: OidcOptions): Promise<OidcProvider> {
   const { settings, store, sealSecret, prefix, log } = options;
   const library = await import('oidc-provider').catch((error: unknown) => {
-    if (error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND') throw new Error('ESIGN_OIDC_ISSUER needs the oidc-provider package: npm install oidc-provider');
+    if (error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND')
+      throw new Error('ESIGN_OIDC_ISSUER needs the oidc-provider package: npm install oidc-provider');
     throw error;
   });
   const { Provider, errors, interactionPolicy } = library;
   const mount = new URL(settings.issuer).pathname.replace(/\/+$/, '');
   const keys = settings.keys ?? developmentKeys();
-  if (!settings.keys) log('warn', 'ESIGN_OIDC_KEYS is not set: the ID tokens are signed with a key made at start, for development only (a restart or a second node signs with another key)', { code: 'oidc-development-key' });
-  if (settings.subjectSecretFrom !== 'setting') log('warn', `ESIGN_OIDC_SUBJECT_SECRET is not set: sub is keyed with the ${settings.subjectSecretFrom}; changing that changes every person's sub`, { code: 'oidc-subject-secret' });
+  if (!settings.keys)
+    log(
+      'warn',
+      'ESIGN_OIDC_KEYS is not set: the ID tokens are signed with a key made at start, for development only (a restart or a second node signs with another key)',
+      { code: 'oidc-development-key' },
+    );
+  if (settings.subjectSecretFrom !== 'setting')
+    log('warn', `ESIGN_OIDC_SUBJECT_SECRET is not set: sub is keyed with the ${settings.subjectSecretFrom}; changing that changes every person's sub`, {
+      code: 'oidc-subject-secret',
+    });
 
   const policy = interactionPolicy.base();
   // every authorization asks the person: no silent login from an earlier one (prompt=none is refused login_required)
-  policy.get('login')?.checks.add(
-    new interactionPolicy.Check('esign_every_time', 'every authorization asks the person', (ctx) => (ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT)),
-  );
+  policy
+    .get('login')
+    ?.checks.add(
+      new interactionPolicy.Check('esign_every_time', 'every authorization asks the person', (ctx) =>
+        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
 
   const accountKey = (sub: string) => `oidc:account:${sub}`;
   const provider = new Provider(settings.issuer, {
@@ -204,16 +221,23 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     if (!details) return send(res, 410, 'text/html; charset=utf-8', endedPage(language, mount), { 'content-security-policy': pageCsp([]) });
     const redirect = details.params['redirect_uri'];
     const targets = typeof redirect === 'string' && URL.canParse(redirect) ? [new URL(redirect).origin] : [];
-    send(res, 200, 'text/html; charset=utf-8', loginPage({ language, site: await clientName(details.params['client_id']), prefix, mount, uid, hasLook: settings.stylesheet !== null }), {
-      'content-security-policy': pageCsp(targets),
-      // same-origin: the page's own posts carry its Origin (no-referrer makes it "null"); no other site learns the page's address
-      'referrer-policy': 'same-origin',
-    });
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      loginPage({ language, site: await clientName(details.params['client_id']), prefix, mount, uid, hasLook: settings.stylesheet !== null }),
+      {
+        'content-security-policy': pageCsp(targets),
+        // same-origin: the page's own posts carry its Origin (no-referrer makes it "null"); no other site learns the page's address
+        'referrer-policy': 'same-origin',
+      },
+    );
   }
 
   /** The verified login of this browser, taken once, into the interaction: where the browser goes next. */
   async function login(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    if (!sameOrigin(req, options.trustProxy)) return json(res, 403, { status: 'error', code: 'cross-site', message: 'A login is continued from this site\'s own pages' });
+    if (!sameOrigin(req, options.trustProxy))
+      return json(res, 403, { status: 'error', code: 'cross-site', message: "A login is continued from this site's own pages" });
     let token: unknown;
     try {
       const body: unknown = JSON.parse(await readBody(req));
@@ -221,7 +245,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     } catch {
       return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
     }
-    if (typeof token !== 'string' || !/^[A-Za-z0-9._~-]{1,200}$/.test(token)) return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
+    if (typeof token !== 'string' || !/^[A-Za-z0-9._~-]{1,200}$/.test(token))
+      return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
     const details = await interactionOf(req, res, uid);
     if (!details) return json(res, 410, { status: 'error', code: 'session-not-found', message: 'This login has ended: start it again from the site' });
     const sealed = await store.get(loginKey(token));
@@ -233,7 +258,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       log('warn', 'OpenID Provider: a login to continue that this browser did not make, or that was continued already', { code: 'oidc-login-unknown', uid });
       return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
     }
-    if (!(await store.setIfAbsent(`${loginKey(token)}:taken`, '1', LOGIN_KEPT_MS))) return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
+    if (!(await store.setIfAbsent(`${loginKey(token)}:taken`, '1', LOGIN_KEPT_MS)))
+      return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
     await store.delete(loginKey(token));
     const { person } = kept;
     const sub = subjectOf(person.country, person.code, settings.subjectSecret);
@@ -250,18 +276,29 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     const asked = typeof details.params['scope'] === 'string' ? details.params['scope'].split(' ') : [];
     grant.addOIDCScope(asked.filter((scope) => scope in CLAIMS_BY_SCOPE).join(' '));
     const grantId = await grant.save();
-    const location = await provider.interactionResult(req, res, { login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    const location = await provider.interactionResult(
+      req,
+      res,
+      { login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
     log('info', 'OpenID Provider: a verified login continued to its client', { code: 'oidc-login', uid, client: clientId });
     json(res, 200, { location });
   }
 
   /** The person turned back, or the page ends the login after a refusal: access_denied, as the standard says. */
   async function abort(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    if (!sameOrigin(req, options.trustProxy)) return json(res, 403, { status: 'error', code: 'cross-site', message: 'A login is ended from this site\'s own pages' });
+    if (!sameOrigin(req, options.trustProxy))
+      return json(res, 403, { status: 'error', code: 'cross-site', message: "A login is ended from this site's own pages" });
     const details = await interactionOf(req, res, uid);
     const language = pageLanguage(details?.params['ui_locales']);
     if (!details) return send(res, 410, 'text/html; charset=utf-8', endedPage(language, mount), { 'content-security-policy': pageCsp([]) });
-    const location = await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'The person did not log in' }, { mergeWithLastSubmission: false });
+    const location = await provider.interactionResult(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'The person did not log in' },
+      { mergeWithLastSubmission: false },
+    );
     res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
   }
 
@@ -302,7 +339,14 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     async loginVerified(result) {
       const { code, country, name, surname } = result.result;
       if (!isOneOf(COUNTRIES, country) || typeof code !== 'string') return;
-      const person: VerifiedPerson = { country, code, givenName: String(name ?? ''), familyName: String(surname ?? ''), channel: result.channel, authTime: Math.floor(Date.now() / 1000) };
+      const person: VerifiedPerson = {
+        country,
+        code,
+        givenName: String(name ?? ''),
+        familyName: String(surname ?? ''),
+        channel: result.channel,
+        authTime: Math.floor(Date.now() / 1000),
+      };
       await store.set(loginKey(result.token), seal(sealSecret, JSON.stringify({ visitor: result.visitor, person })), LOGIN_KEPT_MS);
     },
   };

@@ -14,9 +14,13 @@ export const allowListPass: Check = {
     // the gate's person signs here: their logins too would go past a per-person limit of six
     const smart = ['40504040001', '30303039914', '61101019999'].filter((code) => code !== signer?.code.replace(/-/g, ''));
     // the gate's person signs six times here: their logins would go past a per-person limit of six
-    const mobile = ([['+37200000766', '60001019906'], ['+37060000666', '50001018865'], ['+37268000769', '60001017869']] as [string, string][]).filter(
-      ([, code]) => code !== signer?.code.replace(/-/g, ''),
-    );
+    const mobile = (
+      [
+        ['+37200000766', '60001019906'],
+        ['+37060000666', '50001018865'],
+        ['+37268000769', '60001017869'],
+      ] as [string, string][]
+    ).filter(([, code]) => code !== signer?.code.replace(/-/g, ''));
     const pdf = { files: [{ name: 'probe.pdf', content: Buffer.from(samplePdf('Probe')).toString('base64') }] };
     const hash = 'ab'.repeat(32);
     let failure: string | null = null;
@@ -46,7 +50,12 @@ export const allowListPass: Check = {
           : mobileChannel
             ? { phone, code: mcode }
             : { code: smart[n % smart.length]!, country: 'LT' };
-        const body = kind === 'login' ? person : kind === 'sign' ? { ...person, type: 'pdf', pdf } : { ...person, hash, hash_algorithm: 'SHA256', country: mobileChannel ? 'EE' : person.country };
+        const body =
+          kind === 'login'
+            ? person
+            : kind === 'sign'
+              ? { ...person, type: 'pdf', pdf }
+              : { ...person, hash, hash_algorithm: 'SHA256', country: mobileChannel ? 'EE' : person.country };
         if (kind === 'hash' && mobileChannel) Object.assign(body, { country: (gated ? signerPhone : phone).startsWith('+370') ? 'LT' : 'EE' });
         const jar = gated ? signingJar() : new Jar();
         const started0 = mark();
@@ -61,11 +70,13 @@ export const allowListPass: Check = {
         const token = String(started.json['token']);
         const polled = mark();
         const poll = await post(`${locale}${statusPath}${token}.json`, {}, jar);
-        if (!reachedSince(polled).some((r) => r.path === `${locale}${statusPath}${token}.json`)) failure ??= show(`POST ${locale}${statusPath}<token>.json`, poll);
+        if (!reachedSince(polled).some((r) => r.path === `${locale}${statusPath}${token}.json`))
+          failure ??= show(`POST ${locale}${statusPath}<token>.json`, poll);
         if (removal) {
           const before = mark();
           const removed = await send({ method: 'DELETE', path: `${locale}${removal}${token}`, body: '{}', jar });
-          if (!reachedSince(before).some((r) => r.path === `${locale}${removal}${token}`) || removed.json?.['status'] !== 'ok') failure ??= show(`DELETE ${locale}${removal}<token>`, removed);
+          if (!reachedSince(before).some((r) => r.path === `${locale}${removal}${token}`) || removed.json?.['status'] !== 'ok')
+            failure ??= show(`DELETE ${locale}${removal}<token>`, removed);
         }
       }
     }
@@ -103,8 +114,17 @@ const TRICKS: readonly [method: string, path: string][] = (() => {
     for (const change of mutate) tricks.push(['POST', change(path)]);
     for (const method of ['GET', 'PUT', 'PATCH', 'OPTIONS', 'TRACE', 'HEAD']) tricks.push([method, path]);
   }
-  for (const path of ['/', '/api', '/api/document', '/api/document/generate-temporary-signing-link.json/x', `/en/api/document/${ID}/signers.json`, `/api/document/${ID}/signers.json/../../upload.json`]) tricks.push(['POST', path]);
-  for (let i = 0; i < 120; i++) tricks.push(['POST', `/smartid/status/${'a'.repeat(i % 3 === 0 ? 129 : 1)}${['..', '.', '%2f', '%2e', '~', '$', '@', ' '][i % 8]}${i}.json`]);
+  for (const path of [
+    '/',
+    '/api',
+    '/api/document',
+    '/api/document/generate-temporary-signing-link.json/x',
+    `/en/api/document/${ID}/signers.json`,
+    `/api/document/${ID}/signers.json/../../upload.json`,
+  ])
+    tricks.push(['POST', path]);
+  for (let i = 0; i < 120; i++)
+    tricks.push(['POST', `/smartid/status/${'a'.repeat(i % 3 === 0 ? 129 : 1)}${['..', '.', '%2f', '%2e', '~', '$', '@', ' '][i % 8]}${i}.json`]);
   return tricks;
 })();
 
@@ -116,13 +136,20 @@ export const allowListRefuse: Check = {
     let failure: string | null = null;
     for (const [method, path] of TRICKS) {
       const before = mark();
-      const answer = await send({ method, path, body: method === 'GET' || method === 'HEAD' ? undefined : '{}', jar: new Jar() }).catch((error: Error) => ({ status: 400, text: error.message, headers: {}, json: null }));
+      const answer = await send({ method, path, body: method === 'GET' || method === 'HEAD' ? undefined : '{}', jar: new Jar() }).catch((error: Error) => ({
+        status: 400,
+        text: error.message,
+        headers: {},
+        json: null,
+      }));
       const reached = reachedSince(before);
       // a framework may resolve dot segments first (fetch-style handlers only see the resolved URL):
       // the resolved path reaching the service as an operation of its own is no bypass
       const resolved = new URL(path.replace(/\\/g, '/'), 'http://x').pathname;
-      const resolvedOnly = resolved !== path && /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) && reached.every((r) => r.path === resolved && findRoute(r.method, r.path) !== null);
-      if (reached.length > 0 ? !resolvedOnly : answer.status < 400) failure ??= `${show(`${method} ${path}`, answer)} (reached the service${reached.length ? ` as ${reached.map((r) => `${r.method} ${r.path}`).join(', ')}` : ': no'})`;
+      const resolvedOnly =
+        resolved !== path && /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) && reached.every((r) => r.path === resolved && findRoute(r.method, r.path) !== null);
+      if (reached.length > 0 ? !resolvedOnly : answer.status < 400)
+        failure ??= `${show(`${method} ${path}`, answer)} (reached the service${reached.length ? ` as ${reached.map((r) => `${r.method} ${r.path}`).join(', ')}` : ': no'})`;
     }
     return failure;
   },

@@ -8,7 +8,7 @@ const ID = '0b0e0000-0000-4000-8000-000000000001';
 /** A browser-sent access token, its look-alikes and unknown fields never reach the service; the proxy's token goes once. */
 export const fields: Check = {
   id: 'fields',
-  rule: 'only the operation\'s own fields go up: browser-sent token fields and unknown fields are dropped',
+  rule: "only the operation's own fields go up: browser-sent token fields and unknown fields are dropped",
   async run({ post, mark, reachedSince, show, accessToken }) {
     const before = mark();
     const body = {
@@ -34,7 +34,10 @@ export const fields: Check = {
 };
 
 /** Each body sent as its content type must get 415 and reach nothing; the first that does not is the evidence. */
-async function refusedAsNotJson({ send, mark, reachedSince, show }: Prober, bodies: [type: string | null, body: string, label: string][]): Promise<string | null> {
+async function refusedAsNotJson(
+  { send, mark, reachedSince, show }: Prober,
+  bodies: [type: string | null, body: string, label: string][],
+): Promise<string | null> {
   let failure: string | null = null;
   for (const [type, body, label] of bodies) {
     const before = mark();
@@ -50,7 +53,10 @@ export const jsonOnly: Check = {
   rule: 'a body that is not application/json gets 415 and is not forwarded',
   run: (prober) => {
     const json = JSON.stringify({ code: '30303039914', country: 'LT' });
-    return refusedAsNotJson(prober, ['text/plain', 'application/x-www-form-urlencoded', null].map((type) => [type, json, type ?? 'no content type']));
+    return refusedAsNotJson(
+      prober,
+      ['text/plain', 'application/x-www-form-urlencoded', null].map((type) => [type, json, type ?? 'no content type']),
+    );
   },
 };
 
@@ -62,10 +68,16 @@ export const formBodies: Check = {
     const forms: [string, string][] = [
       ['application/x-www-form-urlencoded', 'code=30303039914&country=LT'],
       ['application/x-www-form-urlencoded', 'person[code]=30303039914&person[country]=LT&code=30303039914&country=LT'],
-      ['multipart/form-data; boundary=probe', '--probe\r\nContent-Disposition: form-data; name="code"\r\n\r\n30303039914\r\n--probe\r\nContent-Disposition: form-data; name="country"\r\n\r\nLT\r\n--probe--\r\n'],
+      [
+        'multipart/form-data; boundary=probe',
+        '--probe\r\nContent-Disposition: form-data; name="code"\r\n\r\n30303039914\r\n--probe\r\nContent-Disposition: form-data; name="country"\r\n\r\nLT\r\n--probe--\r\n',
+      ],
       ['text/plain', 'code=30303039914'],
     ];
-    return refusedAsNotJson(prober, forms.map(([type, body]) => [type, body, `${type}: ${body.slice(0, 40)}`]));
+    return refusedAsNotJson(
+      prober,
+      forms.map(([type, body]) => [type, body, `${type}: ${body.slice(0, 40)}`]),
+    );
   },
 };
 
@@ -147,6 +159,8 @@ export const bodyLimit: Check = {
     if (!early || (result.status !== 413 && result.status !== 0)) {
       return `POST /smartid/login.json declaring 1 GiB → ${result.status || 'no answer'} after ${Math.round(result.sent / 1024 / 1024)} MB were sent`;
     }
-    return result.status === 0 ? { failure: null, note: `the connection was closed after ${Math.round(result.sent / 1024 / 1024)} MB, before the answer could be read` } : null;
+    return result.status === 0
+      ? { failure: null, note: `the connection was closed after ${Math.round(result.sent / 1024 / 1024)} MB, before the answer could be read` }
+      : null;
   },
 };

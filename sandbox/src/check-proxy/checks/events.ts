@@ -21,7 +21,19 @@ const KINDS: Record<string, { required: string[]; own: string[] }> = {
 const VALUES: Record<string, readonly string[]> = {
   kind: ['login', 'sign', 'hash', 'document'],
   channel: ['mobile', 'smartid'],
-  reason: ['cross-site', 'content-type', 'not-allowed', 'invalid-field', 'too-large', 'timeout', 'rate-limited', 'not-your-session', 'unauthorized', 'signer-mismatch', 'signer-unknown'],
+  reason: [
+    'cross-site',
+    'content-type',
+    'not-allowed',
+    'invalid-field',
+    'too-large',
+    'timeout',
+    'rate-limited',
+    'not-your-session',
+    'unauthorized',
+    'signer-mismatch',
+    'signer-unknown',
+  ],
   failure: ['service-unreachable', 'service-timeout', 'service-invalid', 'store', 'access-token'],
   hook: ['visitor', 'clientAddress', 'authorize', 'signer', 'onResult'],
   limit: ['visitor', 'person', 'address'],
@@ -40,13 +52,19 @@ export function eventProblem(event: Record<string, unknown>, accessToken: string
   const extra = Object.keys(event).find((field) => !COMMON.includes(field) && !kind.own.includes(field));
   if (extra) return `a ${type} event with a field the checklist does not name: ${extra}`;
   if (typeof event['requestId'] !== 'string' || !event['requestId']) return `a ${type} event whose requestId is not a text`;
-  if (typeof event['at'] !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(event['at'])) return `a ${type} event whose at is not an ISO time in UTC with milliseconds`;
-  if (!Number.isInteger(event['durationMs']) || Number(event['durationMs']) < 0) return `a ${type} event whose durationMs is not a whole number of milliseconds`;
-  if ('status' in event && !(Number.isInteger(event['status']) && Number(event['status']) >= 100 && Number(event['status']) <= 599)) return `a ${type} event whose status is not an HTTP status`;
-  if ('operation' in event && !(typeof event['operation'] === 'string' && /^[a-z][A-Za-z]+$/.test(event['operation']))) return `a ${type} event whose operation is not an operation's name`;
-  if ('visitor' in event && !(typeof event['visitor'] === 'string' && /^[0-9a-f]{64}$/.test(event['visitor']))) return `a ${type} event whose visitor is not a keyed digest`;
+  if (typeof event['at'] !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(event['at']))
+    return `a ${type} event whose at is not an ISO time in UTC with milliseconds`;
+  if (!Number.isInteger(event['durationMs']) || Number(event['durationMs']) < 0)
+    return `a ${type} event whose durationMs is not a whole number of milliseconds`;
+  if ('status' in event && !(Number.isInteger(event['status']) && Number(event['status']) >= 100 && Number(event['status']) <= 599))
+    return `a ${type} event whose status is not an HTTP status`;
+  if ('operation' in event && !(typeof event['operation'] === 'string' && /^[a-z][A-Za-z]+$/.test(event['operation'])))
+    return `a ${type} event whose operation is not an operation's name`;
+  if ('visitor' in event && !(typeof event['visitor'] === 'string' && /^[0-9a-f]{64}$/.test(event['visitor'])))
+    return `a ${type} event whose visitor is not a keyed digest`;
   for (const [field, allowed] of Object.entries(VALUES)) {
-    if (field in event && !allowed.includes(String(event[field]))) return `a ${type} event whose ${field} is "${String(event[field])}", not one of ${allowed.join(', ')}`;
+    if (field in event && !allowed.includes(String(event[field])))
+      return `a ${type} event whose ${field} is "${String(event[field])}", not one of ${allowed.join(', ')}`;
   }
   const person = event['person'];
   if (person !== undefined) {
@@ -101,10 +119,14 @@ function shown(event: Record<string, unknown>): string {
 
 export const events: Check = {
   id: 'events',
-  rule: 'the proxy\'s events (--events <file>) have the kinds and fields of the checklist, nothing more, and no person, phone or access token in clear',
+  rule: "the proxy's events (--events <file>) have the kinds and fields of the checklist, nothing more, and no person, phone or access token in clear",
   async run(prober: Prober) {
     const file = prober.options.events;
-    if (!file) return { skipped: 'give --events <file>: where the proxy writes its events as JSON lines (the Python and PHP proxies: their error log; a Node host: its onEvent)' };
+    if (!file)
+      return {
+        skipped:
+          'give --events <file>: where the proxy writes its events as JSON lines (the Python and PHP proxies: their error log; a Node host: its onEvent)',
+      };
     const written = await writtenSince(file, prober.eventsFrom);
     if (!written.length) return `no event was written to ${file} while the check ran`;
     for (const event of written) {

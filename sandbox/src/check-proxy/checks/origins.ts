@@ -20,16 +20,21 @@ export const crossSite: Check = {
 /** The same host name over plain http is another origin (a page anything on the network can write). */
 export const scheme: Check = {
   id: 'scheme',
-  rule: 'an http:// page of the proxy\'s own host name gets 403 (pages are served over https); its https:// page passes',
+  rule: "an http:// page of the proxy's own host name gets 403 (pages are served over https); its https:// page passes",
   async run({ post, base, mark, reachedSince, show }) {
     const host = `probe-host.test${base.port ? `:${base.port}` : ''}`;
     let before = mark();
-    const plain = await post('/smartid/login.json', { code: madeUpPersonalCode(20), country: 'LT' }, new Jar(), { headers: { host, origin: `http://${host}` } });
+    const plain = await post('/smartid/login.json', { code: madeUpPersonalCode(20), country: 'LT' }, new Jar(), {
+      headers: { host, origin: `http://${host}` },
+    });
     let failure: string | null = null;
     if (plain.status !== 403 || reachedSince(before).length) failure = show(`POST /smartid/login.json with Host ${host} and Origin http://${host}`, plain);
     before = mark();
-    const secure = await post('/smartid/login.json', { code: madeUpPersonalCode(21), country: 'LT' }, new Jar(), { headers: { host, origin: `https://${host}` } });
-    if (!reachedSince(before).length) failure ??= `${show(`POST /smartid/login.json with Host ${host} and Origin https://${host}`, secure)} (the page's own https origin was refused)`;
+    const secure = await post('/smartid/login.json', { code: madeUpPersonalCode(21), country: 'LT' }, new Jar(), {
+      headers: { host, origin: `https://${host}` },
+    });
+    if (!reachedSince(before).length)
+      failure ??= `${show(`POST /smartid/login.json with Host ${host} and Origin https://${host}`, secure)} (the page's own https origin was refused)`;
     return failure;
   },
 };

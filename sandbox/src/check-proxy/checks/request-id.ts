@@ -13,10 +13,20 @@ export const requestId: Check = {
   async run({ post, send, show }) {
     const refused = await post('/smartid/login.json', { code: '30303039914', country: 'LT' }, new Jar(), { headers: { origin: 'https://evil.example' } });
     const unknown = await send({ method: 'POST', path: '/api/admin.json', body: '{}', jar: new Jar() });
-    const hostile = await send({ method: 'POST', path: '/api/admin.json', body: '{}', jar: new Jar(), headers: { 'x-request-id': 'forged\tline [request x]' } });
+    const hostile = await send({
+      method: 'POST',
+      path: '/api/admin.json',
+      body: '{}',
+      jar: new Jar(),
+      headers: { 'x-request-id': 'forged\tline [request x]' },
+    });
     const ids = [refused, unknown, hostile].map((answer) => String(answer.headers['x-request-id'] ?? ''));
     for (const [i, answer] of [refused, unknown, hostile].entries()) {
-      if (!REQUEST_ID.test(ids[i]!)) return show(['a cross-site POST /smartid/login.json', 'POST /api/admin.json', 'POST /api/admin.json with a malformed x-request-id'][i]!, answer) + ' (no well-formed x-request-id)';
+      if (!REQUEST_ID.test(ids[i]!))
+        return (
+          show(['a cross-site POST /smartid/login.json', 'POST /api/admin.json', 'POST /api/admin.json with a malformed x-request-id'][i]!, answer) +
+          ' (no well-formed x-request-id)'
+        );
     }
     if (new Set(ids).size !== ids.length) return `the same x-request-id on different requests: ${ids.join(', ')}`;
     return null;

@@ -18,7 +18,7 @@ function hookMarks(prober: Prober): { token: string; at: 'start' | 'end'; when: 
  */
 export const resultFirst: Check = {
   id: 'result-first',
-  rule: 'a session\'s result reaches the browser only after the host\'s result hook ended, and the hook never runs twice at once for one session, with polls coming together',
+  rule: "a session's result reaches the browser only after the host's result hook ended, and the hook never runs twice at once for one session, with polls coming together",
   async run(prober) {
     const { post, show, wait } = prober;
     const jar = new Jar();
@@ -29,7 +29,10 @@ export const resultFirst: Check = {
     await wait(400);
     const okAt: number[] = [];
     const deadline = Date.now() + 45_000;
-    const notReporting = { skipped: 'start the proxy with ESIGN_CHECK_HOOK_URL=<the sandbox>/__probe/hook (its result hook reports to the check; ESIGN_CHECK_HOOK_MS=3000 makes it slow)' };
+    const notReporting = {
+      skipped:
+        'start the proxy with ESIGN_CHECK_HOOK_URL=<the sandbox>/__probe/hook (its result hook reports to the check; ESIGN_CHECK_HOOK_MS=3000 makes it slow)',
+    };
     while (Date.now() < deadline && okAt.length < 3) {
       // four polls together, as tabs or retries of one browser send them
       const answers = await Promise.all(Array.from({ length: 4 }, () => post(path, {}, jar)));
@@ -61,7 +64,7 @@ export const resultFirst: Check = {
  */
 export const siteRefused: Check = {
   id: 'site-refused',
-  rule: 'a result the host\'s site refuses for good (409 from its hook) ends the session with 409 site-refused at once and on every later poll, the hook not run again, the result never shown',
+  rule: "a result the host's site refuses for good (409 from its hook) ends the session with 409 site-refused at once and on every later poll, the hook not run again, the result never shown",
   async run(prober) {
     const { post, show, wait, probe } = prober;
     const jar = new Jar();

@@ -31,14 +31,17 @@ export const limitsExact: Check = {
       const before = mark();
       const answer = await post('/smartid/login.json', { code: '61101019999', country: 'EE' });
       const reached = reachedSince(before).length > 0;
-      if (i <= PER_PERSON && (answer.json?.['status'] !== 'ok' || !reached)) return show(`POST /smartid/login.json (one person, start ${i} of ${PER_PERSON})`, answer);
-      if (i > PER_PERSON && (answer.status !== 429 || reached || !retryAfterFits(answer))) return show(`POST /smartid/login.json (one person, start ${i})`, answer);
+      if (i <= PER_PERSON && (answer.json?.['status'] !== 'ok' || !reached))
+        return show(`POST /smartid/login.json (one person, start ${i} of ${PER_PERSON})`, answer);
+      if (i > PER_PERSON && (answer.status !== 429 || reached || !retryAfterFits(answer)))
+        return show(`POST /smartid/login.json (one person, start ${i})`, answer);
     }
     // one person the service has no account for: every start refused by the service, none charged
     for (let i = 0; i < PER_PERSON + 4; i++) {
       const before = mark();
       const answer = await post('/smartid/login.json', { code: nobody(7), country: 'LT' });
-      if (answer.status === 429 || !reachedSince(before).length) return `${show(`POST /smartid/login.json (a person without an account, start ${i + 1})`, answer)} (a start the service refused was not given back)`;
+      if (answer.status === 429 || !reachedSince(before).length)
+        return `${show(`POST /smartid/login.json (a person without an account, start ${i + 1})`, answer)} (a start the service refused was not given back)`;
     }
     // one visitor, each start another person: twelve pass to the service, the thirteenth is refused
     const visitor = new Jar();
@@ -47,7 +50,8 @@ export const limitsExact: Check = {
       const answer = await post('/smartid/login.json', { code: nobody(100 + i), country: 'LT' }, visitor);
       const reached = reachedSince(before).length > 0;
       if (i <= PER_VISITOR && (answer.status === 429 || !reached)) return show(`POST /smartid/login.json (one visitor, start ${i} of ${PER_VISITOR})`, answer);
-      if (i > PER_VISITOR && (answer.status !== 429 || reached || !retryAfterFits(answer))) return show(`POST /smartid/login.json (one visitor, start ${i})`, answer);
+      if (i > PER_VISITOR && (answer.status !== 429 || reached || !retryAfterFits(answer)))
+        return show(`POST /smartid/login.json (one visitor, start ${i})`, answer);
     }
     return null;
   },
@@ -124,9 +128,12 @@ function runCommand(command: string): string | null {
 export const failClosed: Check = {
   id: 'fail-closed',
   rule: ({ options }) =>
-    options.stopState ? 'with the proxy\'s state away, a start gets 503 with Retry-After and reaches nothing; with it back, starts pass' : 'failing closed without state: not checked (no --stop-state given)',
+    options.stopState
+      ? "with the proxy's state away, a start gets 503 with Retry-After and reaches nothing; with it back, starts pass"
+      : 'failing closed without state: not checked (no --stop-state given)',
   async run({ post, mark, reachedSince, show, options, wait }) {
-    if (!options.stopState || !options.startState) return { skipped: 'pass --stop-state <command> and --start-state <command> that take the proxy\'s state away and bring it back' };
+    if (!options.stopState || !options.startState)
+      return { skipped: "pass --stop-state <command> and --start-state <command> that take the proxy's state away and bring it back" };
     const stopped = runCommand(options.stopState);
     if (stopped) return stopped;
     let failure: string | null = null;

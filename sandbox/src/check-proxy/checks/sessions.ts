@@ -8,7 +8,7 @@ const STRANGER_STARTS = 12;
 /** One visitor's session token is worthless to another: the service's unknown-token answer, nothing forwarded. */
 export const visitorBinding: Check = {
   id: 'visitor-binding',
-  rule: 'one visitor\'s session token is refused for another (40402), and not forwarded',
+  rule: "one visitor's session token is refused for another (40402), and not forwarded",
   async run({ post, send, mark, reachedSince, show }) {
     const owner = new Jar();
     const start = await post('/mobile/login.json', { phone: '+37200000766', code: '60001019906' }, owner);
@@ -41,8 +41,9 @@ export const screening: Check = {
       done = await post(`/mobile/status/${String(start.json['token'])}.json`, {}, jar);
       if (done.json?.['status'] !== 'waiting') break;
     }
-    if (!done || done.json?.['status'] !== 'ok') return show('a PEP person\'s login', done ?? start);
-    if (options.exposesScreening && !Array.isArray(done.json['peps_data'])) return `${show('POST /mobile/status/<token>.json', done)} (the proxy says it exposes screening)`;
+    if (!done || done.json?.['status'] !== 'ok') return show("a PEP person's login", done ?? start);
+    if (options.exposesScreening && !Array.isArray(done.json['peps_data']))
+      return `${show('POST /mobile/status/<token>.json', done)} (the proxy says it exposes screening)`;
     if (!options.exposesScreening && ('peps_data' in done.json || 'sanctions_data' in done.json)) return show('POST /mobile/status/<token>.json', done);
     return null;
   },
@@ -94,7 +95,9 @@ export const noLockout: Check = {
 export const signerGate: Check = {
   id: 'signer-gate',
   rule: ({ options }) =>
-    options.signer ? 'signing starts for another person than the signed-in one are refused (403 signer-mismatch), unforwarded' : 'signing gate: not checked (no --signer given)',
+    options.signer
+      ? 'signing starts for another person than the signed-in one are refused (403 signer-mismatch), unforwarded'
+      : 'signing gate: not checked (no --signer given)',
   async run({ post, mark, reachedSince, show, options, signingJar }) {
     const signer = options.signer;
     if (!signer) return { skipped: 'pass --signer <code,country[,phone]> (or --login <code,country>) when the proxy signs only as the signed-in person' };
@@ -106,12 +109,16 @@ export const signerGate: Check = {
       ['/smartid/sign.json', { code: smartOther, country: 'LT', type: 'pdf', pdf }],
       ['/en/mobile/sign.json', { phone: phoneOther, code: codeOther, type: 'pdf', pdf }],
       ['/smartid/sign/hash.json', { code: smartOther, country: 'LT', hash: 'cd'.repeat(32), hash_algorithm: 'SHA256' }],
-      ['/mobile/sign/hash.json', { phone: phoneOther, code: codeOther, country: phoneOther.startsWith('+370') ? 'LT' : 'EE', hash: 'cd'.repeat(32), hash_algorithm: 'SHA256' }],
+      [
+        '/mobile/sign/hash.json',
+        { phone: phoneOther, code: codeOther, country: phoneOther.startsWith('+370') ? 'LT' : 'EE', hash: 'cd'.repeat(32), hash_algorithm: 'SHA256' },
+      ],
     ];
     for (const [path, body] of others) {
       const before = mark();
       const answer = await post(path, body, signingJar());
-      if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length) return show(`POST ${path} (another person)`, answer);
+      if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length)
+        return show(`POST ${path} (another person)`, answer);
     }
     const before = mark();
     const own = await post('/smartid/sign.json', { code: signer.code, country: signer.country, type: 'pdf', pdf }, signingJar());
@@ -151,7 +158,7 @@ export const signerCountry: Check = {
   id: 'signer-country',
   rule: ({ options }) =>
     options.signer
-      ? 'signing starts with the signed-in person\'s digits and another country (or a Mobile-ID phone of another country) are refused (403 signer-mismatch), unforwarded'
+      ? "signing starts with the signed-in person's digits and another country (or a Mobile-ID phone of another country) are refused (403 signer-mismatch), unforwarded"
       : 'signing gate by country: not checked (no --signer given)',
   async run({ post, mark, reachedSince, show, options, signingJar }) {
     const signer = options.signer;
@@ -167,7 +174,8 @@ export const signerCountry: Check = {
     for (const [path, body] of starts) {
       const before = mark();
       const answer = await post(path, body, signingJar());
-      if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length) return show(`POST ${path} (the signer's digits, ${other})`, answer);
+      if (answer.status !== 403 || answer.json?.['proxy_error'] !== 'signer-mismatch' || reachedSince(before).length)
+        return show(`POST ${path} (the signer's digits, ${other})`, answer);
     }
     return null;
   },

@@ -14,9 +14,11 @@ function tokenStaysOut(mode: HostileAnswer, words: string, person: number): Chec
       const answer = await post('/smartid/login.json', { code: madeUpPersonalCode(person), country: 'LT' });
       probe.answerNormally();
       const visible = `${answer.text}${JSON.stringify(answer.headers)}${answer.json ? JSON.stringify(answer.json) : ''}`;
-      if (!reachedSince(before).some((r) => r.path === '/smartid/login.json')) return `${show('POST /smartid/login.json', answer)} (the start did not reach the service, so this could not be checked)`;
+      if (!reachedSince(before).some((r) => r.path === '/smartid/login.json'))
+        return `${show('POST /smartid/login.json', answer)} (the start did not reach the service, so this could not be checked)`;
       if (visible.includes(accessToken)) return `${show('POST /smartid/login.json', answer)} (the answer holds the token)`;
-      if (mode === 'redirect' && (probe.trapped > trapped || answer.status < 400)) return `${show('POST /smartid/login.json', answer)} (the redirect was followed or passed on)`;
+      if (mode === 'redirect' && (probe.trapped > trapped || answer.status < 400))
+        return `${show('POST /smartid/login.json', answer)} (the redirect was followed or passed on)`;
       return null;
     },
   };
