@@ -1,4 +1,4 @@
-import { blobToBase64 } from '../src/internal/base64.js';
+import { blobToBase64 } from '../src/internal/data/base64.js';
 
 interface Measure {
   ms: number;

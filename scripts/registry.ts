@@ -68,7 +68,7 @@ ${REGISTRY.map((e) => `    '${tag(e)}': ${e.className};`).join('\n')}
 function allInOneFile(): string {
   const inside = REGISTRY.filter((e) => e.insideAllInOne);
   return `${GENERATED}// The elements of the all-in-one script-tag file (src/cdn.ts).
-import type { ElementLoaders } from './internal/autoload.js';
+import type { ElementLoaders } from './internal/element/autoload.js';
 ${inside.map((e) => `import './elements/${e.name}/define.js';`).join('\n')}
 
 /** Every other element's define entry by tag, loaded when the element appears on the page. */

@@ -1,6 +1,6 @@
 // Made from src/registry.ts by `npm run registry`: change the registry, not this file.
 // The elements of the all-in-one script-tag file (src/cdn.ts).
-import type { ElementLoaders } from './internal/autoload.js';
+import type { ElementLoaders } from './internal/element/autoload.js';
 import './elements/identify/define.js';
 import './elements/person-form/define.js';
 

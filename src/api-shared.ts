@@ -6,9 +6,9 @@
 export * from './client/errors.js';
 export { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from './protocol/time-limits.js';
 export type * from './protocol/types.js';
-export { EsignElement, type ErrorMessageHook } from './internal/base-element.js';
-export { defineElement } from './internal/define.js';
-export { theme } from './internal/theme.js';
+export { EsignElement, type ErrorMessageHook } from './internal/element/base-element.js';
+export { defineElement } from './internal/element/define.js';
+export { theme } from './internal/element/theme.js';
 export {
   LANGUAGES,
   loadStrings,
@@ -24,12 +24,12 @@ export {
 export { checkPersonalCode, checkDigit, personalCodeCountries, type PersonalCodeCheck } from './internal/validation/personal-code.js';
 export { normalizePhone, type PhoneCheck } from './internal/validation/phone.js';
 
-export { EsignSessionElement } from './internal/session-element.js';
-export type { SessionSpec } from './internal/session-controller.js';
+export { EsignSessionElement } from './internal/session/session-element.js';
+export type { SessionSpec } from './internal/session/session-controller.js';
 export type { StatusAnswers } from './protocol/operations.js';
-export type { SignInput, SignFile } from './internal/sign-files.js';
+export type { SignInput, SignFile } from './internal/documents/sign-files.js';
 export type { PersonValue, PersonChannel, PersonField } from './elements/person-form/person-form.js';
-export type { SignerPerson } from './internal/signer.js';
+export type { SignerPerson } from './internal/documents/signer.js';
 export type { Country } from './protocol/types.js';
 export type { StatusState } from './elements/status/status.js';
 export type { AuthenticatedDetail, StartedDetail, CancelledDetail } from './elements/identify/events.js';

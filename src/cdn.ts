@@ -8,7 +8,7 @@
  * on demand, only when a host sets a Mobile-ID `message`.
  */
 import { ELEMENT_LOADERS } from './all-in-one-elements.js';
-import { autoloader } from './internal/autoload.js';
+import { autoloader } from './internal/element/autoload.js';
 
 export * from './api-shared.js';
 export { EsignIdentify } from './elements/identify/identify.js';

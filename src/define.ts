@@ -2,7 +2,7 @@
 // alone: the bare import stays in the declarations, which drop an import of values they do not name
 import './elements.js';
 import { ELEMENTS } from './elements.js';
-import { defineElement } from './internal/define.js';
+import { defineElement } from './internal/element/define.js';
 
 /** Registers every element; safe to run more than once. */
 export function defineAll(): void {

@@ -4,4 +4,4 @@
  * all-in-one file, tell them by `name` and `code`, not by `instanceof` of the other file's class.
  */
 export * from './index.js';
-export { blobToBase64, base64ToBlob } from '../internal/base64.js';
+export { blobToBase64, base64ToBlob } from '../internal/data/base64.js';

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { autoloader, type ElementLoaders } from '../../src/internal/autoload.js';
+import { autoloader, type ElementLoaders } from '../../src/internal/element/autoload.js';
 
 /** Loaders for test tags of this file alone: each counts its calls and defines its tag, or fails while told to. */
 function loaders(tags: string[]) {

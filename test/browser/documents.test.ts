@@ -9,7 +9,7 @@ import type { EsignValidationReport } from '../../src/elements/validation-report
 import { en } from '../../src/i18n/en.js';
 import { lt } from '../../src/i18n/lt.js';
 import { ru } from '../../src/i18n/ru.js';
-import { formatSize } from '../../src/internal/file-picker.js';
+import { formatSize } from '../../src/internal/documents/file-picker.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ENDPOINT, deepActiveElement, deepText, requestsTo, until } from './helpers.js';
 

@@ -1,11 +1,11 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/identify/define.js';
 import type { EsignIdentify } from '../../src/elements/identify/identify.js';
-import type { PersonForm } from '../../src/internal/person.js';
+import type { PersonForm } from '../../src/internal/data/person.js';
 import '../../src/elements/status/define.js';
 import type { EsignStatus } from '../../src/elements/status/status.js';
 import { maskCode, maskPhone } from '../../src/protocol/mask.js';
-import { DETAIL_SEPARATOR } from '../../src/internal/session-words.js';
+import { DETAIL_SEPARATOR } from '../../src/internal/session/session-words.js';
 
 // What stays in place when text wraps or an error appears: measured in the browser's own layout.
 

@@ -146,7 +146,7 @@ describe('counts in the five languages', () => {
   });
 
   it('writes byte counts in words with plural forms', async () => {
-    const { formatSize } = await import('../../src/internal/file-picker.js');
+    const { formatSize } = await import('../../src/internal/documents/file-picker.js');
     // a number and its unit kept on one line
     expect(formatSize(965, 'en')).to.equal('965\u00a0bytes');
     expect(formatSize(1, 'en')).to.equal('1\u00a0byte');

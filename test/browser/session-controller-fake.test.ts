@@ -5,8 +5,8 @@ import { EsignError, type EsignErrorDetail } from '../../src/client/errors.js';
 import { smartIdLogin, type StatusAnswers } from '../../src/protocol/operations.js';
 import type { Channel } from '../../src/protocol/types.js';
 import type { Language } from '../../src/i18n/index.js';
-import { SessionController, type SessionConfig, type SessionElement, type StartRequest } from '../../src/internal/session-controller.js';
-import { recordKey } from '../../src/internal/session-record.js';
+import { SessionController, type SessionConfig, type SessionElement, type StartRequest } from '../../src/internal/session/session-controller.js';
+import { recordKey } from '../../src/internal/session/session-record.js';
 import { until } from './helpers.js';
 
 // The session controller with a fake of the service behind the real client (a fetch of the test's

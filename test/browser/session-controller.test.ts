@@ -4,8 +4,14 @@ import { EsignError, type EsignErrorDetail } from '../../src/client/errors.js';
 import { smartIdLogin, SESSION_STATUS, type StatusAnswers } from '../../src/protocol/operations.js';
 import type { Channel } from '../../src/protocol/types.js';
 import type { Language } from '../../src/i18n/index.js';
-import { SessionController, type SessionConfig, type SessionElement, type SessionState, type StartRequest } from '../../src/internal/session-controller.js';
-import { recordKey } from '../../src/internal/session-record.js';
+import {
+  SessionController,
+  type SessionConfig,
+  type SessionElement,
+  type SessionState,
+  type StartRequest,
+} from '../../src/internal/session/session-controller.js';
+import { recordKey } from '../../src/internal/session/session-record.js';
 import { requestsTo, until } from './helpers.js';
 
 // The session controller alone, with a small element of the test's own in place of a session

@@ -11,7 +11,7 @@ import { et } from '../../src/i18n/et.js';
 import type { Strings } from '../../src/i18n/index.js';
 import { PERSONAS } from 'esign-sandbox/personas';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
-import { formatSize } from '../../src/internal/file-picker.js';
+import { formatSize } from '../../src/internal/documents/file-picker.js';
 import { ENDPOINT, deepActiveElement, deepText, personForm, plain, requestsTo, submitButton, type, until } from './helpers.js';
 
 before(() => performance.setResourceTimingBufferSize(100_000));

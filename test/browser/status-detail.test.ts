@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/define.js';
 import type { EsignStatus } from '../../src/elements/status/status.js';
-import { DETAIL_SEPARATOR } from '../../src/internal/session-words.js';
+import { DETAIL_SEPARATOR } from '../../src/internal/session/session-words.js';
 
 // A detail of several items (a signature's level, method and time; the waiting method and person)
 // on a phone: one item a line, so no line starts with "·" and no date breaks inside; on a wider

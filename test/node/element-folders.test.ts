@@ -24,7 +24,7 @@ function declared(path: string): Set<string> {
 
 describe('an element in its folder', () => {
   it('declares every element it draws (its base class’s too) in static dependencies, and no other', () => {
-    const sessionBase = drawn('src/internal/session-element.ts');
+    const sessionBase = drawn('src/internal/session/session-element.ts');
     assert.deepEqual([...sessionBase].sort(), ['esign-control-code', 'esign-person-form', 'esign-status'], 'what a session element draws');
     for (const name of ELEMENTS) {
       const file = `src/elements/${name}/${name}.ts`;
@@ -42,7 +42,7 @@ describe('an element in its folder', () => {
         .map((entry) => `${entry.parentPath}/${entry.name}`)
         .filter((path) => /\bdefineElement\(/.test(code(path)));
     const entries = callers('src')
-      .filter((path) => !path.endsWith('/internal/define.ts'))
+      .filter((path) => !path.endsWith('/internal/element/define.ts'))
       .sort();
     assert.deepEqual(entries, ['src/define.ts', ...ELEMENTS.map((name) => `src/elements/${name}/define.ts`)].sort());
     for (const name of ELEMENTS) {
@@ -70,7 +70,7 @@ describe('an element in its folder', () => {
         new Set([...(new RegExp(`interface ${name} \\{([\\s\\S]*?)\\n  \\}`).exec(text)?.[1] ?? '').matchAll(/'(esign-[a-z-]+)'/g)].map((m) => m[1]!));
       return { element: map('HTMLElementEventMap'), document: map('DocumentEventMap') };
     };
-    const shared = declaredIn('src/internal/shared-events.ts');
+    const shared = declaredIn('src/internal/element/shared-events.ts');
     assert.deepEqual([...shared.element].sort(), ['esign-cancelled', 'esign-error', 'esign-started']);
     assert.deepEqual([...shared.document].sort(), [...shared.element].sort());
     for (const name of ELEMENTS) {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { documentsSent, transferSaid } from '../../src/internal/transfer-progress.js';
-import { formatSize } from '../../src/internal/file-picker.js';
+import { documentsSent, transferSaid } from '../../src/internal/documents/transfer-progress.js';
+import { formatSize } from '../../src/internal/documents/file-picker.js';
 import { en } from '../../src/i18n/en.js';
 import { lv } from '../../src/i18n/lv.js';
 

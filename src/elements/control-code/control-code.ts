@@ -1,11 +1,11 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { StringKey } from '../../i18n/index.js';
-import { EsignElement } from '../../internal/base-element.js';
-import { controls } from '../../internal/controls.styles.js';
-import { theme } from '../../internal/theme.js';
+import { EsignElement } from '../../internal/element/base-element.js';
+import { controls } from '../../internal/element/controls.styles.js';
+import { theme } from '../../internal/element/theme.js';
 import { controlCodeStyles } from './control-code.styles.js';
 import type { Channel } from '../../protocol/types.js';
-import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { textOrNothing } from '../../internal/element/text-or-nothing.js';
 
 /**
  * The control code, large, with what to do on the phone. A session element moves the focus onto

@@ -1,6 +1,6 @@
 /** Registers <esign-control-code>; safe to import twice. */
 import { EsignControlCode } from './control-code.js';
-import { defineElement } from '../../internal/define.js';
+import { defineElement } from '../../internal/element/define.js';
 
 defineElement('esign-control-code', EsignControlCode);
 

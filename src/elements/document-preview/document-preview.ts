@@ -1,11 +1,11 @@
 import { adoptStyles, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { EsignError } from '../../client/errors.js';
-import { EsignElement } from '../../internal/base-element.js';
+import { EsignElement } from '../../internal/element/base-element.js';
 import { STRING_PARTS, type StringPart } from '../../i18n/index.js';
-import { loadOnce } from '../../internal/load-once.js';
-import { controls } from '../../internal/controls.styles.js';
-import { documentStyles } from '../../internal/documents.styles.js';
-import { theme } from '../../internal/theme.js';
+import { loadOnce } from '../../internal/element/load-once.js';
+import { controls } from '../../internal/element/controls.styles.js';
+import { documentStyles } from '../../internal/documents/documents.styles.js';
+import { theme } from '../../internal/element/theme.js';
 import type { ContainerEntry } from './engine.js';
 import { previewStyles } from './document-preview.styles.js';
 import type { PreviewStatus, PreviewViewer } from './viewer.js';

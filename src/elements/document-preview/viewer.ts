@@ -1,13 +1,13 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { fileName, fileNameStyles } from '../../internal/file-name.js';
+import { fileName, fileNameStyles } from '../../internal/documents/file-name.js';
 import { viewerStyles } from './viewer.styles.js';
 import { EsignError, type EsignErrorDetail } from '../../client/errors.js';
-import { formatSize } from '../../internal/file-picker.js';
-import { loadOnce } from '../../internal/load-once.js';
-import { extensionOf } from '../../internal/sign-files.js';
+import { formatSize } from '../../internal/documents/file-picker.js';
+import { loadOnce } from '../../internal/element/load-once.js';
+import { extensionOf } from '../../internal/documents/sign-files.js';
 import type { StringKey } from '../../i18n/index.js';
 import type { ContainerEntry, PdfView } from './engine.js';
-import type { EventDetail } from '../../internal/base-element.js';
+import type { EventDetail } from '../../internal/element/base-element.js';
 import { thrownMessage, thrownName } from '../../protocol/checks.js';
 
 type Engine = typeof import('./engine.js');

@@ -2,19 +2,19 @@ import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'l
 import { uploadDocument } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
 import type { DocumentAccess } from '../../protocol/types.js';
-import { blobToBase64 } from '../../internal/base64.js';
-import { CopyController } from '../../internal/copy-controller.js';
-import { EsignDocumentElement } from '../../internal/document-element.js';
-import { filePicker, formatSize } from '../../internal/file-picker.js';
-import { fileName } from '../../internal/file-name.js';
-import { filePickerStyles } from '../../internal/file-picker.styles.js';
-import { isHttpUrl } from '../../internal/form-fields.js';
-import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
+import { blobToBase64 } from '../../internal/data/base64.js';
+import { CopyController } from '../../internal/element/copy-controller.js';
+import { EsignDocumentElement } from '../../internal/documents/document-element.js';
+import { filePicker, formatSize } from '../../internal/documents/file-picker.js';
+import { fileName } from '../../internal/documents/file-name.js';
+import { filePickerStyles } from '../../internal/documents/file-picker.styles.js';
+import { isHttpUrl } from '../../internal/data/form-fields.js';
+import { extensionOf, FILE_ACCEPT, FILE_TYPES, toSignFiles, type SignFile, type SignInput } from '../../internal/documents/sign-files.js';
 import type { DocumentUploadedDetail } from './events.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from './signer-fields.js';
-import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { textOrNothing } from '../../internal/element/text-or-nothing.js';
 import { isRecord, required } from '../../protocol/checks.js';
-import { documentsSent, transferProgress, transferSaid, type Transfer } from '../../internal/transfer-progress.js';
+import { documentsSent, transferProgress, transferSaid, type Transfer } from '../../internal/documents/transfer-progress.js';
 import { sendWithProgress } from '../../client/upload-progress.js';
 
 /**

@@ -1,5 +1,5 @@
 // the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
-import '../../internal/shared-events.js';
+import '../../internal/element/shared-events.js';
 import type { InvitedSigner } from '../../protocol/types.js';
 
 export interface DocumentUploadedDetail {

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { SignerInput } from '../../protocol/types.js';
-import { EMAIL, textField } from '../../internal/form-fields.js';
-import { checkedOf } from '../../internal/event-value.js';
+import { EMAIL, textField } from '../../internal/data/form-fields.js';
+import { checkedOf } from '../../internal/element/event-value.js';
 
 export interface SignerDraft {
   name: string;

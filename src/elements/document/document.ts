@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { checkDocumentStatus, downloadDocument, removeDocument } from '../../protocol/operations.js';
-import type { Dependency } from '../../internal/define.js';
-import { EsignDocumentElement } from '../../internal/document-element.js';
+import type { Dependency } from '../../internal/element/define.js';
+import { EsignDocumentElement } from '../../internal/documents/document-element.js';
 import { EsignSignerList } from '../signer-list/define.js';
 import { EsignSigningLink } from '../signing-link/define.js';
 import { EsignValidationReport } from '../validation-report/define.js';
@@ -9,9 +9,9 @@ import type { DocumentDownloadedDetail, DocumentRemovedDetail } from './events.j
 import type { TemporarySignerName } from '../signer-list/events.js';
 import type { SigningLinkCreatedDetail } from '../signing-link/events.js';
 import { EsignError } from '../../client/errors.js';
-import { textOrNothing } from '../../internal/text-or-nothing.js';
-import { fileName, fileNameStyles } from '../../internal/file-name.js';
-import { CopyController } from '../../internal/copy-controller.js';
+import { textOrNothing } from '../../internal/element/text-or-nothing.js';
+import { fileName, fileNameStyles } from '../../internal/documents/file-name.js';
+import { CopyController } from '../../internal/element/copy-controller.js';
 import type { ValidatedDetail } from '../validation-report/events.js';
 import type { SignersLoadedDetail } from '../signer-list/events.js';
 import { documentElementStyles } from './document.styles.js';

@@ -2,7 +2,7 @@
 import { EsignHashSign } from './hash-sign.js';
 // its events on HTMLElementEventMap, for a page (and its types) that imports this entry alone
 import './events.js';
-import { defineElement } from '../../internal/define.js';
+import { defineElement } from '../../internal/element/define.js';
 
 defineElement('esign-hash-sign', EsignHashSign);
 

@@ -1,8 +1,8 @@
 // the events every element may fire (esign-error, esign-started, esign-cancelled), declared once
-import '../../internal/shared-events.js';
+import '../../internal/element/shared-events.js';
 import type { CamelCased } from '../../protocol/camel.js';
 import type { Channel } from '../../client/client.js';
-import type { CancelledDetail, StartedDetail } from '../../internal/session-events.js';
+import type { CancelledDetail, StartedDetail } from '../../internal/session/session-events.js';
 import type { Certificate, Country, IdentificationStatusResponse, PepsRecord, SanctionsRecord } from '../../protocol/types.js';
 
 export type { CancelledDetail, StartedDetail };

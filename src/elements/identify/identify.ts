@@ -3,12 +3,12 @@ import { camelCased } from '../../protocol/camel.js';
 import { mobileLogin, smartIdLogin } from '../../protocol/operations.js';
 import type { PhoneLanguage } from '../../protocol/types.js';
 import type { Language } from '../../i18n/index.js';
-import { EsignSessionElement } from '../../internal/session-element.js';
+import { EsignSessionElement } from '../../internal/session/session-element.js';
 import { EsignPersonForm } from '../person-form/person-form.js';
-import type { SessionSpec } from '../../internal/session-controller.js';
-import type { Dependency } from '../../internal/define.js';
+import type { SessionSpec } from '../../internal/session/session-controller.js';
+import type { Dependency } from '../../internal/element/define.js';
 import type { AuthenticatedDetail } from './events.js';
-import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
+import { isString, isText, requireAnswer } from '../../internal/data/answer-check.js';
 import { required } from '../../protocol/checks.js';
 
 const PHONE_LANGUAGE: Record<Language, PhoneLanguage> = { lt: 'LIT', en: 'ENG', lv: 'ENG', et: 'EST', ru: 'RUS' };

@@ -1,4 +1,4 @@
-import type { PersonValue } from '../../internal/person.js';
+import type { PersonValue } from '../../internal/data/person.js';
 
 declare global {
   interface HTMLElementEventMap {

@@ -3,17 +3,17 @@ import { COUNTRIES, type Country } from '../../protocol/types.js';
 import { stringsLoaded, type StringKey, type StringPart } from '../../i18n/index.js';
 // its events on HTMLElementEventMap wherever its class is named (the framework types too)
 import './events.js';
-import { EsignElement, OPTIONAL_TEXT } from '../../internal/base-element.js';
-import { controls } from '../../internal/controls.styles.js';
-import { theme } from '../../internal/theme.js';
+import { EsignElement, OPTIONAL_TEXT } from '../../internal/element/base-element.js';
+import { controls } from '../../internal/element/controls.styles.js';
+import { theme } from '../../internal/element/theme.js';
 import { checkPersonalCode, personalCodeCountries } from '../../internal/validation/personal-code.js';
 import { normalizePhone } from '../../internal/validation/phone.js';
-import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../internal/person.js';
+import type { PersonChannel, PersonField, PersonForm, PersonValue } from '../../internal/data/person.js';
 import { personFormStyles } from './person-form.styles.js';
-import { textOrNothing } from '../../internal/text-or-nothing.js';
-import { afterPaint } from '../../internal/after-paint.js';
+import { textOrNothing } from '../../internal/element/text-or-nothing.js';
+import { afterPaint } from '../../internal/element/after-paint.js';
 import { maskCode, maskPhone } from '../../protocol/mask.js';
-import { readonlyStyles } from '../../internal/readonly.styles.js';
+import { readonlyStyles } from '../../internal/element/readonly.styles.js';
 import { provideFormWords } from '../../i18n/form-words.js';
 import { firstOf, isOneOf } from '../../protocol/checks.js';
 

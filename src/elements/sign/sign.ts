@@ -4,30 +4,39 @@ import { camelCased } from '../../protocol/camel.js';
 import { mobileSign, smartIdSign } from '../../protocol/operations.js';
 import { EsignError } from '../../client/errors.js';
 import type { CertificateLevel, FileContainer, FileType, SignaturePage, SignaturePosition } from '../../protocol/types.js';
-import { blobToBase64, base64ToBlob } from '../../internal/base64.js';
-import { controls } from '../../internal/controls.styles.js';
-import { fileName } from '../../internal/file-name.js';
-import { filePicker, formatSize } from '../../internal/file-picker.js';
-import { documentsSent, transferProgress, transferSaid, type Transfer } from '../../internal/transfer-progress.js';
+import { blobToBase64, base64ToBlob } from '../../internal/data/base64.js';
+import { controls } from '../../internal/element/controls.styles.js';
+import { fileName } from '../../internal/documents/file-name.js';
+import { filePicker, formatSize } from '../../internal/documents/file-picker.js';
+import { documentsSent, transferProgress, transferSaid, type Transfer } from '../../internal/documents/transfer-progress.js';
 import { sendWithProgress } from '../../client/upload-progress.js';
-import { EsignSessionElement } from '../../internal/session-element.js';
-import { sessionStyles } from '../../internal/session.styles.js';
-import { theme } from '../../internal/theme.js';
-import type { SessionSpec } from '../../internal/session-controller.js';
+import { EsignSessionElement } from '../../internal/session/session-element.js';
+import { sessionStyles } from '../../internal/session/session.styles.js';
+import { theme } from '../../internal/element/theme.js';
+import type { SessionSpec } from '../../internal/session/session-controller.js';
 import { EsignPersonForm } from '../person-form/define.js';
 import { EsignControlCode } from '../control-code/define.js';
 import { EsignDocumentPreview } from '../document-preview/define.js';
 import { EsignStatus } from '../status/define.js';
-import type { Dependency } from '../../internal/define.js';
-import { signerOf, signerProperty, type SignerPerson } from '../../internal/signer.js';
+import type { Dependency } from '../../internal/element/define.js';
+import { signerOf, signerProperty, type SignerPerson } from '../../internal/documents/signer.js';
 import type { SignedDetail } from './events.js';
-import { FILE_ACCEPT, FILE_TYPES, MIME_TYPES, extensionOf, resolveType, toSignFiles, type SignFile, type SignInput } from '../../internal/sign-files.js';
+import {
+  FILE_ACCEPT,
+  FILE_TYPES,
+  MIME_TYPES,
+  extensionOf,
+  resolveType,
+  toSignFiles,
+  type SignFile,
+  type SignInput,
+} from '../../internal/documents/sign-files.js';
 import { signStyles } from './sign.styles.js';
-import { filePickerStyles } from '../../internal/file-picker.styles.js';
-import { isString, isText, requireAnswer } from '../../internal/answer-check.js';
+import { filePickerStyles } from '../../internal/documents/file-picker.styles.js';
+import { isString, isText, requireAnswer } from '../../internal/data/answer-check.js';
 import { isOneOf, required } from '../../protocol/checks.js';
-import { dateTimeWithZone } from '../../internal/date-time.js';
-import { DETAIL_SEPARATOR } from '../../internal/session-words.js';
+import { dateTimeWithZone } from '../../internal/data/date-time.js';
+import { DETAIL_SEPARATOR } from '../../internal/session/session-words.js';
 
 /** The preview says its own failures; they are not the signing's, so they stay inside. */
 const stopHere = (event: Event) => event.stopPropagation();

@@ -3,9 +3,9 @@ import { inviteSigner, listSigners, removeTemporarySigner } from '../../protocol
 import { EsignError } from '../../client/errors.js';
 import type { SignerEntry } from '../../protocol/types.js';
 import type { StringKey } from '../../i18n/index.js';
-import { EsignDocumentElement } from '../../internal/document-element.js';
+import { EsignDocumentElement } from '../../internal/documents/document-element.js';
 import { emptySigner, signerFields, signerInput, signerProblems, type SignerDraft } from '../document-upload/signer-fields.js';
-import { textOrNothing } from '../../internal/text-or-nothing.js';
+import { textOrNothing } from '../../internal/element/text-or-nothing.js';
 import type { SignerInvitedDetail, TemporarySignerName } from './events.js';
 import { signerListStyles } from './signer-list.styles.js';
 

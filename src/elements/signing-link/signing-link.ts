@@ -4,15 +4,15 @@ import { readTemporarySigningLinks } from '../../client/temporary-links.js';
 import { EsignError } from '../../client/errors.js';
 import type { TemporarySignerInput, TemporarySigningLink } from '../../protocol/types.js';
 import type { StringKey } from '../../i18n/index.js';
-import { CopyController } from '../../internal/copy-controller.js';
-import { EsignDocumentElement } from '../../internal/document-element.js';
-import { EMAIL, isHttpUrl, textField } from '../../internal/form-fields.js';
+import { CopyController } from '../../internal/element/copy-controller.js';
+import { EsignDocumentElement } from '../../internal/documents/document-element.js';
+import { EMAIL, isHttpUrl, textField } from '../../internal/data/form-fields.js';
 import { personalCodeCountries } from '../../internal/validation/personal-code.js';
 import { normalizePhone } from '../../internal/validation/phone.js';
 import type { SigningLinkCreatedDetail } from './events.js';
-import { dateTimeWithZone } from '../../internal/date-time.js';
-import { textOrNothing } from '../../internal/text-or-nothing.js';
-import { valueOf } from '../../internal/event-value.js';
+import { dateTimeWithZone } from '../../internal/data/date-time.js';
+import { textOrNothing } from '../../internal/element/text-or-nothing.js';
+import { valueOf } from '../../internal/element/event-value.js';
 
 interface LinkSigner {
   name: string;

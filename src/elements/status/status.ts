@@ -1,12 +1,12 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { EsignElement } from '../../internal/base-element.js';
-import { controls } from '../../internal/controls.styles.js';
+import { EsignElement } from '../../internal/element/base-element.js';
+import { controls } from '../../internal/element/controls.styles.js';
 // its events on HTMLElementEventMap wherever its class is named (the framework types too)
 import './events.js';
-import { theme } from '../../internal/theme.js';
+import { theme } from '../../internal/element/theme.js';
 import { statusStyles } from './status.styles.js';
-import { textOrNothing } from '../../internal/text-or-nothing.js';
-import { DETAIL_SEPARATOR } from '../../internal/session-words.js';
+import { textOrNothing } from '../../internal/element/text-or-nothing.js';
+import { DETAIL_SEPARATOR } from '../../internal/session/session-words.js';
 
 export type StatusState = 'idle' | 'waiting' | 'success' | 'error' | 'cancelled';
 

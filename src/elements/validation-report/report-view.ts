@@ -1,7 +1,7 @@
 import { css, html, nothing } from 'lit';
 import type { ValidationReport } from '../../protocol/types.js';
 import type { Language, StringKey } from '../../i18n/index.js';
-import { dateTimeWithZone } from '../../internal/date-time.js';
+import { dateTimeWithZone } from '../../internal/data/date-time.js';
 import type { ReadSignature } from './read-report.js';
 
 const INDICATIONS = ['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED'];

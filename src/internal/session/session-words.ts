@@ -1,5 +1,5 @@
-import type { Channel, SessionKind } from '../protocol/types.js';
-import type { Language, StringKey } from '../i18n/index.js';
+import type { Channel, SessionKind } from '../../protocol/types.js';
+import type { Language, StringKey } from '../../i18n/index.js';
 
 type Translate = (key: StringKey, params?: Record<string, string | number>) => string;
 

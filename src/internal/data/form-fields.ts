@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
-import { valueOf } from './event-value.js';
+import { valueOf } from '../element/event-value.js';
 
-export { EMAIL, isHttpUrl } from './validation/web.js';
+export { EMAIL, isHttpUrl } from '../validation/web.js';
 
 export interface TextFieldOptions {
   id: string;

@@ -1,5 +1,5 @@
 import { html } from 'lit';
-import type { StringKey } from '../i18n/index.js';
+import type { StringKey } from '../../i18n/index.js';
 import { formatSize } from './file-picker.js';
 
 /** How far a document has come: read into the request (`sending` unset), or sent up with its bytes. */

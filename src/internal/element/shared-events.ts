@@ -1,5 +1,5 @@
-import type { EsignErrorDetail } from '../client/errors.js';
-import type { CancelledDetail, StartedDetail } from './session-events.js';
+import type { EsignErrorDetail } from '../../client/errors.js';
+import type { CancelledDetail, StartedDetail } from '../session/session-events.js';
 
 /*
  * The events every element of the package may fire, declared once: each element's events.ts

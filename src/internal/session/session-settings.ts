@@ -1,6 +1,6 @@
 import type { PropertyDeclarations } from 'lit';
-import { CHANNELS, type Channel, type Country, type MessageFormat } from '../protocol/types.js';
-import { EsignElement } from './base-element.js';
+import { CHANNELS, type Channel, type Country, type MessageFormat } from '../../protocol/types.js';
+import { EsignElement } from '../element/base-element.js';
 
 const listOf = (value: string | null): Channel[] => (value ?? '').split(/[\s,]+/).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c));
 

@@ -1,12 +1,12 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
-import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import type { ProxyCaller } from '../client/caller.js';
-import { EsignElement } from './base-element.js';
-import { STRING_PARTS, type StringPart } from '../i18n/index.js';
-import { proxyClient } from './proxy-client.js';
-import { controls } from './controls.styles.js';
+import { EsignError, type EsignErrorDetail } from '../../client/errors.js';
+import type { ProxyCaller } from '../../client/caller.js';
+import { EsignElement } from '../element/base-element.js';
+import { STRING_PARTS, type StringPart } from '../../i18n/index.js';
+import { proxyClient } from '../session/proxy-client.js';
+import { controls } from '../element/controls.styles.js';
 import { documentStyles } from './documents.styles.js';
-import { theme } from './theme.js';
+import { theme } from '../element/theme.js';
 
 /**
  * What the document elements share: the document id, one action at a time with its

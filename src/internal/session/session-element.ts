@@ -1,25 +1,25 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { StatusAnswers } from '../protocol/operations.js';
-import { EsignError, type EsignErrorDetail } from '../client/errors.js';
-import { CHANNELS, COUNTRIES, type Channel, type Country, type MessageFormat, type SessionKind } from '../protocol/types.js';
-import type { StringKey, StringPart } from '../i18n/index.js';
-import type { PersonField, PersonForm } from './person.js';
+import type { StatusAnswers } from '../../protocol/operations.js';
+import { EsignError, type EsignErrorDetail } from '../../client/errors.js';
+import { CHANNELS, COUNTRIES, type Channel, type Country, type MessageFormat, type SessionKind } from '../../protocol/types.js';
+import type { StringKey, StringPart } from '../../i18n/index.js';
+import type { PersonField, PersonForm } from '../data/person.js';
 import { EsignSessionSettings } from './session-settings.js';
-import { controls } from './controls.styles.js';
+import { controls } from '../element/controls.styles.js';
 import type { EndChoices, SessionController, SessionSpec, SessionState, StartRequest } from './session-controller.js';
-import { loadOnce } from './load-once.js';
-import { defineLater } from './define.js';
+import { loadOnce } from '../element/load-once.js';
+import { defineLater } from '../element/define.js';
 import { sessionStyles } from './session.styles.js';
 import { focusWaiting, focusWhenDrawn } from './session-focus.js';
 import { renderEndActions, type EndFix } from './session-end-actions.js';
 import { chosenCountry, sessionCountry } from './session-country.js';
 import { checkChosenChannel, renderChannelChoice } from './session-channels.js';
 import { DETAIL_SEPARATOR, NO_WORDS, connectionWords, failedHeading, waitingWords, type StatusWords } from './session-words.js';
-import { theme } from './theme.js';
-import { afterPaint } from './after-paint.js';
+import { theme } from '../element/theme.js';
+import { afterPaint } from '../element/after-paint.js';
 import { readRemembered, writeRemembered } from './remembered.js';
-import { fixedFields, type SignerPerson } from './signer.js';
-import { firstOf, isOneOf } from '../protocol/checks.js';
+import { fixedFields, type SignerPerson } from '../documents/signer.js';
+import { firstOf, isOneOf } from '../../protocol/checks.js';
 
 /** What the success state says, by the kind of session. */
 const DONE_WORDS = { login: 'identify.done', sign: 'sign.done', hash: 'hash.done' } as const satisfies Record<SessionKind, StringKey>;

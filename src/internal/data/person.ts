@@ -1,4 +1,4 @@
-import type { Channel, Country } from '../protocol/types.js';
+import type { Channel, Country } from '../../protocol/types.js';
 
 /*
  * The person's details as the session elements use them, and what they need of the person form:

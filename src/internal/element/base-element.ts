@@ -1,5 +1,5 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { EsignError, type EsignErrorDetail } from '../client/errors.js';
+import { EsignError, type EsignErrorDetail } from '../../client/errors.js';
 import {
   loadStrings,
   normalizeLanguage,
@@ -10,9 +10,9 @@ import {
   type StringKey,
   type StringPart,
   type Strings,
-} from '../i18n/index.js';
+} from '../../i18n/index.js';
 import { theme } from './theme.js';
-import { required } from '../protocol/checks.js';
+import { required } from '../../protocol/checks.js';
 
 /** Rewrites the message of an error before it is shown and sent with `esign-error`. */
 /** The package's events, as the elements declare them in `HTMLElementEventMap`. */

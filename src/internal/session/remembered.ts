@@ -1,6 +1,6 @@
-import { isOneOf, isRecord } from '../protocol/checks.js';
-import { CHANNELS, COUNTRIES, type Channel, type Country } from '../protocol/types.js';
-import { webStorage } from './web-storage.js';
+import { isOneOf, isRecord } from '../../protocol/checks.js';
+import { CHANNELS, COUNTRIES, type Channel, type Country } from '../../protocol/types.js';
+import { webStorage } from '../data/web-storage.js';
 
 /**
  * The method and country of the last session that ended well on this site, on this device (the

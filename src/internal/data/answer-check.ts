@@ -1,4 +1,4 @@
-import { EsignError } from '../client/errors.js';
+import { EsignError } from '../../client/errors.js';
 
 /**
  * A finished session's answer that lacks what its result is made of (a broken or hostile answer on

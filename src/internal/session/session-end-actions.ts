@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { StringKey } from '../i18n/index.js';
-import type { Channel } from '../protocol/types.js';
+import type { StringKey } from '../../i18n/index.js';
+import type { Channel } from '../../protocol/types.js';
 import type { EndChoices } from './session-controller.js';
 
 type Translate = (key: StringKey, params?: Record<string, string | number>) => string;

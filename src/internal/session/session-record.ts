@@ -1,7 +1,7 @@
-import type { Channel, SessionKind } from '../client/caller.js';
-import { COUNTRIES, type Country } from '../protocol/types.js';
-import { webStorage } from './web-storage.js';
-import { isRecord } from '../protocol/checks.js';
+import type { Channel, SessionKind } from '../../client/caller.js';
+import { COUNTRIES, type Country } from '../../protocol/types.js';
+import { webStorage } from '../data/web-storage.js';
+import { isRecord } from '../../protocol/checks.js';
 
 /**
  * What a session element keeps in the tab's `sessionStorage` while a person confirms on their

@@ -1,6 +1,6 @@
-import type { Channel, Country } from '../protocol/types.js';
-import type { SignerPerson } from './signer.js';
-import { firstOf } from '../protocol/checks.js';
+import type { Channel, Country } from '../../protocol/types.js';
+import type { SignerPerson } from '../documents/signer.js';
+import { firstOf } from '../../protocol/checks.js';
 
 /** The country a page's language names, for the Smart-ID country at rest: Lithuania for any other. */
 function countryOfLanguage(language: string): Country {

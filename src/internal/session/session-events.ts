@@ -1,4 +1,4 @@
-import type { Channel, SessionKind } from '../protocol/types.js';
+import type { Channel, SessionKind } from '../../protocol/types.js';
 
 /** `esign-started`: the session exists and its control code is known. */
 export interface StartedDetail {

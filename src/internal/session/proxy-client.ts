@@ -1,5 +1,5 @@
-import { ProxyCaller, serviceLocale } from '../client/caller.js';
-import type { Language } from '../i18n/index.js';
+import { ProxyCaller, serviceLocale } from '../../client/caller.js';
+import type { Language } from '../../i18n/index.js';
 
 /**
  * The caller an element that talks to the service uses: the one it has while its endpoint and

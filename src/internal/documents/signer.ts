@@ -1,6 +1,6 @@
 import type { PropertyDeclaration } from 'lit';
-import type { Country } from '../protocol/types.js';
-import type { PersonField } from './person.js';
+import type { Country } from '../../protocol/types.js';
+import type { PersonField } from '../data/person.js';
 
 /** The person a site lets sign (the one logged in to it), as the signing elements take it. */
 export interface SignerPerson {

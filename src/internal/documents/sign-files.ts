@@ -1,5 +1,5 @@
-import type { FileType } from '../protocol/types.js';
-import { isOneOf } from '../protocol/checks.js';
+import type { FileType } from '../../protocol/types.js';
+import { isOneOf } from '../../protocol/checks.js';
 
 /** What a host may give as a document: a File or Blob, or a name with base64 content. */
 export type SignInput = File | Blob | { name: string; content: string };

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { StringKey } from '../i18n/index.js';
+import type { StringKey } from '../../i18n/index.js';
 
 export interface WaitHost extends ReactiveControllerHost {
   t(key: StringKey, params?: Record<string, string | number>): string;
