@@ -1,5 +1,5 @@
 // Writes the proxy's rulebook (src/protocol/proxy-rules.ts) as proxy-rules.json beside the PHP
-// proxy and as the table of docs/proxy.md, and into dist/ for the package (with --dist). With --check, fails when a copy
+// proxy and as the table of docs/proxy-checklist.md, and into dist/ for the package (with --dist). With --check, fails when a copy
 // differs from what the rulebook makes (CI runs the check through test/node/proxy-rules.test.ts).
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -7,7 +7,7 @@ import { proxyRulesDocument } from '../src/protocol/proxy-rules.js';
 import { DELIVERY_SCHEMA } from '../src/server/delivery-schema.js';
 
 const COPIES = ['php/proxy-rules.json'];
-const DOC = 'docs/proxy.md';
+const DOC = 'docs/proxy-checklist.md';
 const rules = proxyRulesDocument();
 const text = `${JSON.stringify(rules, null, 2)}\n`;
 

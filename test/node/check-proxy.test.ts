@@ -43,8 +43,8 @@ describe('check-proxy against working proxies', () => {
     );
     // the events the Python and PHP proxies are held to, by the same schema
     assertProxyEvents(events, 'the Node proxy', ['started', 'finished', 'refused', 'failed']);
-    // docs/proxy.md shows this run's table as a reader gets it without --events: its rows, its numbers aside
-    const page = readFileSync('docs/proxy.md', 'utf8');
+    // docs/proxy-checklist.md shows this run's table as a reader gets it without --events: its rows, its numbers aside
+    const page = readFileSync('docs/proxy-checklist.md', 'utf8');
     const table = /```\n(\| rule \| result \|[\s\S]*?)```/.exec(page)?.[1] ?? '';
     const numbersAside = (text: string) => text.replace(/\d+/g, 'N');
     const shown = table

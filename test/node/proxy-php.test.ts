@@ -69,8 +69,8 @@ catch_workers_output = yes
 decorate_workers_output = no
 ${poolLines}`,
   );
-  // docs/proxy.md's block as a reader copies it: their script and php-fpm's socket where the doc has its own
-  const block = nginxBlocks('docs/proxy.md').find((b) => b.includes('fastcgi_pass'))!;
+  // docs/proxy-php.md's block as a reader copies it: their script and php-fpm's socket where the doc has its own
+  const block = nginxBlocks('docs/proxy-php.md').find((b) => b.includes('fastcgi_pass'))!;
   assert.ok(block.includes('/srv/app/proxy.php') && block.includes('unix:/run/php/php8.2-fpm.sock'), "the doc's block names what it says");
   writeFileSync(
     join(dir, 'nginx.conf'),
@@ -471,8 +471,8 @@ return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (st
 
   it("installs by Composer from a path repository: a site's own front controller with its hooks serves the proxy on every row php -S can keep, its own pages untouched", async () => {
     const site = scratch();
-    // docs/proxy.md's composer.json as a reader copies it, the package's folder where the npm package has it here
-    const doc = [...readFileSync('docs/proxy.md', 'utf8').matchAll(/```json\n([\s\S]*?)```/g)]
+    // docs/proxy-php.md's composer.json as a reader copies it, the package's folder where the npm package has it here
+    const doc = [...readFileSync('docs/proxy-php.md', 'utf8').matchAll(/```json\n([\s\S]*?)```/g)]
       .map((m) => m[1]!)
       .find((block) => block.includes('esign-elements/esign-proxy'));
     const asked = JSON.parse(doc!) as { require: Record<string, string>; repositories: { type: string; url: string }[] };
