@@ -22,6 +22,8 @@ describe('the strings a page loads', () => {
     await until(() => stringsLoaded('et', ['session']), 'the session words');
     const { strings: etSession } = await import('../../src/i18n/et-session.js');
     expect(etSession['identify.failed']).to.be.a('string');
+    // (a browser may write a fetch's timing entry a moment after the module arrived)
+    await until(() => fetched('session') > 0, "the session words' request in the timeline");
     expect(fetched('session')).to.equal(1);
     expect(fetched('documents')).to.equal(0);
 
@@ -29,6 +31,7 @@ describe('the strings a page loads', () => {
     const { strings: etDocuments } = await import('../../src/i18n/et-documents.js');
     // rendered in Estonian at once: the element waited for its words, no English first
     expect(deepText(upload)).to.contain(etDocuments['upload.submit']);
+    await until(() => fetched('documents') > 0, "the document words' request in the timeline");
     expect(fetched('documents')).to.equal(1);
     expect(fetched('session')).to.equal(1, 'the session words are not asked for again');
     await expect(upload).to.be.accessible();
