@@ -9,7 +9,7 @@ import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { createProxyHandler } from '../../src/proxy/index.js';
 import { esignProxyHarness } from './esign-proxy-harness.js';
 import { freePort, nginxBlocks, nginxConfig, scratchDir } from './processes.js';
-import { untilAnswering } from './wait.js';
+import { until, untilAnswering } from './wait.js';
 
 // The nginx blocks of docs/proxy.md and docs/proxy-server.md as a reader copies them, on a port other than 80: a page of
 // that origin starts a login through each (the Node proxy at 3000, esign-proxy at 8787). With
@@ -74,8 +74,10 @@ describe('the nginx blocks of docs/proxy.md and docs/proxy-server.md', () => {
     const dropped = await nginxWith(block.replaceAll('$http_host', '$host'), 8787, proxy.port);
     const refused = await startFrom(dropped);
     assert.deepEqual([refused.status, ((await refused.json()) as { proxy_error: string }).proxy_error], [403, 'cross-site']);
-    const hint = proxy.lines().find((line) => String(line['msg']).includes('refused a request as cross-site'));
-    assert.ok(hint, proxy.stderr());
+    // (its log line reaches this test's pipe after the answer: waited for, not raced)
+    const hinted = () => proxy.lines().find((line) => String(line['msg']).includes('refused a request as cross-site'));
+    await until(() => hinted() !== undefined, `the hint in the log: ${proxy.stderr()}`);
+    const hint = hinted()!;
     assert.match(String(hint['msg']), new RegExp(`port ${new URL(dropped).port}`));
     assert.match(String(hint['msg']), /proxy_set_header Host \$http_host/);
   });
