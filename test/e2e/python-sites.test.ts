@@ -94,6 +94,8 @@ interface House {
   proxyLog: () => string;
   /** The site's own address (its webhook), not through nginx. */
   siteUrl: string;
+  /** What the site wrote, for a failure's message. */
+  siteLog: () => string;
   /** Stops the site's server and starts it again on its port, with the same table. */
   restartSite: () => Promise<void>;
 }
@@ -158,14 +160,22 @@ async function house(site: PythonSite, serviceUrl = sandbox.url, accessToken = T
     await exited;
     running = await startSite();
   };
-  return { origin, proxyUrl: `http://127.0.0.1:${proxyPort}`, db, proxyLog: proxy.log, siteUrl: `http://127.0.0.1:${sitePort}`, restartSite };
+  return {
+    origin,
+    proxyUrl: `http://127.0.0.1:${proxyPort}`,
+    db,
+    proxyLog: proxy.log,
+    siteUrl: `http://127.0.0.1:${sitePort}`,
+    siteLog: () => running.log(),
+    restartSite,
+  };
 }
 
 /** One person's login on the provider's page, from the site's Log in to the site's own session; the session token the login had. */
-async function logIn(browser: Browser, person: { code: string; country: string }, loseTheAnswer = false): Promise<string> {
+async function logIn(browser: Browser, person: { code: string; country: string }, loseTheAnswer = false, siteLog = () => ''): Promise<string> {
   const asked = await browser.navigate('/login');
   const uid = /\/esign\/oidc\/interaction\/([^/]+)$/.exec(new URL(asked.url).pathname)?.[1];
-  assert.ok(uid, `the provider's page: ${asked.url} ${asked.answer.status}`);
+  assert.ok(uid, `the provider's page: ${asked.url} ${asked.answer.status} ${asked.answer.status >= 500 ? siteLog().slice(-1500) : ''}`);
   const start = await browser.fetch('/esign/smartid/login.json', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -215,9 +225,9 @@ for (const site of SITES) {
   describe(`a Python site (${site.name}, four workers) behind esign-proxy`, () => {
     it('fifty people log in at once, each into a session of their own person; each login is one delivery the site took once', async () => {
       // fifty logins of five persons from one address in a minute: more than the default limits allow
-      const { origin, db } = await house(site, sandbox.url, TOKEN, { ESIGN_RATE_LIMIT: '20,40,600,200' });
+      const { origin, db, siteLog } = await house(site, sandbox.url, TOKEN, { ESIGN_RATE_LIMIT: '20,40,600,200' });
       const logins = Array.from({ length: 50 }, (_, i) => ({ browser: new Browser(origin), person: PERSONS[i % PERSONS.length]! }));
-      const tokens = await Promise.all(logins.map(({ browser, person }) => logIn(browser, person)));
+      const tokens = await Promise.all(logins.map(({ browser, person }) => logIn(browser, person, false, siteLog)));
       const sessions = await Promise.all(logins.map(({ browser }) => me(browser)));
       assert.deepEqual(
         sessions.map(({ status, person }) => [status, person['code'], person['country']]),

@@ -46,6 +46,16 @@ oauth.register(
 )
 
 
+@app.on_event("startup")
+async def provider_known():
+    """Each worker learns the provider's endpoints as it starts, so that many first logins at once do
+    not each fetch them; a provider not up yet is asked again at the first login."""
+    try:
+        await oauth.esign.load_server_metadata()
+    except Exception:  # noqa: BLE001 - the login asks again
+        pass
+
+
 def database():
     db = sqlite3.connect(DB, timeout=5, isolation_level=None)
     db.execute("CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, type TEXT, token TEXT, at REAL)")
