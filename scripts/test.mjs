@@ -1,6 +1,7 @@
 // `npm test`: builds once, then runs every check and suite, even when one fails: the Node and
-// end-to-end suites (files in parallel: each takes free ports and state of its own), then the
-// browser suites with the type checks, lint and the size ceilings beside them. Prints each stage's
+// end-to-end suites (files in parallel: each takes free ports and state of its own) with the
+// browser suites beside them, the PHP package's tests, then the type checks, lint, the format
+// check and the size ceilings side by side. Prints each stage's
 // time and ends with `N passed, N failed` (the line CI reads); each check counts as one test.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -78,12 +79,14 @@ if (built.code !== 0) {
   process.exit(1);
 }
 
-/** The checks run beside the browser suites: their WebKit is the last to finish, and the cores have room then. */
+/** The checks, side by side once the suites are done. */
 async function checks() {
-  await check('typecheck', npm, ['run', 'typecheck', '--silent']);
-  await check('lint', npm, ['run', 'lint', '--silent']);
-  await check('format', npm, ['run', 'format:check', '--silent']);
-  await check('size', npm, ['run', 'size', '--silent']);
+  await Promise.all([
+    check('typecheck', npm, ['run', 'typecheck', '--silent']),
+    check('lint', npm, ['run', 'lint', '--silent']),
+    check('format', npm, ['run', 'format:check', '--silent']),
+    check('size', npm, ['run', 'size', '--silent']),
+  ]);
 }
 
 const nodeSuites = stage('node and e2e suites', async () => {
@@ -104,7 +107,14 @@ const nodeSuites = stage('node and e2e suites', async () => {
   totals.failed += fail + (pass > 0 ? 0 : 1) + (node.code !== 0 && fail === 0 && pass > 0 ? 1 : 0);
 });
 
-await nodeSuites;
+// the browser suites beside the Node and e2e suites (both wait on browsers, servers and sockets more
+// than on the cores; no test of either times a machine: a loaded run passes), their report at its end
+rmSync('test-results/browser.json', { force: true });
+const [, browser] = await Promise.all([
+  nodeSuites,
+  stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'], { keep: true, quiet: true })),
+]);
+process.stdout.write(browser.output);
 
 // the PHP proxy package's own tests (Debian's phpunit): its count is in the totals
 await stage('php unit tests', async () => {
@@ -119,11 +129,7 @@ await stage('php unit tests', async () => {
   } else totals.failed++;
 });
 
-rmSync('test-results/browser.json', { force: true });
-const [browser] = await Promise.all([
-  stage('browser suites', () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'])),
-  checks(),
-]);
+await checks();
 let counted = null;
 try {
   counted = JSON.parse(readFileSync('test-results/browser.json', 'utf8'));
@@ -136,7 +142,7 @@ if (counted) {
 }
 if (!counted || (browser.code !== 0 && counted.failed === 0)) totals.failed++;
 
-console.log('\nstage times (the checks run beside the browser suites):');
+console.log('\nstage times (the browser suites beside the Node and e2e suites, the checks side by side after):');
 for (const { name, seconds } of stages) console.log(`  ${name.padEnd(22)} ${seconds.toFixed(1).padStart(7)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);
