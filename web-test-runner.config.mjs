@@ -215,7 +215,8 @@ export default {
   // two engines at once, WebKit after the first to end: with all three beside the checks, a busy
   // two-core machine delayed pages enough to fail timing-bound tests (a 300 ms wait, a start)
   concurrentBrowsers: 2,
-  testFramework: { config: { timeout: 20000 } },
+  // a test's limit for a machine running the Node and e2e suites beside these (npm test)
+  testFramework: { config: { timeout: 60000 } },
   // ESIGN_BROWSERS=chromium (or a list) runs the suites in fewer engines while working on them
   browsers: [
     ...(onlyBrowsers('chromium') ? [chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } })] : []),

@@ -70,7 +70,12 @@ export function submitButton(el: EsignIdentify): HTMLButtonElement {
   return el.shadowRoot!.querySelector<HTMLButtonElement>('[part="submit"]')!;
 }
 
-export async function until(check: () => boolean, what: string, limit = 8000): Promise<void> {
+/**
+ * Waits for a condition: what a test means by "once this happened", never a measure of speed. Its
+ * limit is for a machine running the other suites beside this one (a PDF drawn after signing took
+ * over 8 s there), not for a quiet one.
+ */
+export async function until(check: () => boolean, what: string, limit = 20_000): Promise<void> {
   // performance.now, not Date.now: a test may move the wall clock
   const started = performance.now();
   while (!check()) {
