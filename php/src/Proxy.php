@@ -86,6 +86,10 @@ final class Proxy
         } catch (RulesRefused $refused) {
             $log->say($refused->getMessage());
             return Answer::json(500, ['status' => 'error', 'message' => 'The proxy\'s rules file is of an unknown version', 'proxy_error' => 'misconfigured']);
+        } catch (\JsonException) {
+            // a rules file missing or not JSON: said to the operator, never a trace to the browser
+            $log->say('proxy-rules.json cannot be read as JSON: ship the one of the same release beside the package, or set ESIGN_RULES_FILE to it');
+            return Answer::json(500, ['status' => 'error', 'message' => 'The proxy\'s rules file cannot be read', 'proxy_error' => 'misconfigured']);
         }
         if (($problem = $settings->problem()) !== null) {
             return Answer::refusal($settings->rules, 500, 'misconfigured', $problem);

@@ -44,7 +44,8 @@ final class Request
             (string) ($_SERVER['REQUEST_METHOD'] ?? 'GET'),
             (string) ($_SERVER['REQUEST_URI'] ?? ''),
             $headers,
-            array_map('strval', $_COOKIE),
+            // a cookie sent as `name[]=` arrives as an array: never one of the proxy's
+            array_filter($_COOKIE, 'is_string'),
             isset($_SERVER['REMOTE_ADDR']) ? (string) $_SERVER['REMOTE_ADDR'] : null,
             $https,
             static fn (int $most): string => (string) file_get_contents('php://input', false, null, 0, $most),

@@ -90,6 +90,15 @@ final class ProxyTest extends TestCase
         $this->assertFileDoesNotExist($this->dir . '/state.sqlite', 'nothing kept where it was refused');
     }
 
+    public function testARulesFileThatIsNotJsonIsSaidNotThrown(): void
+    {
+        file_put_contents($this->dir . '/rules.json', 'not json');
+        $answer = $this->proxy(['ESIGN_RULES_FILE' => $this->dir . '/rules.json'])->handle(self::post('/smartid/login.json', '{}'));
+        $this->assertSame([500, 'misconfigured'], [$answer->status, json_decode($answer->body, true)['proxy_error']]);
+        $this->assertStringContainsString('proxy-rules.json cannot be read as JSON', implode('', $this->written));
+        $this->assertFileDoesNotExist($this->dir . '/state.sqlite');
+    }
+
     public function testTheStepsAreTheNodeProxysByName(): void
     {
         $this->assertSame(['route', 'origin', 'contentType', 'fields', 'visitor', 'signer', 'binding', 'limits', 'pollFloor', 'forward', 'tokenRefused', 'filter', 'sessions', 'signedBy', 'handOver'], Proxy::stepNames());

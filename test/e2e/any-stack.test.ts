@@ -1,15 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
-import { freePort, nginxBlocks, nginxConfig, scratchDir, startedByThisFile } from '../node/processes.js';
-import { untilAnswering } from '../node/wait.js';
+import { freePort, scratchDir } from '../node/processes.js';
+import { docsNginx, signedDelivery, siteProcesses } from './site-harness.js';
 
 // docs/any-stack.md's recipes run as a host runs them: nginx in front, esign-proxy at /esign/ and
 // the site at /, one origin. In Chromium: a login by OpenID Connect with the stack's own client (the
@@ -20,7 +18,6 @@ import { untilAnswering } from '../node/wait.js';
 const TOKEN = 'any-stack-token';
 const CLIENT_SECRET = 'the-any-stack-client-secret-0123';
 const SECRET = `whsec_${Buffer.from('the-any-stack-webhook-secret-32b!').toString('base64')}`;
-const { children } = startedByThisFile();
 let sandbox: RunningSandbox;
 let browser: Browser;
 before(async () => {
@@ -61,43 +58,10 @@ const recipes: Recipe[] = [
   { name: 'java', command: (dir) => ['java', [join(dir, 'Site.java')]] },
 ];
 
-/** A process of this test, once `url` answers. */
-async function started(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  url: string,
-  cwd?: string,
-): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
-  children.push(child);
-  let log = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  await untilAnswering(url, child, () => `${command}: ${log}`, 60_000);
-  return { child, log: () => log };
-}
-
-/** nginx on a port of its own (not 80), with docs/any-stack.md's block as a reader copies it: /esign/ to esign-proxy, the rest to the site. */
-async function nginx(proxyPort: number, sitePort: number, port: number): Promise<string> {
-  const dir = scratchDir('esign-nginx-');
-  const [block] = nginxBlocks('docs/any-stack.md');
-  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), "the doc's block names the ports it says");
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)),
-  );
-  await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `http://127.0.0.1:${port}/esign/`);
-  return `http://127.0.0.1:${port}`;
-}
+const started = siteProcesses();
 
 /** A delivery signed as esign-proxy signs it, at a given time. */
-function delivery(body: string, at: number, secret = SECRET): Record<string, string> {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const id = 'msg_forged0000000000000000';
-  const signature = createHmac('sha256', key).update(`${id}.${at}.${body}`).digest('base64');
-  return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` };
-}
+const delivery = (body: string, at: number, secret = SECRET) => signedDelivery(body, secret, 'msg_forged0000000000000000', at);
 
 /** The person logs in to the site: on the provider's page after the site's Log in, or with the widget on the site's own page; back on the site, greeted. */
 async function logInThere(page: Page, origin: string, where: 'provider' | 'site'): Promise<void> {
@@ -168,7 +132,7 @@ for (const recipe of recipes) {
         },
         `http://127.0.0.1:${proxyPort}/healthz`,
       );
-      await nginx(proxyPort, sitePort, frontPort);
+      await docsNginx(started, proxyPort, sitePort, frontPort);
       const [command, args] = recipe.command(join(RECIPES, recipe.name));
       const site = await started(
         command,

@@ -1,14 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { esignProxyHarness } from '../node/esign-proxy-harness.js';
 import { Browser } from '../node/oidc-harness.js';
-import { freePort, nginxBlocks, nginxConfig, scratchDir, startedByThisFile } from '../node/processes.js';
-import { untilAnswering } from '../node/wait.js';
+import { freePort, scratchDir } from '../node/processes.js';
+import { docsNginx, signedDelivery, siteProcesses } from './site-harness.js';
 
 // A Python site has no proxy of its own: it runs esign-proxy beside it and logs in by OpenID Connect
 // (authlib), as docs/any-stack.md says. What the retired Python proxy's tests proved is proved here
@@ -20,7 +19,6 @@ const TOKEN = 'python-sites-token';
 const CLIENT_SECRET = 'the-python-sites-client-secret-01';
 const SECRET = `whsec_${Buffer.from('the-python-sites-webhook-secret!').toString('base64')}`;
 const RECIPES = new URL('../../examples/any-stack/', import.meta.url).pathname;
-const { children } = startedByThisFile();
 const { redisOnPort } = esignProxyHarness();
 let sandbox: RunningSandbox;
 before(async () => {
@@ -54,30 +52,7 @@ const PERSONS = [
   { code: '320000-10003', country: 'LV' },
 ];
 
-async function started(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  url: string,
-  cwd?: string,
-): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
-  children.push(child);
-  let log = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  await untilAnswering(url, child, () => `${command}: ${log}`, 60_000);
-  return { child, log: () => log };
-}
-
-/** A delivery signed as esign-proxy signs it (Standard Webhooks), now. */
-function signedDelivery(body: string, id: string): Record<string, string> {
-  const at = Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', Buffer.from(SECRET.slice('whsec_'.length), 'base64'))
-    .update(`${id}.${at}.${body}`)
-    .digest('base64');
-  return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` };
-}
+const started = siteProcesses();
 
 /** The webhook deliveries a site took, from its own table: their types by token. */
 function taken(db: string): { type: string; token: string }[] {
@@ -126,13 +101,7 @@ async function house(site: PythonSite, serviceUrl = sandbox.url, accessToken = T
     },
     `http://127.0.0.1:${proxyPort}/healthz`,
   );
-  const dir = scratchDir('esign-py-nginx-');
-  const [block] = nginxBlocks('docs/any-stack.md');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    nginxConfig(dir, frontPort, block!.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)),
-  );
-  await started('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `${origin}/esign/`);
+  await docsNginx(started, proxyPort, sitePort, frontPort);
   const db = join(scratchDir('esign-py-db-'), 'site.sqlite');
   const [command, args] = site.command(sitePort);
   const startSite = () =>
@@ -248,7 +217,7 @@ for (const site of SITES) {
         timestamp: new Date().toISOString(),
         data: { kind: 'sign', token: 'a-signing-session-token', result: {} },
       });
-      const headers = signedDelivery(body, 'msg_restarted000000000000');
+      const headers = signedDelivery(body, SECRET, 'msg_restarted000000000000');
       const first = await fetch(`${siteUrl}/esign-webhook`, { method: 'POST', headers, body });
       assert.ok(first.status >= 200 && first.status < 300, `${first.status}`);
       await restartSite();
