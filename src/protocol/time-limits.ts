@@ -3,7 +3,10 @@ import type { Channel } from './types.js';
 /** The person's time to confirm, ms: the providers end a session after about 2 (Mobile-ID) and 3 (Smart-ID) minutes without an answer. */
 export const PERSON_TIME_LIMIT: Readonly<Record<Channel, number>> = { mobile: 120_000, smartid: 180_000 };
 
-/** How long a session is polled by default, ms: the person's time and half a minute for the service's last answer. */
+/**
+ * How long a session is followed by default, ms: the person's time and half a minute more, since the
+ * answer to a confirmation in the person's last seconds reaches the service after them.
+ */
 export const DEFAULT_TIME_LIMIT: Readonly<Record<Channel, number>> = {
   mobile: PERSON_TIME_LIMIT.mobile + 30_000,
   smartid: PERSON_TIME_LIMIT.smartid + 30_000,

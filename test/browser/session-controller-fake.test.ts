@@ -5,7 +5,15 @@ import { EsignError, type EsignErrorDetail } from '../../src/client/errors.js';
 import { smartIdLogin, type StatusAnswers } from '../../src/protocol/operations.js';
 import type { Channel } from '../../src/protocol/types.js';
 import type { Language } from '../../src/i18n/index.js';
-import { SessionController, type SessionConfig, type SessionElement, type StartRequest } from '../../src/internal/session/session-controller.js';
+import {
+  BACK_SHOWN_MS,
+  SessionController,
+  type ByState,
+  type SessionConfig,
+  type SessionElement,
+  type StartRequest,
+} from '../../src/internal/session/session-controller.js';
+import { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from '../../src/protocol/time-limits.js';
 import { recordKey } from '../../src/internal/session/session-record.js';
 import { until } from './helpers.js';
 
@@ -20,7 +28,7 @@ type PollStep = 'waiting' | 'ok' | 'drop' | 'hang';
 class FakeService {
   polls: PollStep[] = [];
   readonly asked: string[] = [];
-  start: () => Response = () => json({ status: 'ok', token: 'fake-token-1', control_code: '4321' });
+  start: () => Response | Promise<Response> = () => json({ status: 'ok', token: 'fake-token-1', control_code: '4321' });
 
   readonly fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = String(input);
@@ -244,5 +252,65 @@ describe('SessionController with a fake service', () => {
     expect(second.controller.token).to.equal('fake-token-1');
     expect(second.seen.announced).to.deep.equal([['OK TESTNUMBER', 'success']]);
     expect(sessionStorage.getItem(recordKey(second.host)), 'dropped once ended').to.equal(null);
+  });
+
+  it('says "back" for a few seconds, then nothing, while the session still waits: the line goes by the controller, not a clock in the drawing', async () => {
+    const { host, controller, service, seen } = await made();
+    service.polls = ['waiting', 'drop', 'drop', 'waiting'];
+    const running = start(controller).catch((error: unknown) => error);
+    await until(() => host.drawn.includes('waiting:back'), 'the connection back');
+    await until(() => host.drawn.at(-1) === 'waiting', 'the line gone', BACK_SHOWN_MS + 10_000);
+    expect(controller.connection).to.equal('');
+    expect(host.drawn).to.deep.equal(['starting', 'waiting', 'waiting:lost', 'waiting:back', 'waiting']);
+    await controller.cancel();
+    expect(((await running) as EsignError).code).to.equal('cancelled');
+    expect([seen.events.started, seen.events.cancelled, seen.events.error.length, seen.announced.length]).to.deep.equal([1, 1, 0, 0]);
+  });
+
+  it('fixes its time limit as it starts: the deadline shown, the poll and the kept record all from it, whatever the host sets later', async () => {
+    const { host, controller, service } = await made();
+    service.polls = ['waiting'];
+    const running = start(controller).catch((error: unknown) => error);
+    await until(() => controller.state === 'waiting', 'waiting');
+    const since = controller.since;
+    // the person's three minutes; the session followed half a minute more (the kept record's end)
+    expect(controller.deadline).to.equal(since + PERSON_TIME_LIMIT.smartid);
+    const kept = JSON.parse(sessionStorage.getItem(recordKey(host))!) as { until: number };
+    expect(kept.until).to.equal(since + DEFAULT_TIME_LIMIT.smartid);
+    host.timeLimit = 30_000;
+    host.requestUpdate();
+    expect(controller.deadline, 'a later time-limit is for the next session').to.equal(since + PERSON_TIME_LIMIT.smartid);
+    await controller.cancel();
+    await running;
+    // the host's shorter limit is the person's deadline and the session's end alike
+    service.polls = ['waiting'];
+    const second = start(controller).catch((error: unknown) => error);
+    await until(() => controller.state === 'waiting', 'waiting again');
+    expect(controller.deadline).to.equal(controller.since + 30_000);
+    expect((JSON.parse(sessionStorage.getItem(recordKey(host))!) as { until: number }).until).to.equal(controller.since + 30_000);
+    await controller.cancel();
+    await second;
+  });
+
+  it('draws from one map by state: each state its entry, in order', async () => {
+    const { controller, service } = await made();
+    const map: ByState<string> = { idle: 'form', starting: 'busy', waiting: 'code', success: 'done', error: 'failed', cancelled: 'stopped' };
+    const picked: string[] = [controller.render(map)];
+    service.polls = ['waiting'];
+    // the start held until the busy state was read
+    let answer!: () => void;
+    const started = new Promise<void>((resolve) => (answer = resolve));
+    const startAnswer = service.start;
+    service.start = () => started.then(startAnswer);
+    const running = start(controller);
+    await until(() => controller.state === 'starting', 'starting');
+    picked.push(controller.render(map));
+    answer();
+    await until(() => controller.state === 'waiting', 'waiting');
+    picked.push(controller.render(map));
+    service.polls = ['ok'];
+    await running;
+    picked.push(controller.render(map));
+    expect(picked).to.deep.equal(['form', 'busy', 'code', 'done']);
   });
 });

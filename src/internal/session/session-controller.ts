@@ -15,6 +15,12 @@ import { dropRecord, isKept, readRecord, recordKey, writeRecord } from './sessio
 /** Where a session is: the form (idle), starting it, waiting for the person, or one of its ends. */
 export type SessionState = 'idle' | 'starting' | 'waiting' | 'success' | 'error' | 'cancelled';
 
+/** What an element draws (or does) in each state, one entry a state: what `render` picks from. */
+export type ByState<T> = { readonly [S in SessionState]: T };
+
+/** How long "the connection is back" is said on screen, ms: it was said as it came, then the line goes. */
+export const BACK_SHOWN_MS = 5_000;
+
 /** Where the page says it goes away (hidden, frozen) and comes back (visible, resumed, restored from the back-forward cache). */
 const PAGE_STATE_EVENTS = (): [EventTarget, string][] => [
   [document, 'visibilitychange'],
@@ -106,8 +112,9 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
   #token = '';
   #controlCode = '';
   #since = 0;
+  /** How long this session is followed, ms, fixed as it starts (see `#followFor`). */
+  #limit = 0;
   #error: EsignError | undefined;
-  #fieldError: PersonField | null = null;
   #connection: '' | 'lost' | 'back' = '';
   #cameBack = false;
   #result: StatusAnswers[K] | undefined;
@@ -141,11 +148,11 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
   get error(): EsignError | undefined {
     return this.#error;
   }
-  /** A field the service refused: the form is back, the message on that field. */
+  /** A field the service refused: the form is back (idle), the message on that field. */
   get fieldError(): PersonField | null {
-    return this.#fieldError;
+    return this.#state === 'idle' && this.#error ? formField(this.#error) : null;
   }
-  /** While waiting: requests failing on the way (`lost`), one through again after that (`back`), or nothing to say. */
+  /** While waiting: requests failing on the way (`lost`), one through again after that (`back`, for a few seconds), or nothing to say. */
   get connection(): '' | 'lost' | 'back' {
     return this.#connection;
   }
@@ -180,6 +187,8 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
   #hidden = false;
   /** After `rate-limited`: the time left, in place of an action that cannot work yet. */
   #wait: RetryWait | undefined;
+  /** Ends "the connection is back" once it has been on screen for a while. */
+  #backTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: SessionElement,
@@ -194,12 +203,24 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
 
   /** When the person's time to confirm ends: the provider's limit, or the host's shorter one (0 before waiting). */
   get deadline(): number {
-    const limit = Math.min(PERSON_TIME_LIMIT[this.#channel], this.host.timeLimit > 0 ? this.host.timeLimit : Infinity);
-    return this.#since ? this.#since + limit : 0;
+    return this.#since ? this.#since + Math.min(PERSON_TIME_LIMIT[this.#channel], this.#limit) : 0;
+  }
+
+  /** What the map holds for the state the session is in (an element's drawing, words or focus by state). */
+  render<T>(map: ByState<T>): T {
+    return map[this.#state];
   }
 
   #set(state: SessionState): void {
     this.#state = state;
+    this.host.requestUpdate();
+  }
+
+  /** The connection as the waiting state says it: "back" goes by itself after a few seconds. */
+  #setConnection(connection: '' | 'lost' | 'back'): void {
+    clearTimeout(this.#backTimer);
+    this.#connection = connection;
+    if (connection === 'back') this.#backTimer = setTimeout(() => this.#setConnection(''), BACK_SHOWN_MS);
     this.host.requestUpdate();
   }
 
@@ -230,12 +251,21 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     this.#country = person.country;
     this.#subject = this.config.subject?.() ?? '';
     this.#who = channel === 'mobile' && person.phone ? maskPhone(person.phone) : maskCode(person.code);
-    return this.#follow(channel, async (client, signal) => {
+    return this.#follow(channel, this.#followFor(channel), async (client, signal) => {
       const started = await this.config.start(client, channel, person, signal);
       if (signal.aborted) throw cancelledError();
       this.#since = Date.now();
       return started;
     });
+  }
+
+  /**
+   * How long a session is followed, ms: the host's `time-limit`, else the person's time to confirm
+   * and half a minute more (`DEFAULT_TIME_LIMIT`), since the answer to a confirmation in the
+   * person's last seconds reaches the service after them. The person is shown the earlier of the two.
+   */
+  #followFor(channel: Channel): number {
+    return this.host.timeLimit > 0 ? this.host.timeLimit : DEFAULT_TIME_LIMIT[channel];
   }
 
   /**
@@ -265,11 +295,11 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     this.#keptAt = key;
     const running = this.#follow(
       record.channel,
+      record.until - record.since,
       async () => {
         this.#since = record.since;
         return { token: record.token, control_code: record.controlCode };
       },
-      record.until - Date.now(),
       true,
     );
     this.#running = running;
@@ -305,7 +335,6 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     this.#wait = undefined;
     this.#expired = false;
     this.#error = undefined;
-    this.#fieldError = null;
     this.#set('idle');
   }
 
@@ -337,19 +366,19 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
    */
   async #follow(
     channel: Channel,
+    limit: number,
     begin: (client: ProxyCaller, signal: AbortSignal) => Promise<Pick<SessionStartResponse, 'token' | 'control_code'>>,
-    timeLimit = 0,
     resumed = false,
   ): Promise<Detail> {
     const host = this.host;
     const abort = new AbortController();
     this.#abort = abort;
     this.#channel = channel;
+    this.#limit = limit;
     this.#error = undefined;
-    this.#fieldError = null;
     this.#token = '';
     this.#controlCode = '';
-    this.#connection = '';
+    this.#setConnection('');
     this.#cameBack = false;
     this.#expired = false;
     this.#result = undefined;
@@ -371,15 +400,12 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
         (signal) => client.call(statusOperation(this.config.kind, channel), {}, { token }, signal ? { signal, timeoutMs } : { timeoutMs }),
         {
           interval: host.pollInterval,
-          timeLimit: timeLimit || host.timeLimit || DEFAULT_TIME_LIMIT[channel],
+          timeLimit: this.#since + limit - Date.now(),
           signal: abort.signal,
           wake: this.#nextWake,
           // silent for half its time limit: said lost before the poll is given up
           slowAfter: Math.min(STATUS_POLL_SLOW_AFTER, timeoutMs / 2),
-          onConnection: (lost) => {
-            this.#connection = lost ? 'lost' : 'back';
-            host.requestUpdate();
-          },
+          onConnection: (lost) => this.#setConnection(lost ? 'lost' : 'back'),
         },
       );
       // a success only once the element made its result of the answer (a finish that fails is a failure)
@@ -406,6 +432,7 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
       this.#abort = undefined;
       this.#wakeUp = undefined;
       this.#cameBack = false;
+      clearTimeout(this.#backTimer);
     }
   }
 
@@ -415,12 +442,8 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
     // the site's setup: the person is told to contact the site, the developer what is wrong
     if (error.group === 'caller') console.warn(`esign-elements: ${error.code}: ${error.message}`);
     if (error.code === 'rate-limited') this.#wait = new RetryWait(this.host, error.retryAfter ?? 60);
-    const field = formField(error);
-    if (field) {
-      // a field the person can fix: back to the form, the message on the field
-      this.#set('idle');
-      this.#fieldError = field;
-    }
+    // a field the person can fix: back to the form, the message on the field (the error kept: `fieldError`)
+    if (formField(error)) this.#set('idle');
   }
 
   /** Keeps the waiting session in the tab's storage, so that a reloaded page follows it on. */
@@ -438,7 +461,7 @@ export class SessionController<K extends SessionKind, Detail> implements Reactiv
       token: this.#token,
       controlCode: this.#controlCode,
       since: this.#since,
-      until: this.#since + (host.timeLimit || DEFAULT_TIME_LIMIT[channel]),
+      until: this.#since + this.#limit,
       who: this.#who,
       subject: this.#subject,
       ...(extra ? { extra } : {}),

@@ -6,7 +6,8 @@ import type { StringKey, StringPart } from '../../i18n/index.js';
 import type { PersonField, PersonForm } from '../data/person.js';
 import { EsignSessionSettings } from './session-settings.js';
 import { controls } from '../element/controls.styles.js';
-import type { EndChoices, SessionController, SessionSpec, SessionState, StartRequest } from './session-controller.js';
+import type { ByState, EndChoices, SessionSpec, SessionState, StartRequest } from './session-controller.js';
+import { SessionHandle } from './session-handle.js';
 import { loadOnce } from '../element/load-once.js';
 import { defineLater } from '../element/define.js';
 import { sessionStyles } from './session.styles.js';
@@ -24,9 +25,6 @@ import { firstOf, isOneOf } from '../../protocol/checks.js';
 /** What the success state says, by the kind of session. */
 const DONE_WORDS = { login: 'identify.done', sign: 'sign.done', hash: 'hash.done' } as const satisfies Record<SessionKind, StringKey>;
 
-/** How long "the connection is back" stays on screen, ms: it was said as it came. */
-const BACK_SHOWN_MS = 5_000;
-
 /** The session's controller (session-controller.ts), loaded once for every session element of the page. */
 const loadController = loadOnce(() => import('./session-controller.js').then((module) => module.SessionController));
 
@@ -38,27 +36,25 @@ const loadController = loadOnce(() => import('./session-controller.js').then((mo
 export abstract class EsignSessionElement<Detail, K extends SessionKind> extends EsignSessionSettings {
   static override styles = [theme, controls, sessionStyles];
 
-  /** The session's controller, once its code is loaded (after the form is on screen, or at the first start). */
-  #session: SessionController<K, Detail> | undefined;
-  /** The session's code could not be loaded: said as a failure, with Try again. */
-  #loadFailure: EsignError | undefined;
-
-  async #controller(): Promise<SessionController<K, Detail>> {
-    if (this.#session) return this.#session;
-    // with the children the element declared for later (an element's own file may leave out what shows nothing before a session)
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
-    const [Controller] = await Promise.all([loadController(), defineLater(this.constructor as CustomElementConstructor)]);
-    return (this.#session ??= new Controller<K, Detail>(this, { ...this.session, describe: (error) => this.errorDetail(error) }));
-  }
+  /** The session: its controller once the code came (after the form is on screen, or at the first start), or the failure to load it. */
+  readonly #session = new SessionHandle<K, Detail>(
+    async () => {
+      // with the children the element declared for later (an element's own file may leave out what shows nothing before a session)
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the class of this very instance
+      const [Controller] = await Promise.all([loadController(), defineLater(this.constructor as CustomElementConstructor)]);
+      return () => new Controller<K, Detail>(this, { ...this.session, describe: (error) => this.errorDetail(error) });
+    },
+    (error) => this.#couldNotLoad(error),
+  );
 
   /** Where the session is: the form until its code is loaded, a failure when it could not be. */
   get #state(): SessionState {
-    return this.#session?.state ?? (this.#loadFailure ? 'error' : 'idle');
+    return this.#session.state;
   }
 
   /** The answer of the session that ended well. */
   protected get result(): StatusAnswers[K] | undefined {
-    return this.#session?.result;
+    return this.#session.controller?.result;
   }
 
   /** This kind of session: how it starts and what its finished answer means. */
@@ -136,7 +132,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   /** A session this element was waiting for when its page went away: followed on, never started again. */
   async #resumeIfKept(): Promise<void> {
     if (typeof location === 'undefined') return;
-    const [session] = await Promise.all([this.#controller(), this.everyWord()]);
+    const [session] = await Promise.all([this.#session.loaded(), this.everyWord()]);
     // the page's storage read once the session's code came, as the kept session's: never in the frames that show the form
     this.#preselectRemembered();
     await session.resumeKept();
@@ -185,25 +181,12 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
    * EsignError. However often it is called (or submit pressed) while one runs: that one.
    */
   start(): Promise<Detail> {
-    if (this.#firstStart) return this.#firstStart;
-    if (this.#session) return this.#session.start(this.#prepare);
-    const first = this.#controller().then(
-      (session) => session.start(this.#prepare),
-      (cause: unknown) => {
-        throw this.#couldNotLoad(cause);
-      },
-    );
-    this.#firstStart = first;
-    void first.catch(() => undefined).finally(() => (this.#firstStart = undefined));
-    return first;
+    return this.#session.start(this.#prepare);
   }
-
-  /** A start asked for before the controller's code came: the one promise every start() returns until it settles. */
-  #firstStart: Promise<Detail> | undefined;
 
   /** Cancels the running session (removing it at the service). */
   async cancel(): Promise<void> {
-    await this.#session?.cancel();
+    await this.#session.controller?.cancel();
   }
 
   /**
@@ -236,15 +219,11 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   };
 
   /** The session's code could not be loaded: said plainly (once), with Try again; nothing was sent. */
-  #couldNotLoad(cause: unknown): EsignError {
-    if (this.#loadFailure) return this.#loadFailure;
-    const error = new EsignError('unknown', String(cause), { cause });
-    this.#loadFailure = error;
+  #couldNotLoad(error: EsignError): void {
     this.emit('esign-error', this.errorDetail(error));
     this.requestUpdate();
     // the status may still come (a file of its own): then it says the failure, and the words in its place go
     if (!customElements.get('esign-status')) void customElements.whenDefined('esign-status').then(() => this.requestUpdate());
-    return error;
   }
 
   /** A failure in the words of its code, or of what this session knows more (see below). */
@@ -261,8 +240,9 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
    * the service; Smart-ID's refusal covers a person who declined and one who chose another code.
    */
   #ownWords(detail: EsignErrorDetail): [StringKey, Record<string, string>?] | null {
-    const channel = this.#session?.channel ?? this.activeChannel;
-    if (detail.code === 'timeout' && !this.#session?.token) return ['error.start-timeout'];
+    // the session's channel once it started (the host may set another for the next one), else the one chosen
+    const channel = this.#session.controller?.channel ?? this.activeChannel;
+    if (detail.code === 'timeout' && !this.#session.controller?.token) return ['error.start-timeout'];
     if (detail.code === 'refused' && channel === 'smartid') return ['error.refused.smartid'];
     // the product people know by name, not "the identity provider"
     if (detail.code === 'provider-error') return ['error.provider-error.channel', { channel: this.t(`channel.${channel}`) }];
@@ -300,39 +280,6 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     return focusWhenDrawn(this, selector, state === 'error' || state === 'cancelled');
   }
 
-  /**
-   * Where the focus goes once a new state is drawn: the waiting status, the success, what can help
-   * at an end (the time left, the other channel, the status at a dead end, else Try again), or the
-   * field the service refused.
-   */
-  #focusFor(state: SessionState): void {
-    if (state === 'waiting') void focusWaiting(this);
-    else if (state === 'success') void this.focusLater(this.#hostSuccess ? 'esign-status' : '.done');
-    else if (state === 'cancelled') void this.focusLater('[part="retry"]');
-    else if (state === 'error') {
-      const { wait, other, deadEnd, elsewhere } = this.#endChoices();
-      // another country first where the person may have chosen the wrong one, else the other method
-      void this.focusLater(
-        wait
-          ? '[part="retry-wait"]'
-          : this.#fix()
-            ? '[part="retry"]'
-            : other
-              ? '[part="other-channel"]'
-              : deadEnd || elsewhere
-                ? 'esign-status'
-                : '[part="retry"]',
-      );
-    } else if (state === 'idle') {
-      const field = this.#session?.fieldError;
-      if (field)
-        this.personForm?.setFieldError(
-          field,
-          this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'),
-        );
-    }
-  }
-
   #onSubmit(event: Event): void {
     event.preventDefault();
     this.start().catch(() => undefined);
@@ -346,8 +293,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
 
   /** Back to the form after an end state, the focus on the field to check first (the file's picker when the file is what failed). */
   #retry(field?: PersonField | 'file'): void {
-    this.#loadFailure = undefined;
-    this.#session?.reset();
+    this.#session.reset();
     this.requestUpdate();
     void this.updateComplete.then(() => {
       const picker = field === 'file' ? this.renderRoot.querySelector<HTMLElement>('[part="pick"]') : null;
@@ -361,8 +307,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   /** What the person may change to get on after a failure: the country, the file, or nothing in particular. */
   #fix(): EndFix {
     if (this.#countryMayHelp()) return 'country';
-    const code = this.#session?.state === 'error' ? this.#session.error?.code : undefined;
-    return (code === 'document-corrupted' || code === 'request-too-large') && this.filesMayChange() ? 'file' : null;
+    return this.#fileFailed() && this.filesMayChange() ? 'file' : null;
   }
 
   /** While a session starts: what its busy button says, and what a screen reader is told. */
@@ -376,9 +321,15 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     return false;
   }
 
+  /** The file failed: one the service cannot read, or too large for it. */
+  #fileFailed(): boolean {
+    const code = this.#state === 'error' ? this.#session.error?.code : undefined;
+    return code === 'document-corrupted' || code === 'request-too-large';
+  }
+
   /** No Smart-ID account in the country chosen, where the person may choose another: changing it may help. */
   #countryMayHelp(): boolean {
-    const session = this.#session;
+    const session = this.#session.controller;
     return (
       session?.state === 'error' &&
       session.error?.code === 'not-a-user' &&
@@ -404,39 +355,19 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
 
   /** The state and the connection as last drawn: a new state moves the focus, a line that just said "lost" comes into view. */
   #drawn: SessionState = 'idle';
-  #connectionShown: '' | 'lost' | 'back' = '';
-  /** When "the connection is back" was first drawn: it was said then, and goes after a few seconds. */
-  #backSince = 0;
-  #backTimer: ReturnType<typeof setTimeout> | undefined;
+  #lostShown = false;
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     const state = this.#state;
     if (state !== this.#drawn) {
       this.#drawn = state;
-      this.#focusFor(state);
-      // the session's own method and country, also one followed on after a reload (started on the page before)
-      const session = this.#session;
-      if (state === 'success' && !this.noRemember && session?.country) writeRemembered({ channel: session.channel, country: session.country });
+      this.#session.render(this.#views).focus?.();
     }
-    const connection = state === 'waiting' ? (this.#session?.connection ?? '') : '';
-    if (connection === 'lost' && this.#connectionShown !== 'lost') this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });
-    if (connection === 'back' && this.#connectionShown !== 'back') {
-      clearTimeout(this.#backTimer);
-      this.#backTimer = setTimeout(() => this.requestUpdate(), BACK_SHOWN_MS + 50);
-    }
-    this.#connectionShown = connection;
+    const lost = state === 'waiting' && this.#session.controller?.connection === 'lost';
+    if (lost && !this.#lostShown) this.renderRoot.querySelector('[part="connection"]')?.scrollIntoView({ block: 'nearest' });
+    this.#lostShown = lost;
     checkChosenChannel(this.renderRoot, this.activeChannel);
-  }
-
-  /** Whether the connection line shows: "lost" while it lasts, "back" for a few seconds (it was said as it came). */
-  #connectionShownNow(connection: '' | 'lost' | 'back'): boolean {
-    if (connection !== 'back') {
-      this.#backSince = 0;
-      return connection === 'lost';
-    }
-    this.#backSince ||= Date.now();
-    return Date.now() - this.#backSince < BACK_SHOWN_MS;
   }
 
   #renderForm(channel: Channel, starting: boolean) {
@@ -470,28 +401,109 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     </form>`;
   }
 
-  /** What the status says: nothing at rest, then the session's state in words (a failure to load its code too). */
-  #statusWords(state: SessionState): StatusWords {
-    const session = this.#session;
-    const t = this.t.bind(this);
+  /**
+   * Each state in one place: what it draws above and below the status, what the status says, and
+   * where the focus goes once the state is drawn (`render` and `updated` pick the entry of the
+   * state the session is in).
+   */
+  readonly #views: ByState<StateView> = {
+    idle: {
+      above: () => this.#renderForm(this.activeChannel, false),
+      // a field the service refused: the form is back, the service's words on that field
+      focus: () => this.#showRefusedField(),
+    },
+    starting: { above: () => this.#renderForm(this.activeChannel, true) },
+    waiting: {
+      above: () => this.#renderWaiting(),
+      words: () => this.#waitingWords(),
+      focus: () => void focusWaiting(this),
+    },
+    success: {
+      words: () => this.#successWords(),
+      below: () => html`<slot name="success"><p class="done" tabindex="-1">${this.t(DONE_WORDS[this.session.kind])}</p>${this.renderSuccess()}</slot>`,
+      focus: () => this.#succeeded(),
+    },
+    error: {
+      above: () => this.renderEndSubject(),
+      words: () => this.#failureWords(),
+      below: (words) => this.#renderEnd(words),
+      focus: () => void this.focusLater(this.#helpAfterFailure()),
+    },
+    cancelled: {
+      above: () => this.renderEndSubject(),
+      words: () => ({ heading: this.cancelledMessage(), detail: '' }),
+      below: (words) => this.#renderEnd(words),
+      focus: () => void this.focusLater('[part="retry"]'),
+    },
+  };
+
+  #showRefusedField(): void {
+    const field = this.#session.controller?.fieldError;
+    if (field)
+      this.personForm?.setFieldError(field, this.t(field === 'phone' ? 'form.phone.service' : field === 'code' ? 'form.code.service' : 'form.country.service'));
+  }
+
+  /** The success drawn: its method and country remembered for next time here (also of a session followed on after a reload), the focus on it. */
+  #succeeded(): void {
+    const session = this.#session.controller;
+    if (!this.noRemember && session?.country) writeRemembered({ channel: session.channel, country: session.country });
+    void this.focusLater(this.#hostSuccess ? 'esign-status' : '.done');
+  }
+
+  /** What can help after a failure, to focus: the time left, the fix, another method (the country first, where it may have been the wrong one), the words at a dead end, else Try again. */
+  #helpAfterFailure(): string {
+    const { wait, other, deadEnd, elsewhere } = this.#endChoices();
+    if (wait) return '[part="retry-wait"]';
+    if (this.#fix()) return '[part="retry"]';
+    if (other) return '[part="other-channel"]';
+    return deadEnd || elsewhere ? 'esign-status' : '[part="retry"]';
+  }
+
+  /** The control code, and the connection line while it is said. */
+  #renderWaiting() {
+    const waiting = this.#session.controller;
+    if (!waiting) return nothing;
+    const hash = this.session.kind === 'hash';
+    return html`<esign-control-code
+        .lang=${this.language}
+        .theme=${this.theme}
+        .strings=${this.strings}
+        .code=${waiting.controlCode}
+        .channel=${waiting.channel}
+        .kind=${this.session.kind === 'login' ? 'login' : 'sign'}
+        .until=${waiting.deadline}
+        .subject=${hash ? waiting.subject : ''}
+        exportparts=${hash ? 'code, instruction, warning, confirming' : 'code, instruction, warning'}
+      ></esign-control-code>
+      <p class="connection ${waiting.connection}" part="connection" role="status">${waiting.connection ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`;
+  }
+
+  /** Waiting: the method, the person and what is signed, quiet (the control code is what is said) unless the person came back. */
+  #waitingWords(): StatusWords {
+    const session = this.#session.controller;
+    if (!session) return NO_WORDS;
     // a hash signing's subject stands beside the code (what is confirmed), not in the small print below
-    if (state === 'waiting' && session)
-      return waitingWords(
-        t,
-        this.session.kind,
-        this.session.kind === 'hash' ? { channel: session.channel, who: session.who, subject: '', cameBack: session.cameBack } : session,
-      );
-    if (state === 'success') {
-      if (!this.result) return NO_WORDS;
-      const detail = this.successDetail();
-      // said as a list, not with its dots
-      return { heading: this.successMessage(), detail, ...(detail.includes(DETAIL_SEPARATOR) ? { spoken: detail.split(DETAIL_SEPARATOR).join(', ') } : {}) };
-    }
-    if (state === 'cancelled') return { heading: this.cancelledMessage(), detail: '' };
-    if (state !== 'error') return NO_WORDS;
-    const error = session?.error ?? this.#loadFailure;
+    const shown = this.session.kind === 'hash' ? { channel: session.channel, who: session.who, subject: '', cameBack: session.cameBack } : session;
+    return { ...waitingWords(this.t.bind(this), this.session.kind, shown), quiet: !session.cameBack };
+  }
+
+  #successWords(): StatusWords {
+    if (!this.result) return NO_WORDS;
+    const detail = this.successDetail();
+    // said as a list, not with its dots; quiet where the host shows its own success (the status has the focus)
+    return {
+      heading: this.successMessage(),
+      detail,
+      quiet: this.#hostSuccess,
+      ...(detail.includes(DETAIL_SEPARATOR) ? { spoken: detail.split(DETAIL_SEPARATOR).join(', ') } : {}),
+    };
+  }
+
+  #failureWords(): StatusWords {
+    const t = this.t.bind(this);
+    const error = this.#session.error;
     // after a rate limit the time left is said once, in its own line (the end choices), never here
-    const message = session?.expired
+    const message = this.#session.controller?.expired
       ? t('status.resume-expired')
       : error?.code === 'rate-limited'
         ? t('status.too-many')
@@ -503,11 +515,9 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
 
   /** What can help after a failure or a cancel, as the controller sees it (Try again when its code could not be loaded). */
   #endChoices(): EndChoices {
-    const choices = this.#session?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false, elsewhere: false };
+    const choices = this.#session.controller?.endChoices() ?? { other: null, retryable: true, wait: undefined, deadEnd: false, elsewhere: false };
     // a file the site gave that the service cannot use: nothing the person changes or retries helps
-    const code = this.#session?.state === 'error' ? this.#session.error?.code : undefined;
-    if ((code === 'document-corrupted' || code === 'request-too-large') && !this.filesMayChange())
-      return { ...choices, other: null, retryable: false, deadEnd: true };
+    if (this.#fileFailed() && !this.filesMayChange()) return { ...choices, other: null, retryable: false, deadEnd: true };
     // never the way to a method that cannot serve the person's country
     return choices.other && !this.offeredChannels.includes(choices.other) ? { ...choices, other: null } : choices;
   }
@@ -523,39 +533,21 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   }
 
   override render() {
-    const channel = this.activeChannel;
     const state = this.#state;
     if (state === 'success' && this.hideSuccess) return nothing;
-    const session = this.#session;
-    const waiting = state === 'waiting' && session ? session : undefined;
-    const words = this.#statusWords(state);
+    const view = this.#session.render(this.#views);
+    const words = view.words?.() ?? NO_WORDS;
+    const session = this.#session.controller;
     return html`<section class="base" part="base">
-      ${state === 'idle' || state === 'starting' ? this.#renderForm(channel, state === 'starting') : nothing}
-      ${
-        waiting
-          ? html`<esign-control-code
-              .lang=${this.language}
-              .theme=${this.theme}
-              .strings=${this.strings}
-              .code=${waiting.controlCode}
-              .channel=${waiting.channel}
-              .kind=${this.session.kind === 'login' ? 'login' : 'sign'}
-              .until=${waiting.deadline}
-              .subject=${this.session.kind === 'hash' ? waiting.subject : ''}
-              exportparts=${this.session.kind === 'hash' ? 'code, instruction, warning, confirming' : 'code, instruction, warning'}
-            ></esign-control-code>
-            <p class="connection ${waiting.connection}" part="connection" role="status">${this.#connectionShownNow(waiting.connection) ? connectionWords(this.t.bind(this), this.language, waiting.connection === 'lost', waiting.deadline) : nothing}</p>`
-          : nothing
-      }
-      ${state === 'error' || state === 'cancelled' ? this.renderEndSubject() : nothing}
+      ${view.above?.() ?? nothing}
       <esign-status
         .lang=${this.language}
         .theme=${this.theme}
         .strings=${this.strings}
         .state=${state === 'starting' ? 'idle' : state}
         .since=${session?.since ?? 0}
-        .until=${waiting?.deadline ?? 0}
-        .quiet=${(waiting !== undefined && !waiting.cameBack) || (state === 'success' && this.#hostSuccess)}
+        .until=${state === 'waiting' ? (session?.deadline ?? 0) : 0}
+        .quiet=${words.quiet ?? false}
         .message=${words.heading}
         .detail=${words.detail}
         .spokenDetail=${words.spoken ?? ''}
@@ -565,12 +557,15 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
           void this.cancel();
         }}
       ></esign-status>
-      ${
-        state === 'success'
-          ? html`<slot name="success"><p class="done" tabindex="-1">${this.t(DONE_WORDS[this.session.kind])}</p>${this.renderSuccess()}</slot>`
-          : nothing
-      }
-      ${state === 'error' || state === 'cancelled' ? this.#renderEnd(words) : nothing}
+      ${view.below?.(words) ?? nothing}
     </section>`;
   }
+}
+
+/** One state of a session element: what it draws above and below the status, the status's words, and where the focus goes once drawn. */
+interface StateView {
+  above?: () => TemplateResult | typeof nothing;
+  words?: () => StatusWords;
+  below?: (words: StatusWords) => TemplateResult | typeof nothing;
+  focus?: () => void;
 }

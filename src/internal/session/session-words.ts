@@ -8,6 +8,8 @@ export interface StatusWords {
   heading: string;
   detail: string;
   spoken?: string;
+  /** Said by no live region: what has the focus says it (the control code, the host's own success). */
+  quiet?: boolean;
 }
 
 export const NO_WORDS: StatusWords = { heading: '', detail: '' };
