@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
@@ -30,6 +32,31 @@ export function withBrowser(): void {
     await opened?.close();
     rmSync(example.work, { recursive: true, force: true });
   });
+}
+
+/**
+ * An example with packages of its own (Next.js, Angular: outside the root's workspaces, so that the
+ * root's install stays light) installed as its developer installs it, `npm ci` in its folder, unless
+ * its folder holds what its lockfile names already. A test file's other work goes on meanwhile.
+ */
+export async function installExample(root: string): Promise<void> {
+  const digest = createHash('sha256')
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex');
+  const marker = join(root, 'node_modules', '.installed-lockfile');
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === digest) return;
+  // no loader of the test runner's in npm's own Node
+  const { NODE_OPTIONS: _, ...env } = process.env;
+  const output: string[] = [];
+  const status = await new Promise<number | null>((resolve, reject) => {
+    const npm = spawn('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    npm.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    npm.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    npm.on('error', reject);
+    npm.on('close', resolve);
+  });
+  assert.equal(status, 0, `npm ci in ${root}: ${output.join('')}`);
+  writeFileSync(marker, digest);
 }
 
 /** An element through the open shadow roots below `host`. */

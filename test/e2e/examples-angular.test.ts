@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createProxyHandler } from 'esign-elements/proxy';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
-import { example, loginAndSign, withBrowser } from './example-flows.js';
+import { example, installExample, loginAndSign, withBrowser } from './example-flows.js';
 
 // The Angular example as its developer builds it (ng build, AOT), served with the proxy in front of the sandbox.
 withBrowser();
@@ -22,7 +22,8 @@ describe('examples/angular-app (Angular 20, CUSTOM_ELEMENTS_SCHEMA, zoneless)', 
     // as its developer builds it: ng build in its folder (AOT, strict templates), into a folder of the test
     const out = join(example.work, 'angular');
     const { NODE_OPTIONS: _, ...inherited } = process.env;
-    const ng = fileURLToPath(new URL('../../node_modules/@angular/cli/bin/ng.js', import.meta.url));
+    await installExample(ROOT);
+    const ng = fileURLToPath(new URL(`../../${ROOT}/node_modules/@angular/cli/bin/ng.js`, import.meta.url));
     const built = spawnSync(process.execPath, [ng, 'build', '--output-path', out], {
       cwd: ROOT,
       env: { ...inherited, NG_CLI_ANALYTICS: 'false' },

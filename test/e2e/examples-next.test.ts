@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { freePort } from '../node/processes.js';
 import { until } from '../node/wait.js';
-import { example, loginAndSign, withBrowser } from './example-flows.js';
+import { example, installExample, loginAndSign, withBrowser } from './example-flows.js';
 
 // The Next.js example as its developer runs it: next build and next start in its folder.
 withBrowser();
@@ -20,8 +20,9 @@ describe('examples/next-app (App Router, the proxy as a route handler, server-re
     // Next wants its own NODE_ENV (a test runner's breaks its prerendering) and no loader of ours
     const { NODE_ENV: _, NODE_OPTIONS: __, ...inherited } = process.env;
     const env = { ...inherited, NEXT_TELEMETRY_DISABLED: '1' };
-    // as its developer runs it: in its folder
-    const bin = fileURLToPath(new URL('../../node_modules/next/dist/bin/next', import.meta.url));
+    // as its developer runs it: its own packages, in its folder
+    await installExample(ROOT);
+    const bin = fileURLToPath(new URL(`../../${ROOT}/node_modules/next/dist/bin/next`, import.meta.url));
     const built = spawnSync(process.execPath, [bin, 'build'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
     assert.equal(built.status, 0, `next build: ${built.stdout}\n${built.stderr}`);
     sandbox = await startSandbox({ accessToken: 'next-example-token', answerAfterMs: 600 });
