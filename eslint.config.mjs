@@ -51,7 +51,14 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: {
       // node:test's describe() and it() return promises the runner itself awaits
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] },
+          ],
+        },
+      ],
       // a test narrows what it reads (an element of the page it drew, an answer it asserts on): a
       // wrong cast fails at the assertion that follows it
       '@typescript-eslint/no-unsafe-type-assertion': 'off',
@@ -70,17 +77,29 @@ export default tseslint.config(
       // chai's Assertion is typed thenable once chai-a11y-axe is loaded, so every expect() would read as
       // a floating promise; the one assertion that is a promise, the axe check, must be awaited:
       '@typescript-eslint/no-floating-promises': 'off',
-      'no-restricted-syntax': ['error', { selector: "ExpressionStatement > CallExpression[callee.property.name='accessible']", message: 'await the axe check: unawaited, it checks nothing' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ExpressionStatement > CallExpression[callee.property.name='accessible']", message: 'await the axe check: unawaited, it checks nothing' },
+      ],
     },
   },
   {
     // the benchmarks' and the demo's pages read the elements they drew themselves
     files: ['bench/**/*.ts', 'demo/**/*.ts'],
-    rules: { '@typescript-eslint/no-unsafe-type-assertion': 'off', '@typescript-eslint/no-unsafe-member-access': 'off', '@typescript-eslint/no-unsafe-assignment': 'off' },
+    rules: {
+      '@typescript-eslint/no-unsafe-type-assertion': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+    },
   },
   {
     files: ['src/protocol/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../**', 'node:*', 'lit', 'lit/**'], message: 'src/protocol is shared by both halves: it imports nothing outside itself' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../**', 'node:*', 'lit', 'lit/**'], message: 'src/protocol is shared by both halves: it imports nothing outside itself' }] },
+      ],
+    },
   },
   {
     // the session's controller comes after the form (one chunk, loaded on demand): a static import would bundle it into the form
@@ -89,12 +108,43 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/session-controller.js'], allowTypeImports: true, message: 'the session controller is loaded on demand: import() it, or import its types only' }] },
+        {
+          patterns: [
+            {
+              group: ['**/session-controller.js'],
+              allowTypeImports: true,
+              message: 'the session controller is loaded on demand: import() it, or import its types only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // a session element draws from its state alone: what changes with time is the controllers' to tick (the connection's "back", a rate limit's wait)
+    files: [
+      'src/internal/session/session-element.ts',
+      'src/internal/session/session-handle.ts',
+      'src/internal/session/session-words.ts',
+      'src/internal/session/session-end-actions.ts',
+      'src/internal/session/session-channels.ts',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'no clock while drawing: the state says what time changed' },
+        { object: 'performance', property: 'now', message: 'no clock while drawing: the state says what time changed' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'no clock while drawing: the state says what time changed' },
       ],
     },
   },
   {
     files: ['src/proxy/**/*.ts', 'src/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: BROWSER_HALF, message: 'the server half imports only src/protocol of the browser half' }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: BROWSER_HALF, message: 'the server half imports only src/protocol of the browser half' }] }],
+    },
   },
 );

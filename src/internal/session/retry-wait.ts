@@ -6,33 +6,39 @@ export interface WaitHost extends ReactiveControllerHost {
 }
 
 /**
- * After `rate-limited`: the time left until a new attempt can work, in whole minutes. The host
- * renders each second; the words change (and a screen reader says them) once a minute, and
- * once the time is over the host offers its action again (and has the focus on the words meanwhile).
- * Loaded with a session's controller.
+ * After `rate-limited`: the time left until a new attempt can work, in whole minutes. Its own clock
+ * ticks each second and the host draws again when the words change (once a minute: a screen reader
+ * says them then); once the time is over the host offers its action again (and has the focus on the
+ * words meanwhile). Nothing reads a clock while drawing. Loaded with a session's controller.
  */
 export class RetryWait implements ReactiveController {
   readonly #until: number;
-  readonly #timer: ReturnType<typeof setInterval>;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #words: string | undefined;
 
   constructor(
     private readonly host: WaitHost,
     seconds: number,
   ) {
     this.#until = Date.now() + seconds * 1000;
-    this.#timer = setInterval(() => host.requestUpdate(), 1000);
     host.addController(this);
-    host.requestUpdate();
+    this.#tick();
+    if (this.#words !== undefined) this.#timer = setInterval(() => this.#tick(), 1000);
   }
 
   /** The words of the time left, for a status the host can focus; undefined once a new attempt can work. */
   words(): string | undefined {
+    return this.#words;
+  }
+
+  #tick(): void {
     const left = this.#until - Date.now();
-    if (left <= 0) {
-      this.stop();
-      return undefined;
+    const words = left > 0 ? this.host.t('action.wait', { minutes: Math.ceil(left / 60_000) }) : undefined;
+    if (words === undefined) this.stop();
+    if (words !== this.#words || !this.#timer) {
+      this.#words = words;
+      this.host.requestUpdate();
     }
-    return this.host.t('action.wait', { minutes: Math.ceil(left / 60_000) });
   }
 
   stop(): void {
