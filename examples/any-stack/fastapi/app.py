@@ -42,16 +42,18 @@ oauth.register(
     server_metadata_url=f"{os.environ['ESIGN_OIDC_ISSUER'].rstrip('/')}/.well-known/openid-configuration",
     client_id=os.environ["OIDC_CLIENT_ID"],
     client_secret=os.environ["OIDC_CLIENT_SECRET"],
-    client_kwargs={"scope": "openid profile nin", "code_challenge_method": "S256"},
+    # the provider's answers may be slow while many log in at once: wait for them longer than httpx's 5 s
+    client_kwargs={"scope": "openid profile nin", "code_challenge_method": "S256", "timeout": 20},
 )
 
 
 @app.on_event("startup")
 async def provider_known():
-    """Each worker learns the provider's endpoints as it starts, so that many first logins at once do
-    not each fetch them; a provider not up yet is asked again at the first login."""
+    """Each worker learns the provider's endpoints and keys as it starts, so that many first logins at
+    once do not each fetch them; a provider not up yet is asked again at the first login."""
     try:
         await oauth.esign.load_server_metadata()
+        await oauth.esign.fetch_jwk_set()
     except Exception:  # noqa: BLE001 - the login asks again
         pass
 
