@@ -25,8 +25,9 @@ function freePort() {
   });
 }
 
+/** Until the driver answers: up to a minute, as it may start while the machine starts every other suite too. */
 async function untilListening(port, child) {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/status`);
@@ -46,8 +47,21 @@ export const WEBKIT_CAPABILITIES = {
   'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
 };
 
-/** Starts WebKitWebDriver under xvfb-run on a free loopback port; stopped by `stop()` or when this process ends. */
-export async function startWebkitDriver() {
+/**
+ * Starts WebKitWebDriver under xvfb-run on a free loopback port; stopped by `stop()` or when this
+ * process ends. A driver that exits at once (another Xvfb took the display `-a` chose, another
+ * process the port) is started again, up to three times.
+ */
+export async function startWebkitDriver(attempts = 3) {
+  try {
+    return await startWebkitDriverOnce();
+  } catch (error) {
+    if (attempts <= 1 || !String(error).includes('exited')) throw error;
+    return startWebkitDriver(attempts - 1);
+  }
+}
+
+async function startWebkitDriverOnce() {
   const port = await freePort();
   // its own process group, so the driver, Xvfb and the browsers go together
   const driver = spawn('xvfb-run', ['-a', WEBKIT_DRIVER, `--port=${port}`, '--host=127.0.0.1'], { stdio: 'ignore', detached: true });
@@ -64,7 +78,12 @@ export async function startWebkitDriver() {
       stop();
       process.exit(1);
     });
-  await untilListening(port, driver);
+  try {
+    await untilListening(port, driver);
+  } catch (error) {
+    stop();
+    throw error;
+  }
   return { port, stop };
 }
 

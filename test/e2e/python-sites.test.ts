@@ -181,7 +181,11 @@ async function logIn(browser: Browser, person: { code: string; country: string }
   const { location } = (await continued.json()) as { location?: string };
   assert.equal(continued.status, 200, `continued: ${continued.status}`);
   const home = await browser.navigate(location!);
-  assert.equal(new URL(home.url).pathname, '/', `back on the site: ${home.url} ${home.answer.status} ${home.answer.status >= 500 ? siteLog().slice(-3000) : ''}`);
+  assert.equal(
+    new URL(home.url).pathname,
+    '/',
+    `back on the site: ${home.url} ${home.answer.status} ${home.answer.status >= 500 ? siteLog().slice(-3000) : ''}`,
+  );
   return token;
 }
 
