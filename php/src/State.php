@@ -20,6 +20,7 @@ final class State
     public static function open(Settings $settings, Operator $log): self
     {
         $file = self::place($settings, $log);
+        self::keepPrivate($file, $log);
         $mask = umask(0077);
         try {
             $db = new \PDO('sqlite:' . $file, null, null, [\PDO::ATTR_ERRMODE => \PDO::ERRMODE_EXCEPTION]);
@@ -75,6 +76,27 @@ final class State
             throw new StateRefused('The proxy\'s state folder is not its own; set ESIGN_STATE_FILE');
         }
         return $dir . '/state.sqlite';
+    }
+
+    /**
+     * A state file made before (by hand, by a deployment, by an earlier version) is this account's
+     * alone: one open to others is made 0600 (SQLite gives its WAL the file's permissions), a link
+     * or another account's file is refused.
+     */
+    private static function keepPrivate(string $file, Operator $log): void
+    {
+        $uid = function_exists('posix_geteuid') ? posix_geteuid() : getmyuid();
+        foreach ([$file, "$file-wal", "$file-shm"] as $path) {
+            clearstatcache(true, $path);
+            if (is_link($path) || (file_exists($path) && fileowner($path) !== $uid)) {
+                $log->say('the state file ' . basename($path) . ' is a link or another account\'s: refused; let the proxy make it, in a folder of the site\'s own');
+                throw new StateRefused('The proxy\'s state file is not its own; set ESIGN_STATE_FILE');
+            }
+            if (file_exists($path) && (fileperms($path) & 0077) !== 0) {
+                chmod($path, 0600);
+                $log->say('the state file ' . basename($path) . ' was open to other accounts: made 0600');
+            }
+        }
     }
 
     /** Runs $work in one IMMEDIATE transaction: no other worker writes between its read and its write. */

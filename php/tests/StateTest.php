@@ -26,7 +26,7 @@ final class StateTest extends TestCase
     protected function tearDown(): void
     {
         foreach (glob($this->dir . '/{,.}*', GLOB_BRACE) ?: [] as $file) {
-            if (is_file($file)) {
+            if (is_file($file) || is_link($file)) {
                 unlink($file);
             }
         }
@@ -74,6 +74,39 @@ final class StateTest extends TestCase
         foreach (glob($this->dir . '/state.sqlite*') ?: [] as $file) {
             $this->assertSame(0, fileperms($file) & 0077, basename($file));
         }
+    }
+
+    public function testMakesAStateFileMadeBeforeOpenToOthersItsAlone(): void
+    {
+        $file = $this->dir . '/state.sqlite';
+        State::open($this->settings($file, true), $this->log())->bind('a-token', 'a-visitor-key', 'smartid', 'smartIdLoginStatus', null, null, null);
+        touch("$file-wal");
+        chmod($file, 0644);
+        chmod("$file-wal", 0666);
+        $state = State::open($this->settings($file, true), $this->log());
+        $state->bind('another-token', 'a-visitor-key', 'smartid', 'smartIdLoginStatus', null, null, null);
+        foreach ([$file, "$file-wal"] as $path) {
+            clearstatcache(true, $path);
+            $this->assertSame(0, fileperms($path) & 0077, basename($path));
+        }
+        $this->assertCount(2, $this->said);
+        $this->assertStringContainsString('made 0600', $this->said[0]);
+    }
+
+    public function testRefusesAStateFileThatIsALink(): void
+    {
+        $elsewhere = $this->dir . '/elsewhere.sqlite';
+        touch($elsewhere);
+        symlink($elsewhere, $this->dir . '/state.sqlite');
+        try {
+            State::open($this->settings($this->dir . '/state.sqlite', true), $this->log());
+            $this->fail('a state file that is a link was taken');
+        } catch (StateRefused $refused) {
+            $this->assertStringContainsString('ESIGN_STATE_FILE', $refused->getMessage());
+        }
+        $this->assertSame(0, filesize($elsewhere));
+        $this->assertCount(1, $this->said);
+        $this->assertStringContainsString('a link', $this->said[0]);
     }
 
     public function testKeepsCookiesSealedAndOpensThem(): void
