@@ -1,20 +1,12 @@
 import { expect, fixture, html as testHtml } from '@open-wc/testing';
-import { LitElement, html } from 'lit';
 import { ProxyCaller } from '../../src/client/caller.js';
 import { EsignError, type EsignErrorDetail } from '../../src/client/errors.js';
 import { smartIdLogin, type StatusAnswers } from '../../src/protocol/operations.js';
-import type { Channel } from '../../src/protocol/types.js';
-import type { Language } from '../../src/i18n/index.js';
-import {
-  BACK_SHOWN_MS,
-  SessionController,
-  type ByState,
-  type SessionConfig,
-  type SessionElement,
-  type StartRequest,
-} from '../../src/internal/session/session-controller.js';
+import { BACK_SHOWN_MS, SessionController, type ByState, type SessionConfig, type StartRequest } from '../../src/internal/session/session-controller.js';
 import { DEFAULT_TIME_LIMIT, PERSON_TIME_LIMIT } from '../../src/protocol/time-limits.js';
 import { recordKey } from '../../src/internal/session/session-record.js';
+import './session-host.js';
+import type { RecordingSessionHost } from './session-host.js';
 import { until } from './helpers.js';
 
 // The session controller with a fake of the service behind the real client (a fetch of the test's
@@ -55,35 +47,6 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-/** A host with what the controller reads of a session element, its caller the fake's; it records every state it was drawn in. */
-class FakeSessionHost extends LitElement implements SessionElement {
-  endpoint = '/esign';
-  language: Language = 'en';
-  requestTimeout = 0;
-  pollInterval = 20;
-  timeLimit = 0;
-  noResume = false;
-  channels: Channel[] = [];
-  channel: Channel = 'smartid';
-  caller: ProxyCaller | undefined;
-  drawn: string[] = [];
-  controller: SessionController<'login', string> | undefined;
-
-  t(key: string): string {
-    return key;
-  }
-
-  protected override render() {
-    const state = this.controller?.state;
-    const seen = state
-      ? `${state}${state === 'waiting' && this.controller?.connection ? `:${this.controller.connection}` : ''}${state === 'waiting' && this.controller?.cameBack ? ':back-on-page' : ''}`
-      : '';
-    if (seen && this.drawn.at(-1) !== seen) this.drawn.push(seen);
-    return html`${seen}`;
-  }
-}
-customElements.define('fake-session-host', FakeSessionHost);
-
 interface Seen {
   finished: Answer[];
   /** The controller's state when the spec's finish ran, and when the success was announced. */
@@ -94,16 +57,18 @@ interface Seen {
 }
 
 interface Made {
-  host: FakeSessionHost;
+  host: RecordingSessionHost;
   controller: SessionController<'login', string>;
   service: FakeService;
   seen: Seen;
 }
 
 async function made(finish?: (raw: Answer) => Promise<string>, id = 'fake'): Promise<Made> {
-  const host = await fixture<FakeSessionHost>(testHtml`<fake-session-host id=${id}></fake-session-host>`);
+  const host = await fixture<RecordingSessionHost>(testHtml`<recording-session-host id=${id}></recording-session-host>`);
   const service = new FakeService();
   host.caller = new ProxyCaller({ endpoint: '/esign', lang: 'en', fetch: service.fetch });
+  // a fake answers at once: polls close together
+  host.pollInterval = 20;
   const seen: Seen = { finished: [], stateAtFinish: [], announced: [], restored: [], events: { started: 0, cancelled: 0, error: [] } };
   host.addEventListener('esign-started', () => seen.events.started++);
   host.addEventListener('esign-cancelled', () => seen.events.cancelled++);

@@ -1,17 +1,10 @@
 import { expect, fixture, html as testHtml } from '@open-wc/testing';
-import { LitElement, html } from 'lit';
 import { EsignError, type EsignErrorDetail } from '../../src/client/errors.js';
 import { smartIdLogin, SESSION_STATUS, type StatusAnswers } from '../../src/protocol/operations.js';
-import type { Channel } from '../../src/protocol/types.js';
-import type { Language } from '../../src/i18n/index.js';
-import {
-  SessionController,
-  type SessionConfig,
-  type SessionElement,
-  type SessionState,
-  type StartRequest,
-} from '../../src/internal/session/session-controller.js';
+import { SessionController, type SessionConfig, type SessionState, type StartRequest } from '../../src/internal/session/session-controller.js';
 import { recordKey } from '../../src/internal/session/session-record.js';
+import './session-host.js';
+import type { RecordingSessionHost } from './session-host.js';
 import { requestsTo, until } from './helpers.js';
 
 // The session controller alone, with a small element of the test's own in place of a session
@@ -19,34 +12,6 @@ import { requestsTo, until } from './helpers.js';
 // way by the test server's fault plan).
 
 type Answer = StatusAnswers['login'];
-
-/** A host with only what the controller reads of a session element; it records every state it was drawn in. */
-class TestSessionHost extends LitElement implements SessionElement {
-  endpoint = '/esign';
-  language: Language = 'en';
-  requestTimeout = 0;
-  pollInterval = 100;
-  timeLimit = 0;
-  noResume = false;
-  channels: Channel[] = [];
-  channel: Channel = 'smartid';
-  /** Every state and connection the element was drawn with, in order, without repeats. */
-  drawn: string[] = [];
-  controller: SessionController<'login', string> | undefined;
-
-  t(key: string): string {
-    return key;
-  }
-
-  protected override render() {
-    // the connection is said while waiting, as a session element says it
-    const state = this.controller?.state;
-    const seen = state ? `${state}${state === 'waiting' && this.controller?.connection ? `:${this.controller.connection}` : ''}` : '';
-    if (seen && this.drawn.at(-1) !== seen) this.drawn.push(seen);
-    return html`${seen}`;
-  }
-}
-customElements.define('test-session-host', TestSessionHost);
 
 /** What the controller did through its config and its events, counted. */
 interface Seen {
@@ -83,8 +48,8 @@ function config(seen: Seen, kept?: Record<string, string>): SessionConfig<'login
 async function hostWith(
   kept?: Record<string, string>,
   id = 'one',
-): Promise<{ host: TestSessionHost; controller: SessionController<'login', string>; seen: Seen }> {
-  const host = await fixture<TestSessionHost>(testHtml`<test-session-host id=${id}></test-session-host>`);
+): Promise<{ host: RecordingSessionHost; controller: SessionController<'login', string>; seen: Seen }> {
+  const host = await fixture<RecordingSessionHost>(testHtml`<recording-session-host id=${id}></recording-session-host>`);
   const seen: Seen = { starts: 0, finished: [], announced: [], kept: 0, restored: [], events: { started: [], cancelled: [], error: [] } };
   host.addEventListener('esign-started', (e) => seen.events.started.push(e));
   host.addEventListener('esign-cancelled', (e) => seen.events.cancelled.push(e));
