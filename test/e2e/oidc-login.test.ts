@@ -2,7 +2,6 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
@@ -10,7 +9,8 @@ import { lt } from '../../src/i18n/lt.js';
 import { en } from '../../src/i18n/en.js';
 import { esignProxyHarness } from '../node/esign-proxy-harness.js';
 import { oidcFiles } from '../node/oidc-harness.js';
-import { freePort, nginxBlocks, nginxConfig, scratchDir } from '../node/processes.js';
+import { freePort } from '../node/processes.js';
+import { docsNginx, siteProcesses } from './site-harness.js';
 import { untilAnswering } from '../node/wait.js';
 
 // A person logs in to a site through esign-proxy's OpenID Provider in Chromium: on the provider's
@@ -19,28 +19,13 @@ import { untilAnswering } from '../node/wait.js';
 // is examples/any-stack/node-oidc/site.mjs with openid-client; behind docs/any-stack.md's nginx block.
 
 const { esignProxy } = esignProxyHarness();
+const start = siteProcesses();
 const ACCESS_TOKEN = 'oidc-e2e-token';
 let sandbox: RunningSandbox;
 let origin: string;
 let browser: Browser;
 const stops: (() => void)[] = [];
 const violations: string[] = [];
-
-/** nginx on a port of its own, with docs/any-stack.md's block as a reader copies it: /esign/ to esign-proxy, the rest to the site. */
-async function nginx(port: number, proxyPort: number, sitePort: number): Promise<void> {
-  const dir = scratchDir('esign-oidc-nginx-');
-  const [block] = nginxBlocks('docs/any-stack.md');
-  assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), "the doc's block names the ports it says");
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)),
-  );
-  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  stops.push(() => child.kill());
-  await untilAnswering(`http://127.0.0.1:${port}/esign/healthz`, child, () => log);
-}
 
 before(async () => {
   sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 300 });
@@ -60,7 +45,7 @@ before(async () => {
     ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-e2e-site',
     ESIGN_TRUST_PROXY: '1',
   });
-  await nginx(frontPort, proxy.port, sitePort);
+  await docsNginx(start, proxy.port, sitePort, frontPort);
   const site = spawn(process.execPath, ['examples/any-stack/node-oidc/site.mjs'], {
     env: {
       ...process.env,
