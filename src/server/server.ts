@@ -194,6 +194,8 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
   // the OpenID Provider keeps its state where the proxy keeps its own: one memory store for both without Redis
   const store = sharedStore ?? (settings.oidc ? new MemoryStore() : undefined);
   const visitorSecret = settings.visitorSecret ?? settings.accessToken;
+  // esign-proxy serves plain http: its cookies are Secure (the visitor's __Host-) when the public scheme says TLS ends in front
+  const secureCookie = settings.publicScheme === 'https';
   const hostVisitor = settings.visitorCookie ? sessionVisitor(settings.visitorCookie, visitorSecret, io.log) : undefined;
   let oidc: OidcProvider | undefined;
   if (settings.oidc && store) {
@@ -207,7 +209,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
         const headers = new Headers();
         if (req.headers.cookie) headers.set('cookie', req.headers.cookie);
         if (hostVisitor) return hostVisitor({ headers });
-        return visitorFromCookie(req.headers.cookie, { secure: 'encrypted' in req.socket && req.socket.encrypted === true, secret: visitorSecret });
+        return visitorFromCookie(req.headers.cookie, { secure: secureCookie, secret: visitorSecret });
       },
       log: (level, msg, fields) => io.log(operatorLine(level, msg, fields)),
     });
@@ -225,19 +227,35 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     : undefined;
   /** The results being handed over, by their webhook-id: a shutdown waits for them (a poll answered "waiting" is no longer in flight). */
   const handing = new Map<Promise<void>, string>();
+  const tracked = async (result: ProxyResult, work: Promise<void>): Promise<void> => {
+    handing.set(work, deliveryId(result));
+    try {
+      await work;
+    } finally {
+      handing.delete(work);
+    }
+  };
+  /**
+   * A login by OpenID Connect ends on the provider alone: the site hears of it after, as a
+   * notification tried again within the result's time, whose failure (the site down, slow, or
+   * answering 4xx) is a log line and never touches the login.
+   */
+  const notify = (result: ProxyResult, send: NonNullable<typeof deliver>): void => {
+    const signal = AbortSignal.timeout(settings.resultTimeoutMs);
+    void tracked(
+      result,
+      send({ ...result, signal }, { notification: true }).catch(() => undefined), // each failure is said by the delivery's own log lines
+    );
+  };
   const onResult =
     oidc || deliver
       ? async (result: ProxyResult) => {
-          const work = (async () => {
-            if (oidc && result.kind === 'login') await oidc.loginVerified(result);
-            if (deliver) await deliver(result);
-          })();
-          handing.set(work, deliveryId(result));
-          try {
-            await work;
-          } finally {
-            handing.delete(work);
+          if (oidc && result.kind === 'login') {
+            await tracked(result, oidc.loginVerified(result));
+            if (deliver) notify(result, deliver);
+            return;
           }
+          if (deliver) await tracked(result, deliver(result));
         }
       : undefined;
   const cookies = settings.forwardCookies.length ? { names: settings.forwardCookies } : ('all-but-the-proxys' as const);
@@ -249,6 +267,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     prefix: settings.prefix,
     allowedOrigins: settings.allowedOrigins,
     ...(settings.publicScheme ? { publicScheme: settings.publicScheme } : {}),
+    secureCookie,
     ...(store ? { store } : {}),
     ...(settings.eventSecret ? { eventSecret: settings.eventSecret } : {}),
     ...(settings.trustRequestIdHeader ? { trustRequestIdHeader: settings.trustRequestIdHeader } : {}),

@@ -91,7 +91,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'ESIGN_PUBLIC_SCHEME',
     flag: '--public-scheme',
-    what: "https or http: the scheme the site's pages are served over when TLS ends in front. Default https (http too on a loopback address).",
+    what: "https or http: the scheme the browser reaches the site by, where TLS ends in front (nginx, a balancer). The one setting for the proxy and the OpenID Provider alike: https marks every cookie Secure, names the visitor cookie __Host-esign-visitor and sends the login's last step to https://. Required as https with an https:// ESIGN_OIDC_ISSUER. Default: pages taken as https (http too on a loopback address), cookies not Secure.",
   },
   {
     env: 'ESIGN_REDIS_URL',
@@ -118,7 +118,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'ESIGN_TRUST_PROXY',
     flag: '--trust-proxy',
-    what: "1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser's address, for the per-address limit. Default 0 (no per-address limit).",
+    what: "1 when nginx or a balancer in front adds X-Forwarded-For: its last hop is the browser's address, for the per-address limits (session starts, and the OpenID Provider's failed client logins), and the OpenID Provider takes X-Forwarded-Host for the site's host. The scheme is never taken from a header: ESIGN_PUBLIC_SCHEME says it. Default 0 (no per-address limit).",
   },
   {
     env: 'ESIGN_SERVE_WIDGET',
@@ -178,7 +178,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'ESIGN_OIDC_CLIENTS',
     flag: '--oidc-clients',
-    what: 'a JSON file: an array of client registrations (client_id, client_secret, redirect_uris, token_endpoint_auth_method, client_name). Required with ESIGN_OIDC_ISSUER.',
+    what: 'a JSON file: an array of client registrations (client_id, client_secret of 32 characters or more, redirect_uris, token_endpoint_auth_method, client_name). Required with ESIGN_OIDC_ISSUER.',
   },
   {
     env: 'ESIGN_OIDC_KEYS',
@@ -203,6 +203,9 @@ export const SETTINGS: readonly Setting[] = [
 ];
 
 export class SettingError extends Error {}
+
+/** The shortest client secret taken: 32 characters, as long as a random 24 bytes in base64. */
+export const MIN_CLIENT_SECRET = 32;
 
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -348,6 +351,7 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   const redisPrefix = get('ESIGN_REDIS_PREFIX') || `esign-proxy:${createHash('sha256').update(accessToken).digest('hex').slice(0, 12)}:`;
   if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) throw new SettingError(`${named(byEnv('ESIGN_REDIS_PREFIX'))} must be up to 64 visible characters, no spaces`);
   const oidc = readOidc(get, prefix, get('ESIGN_VISITOR_SECRET') || undefined, accessToken);
+  if (oidc) checkIssuerScheme(oidc.issuer, scheme);
   return {
     oidc,
     forwardCookies,
@@ -376,6 +380,41 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
     serveWidget: flagOf(get('ESIGN_SERVE_WIDGET'), byEnv('ESIGN_SERVE_WIDGET'), true),
     shutdownMs,
   };
+}
+
+/**
+ * esign-proxy speaks plain http: an https:// issuer means TLS ends in front, and the provider must
+ * know it (the login's last step, the cookies' Secure flag). No header is taken for it.
+ */
+function checkIssuerScheme(issuer: string, scheme: 'https' | 'http' | undefined): void {
+  const issuerScheme = new URL(issuer).protocol === 'https:' ? 'https' : 'http';
+  if (issuerScheme === 'https' && scheme !== 'https')
+    throw new SettingError(
+      `${named(byEnv('ESIGN_OIDC_ISSUER'))} is https://, and esign-proxy itself serves plain http behind your TLS front: set ${named(byEnv('ESIGN_PUBLIC_SCHEME'))} to https, so that the login's last step goes to https:// and every cookie is Secure`,
+    );
+  if (issuerScheme === 'http' && scheme === 'https')
+    throw new SettingError(
+      `${named(byEnv('ESIGN_OIDC_ISSUER'))} is http:// and ${named(byEnv('ESIGN_PUBLIC_SCHEME'))} is https: the issuer is the address browsers and clients reach, so give it as https://`,
+    );
+}
+
+/** The client registrations: each with a client_id, and a secret long enough not to be guessed (the token endpoint's failures are limited too). */
+function checkClients(clients: Record<string, unknown>[]): void {
+  const setting = named(byEnv('ESIGN_OIDC_CLIENTS'));
+  for (const [i, client] of clients.entries()) {
+    const id = client['client_id'];
+    if (typeof id !== 'string' || !id) throw new SettingError(`${setting}: registration ${i + 1} has no client_id`);
+    const secret = client['client_secret'];
+    const method = client['token_endpoint_auth_method'];
+    if (method === 'none') {
+      if (secret !== undefined) throw new SettingError(`${setting}: client ${JSON.stringify(id)} is public (token_endpoint_auth_method none) and has a client_secret: take one out`);
+      continue;
+    }
+    if (typeof secret !== 'string' || secret.length < MIN_CLIENT_SECRET)
+      throw new SettingError(
+        `${setting}: client ${JSON.stringify(id)} needs a client_secret of ${MIN_CLIENT_SECRET} characters or more (make one: openssl rand -base64 32), or token_endpoint_auth_method none with PKCE`,
+      );
+  }
 }
 
 /** A JSON file a setting names: its value, or a sentence naming the setting. */
@@ -416,6 +455,7 @@ function readOidc(get: (name: string) => string | undefined, prefix: string, vis
   const clients = jsonFile('ESIGN_OIDC_CLIENTS', clientsPath);
   if (!Array.isArray(clients) || !clients.length || !clients.every(isObject))
     throw new SettingError(`${named(byEnv('ESIGN_OIDC_CLIENTS'))}: the file holds an array of client registrations (objects with client_id and redirect_uris)`);
+  checkClients(clients.filter(isObject));
   const keysPath = get('ESIGN_OIDC_KEYS');
   let keys: OidcSettings['keys'] = null;
   if (keysPath) {

@@ -133,8 +133,12 @@ export function deliveryId(result: Pick<ProxyResult, 'operation' | 'token'>): st
  * session ends with site-refused), or when the time ran out. The site's answer is never read, and
  * nothing of it goes to a browser.
  */
-export function deliverResults(target: WebhookTarget, eventKey: string, log: DeliveryLog): (result: ProxyResult) => Promise<void> {
-  return async (result) => {
+export function deliverResults(
+  target: WebhookTarget,
+  eventKey: string,
+  log: DeliveryLog,
+): (result: ProxyResult, as?: { notification: boolean }) => Promise<void> {
+  return async (result, { notification } = { notification: false }) => {
     const id = deliveryId(result);
     const delivery: Delivery = {
       type: EVENT_TYPES[result.kind],
@@ -176,7 +180,8 @@ export function deliverResults(target: WebhookTarget, eventKey: string, log: Del
       log('warn', `the webhook did not take the delivery (${last}): trying again`, { ...named, attempt: attempt + 1, retryInMs: pause });
       await sleep(pause, result.signal);
     }
-    log('error', `the webhook did not take the delivery in time (${last}): the session's next poll tries again`, { ...named, attempts: attempt });
+    const after = notification ? 'a notification of a login that went on without it, not sent again' : "the session's next poll tries again";
+    log('error', `the webhook did not take the delivery in time (${last}): ${after}`, { ...named, attempts: attempt });
     throw new Error(`the webhook ${shownUrl(target.url)} did not take the result in time (${last})`);
   };
 }

@@ -8,9 +8,11 @@ import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { freePort, scratchDir } from '../node/processes.js';
 import { docsNginx, signedDelivery, siteProcesses } from './site-harness.js';
+import { httpsRequest, testCa } from './test-ca.js';
 
-// docs/any-stack.md's recipes run as a host runs them: nginx in front, esign-proxy at /esign/ and
-// the site at /, one origin. In Chromium: a login by OpenID Connect with the stack's own client (the
+// docs/any-stack.md's recipes run as a host runs them: nginx in front with TLS (a CA the test
+// makes, which Chromium and each site trust), esign-proxy at /esign/ and the site at /, one origin.
+// The login's every step stays on https, and every cookie is Secure. In Chromium: a login by OpenID Connect with the stack's own client (the
 // widget on the site's page, or the provider's page) becomes the site's own session, the page greets
 // from the server, and signing is gated to that person by the site's answer to the signer question.
 // A forged or an old delivery is refused; none makes a session.
@@ -18,11 +20,12 @@ import { docsNginx, signedDelivery, siteProcesses } from './site-harness.js';
 const TOKEN = 'any-stack-token';
 const CLIENT_SECRET = 'the-any-stack-client-secret-0123';
 const SECRET = `whsec_${Buffer.from('the-any-stack-webhook-secret-32b!').toString('base64')}`;
+const ca = testCa();
 let sandbox: RunningSandbox;
 let browser: Browser;
 before(async () => {
   sandbox = await startSandbox({ accessToken: TOKEN, answerAfterMs: 300 });
-  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ca.chromiumArg] });
 });
 after(async () => {
   await browser?.close();
@@ -68,7 +71,7 @@ async function logInThere(page: Page, origin: string, where: 'provider' | 'site'
   if (where === 'provider') {
     // the site's Log in: its client sends the browser to the provider's page (a link, or OmniAuth's form)
     await Promise.all([page.waitForNavigation(), page.click('#login, a[href="/login"]')]);
-    assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//);
+    assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//, `sent to the provider's page, not ${page.url()}`);
   } else {
     // on the site's own page, the widget given the authorization request the site's client made
     await page.goto(`${origin}/login-here`);
@@ -82,13 +85,60 @@ async function logInThere(page: Page, origin: string, where: 'provider' | 'site'
   assert.equal(new URL(page.url()).pathname, '/');
 }
 
+/**
+ * What a page's browser saw over TLS: every Set-Cookie line (from the raw headers) and every URL
+ * it asked for.
+ */
+async function tlsWatch(page: Page): Promise<{ assertAllSecure: (origin: string) => Promise<void> }> {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.enable');
+  const setCookies: string[] = [];
+  const urls: string[] = [];
+  cdp.on('Network.responseReceivedExtraInfo', (event) => {
+    const lines = Object.entries(event.headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1];
+    if (typeof lines === 'string') setCookies.push(...lines.split('\n'));
+  });
+  cdp.on('Network.requestWillBeSent', (event) => urls.push(event.request.url));
+  return {
+    assertAllSecure: async (origin) => {
+      // the login's last step: where the provider sent the browser once the person was verified
+      const continuations = urls.filter((url) => /\/esign\/oidc\/auth\/[A-Za-z0-9_-]+/.test(url));
+      assert.ok(continuations.length >= 1, 'a login was continued');
+      for (const url of continuations) assert.ok(url.startsWith(`${origin}/esign/oidc/auth/`), `the continuation stays on https: ${url}`);
+      const port = new URL(origin).port;
+      assert.deepEqual(
+        urls.filter((url) => url.startsWith('http:') && url.includes(`:${port}/`)),
+        [],
+        'no request to the site over plain http',
+      );
+      const names = setCookies.map((line) => line.split('=')[0]!.trim());
+      assert.ok(names.includes('__Host-esign-visitor'), `the visitor cookie is __Host-: ${names.join(', ')}`);
+      assert.ok(names.includes('__Secure-esign-interaction') && names.includes('__Secure-esign-session'), `the provider's cookies are __Secure-: ${names.join(', ')}`);
+      for (const name of ['esign-visitor', '_interaction', '_interaction_resume', '_session']) assert.ok(!names.includes(name), `no ${name} cookie`);
+      for (const line of setCookies) {
+        const attributes = line.split(';').map((part) => part.trim().toLowerCase());
+        assert.ok(attributes.includes('secure'), `Secure: ${line.split('=')[0]}`);
+        if (line.startsWith('__Host-')) assert.ok(attributes.includes('path=/') && !attributes.some((a) => a.startsWith('domain=')), 'a __Host- cookie on / with no Domain');
+        if (/^(__Host-esign|__Secure-esign)/.test(line)) assert.ok(attributes.includes('httponly'), `HttpOnly: ${line.split('=')[0]}`);
+      }
+      const { cookies } = await cdp.send('Network.getAllCookies');
+      assert.ok(cookies.length > 0);
+      assert.deepEqual(
+        cookies.filter((cookie) => !cookie.secure).map((cookie) => cookie.name),
+        [],
+        'every cookie the browser keeps is Secure',
+      );
+    },
+  };
+}
+
 for (const recipe of recipes) {
   describe(`any stack: the ${recipe.name} recipe behind nginx with esign-proxy`, () => {
     it("a login becomes the site's own session, the page greets from the server, and signing is gated to that person; a forged or an old delivery is refused, a replayed one taken without a new session", async () => {
       const sitePort = await freePort();
       const proxyPort = await freePort();
       const frontPort = await freePort();
-      const origin = `http://127.0.0.1:${frontPort}`;
+      const origin = `https://127.0.0.1:${frontPort}`;
       // each recipe is a client of esign-proxy's OpenID Provider: registered in its clients file, the issuer on the site's origin
       const clients = join(scratchDir('esign-oidc-clients-'), 'clients.json');
       writeFileSync(
@@ -107,6 +157,7 @@ for (const recipe of recipes) {
         ESIGN_OIDC_CLIENTS: clients,
         ESIGN_OIDC_SUBJECT_SECRET: 'the-any-stack-subject-secret',
         ESIGN_TRUST_PROXY: '1',
+        ESIGN_PUBLIC_SCHEME: 'https',
       };
       const oidcSite = {
         PUBLIC_URL: origin,
@@ -132,17 +183,18 @@ for (const recipe of recipes) {
         },
         `http://127.0.0.1:${proxyPort}/healthz`,
       );
-      await docsNginx(started, proxyPort, sitePort, frontPort);
+      assert.equal(await docsNginx(started, proxyPort, sitePort, frontPort, ca), origin);
       const [command, args] = recipe.command(join(RECIPES, recipe.name));
       const site = await started(
         command,
         args,
-        { PORT: String(sitePort), ESIGN_WEBHOOK_SECRET: SECRET, GOCACHE: join(scratchDir('esign-gocache-'), 'cache'), ...oidcSite },
+        { PORT: String(sitePort), ESIGN_WEBHOOK_SECRET: SECRET, GOCACHE: join(scratchDir('esign-gocache-'), 'cache'), ...oidcSite, ...ca.siteEnv },
         `http://127.0.0.1:${sitePort}/`,
         join(RECIPES, recipe.name),
       );
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
+      const seen = await tlsWatch(page);
       try {
         await page.goto(`${origin}/`);
         await page.waitForSelector('#anonymous');
@@ -167,12 +219,13 @@ for (const recipe of recipes) {
         const own = await sign({ code: '40504040001', country: 'EE', ...pdf });
         assert.equal(own.json.status, 'ok', JSON.stringify(own.json));
         // another browser is nobody: its signing is refused as nobody's
-        const stranger = await fetch(`${origin}/esign/smartid/sign.json`, {
+        const stranger = await httpsRequest(`${origin}/esign/smartid/sign.json`, ca, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', origin },
           body: JSON.stringify({ code: '40504040001', country: 'EE', ...pdf }),
         });
-        assert.equal(((await stranger.json()) as { proxy_error?: string }).proxy_error, 'signer-unknown');
+        assert.equal((JSON.parse(stranger.body) as { proxy_error?: string }).proxy_error, 'signer-unknown');
+        await seen.assertAllSecure(origin);
         // a forged delivery (another secret) and a replayed one (an hour old) are refused by the site
         const body = JSON.stringify({
           type: 'login.verified',
@@ -205,8 +258,10 @@ for (const recipe of recipes) {
           const other = await browser.createBrowserContext();
           try {
             const second = await other.newPage();
+            const secondSeen = await tlsWatch(second);
             await second.goto(`${origin}/`);
             await logInThere(second, origin, 'provider');
+            await secondSeen.assertAllSecure(origin);
           } finally {
             await other.close();
           }

@@ -33,7 +33,7 @@ before(async () => {
   const [frontPort, sitePort] = [await freePort(), await freePort()];
   origin = `http://127.0.0.1:${frontPort}`;
   const clients = JSON.stringify([
-    { client_id: 'site', client_secret: 'site-secret-0123456789abcdef', redirect_uris: [`${origin}/callback`], client_name: 'Test Portal' },
+    { client_id: 'site', client_secret: 'site-secret-0123456789abcdef-0123', redirect_uris: [`${origin}/callback`], client_name: 'Test Portal' },
   ]);
   writeFileSync(files.clients, clients);
   const proxy = await esignProxy({
@@ -51,7 +51,7 @@ before(async () => {
       ...process.env,
       ISSUER: `${origin}/esign/oidc`,
       CLIENT_ID: 'site',
-      CLIENT_SECRET: 'site-secret-0123456789abcdef',
+      CLIENT_SECRET: 'site-secret-0123456789abcdef-0123',
       PORT: String(sitePort),
       PUBLIC_URL: origin,
     },

@@ -7,6 +7,7 @@ import { checkProxy, startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { esignProxyHarness } from '../node/esign-proxy-harness.js';
 import { Browser } from '../node/oidc-harness.js';
 import { freePort, scratchDir } from '../node/processes.js';
+import { until } from '../node/wait.js';
 import { docsNginx, signedDelivery, siteProcesses } from './site-harness.js';
 
 // A Python site has no proxy of its own: it runs esign-proxy beside it and logs in by OpenID Connect
@@ -207,7 +208,8 @@ for (const site of SITES) {
         logins.map(({ person }) => [200, person.code, person.country]),
       );
       assert.equal(new Set(tokens).size, 50);
-      // the deliveries are notifications: one per login, each taken once, whichever worker took it
+      // the deliveries are notifications, sent once the login went on: one per login, each taken once, whichever worker took it
+      await until(() => taken(db).filter((d) => d.type === 'login.verified').length >= 50, 'the fifty logins notified', 30_000, 200);
       const deliveries = taken(db).filter((d) => d.type === 'login.verified');
       assert.deepEqual(deliveries.map((d) => d.token).sort(), [...tokens].sort());
       // a browser that did not log in is nobody
@@ -236,6 +238,7 @@ for (const site of SITES) {
       const token = await logIn(browser, PERSONS[3]!, true);
       const { status, person } = await me(browser);
       assert.deepEqual([status, person['code'], person['country']], [200, '050405-10009', 'LV']);
+      await until(() => taken(db).some((d) => d.token === token), 'the login notified', 20_000, 200);
       assert.equal(taken(db).filter((d) => d.token === token).length, 1);
     });
   });
@@ -265,8 +268,8 @@ describe('check-proxy against esign-proxy with a Python site taking its deliveri
       rows.filter((row) => row.skipped).map((row) => row.id),
       ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'events'],
     );
+    await until(() => taken(db).some((d) => d.type === 'login.verified'), 'the site took login deliveries', 20_000, 200);
     const logins = taken(db).filter((d) => d.type === 'login.verified');
-    assert.ok(logins.length > 0, 'the site took login deliveries');
     assert.equal(new Set(logins.map((d) => d.token)).size, logins.length, 'each once');
     assert.ok(!proxyLog().includes(token), 'the token in no line');
   });

@@ -29,16 +29,23 @@ export function siteProcesses(): (command: string, args: string[], env: Record<s
 }
 
 /** nginx on a port of its own (not 80), with docs/any-stack.md's block as a reader copies it: /esign/ to esign-proxy, the rest to the site; its origin. */
-export async function docsNginx(start: ReturnType<typeof siteProcesses>, proxyPort: number, sitePort: number, port: number): Promise<string> {
+export async function docsNginx(
+  start: ReturnType<typeof siteProcesses>,
+  proxyPort: number,
+  sitePort: number,
+  port: number,
+  tls?: { chainFile: string; keyFile: string },
+): Promise<string> {
   const dir = scratchDir('esign-nginx-');
   const [block] = nginxBlocks('docs/any-stack.md');
   assert.ok(block && block.includes('127.0.0.1:8787') && block.includes('127.0.0.1:8080'), "the doc's block names the ports it says");
   writeFileSync(
     join(dir, 'nginx.conf'),
-    nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`)),
+    nginxConfig(dir, port, block.replaceAll('127.0.0.1:8787', `127.0.0.1:${proxyPort}`).replaceAll('127.0.0.1:8080', `127.0.0.1:${sitePort}`), tls),
   );
+  // behind TLS, nginx answers a plain request too (400): it is listening
   await start('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {}, `http://127.0.0.1:${port}/esign/`);
-  return `http://127.0.0.1:${port}`;
+  return `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
 }
 
 /** The headers of a delivery of `body` signed as esign-proxy signs it, under `secret` (`whsec_…`), with its id and time (seconds). */

@@ -27,8 +27,8 @@ export function oidcFiles(): OidcFiles {
   writeFileSync(
     clients,
     JSON.stringify([
-      { client_id: 'bank', client_secret: 'bank-secret-0123456789abcdef', redirect_uris: [SITE], client_name: 'Test Bank' },
-      { client_id: 'shop', client_secret: 'shop-secret-0123456789abcdef', redirect_uris: [OTHER_SITE], client_name: 'Test Shop' },
+      { client_id: 'bank', client_secret: 'bank-secret-0123456789abcdef-0123', redirect_uris: [SITE], client_name: 'Test Bank' },
+      { client_id: 'shop', client_secret: 'shop-secret-0123456789abcdef-0123', redirect_uris: [OTHER_SITE], client_name: 'Test Shop' },
       { client_id: 'spa', token_endpoint_auth_method: 'none', redirect_uris: [SITE], client_name: 'Test App' },
     ]),
   );
@@ -44,7 +44,11 @@ export function oidcFiles(): OidcFiles {
 export class Browser {
   readonly #cookies = new Map<string, { value: string; path: string }>();
 
-  constructor(readonly origin: string) {}
+  /** `origin` as the browser sees the site; `via`, where its requests really go (a TLS front's plain-http back end, as nginx reaches it). */
+  constructor(
+    readonly origin: string,
+    readonly via = origin,
+  ) {}
 
   #cookieHeader(path: string): string {
     return [...this.#cookies.entries()]
@@ -76,11 +80,12 @@ export class Browser {
   /** A request whose answer never reaches this browser (a phone between networks): its cookies go, nothing of the answer is kept. */
   async fetchLost(pathOrUrl: string, init: RequestInit = {}): Promise<Response> {
     const url = new URL(pathOrUrl, this.origin);
+    const sent = new URL(`${url.pathname}${url.search}`, this.via);
     const headers = new Headers(init.headers);
     const cookie = this.#cookieHeader(url.pathname);
     if (cookie) headers.set('cookie', cookie);
     if (init.method && init.method !== 'GET') headers.set('origin', this.origin);
-    return fetch(url, { ...init, headers, redirect: 'manual' });
+    return fetch(url.origin === this.origin ? sent : url, { ...init, headers, redirect: 'manual' });
   }
 
   /** Follows this origin's redirects as a browser would; stops at one to another origin and gives its Location. */

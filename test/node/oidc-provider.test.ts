@@ -75,7 +75,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.deepEqual(metadata['code_challenge_methods_supported'], ['S256']);
     assert.ok(!JSON.stringify(metadata['response_types_supported']).includes('none'));
     assert.ok((metadata['scopes_supported'] as string[]).includes('nin'));
-    const site = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const site = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const asked = await site.request({ ui_locales: 'lv en' });
     const browser = new Browser(proxy.url);
     const first = await browser.navigate(asked.url.href);
@@ -112,8 +112,8 @@ describe('esign-proxy as an OpenID Provider', () => {
 
   it("refuses a code used twice, a wrong code_verifier, another client's code, and a code past its minute; a code redeemed after 35 s is good", async () => {
     const { proxy, issuer } = await provider();
-    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
-    const shop = await relyingParty(issuer, 'shop', 'shop-secret-0123456789abcdef', OTHER_SITE);
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
+    const shop = await relyingParty(issuer, 'shop', 'shop-secret-0123456789abcdef-0123', OTHER_SITE);
     const browser = new Browser(proxy.url);
     const once = await bank.request();
     const callback = await logIn(browser, once.url);
@@ -127,7 +127,7 @@ describe('esign-proxy as an OpenID Provider', () => {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}`,
+          authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef-0123').toString('base64')}`,
         },
         body: new URLSearchParams({ grant_type: 'authorization_code', code: racingCode, redirect_uri: SITE, code_verifier: racing.verifier }),
       });
@@ -145,7 +145,7 @@ describe('esign-proxy as an OpenID Provider', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from('shop:shop-secret-0123456789abcdef').toString('base64')}`,
+        authorization: `Basic ${Buffer.from('shop:shop-secret-0123456789abcdef-0123').toString('base64')}`,
       },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: OTHER_SITE, code_verifier: stolen.verifier }),
     });
@@ -165,7 +165,7 @@ describe('esign-proxy as an OpenID Provider', () => {
 
   it('never sends the browser to an unregistered redirect URI, and asks a public client for PKCE', async () => {
     const { proxy, issuer } = await provider();
-    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const browser = new Browser(proxy.url);
     const asked = await bank.request({ redirect_uri: 'https://attacker.example/steal' });
     const answer = await browser.fetch(asked.url.href);
@@ -192,7 +192,7 @@ describe('esign-proxy as an OpenID Provider', () => {
 
   it('an ID token is signed with the published keys: one changed by a byte is refused', async () => {
     const { proxy, issuer } = await provider();
-    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const asked = await bank.request();
     const tokens = await bank.redeem(await logIn(new Browser(proxy.url), asked.url), asked);
     const keys = createRemoteJWKSet(new URL(`${issuer}/jwks`));
@@ -206,7 +206,7 @@ describe('esign-proxy as an OpenID Provider', () => {
 
   it('continues only a login this browser made, once; every authorization asks the person again; access_denied when the person turns back', async () => {
     const { proxy, issuer } = await provider();
-    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const victim = new Browser(proxy.url);
     const attacker = new Browser(proxy.url);
     const asked = await bank.request();
@@ -257,7 +257,7 @@ describe('esign-proxy as an OpenID Provider', () => {
 
   it('sub is one person: the same at every login, another for the same digits in another country; nin only with its scope', async () => {
     const { proxy, issuer } = await provider();
-    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const browser = new Browser(proxy.url);
     const subOf = async (country: string, scope = 'openid profile nin') => {
       const asked = await bank.request({ scope });
@@ -280,7 +280,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     const first = await provider(env, port);
     const second = await provider(env);
     const issuer = first.issuer;
-    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const browser = new Browser(first.proxy.url);
     const asked = await bank.request();
     const callback = await logIn(browser, asked.url);
@@ -290,7 +290,7 @@ describe('esign-proxy as an OpenID Provider', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef').toString('base64')}`,
+        authorization: `Basic ${Buffer.from('bank:bank-secret-0123456789abcdef-0123').toString('base64')}`,
       },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: SITE, code_verifier: asked.verifier }),
     });
@@ -349,7 +349,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     const look = join(files.dir, 'look.css');
     writeFileSync(look, 'esign-identify { --esign-color-accent: #7a1f5c; }\nesign-identify::part(submit) { border-radius: 0; }\n');
     const { proxy, issuer } = await provider({ ESIGN_OIDC_STYLESHEET: look });
-    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef');
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const { answer } = await new Browser(proxy.url).navigate((await bank.request()).url.href);
     const page = await answer.text();
     assert.match(page, /<link rel="stylesheet" href="\/esign\/oidc\/page.css">\n<link rel="stylesheet" href="\/esign\/oidc\/look.css">/);
@@ -359,7 +359,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.match(answer.headers.get('content-security-policy') ?? '', /style-src 'self'/);
     // without the setting there is no look to link, and none served
     const { proxy: plain, issuer: plainIssuer } = await provider();
-    const plainBank = await relyingParty(plainIssuer, 'bank', 'bank-secret-0123456789abcdef');
+    const plainBank = await relyingParty(plainIssuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const plainPage = await (await new Browser(plain.url).navigate((await plainBank.request()).url.href)).answer.text();
     assert.doesNotMatch(plainPage, /look\.css/);
     assert.equal((await fetch(`${plainIssuer}/look.css`)).status, 404);
@@ -377,20 +377,20 @@ describe('esign-proxy as an OpenID Provider', () => {
     const { SETTINGS } = await import('../../src/server/settings.js');
     const block = /## Logging a person in: OpenID Connect[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
     const named = [...block.matchAll(/\b(ESIGN_[A-Z_]+)=/g)].map((m) => m[1]);
-    assert.deepEqual(named, ['ESIGN_OIDC_ISSUER', 'ESIGN_OIDC_CLIENTS', 'ESIGN_OIDC_KEYS', 'ESIGN_OIDC_SUBJECT_SECRET']);
+    assert.deepEqual(named, ['ESIGN_PUBLIC_SCHEME', 'ESIGN_OIDC_ISSUER', 'ESIGN_OIDC_CLIENTS', 'ESIGN_OIDC_KEYS', 'ESIGN_OIDC_SUBJECT_SECRET']);
     for (const name of named)
       assert.ok(
         SETTINGS.some((setting) => setting.env === name),
         `${name} is a setting`,
       );
     execSync(oneLiner!, { cwd: files.dir, shell: '/bin/sh' });
-    writeFileSync(join(files.dir, 'portal-clients.json'), example.replace('"…"', '"portal-secret-0123456789abcdef"'));
+    writeFileSync(join(files.dir, 'portal-clients.json'), example.replace('"…"', '"portal-secret-0123456789abcdef-0123"'));
     const { issuer } = await provider({ ESIGN_OIDC_KEYS: join(files.dir, 'oidc-keys.json'), ESIGN_OIDC_CLIENTS: join(files.dir, 'portal-clients.json') });
     const { keys } = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: Record<string, unknown>[] };
     assert.equal(keys.length, 1);
     assert.deepEqual([keys[0]!['kty'], keys[0]!['alg'], keys[0]!['kid']], ['RSA', 'RS256', '1']);
     assert.ok(!('d' in keys[0]!) && !('p' in keys[0]!), 'the public part alone');
-    const portal = await relyingParty(issuer, 'portal', 'portal-secret-0123456789abcdef', 'https://site.example/callback');
+    const portal = await relyingParty(issuer, 'portal', 'portal-secret-0123456789abcdef-0123', 'https://site.example/callback');
     assert.equal((await portal.request()).url.searchParams.get('client_id'), 'portal');
   });
 });

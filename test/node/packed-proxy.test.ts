@@ -113,6 +113,8 @@ describe('esign-proxy as a stranger installs it', () => {
     assert.equal(discovery.status, 200);
     assert.equal(((await discovery.json()) as { issuer: string }).issuer, 'https://site.example/esign/oidc');
     assert.equal(await logIn(`${proxy.url}/esign`), 'ok');
+    // a login by OpenID Connect is the provider's: the site hears of it after, as a notification
+    await until(() => site.deliveries.length > 0, 'the login notified to the site', 10_000, 50);
     assert.equal(site.deliveries[0]?.verified?.['type'], 'login.verified', 'delivered to the site');
     const keys = execFileSync('redis-cli', ['-p', new URL(redis.url).port, '--scan'], { encoding: 'utf8' });
     assert.match(keys, /^esign-proxy:[0-9a-f]{12}:bind:/m, 'its state in Redis');

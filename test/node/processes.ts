@@ -49,7 +49,7 @@ export function sqliteStateCommands(stateFile: string): { stopState: string; sta
  * nginx's configuration for a test's own nginx: its pid and temporary files in `dir` (made here),
  * errors on stderr, one server on loopback `port` with the given location blocks.
  */
-export function nginxConfig(dir: string, port: number, server: string): string {
+export function nginxConfig(dir: string, port: number, server: string, tls?: { chainFile: string; keyFile: string }): string {
   for (const sub of ['body', 'fastcgi', 'proxy', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub), { recursive: true });
   return `user root;
 worker_processes 1;
@@ -64,8 +64,8 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   server {
-    listen 127.0.0.1:${port};
-${server}
+    listen 127.0.0.1:${port}${tls ? ' ssl' : ''};
+${tls ? `    ssl_certificate ${tls.chainFile};\n    ssl_certificate_key ${tls.keyFile};\n` : ''}${server}
   }
 }
 `;

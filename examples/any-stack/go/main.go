@@ -147,7 +147,7 @@ func main() {
 		mu.Lock()
 		logins[id] = a
 		mu.Unlock()
-		http.SetCookie(w, &http.Cookie{Name: "login", Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: 600})
+		http.SetCookie(w, &http.Cookie{Name: "login", Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: 600, Secure: strings.HasPrefix(publicURL, "https:")})
 		challenge := sha256.Sum256([]byte(a.Verifier))
 		return config.AuthCodeURL(a.State, oidc.Nonce(a.Nonce),
 			oauth2.SetAuthURLParam("code_challenge", base64.RawURLEncoding.EncodeToString(challenge[:])),

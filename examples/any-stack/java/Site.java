@@ -152,7 +152,7 @@ public class Site {
     Asked asked = new Asked(random(), random(), random() + random());
     String id = random();
     LOGINS.put(id, asked);
-    exchange.getResponseHeaders().add("set-cookie", "login=" + id + "; Path=/; HttpOnly; SameSite=Lax; Max-Age=600");
+    exchange.getResponseHeaders().add("set-cookie", "login=" + id + "; Path=/; HttpOnly; SameSite=Lax; Max-Age=600" + (publicUrl.startsWith("https:") ? "; Secure" : ""));
     String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(MessageDigest.getInstance("SHA-256").digest(asked.verifier().getBytes(StandardCharsets.US_ASCII)));
     return provider.get("authorization_endpoint") + "?" + form("response_type", "code", "client_id", clientId, "redirect_uri", publicUrl + "/callback", "scope", "openid profile nin",
         "state", asked.state(), "nonce", asked.nonce(), "code_challenge", challenge, "code_challenge_method", "S256");

@@ -21,6 +21,9 @@ PUBLIC_URL = ENV.fetch('PUBLIC_URL').delete_suffix('/')
 ISSUER = URI(ENV.fetch('ESIGN_OIDC_ISSUER').delete_suffix('/'))
 # discovery over plain http only for an issuer on this machine (development and tests)
 SWD.url_builder = URI::HTTP if ISSUER.scheme == 'http' && %w[127.0.0.1 localhost].include?(ISSUER.host)
+# httpclient trusts a CA list of its own by default: the system's store instead (and SSL_CERT_FILE, for
+# a CA of your own), for discovery and for the token, userinfo and key requests
+[SWD, OpenIDConnect].each { |library| library.http_config { |client| client.ssl_config.set_default_paths } }
 
 class Site < Sinatra::Base
   set :bind, '127.0.0.1'

@@ -33,7 +33,7 @@ export interface OidcOptions {
   store: ProxyStore;
   /** The key the kept values are sealed with (the visitor secret). */
   sealSecret: string;
-  /** The browser's X-Forwarded-Proto and -Host are the truth (nginx in front). */
+  /** The X-Forwarded-Host and -For of the front are the truth (nginx in front); the scheme is never a header's. */
   trustProxy: boolean;
   /** The visitor a request comes from, as the proxy's `result.visitor` names it; null: none. */
   visitorOf: (req: IncomingMessage) => string | null;
@@ -94,8 +94,21 @@ function developmentKeys(): { keys: Record<string, unknown>[] } {
   return { keys: [{ ...jwk, alg: 'RS256', use: 'sig', kid: `dev-${Date.now().toString(36)}` }] };
 }
 
+/**
+ * The request as the library is to see it: esign-proxy serves plain http, so the scheme is the
+ * issuer's (ESIGN_PUBLIC_SCHEME says TLS ends in front), never a header a browser could send;
+ * the front's host and address only where the operator trusts the front.
+ */
+function asServedPublicly(req: IncomingMessage, scheme: 'https' | 'http', trustProxy: boolean): void {
+  req.headers['x-forwarded-proto'] = scheme;
+  if (!trustProxy) {
+    delete req.headers['x-forwarded-host'];
+    delete req.headers['x-forwarded-for'];
+  }
+}
+
 /** The same origin as the request: a POST that changes the login comes from this site's own page. */
-function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
+function sameOrigin(req: IncomingMessage, trustProxy: boolean, scheme: 'https' | 'http'): boolean {
   const origin = req.headers.origin;
   if (!origin || !URL.canParse(origin)) return false;
   const forwardedHost = trustProxy
@@ -104,7 +117,8 @@ function sameOrigin(req: IncomingMessage, trustProxy: boolean): boolean {
         ?.trim()
     : '';
   const host = forwardedHost || req.headers.host;
-  return new URL(origin).host === host;
+  const page = new URL(origin);
+  return page.host === host && page.protocol === `${scheme}:`;
 }
 
 /** The ID tokens' algorithm: the first key's (RS256 unless the keys file says otherwise). */
@@ -137,6 +151,9 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
   });
   const { Provider, errors, interactionPolicy } = library;
   const mount = new URL(settings.issuer).pathname.replace(/\/+$/, '');
+  const scheme = new URL(settings.issuer).protocol === 'https:' ? 'https' : 'http';
+  // behind https, every cookie of the provider is Secure (the library sets it once it sees https) and named __Secure-, which no plain-http page can set
+  const cookieNames = scheme === 'https' ? { session: '__Secure-esign-session', interaction: '__Secure-esign-interaction', resume: '__Secure-esign-resume' } : undefined;
   const keys = settings.keys ?? developmentKeys();
   if (!settings.keys)
     log(
@@ -166,7 +183,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     clients: settings.clients as unknown as ClientMetadata[],
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a private JWKS as the settings checked it (each key with its private part); the library checks the rest
     jwks: keys as unknown as JWKS,
-    cookies: { keys: [createHmac('sha256', sealSecret).update('esign-oidc cookies').digest('base64url')] },
+    cookies: { keys: [createHmac('sha256', sealSecret).update('esign-oidc cookies').digest('base64url')], ...(cookieNames ? { names: cookieNames } : {}) },
     // auth_time and amr in every ID token (the login's), beside the claims of the scopes granted
     claims: { sid: null, iss: null, ...Object.fromEntries(Object.entries(CLAIMS_BY_SCOPE).map(([scope, claims]) => [scope, [...claims]])) },
     scopes: Object.keys(CLAIMS_BY_SCOPE),
@@ -194,7 +211,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       ctx.body = refusedPage(pageLanguage(ctx.oidc?.params?.['ui_locales']), mount, `${String(out['error'])}: ${String(out['error_description'] ?? '')}`);
     },
   });
-  provider.proxy = options.trustProxy;
+  // the scheme and host as asServedPublicly leaves them: the library reads them from the headers it was given
+  provider.proxy = true;
   const callback = provider.callback();
   provider.on('server_error', (_ctx, error) => log('error', `OpenID Provider: ${error.message}`, { code: 'oidc-server-error' }));
   provider.on('grant.error', (_ctx, error) => log('warn', `OpenID Provider: a token request refused: ${error.message}`, { code: 'oidc-grant-refused' }));
@@ -236,7 +254,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
 
   /** The verified login of this browser, taken once, into the interaction: where the browser goes next. */
   async function login(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    if (!sameOrigin(req, options.trustProxy))
+    if (!sameOrigin(req, options.trustProxy, scheme))
       return json(res, 403, { status: 'error', code: 'cross-site', message: "A login is continued from this site's own pages" });
     let token: unknown;
     try {
@@ -288,7 +306,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
 
   /** The person turned back, or the page ends the login after a refusal: access_denied, as the standard says. */
   async function abort(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    if (!sameOrigin(req, options.trustProxy))
+    if (!sameOrigin(req, options.trustProxy, scheme))
       return json(res, 403, { status: 'error', code: 'cross-site', message: "A login is ended from this site's own pages" });
     const details = await interactionOf(req, res, uid);
     const language = pageLanguage(details?.params['ui_locales']);
@@ -309,6 +327,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       const url = req.url ?? '/';
       const path = url.split('?')[0] ?? '/';
       if (path !== mount && !path.startsWith(`${mount}/`)) return false;
+      asServedPublicly(req, scheme, options.trustProxy);
       const failed = (error: unknown) => {
         log('error', `OpenID Provider: ${error instanceof Error ? error.message : String(error)}`, { code: 'oidc-failed' });
         if (!res.headersSent) json(res, 500, { status: 'error', code: 'service-error', message: 'The login could not go on' });
