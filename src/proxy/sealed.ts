@@ -17,6 +17,21 @@ function keyOf(secret: string): Buffer {
   return key;
 }
 
+const nameKeys = new Map<string, Buffer>();
+
+/**
+ * The name a session's entries are kept under: a keyed digest of its token (HMAC-SHA256 under a
+ * key of the visitor secret's), so that no key of the store holds a token a reader could use.
+ */
+export function tokenName(secret: string, token: string): string {
+  let key = nameKeys.get(secret);
+  if (!key) {
+    key = createHmac('sha256', secret).update('esign-proxy store names').digest();
+    nameKeys.set(secret, key);
+  }
+  return createHmac('sha256', key).update(token).digest('base64url').slice(0, 32);
+}
+
 /** The text sealed: base64url of the nonce, the tag and the ciphertext. */
 export function seal(secret: string, text: string): string {
   const nonce = randomBytes(12);

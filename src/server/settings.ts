@@ -407,7 +407,8 @@ function checkClients(clients: Record<string, unknown>[]): void {
     const secret = client['client_secret'];
     const method = client['token_endpoint_auth_method'];
     if (method === 'none') {
-      if (secret !== undefined) throw new SettingError(`${setting}: client ${JSON.stringify(id)} is public (token_endpoint_auth_method none) and has a client_secret: take one out`);
+      if (secret !== undefined)
+        throw new SettingError(`${setting}: client ${JSON.stringify(id)} is public (token_endpoint_auth_method none) and has a client_secret: take one out`);
       continue;
     }
     if (typeof secret !== 'string' || secret.length < MIN_CLIENT_SECRET)

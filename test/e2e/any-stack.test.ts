@@ -113,12 +113,16 @@ async function tlsWatch(page: Page): Promise<{ assertAllSecure: (origin: string)
       );
       const names = setCookies.map((line) => line.split('=')[0]!.trim());
       assert.ok(names.includes('__Host-esign-visitor'), `the visitor cookie is __Host-: ${names.join(', ')}`);
-      assert.ok(names.includes('__Secure-esign-interaction') && names.includes('__Secure-esign-session'), `the provider's cookies are __Secure-: ${names.join(', ')}`);
+      assert.ok(
+        names.includes('__Secure-esign-interaction') && names.includes('__Secure-esign-session'),
+        `the provider's cookies are __Secure-: ${names.join(', ')}`,
+      );
       for (const name of ['esign-visitor', '_interaction', '_interaction_resume', '_session']) assert.ok(!names.includes(name), `no ${name} cookie`);
       for (const line of setCookies) {
         const attributes = line.split(';').map((part) => part.trim().toLowerCase());
         assert.ok(attributes.includes('secure'), `Secure: ${line.split('=')[0]}`);
-        if (line.startsWith('__Host-')) assert.ok(attributes.includes('path=/') && !attributes.some((a) => a.startsWith('domain=')), 'a __Host- cookie on / with no Domain');
+        if (line.startsWith('__Host-'))
+          assert.ok(attributes.includes('path=/') && !attributes.some((a) => a.startsWith('domain=')), 'a __Host- cookie on / with no Domain');
         if (/^(__Host-esign|__Secure-esign)/.test(line)) assert.ok(attributes.includes('httponly'), `HttpOnly: ${line.split('=')[0]}`);
       }
       const { cookies } = await cdp.send('Network.getAllCookies');

@@ -28,19 +28,48 @@ const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, {
 
 export function testCa(): TestCa {
   const dir = scratchDir('esign-ca-');
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-subj', '/CN=esign test CA', '-keyout', 'ca.key', '-out', 'ca.pem'], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=esign test CA',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+    ],
+    dir,
+  );
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n');
-  openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', 'server.key', '-out', 'server.csr'], dir);
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'server.pem'], dir);
+  openssl(
+    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', 'server.key', '-out', 'server.csr'],
+    dir,
+  );
+  openssl(
+    ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'server.pem'],
+    dir,
+  );
   const caPem = readFileSync(join(dir, 'ca.pem'), 'utf8');
   writeFileSync(join(dir, 'chain.pem'), readFileSync(join(dir, 'server.pem'), 'utf8') + caPem);
   const spki = createHash('sha256')
     .update(new X509Certificate(caPem).publicKey.export({ type: 'spki', format: 'der' }))
     .digest('base64');
-  execFileSync('keytool', ['-importcert', '-noprompt', '-alias', 'esign-test-ca', '-file', 'ca.pem', '-keystore', 'trust.p12', '-storetype', 'PKCS12', '-storepass', 'esign-test'], {
-    cwd: dir,
-    stdio: 'ignore',
-  });
+  execFileSync(
+    'keytool',
+    ['-importcert', '-noprompt', '-alias', 'esign-test-ca', '-file', 'ca.pem', '-keystore', 'trust.p12', '-storetype', 'PKCS12', '-storepass', 'esign-test'],
+    {
+      cwd: dir,
+      stdio: 'ignore',
+    },
+  );
   const caFile = join(dir, 'ca.pem');
   return {
     caFile,

@@ -56,7 +56,7 @@ describe('esign-proxy as an OpenID Provider behind a TLS front', () => {
     assert.equal(refusal(base('http://127.0.0.1:8787/esign/oidc')), 'started');
   });
 
-  it('every URL it gives is https whatever X-Forwarded-Proto says; each cookie Secure, the visitor __Host-, the provider\'s __Secure-; the login ends at the site with a code', async () => {
+  it("every URL it gives is https whatever X-Forwarded-Proto says; each cookie Secure, the visitor __Host-, the provider's __Secure-; the login ends at the site with a code", async () => {
     const port = await freePort();
     const origin = `https://127.0.0.1:${port}`;
     const proxy = await esignProxy({ PORT: String(port), ...base(`${origin}/esign/oidc`, { ESIGN_PUBLIC_SCHEME: 'https' }) });
@@ -83,7 +83,12 @@ describe('esign-proxy as an OpenID Provider behind a TLS front', () => {
     assert.equal(authorization.status, 303);
     assert.match(authorization.headers.get('location') ?? '', /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
     const started = cookiesOf(authorization);
-    assert.deepEqual([...started.keys()].sort(), ['__Secure-esign-interaction', '__Secure-esign-interaction.sig', '__Secure-esign-resume', '__Secure-esign-resume.sig']);
+    assert.deepEqual([...started.keys()].sort(), [
+      '__Secure-esign-interaction',
+      '__Secure-esign-interaction.sig',
+      '__Secure-esign-resume',
+      '__Secure-esign-resume.sig',
+    ]);
     for (const [name, attributes] of started) assert.ok(attributes.includes('secure') && attributes.includes('httponly'), `${name}: ${attributes.join('; ')}`);
     const uid = authorization.headers.get('location')!.split('/').pop()!;
     const page = await browser.fetch(`/esign/oidc/interaction/${uid}`);

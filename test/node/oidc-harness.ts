@@ -57,6 +57,16 @@ export class Browser {
       .join('; ');
   }
 
+  /** Every cookie value this browser holds: what must never be found where the proxy keeps its state. */
+  cookieValues(): string[] {
+    return [...this.#cookies.values()].map((cookie) => cookie.value);
+  }
+
+  /** Sets a cookie as a script or another program would (an attacker's own browser). */
+  setCookie(name: string, value: string, path = '/'): void {
+    this.#cookies.set(`${name}\n${path}`, { value, path });
+  }
+
   #keep(answer: Response): void {
     for (const line of answer.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());

@@ -18,7 +18,7 @@ const SECRET = `whsec_${Buffer.from('the-notified-site-webhook-secret!').toStrin
 const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 50 });
 const servers: Server[] = [];
 after(async () => {
-  for (const server of servers) server.closeAllConnections(), server.close();
+  for (const server of servers) (server.closeAllConnections(), server.close());
   await sandbox.close();
 });
 const files = oidcFiles();

@@ -8,9 +8,10 @@ import { ProxyRefusal, proxyError, type ProxyAnswer } from '../../src/proxy/erro
 import type { ProxyOptions } from '../../src/proxy/options.js';
 import { newVisitorId } from '../../src/proxy/visitor.js';
 import { authorize } from '../../src/proxy/steps/authorize.js';
-import { binding } from '../../src/proxy/steps/binding.js';
+import { binding, sealBinding } from '../../src/proxy/steps/binding.js';
+import { tokenName, unseal } from '../../src/proxy/sealed.js';
 import { contentType } from '../../src/proxy/steps/content-type.js';
-import { newExchange, type AnyStep, type Exchange, type Found, type Has, type Step } from '../../src/proxy/steps/exchange.js';
+import { newExchange, type AnyStep, type Binding, type Exchange, type Found, type Has, type Step } from '../../src/proxy/steps/exchange.js';
 import { fields } from '../../src/proxy/steps/fields.js';
 import { filter } from '../../src/proxy/steps/filter.js';
 import { forward } from '../../src/proxy/steps/forward.js';
@@ -184,8 +185,8 @@ describe('proxy steps, each on its own', () => {
       assert.equal(setup.store instanceof MemoryStore, !store);
       const poll = '/smartid/status/token-1234.json';
       await setup.store.set(
-        'bind:token-1234',
-        JSON.stringify({ visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' }),
+        `bind:${tokenName(setup.visitorSecret, 'token-1234')}`,
+        sealBinding(setup.visitorSecret, { visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' }),
         60_000,
       );
       const own = await through([route, fields], incoming({ url: poll, body: '{}' }), setup);
@@ -213,11 +214,23 @@ describe('proxy steps, each on its own', () => {
         ['token-bad3', { visitor: 'cookie:v1', channel: 'fax', kind: 'login', status: 'smartIdLoginStatus' }],
         ['token-bad4', { visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus', signer: 7 }],
       ] as const) {
-        await setup.store.set(`bind:${token}`, JSON.stringify(record), 60_000);
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- records that are no binding, sealed as one would be
+        await setup.store.set(`bind:${tokenName(setup.visitorSecret, token)}`, sealBinding(setup.visitorSecret, record as unknown as Binding), 60_000);
         const forged = await through([route, fields], incoming({ url: `/smartid/status/${token}.json`, body: '{}' }), setup);
         forged.visitor = { id: 'v1', key: 'cookie:v1' };
         const refused = await refusal(binding, forged, setup);
         assert.deepEqual([refused.status, refused.why], [404, { reason: 'not-your-session' }], token);
+      }
+      // a binding in clear (an older version's, or written by whoever can write the store) or sealed under another secret binds nothing
+      const good = { visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' } as const;
+      for (const [token, stored] of [
+        ['token-clear', JSON.stringify(good)],
+        ['token-other', sealBinding('another-secret-of-another-site', good)],
+      ] as const) {
+        await setup.store.set(`bind:${tokenName(setup.visitorSecret, token)}`, stored, 60_000);
+        const forged = await through([route, fields], incoming({ url: `/smartid/status/${token}.json`, body: '{}' }), setup);
+        forged.visitor = { id: 'v1', key: 'cookie:v1' };
+        assert.deepEqual((await refusal(binding, forged, setup)).why, { reason: 'not-your-session' }, token);
       }
       // a start has no binding to check
       const start = await through([route, fields], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
@@ -342,7 +355,10 @@ describe('proxy steps, each on its own', () => {
     const started = await through([route, fields, visitor], incoming({ url: START, body: JSON.stringify(PERSON) }), setup);
     started.service = { status: 200, text: '', value: { status: 'ok', token: 'new-token-1' }, body: '' };
     await sessions(started, setup);
-    assert.deepEqual(JSON.parse((await setup.store.get('bind:new-token-1'))!), {
+    const kept = (await setup.store.get(`bind:${tokenName(setup.visitorSecret, 'new-token-1')}`))!;
+    assert.ok(!kept.includes(started.visitor.id) && !kept.includes('4050'), 'sealed: no visitor id, no person');
+    assert.equal(await setup.store.get('bind:new-token-1'), null, 'kept under a digest of the token, never the token');
+    assert.deepEqual(JSON.parse(unseal(setup.visitorSecret, kept)!), {
       visitor: started.visitor.key,
       channel: 'smartid',
       kind: 'login',
@@ -361,7 +377,7 @@ describe('proxy steps, each on its own', () => {
     removal.binding = { visitor: started.visitor.key, channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus' };
     removal.service = { status: 200, text: '', value: { status: 'ok' }, body: '' };
     await sessions(removal, setup);
-    assert.equal(await setup.store.get('bind:new-token-1'), null);
+    assert.equal(await setup.store.get(`bind:${tokenName(setup.visitorSecret, 'new-token-1')}`), null);
   });
 
   it("hand over: a session's result to onResult once, before the browser; later polls end nothing again", async () => {

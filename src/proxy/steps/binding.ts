@@ -4,15 +4,34 @@ import { MemoryStore } from '../store.js';
 import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { isRecord } from '../../protocol/checks.js';
+import { seal, tokenName, unseal } from '../sealed.js';
 
 /** Bindings as parsed, by their stored text: a session is polled every second or so, its binding never changes. */
 const parsed = new Map<string, Binding>();
 const PARSED_KEPT = 1024;
+/** Each binding read, by the very text the store holds: what a later write compares against. */
+const storedText = new WeakMap<Binding, string>();
 
-function parseBinding(stored: string): Binding | null {
+/**
+ * A binding as the store keeps it: sealed (AES-256-GCM under the visitor secret), so that whoever
+ * reads the store learns no visitor id (which would let them poll as that browser), no person and
+ * no signer.
+ */
+export function sealBinding(secret: string, binding: Binding): string {
+  return seal(secret, JSON.stringify(binding));
+}
+
+/** The store's own text of a binding that was read from it (a compare-and-set needs it), else the binding sealed anew. */
+export function storedBinding(secret: string, binding: Binding): string {
+  return storedText.get(binding) ?? sealBinding(secret, binding);
+}
+
+function parseBinding(stored: string, secret: string): Binding | null {
   let bound = parsed.get(stored);
   if (!bound) {
-    const value: unknown = JSON.parse(stored);
+    const text = unseal(secret, stored);
+    if (text === null) return null;
+    const value: unknown = JSON.parse(text);
     // the store is the proxy's own, but a record is read field by field all the same (an older
     // version's, or another program's under the same prefix): one that is not a binding binds nothing
     if (!isBinding(value)) return null;
@@ -20,6 +39,7 @@ function parseBinding(stored: string): Binding | null {
     // shared by every poll of the session (and its person by their events): nobody changes it
     if (bound.person) Object.freeze(bound.person);
     Object.freeze(bound);
+    storedText.set(bound, stored);
     if (parsed.size >= PARSED_KEPT) parsed.clear();
     parsed.set(stored, bound);
   }
@@ -59,7 +79,7 @@ export const binding: Step<'operation' | 'visitor'> = (x, setup) => {
   const { operation } = x;
   const { store } = setup;
   if (!REMOVALS[operation.id] && !STATUS_OF[operation.id]) return;
-  const key = `bind:${operation.params['token'] ?? operation.params['sessionId'] ?? ''}`;
+  const key = `bind:${tokenName(setup.visitorSecret, operation.params['token'] ?? operation.params['sessionId'] ?? '')}`;
   // the process's own memory answers at once: no promise for every poll
   if (store instanceof MemoryStore) return bound(x, setup, store.getNow(key));
   return store.get(key).then((stored) => bound(x, setup, stored));
@@ -68,7 +88,7 @@ export const binding: Step<'operation' | 'visitor'> = (x, setup) => {
 function bound(x: Has<'operation' | 'visitor'>, setup: ProxySetup, stored: string | null): void {
   const { operation } = x;
   const removalChannel = REMOVALS[operation.id];
-  const bound = stored ? parseBinding(stored) : null;
+  const bound = stored ? parseBinding(stored, setup.visitorSecret) : null;
   const owner = bound !== null && (bound.visitor === x.visitor.key || bound.rotatedFrom === x.visitor.key);
   const fits = owner && (removalChannel ? bound.channel === removalChannel : bound.status === operation.id);
   if (fits) {

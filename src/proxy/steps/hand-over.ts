@@ -4,11 +4,12 @@ import { HandOverTimeout, ResultRefused, handOver as handOverOnce, within } from
 import { DOCUMENT_RESULTS, STATUS_OF } from '../operation-kinds.js';
 import type { ProxyRequestInfo, ResultToHand, SignedAs } from '../options.js';
 import { isCountry } from '../person.js';
-import { unseal } from '../sealed.js';
+import { tokenName, unseal } from '../sealed.js';
 import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { WAITING } from './poll-floor.js';
 import { keepFinished } from './sessions.js';
+import { sealBinding } from './binding.js';
 import { mintVisitor } from './visitor.js';
 import { isRecord } from '../../protocol/checks.js';
 
@@ -86,11 +87,16 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
       result: camelCased(value),
       ...signerOf(session, setup),
     });
-    const outcome = await handOverOnce(`result:${token}`, setup.handOver, async () => {
+    const name = tokenName(setup.visitorSecret, token);
+    const outcome = await handOverOnce(`result:${name}`, setup.handOver, async () => {
       const cookies = await runOnResult(setup, result, x.requestId);
       // a late poll of this browser, with its new id or one sent before the new id arrived, still gets the session's answer
       if (rotated)
-        await setup.store.set(`bind:${token}`, JSON.stringify({ ...session, visitor: rotated.key, rotatedFrom: session.visitor }), setup.handOver.doneTtlMs);
+        await setup.store.set(
+          `bind:${name}`,
+          sealBinding(setup.visitorSecret, { ...session, visitor: rotated.key, rotatedFrom: session.visitor }),
+          setup.handOver.doneTtlMs,
+        );
       else await keepFinished(setup, token, session);
       return rotated?.cookie ? [rotated.cookie, ...cookies] : cookies;
     });
@@ -99,7 +105,7 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     // every answer that tells this browser the session finished carries what the host gave it: one lost on the way loses nothing
     x.hostCookies.push(...outcome.kept.flatMap(cookieLine));
     // the session's end is one event: said by the first answer that carries it
-    if (await setup.store.setIfAbsent(`result:${token}:told`, '1', setup.handOver.doneTtlMs)) x.event.outcome = { type: 'finished', outcome: 'ok' };
+    if (await setup.store.setIfAbsent(`result:${name}:told`, '1', setup.handOver.doneTtlMs)) x.event.outcome = { type: 'finished', outcome: 'ok' };
     return;
   }
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an upload's answer names its document; String() takes whatever is there

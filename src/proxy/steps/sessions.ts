@@ -4,7 +4,8 @@ import type { Channel } from '../../protocol/types.js';
 import type { ProxySetup } from './setup.js';
 import type { SignedAs } from '../options.js';
 import { startCountry } from '../person.js';
-import { seal } from '../sealed.js';
+import { seal, tokenName } from '../sealed.js';
+import { sealBinding, storedBinding } from './binding.js';
 
 /**
  * Sessions: what the service's answer changes here. A start it accepted is bound to its visitor
@@ -28,8 +29,8 @@ export const sessions: Step<'operation' | 'service' | 'visitor'> = (x, setup) =>
  * A finished session's binding, kept only as long as a late poll needs it: shortened while it is
  * still there, never written again (a removal meanwhile, say by a cancel, stays a removal).
  */
-export async function keepFinished({ store, handOver }: ProxySetup, token: string, binding: Binding): Promise<void> {
-  await store.extendIfEqual?.(`bind:${token}`, JSON.stringify(binding), handOver.doneTtlMs);
+export async function keepFinished({ store, handOver, visitorSecret }: ProxySetup, token: string, binding: Binding): Promise<void> {
+  await store.extendIfEqual?.(`bind:${tokenName(visitorSecret, token)}`, storedBinding(visitorSecret, binding), handOver.doneTtlMs);
 }
 
 /**
@@ -70,7 +71,7 @@ async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, set
     };
     const token = service.value['token'];
     try {
-      await store.set(`bind:${token}`, JSON.stringify(bound), sessionTtl);
+      await store.set(`bind:${tokenName(setup.visitorSecret, token)}`, sealBinding(setup.visitorSecret, bound), sessionTtl);
     } catch (error) {
       await unbound(setup, start.channel, token, x.requestId);
       throw error;
@@ -78,5 +79,5 @@ async function startedOrRemoved(x: Has<'operation' | 'service' | 'visitor'>, set
     x.event.outcome = { type: 'started' };
   }
   // a session removed at the service is gone here too: its polls get 40402 from the binding step
-  if (status === 'ok' && binding && REMOVALS[operation.id]) await store.delete(`bind:${operation.params['sessionId'] ?? ''}`);
+  if (status === 'ok' && binding && REMOVALS[operation.id]) await store.delete(`bind:${tokenName(setup.visitorSecret, operation.params['sessionId'] ?? '')}`);
 }

@@ -9,7 +9,7 @@ import { COUNTRIES, type Channel } from '../../protocol/types.js';
 import type { OidcSettings } from '../settings.js';
 import { CLAIMS_BY_SCOPE, claimsOf, subjectOf, type VerifiedPerson } from './claims.js';
 import { endedPage, loginPage, PAGE_CSS, pageLanguage, refusedPage } from './page.js';
-import { storeAdapter } from './store-adapter.js';
+import { storeAdapter, storeName } from './store-adapter.js';
 
 /*
  * esign-proxy as an OpenID Provider (panva's oidc-provider, certified): the authorization code flow
@@ -153,7 +153,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
   const mount = new URL(settings.issuer).pathname.replace(/\/+$/, '');
   const scheme = new URL(settings.issuer).protocol === 'https:' ? 'https' : 'http';
   // behind https, every cookie of the provider is Secure (the library sets it once it sees https) and named __Secure-, which no plain-http page can set
-  const cookieNames = scheme === 'https' ? { session: '__Secure-esign-session', interaction: '__Secure-esign-interaction', resume: '__Secure-esign-resume' } : undefined;
+  const cookieNames =
+    scheme === 'https' ? { session: '__Secure-esign-session', interaction: '__Secure-esign-interaction', resume: '__Secure-esign-resume' } : undefined;
   const keys = settings.keys ?? developmentKeys();
   if (!settings.keys)
     log(
@@ -176,7 +177,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       ),
     );
 
-  const accountKey = (sub: string) => `oidc:account:${sub}`;
+  const accountKey = (sub: string) => `oidc:account:${storeName(sealSecret, 'account', sub)}`;
   const provider = new Provider(settings.issuer, {
     adapter: storeAdapter({ store, secret: sealSecret, alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed') }),
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the file's registrations as written: the library checks each at start and refuses a bad one by name
@@ -217,7 +218,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
   provider.on('server_error', (_ctx, error) => log('error', `OpenID Provider: ${error.message}`, { code: 'oidc-server-error' }));
   provider.on('grant.error', (_ctx, error) => log('warn', `OpenID Provider: a token request refused: ${error.message}`, { code: 'oidc-grant-refused' }));
 
-  const loginKey = (token: string) => `oidc:login:${token}`;
+  // the session token is the widget's credential for its polls: its login is kept under a digest of it
+  const loginKey = (token: string) => `oidc:login:${storeName(sealSecret, 'login', token)}`;
 
   async function interactionOf(req: IncomingMessage, res: ServerResponse, uid: string) {
     try {

@@ -1,12 +1,26 @@
+import { createHmac } from 'node:crypto';
 import { seal, unseal } from '../../proxy/sealed.js';
 import type { ProxyStore } from '../../proxy/store.js';
 
 /*
  * The OpenID Provider's storage in the proxy's own store (memory, Redis or Redis Cluster): a code
  * made on one node is redeemed on another and, with Redis, survives a restart. Every payload is
- * sealed (AES-256-GCM under the visitor secret): what a login leaves in the store is readable by
- * no one who reads the store.
+ * sealed (AES-256-GCM under the visitor secret), and every entry is named by a keyed digest of its
+ * id, never the id itself (a code, an access token, a session cookie's value): what a login leaves in
+ * the store is readable by no one who reads it, and no name there can be redeemed or sent as a cookie.
  */
+
+const keyKeys = new Map<string, Buffer>();
+
+/** The name an id is kept under: HMAC-SHA256 of its kind and value under a key of the secret's, 32 characters. */
+export function storeName(secret: string, kind: string, id: string): string {
+  let key = keyKeys.get(secret);
+  if (!key) {
+    key = createHmac('sha256', secret).update('esign-oidc store names').digest();
+    keyKeys.set(secret, key);
+  }
+  return createHmac('sha256', key).update(`${kind}:${id}`).digest('base64url').slice(0, 32);
+}
 
 type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number };
 
@@ -36,17 +50,31 @@ export class StoreAdapter {
   }
 
   #key(id: string): string {
-    return `oidc:${this.#model}:${id}`;
+    return `oidc:${this.#model}:${storeName(this.#context.secret, this.#model, id)}`;
+  }
+
+  #indexKey(index: 'uid' | 'user-code', value: string): string {
+    return `oidc:${this.#model}:${index}:${storeName(this.#context.secret, `${this.#model}:${index}`, value)}`;
+  }
+
+  #grantKey(grantId: string): string {
+    return `oidc:grant-members:${storeName(this.#context.secret, 'grant', grantId)}`;
+  }
+
+  /** The id an index names, kept sealed (the id is a credential: a session's, an interaction's). */
+  async #indexed(key: string): Promise<string | null> {
+    const sealed = await this.#context.store.get(key);
+    return sealed === null ? null : unseal(this.#context.secret, sealed);
   }
 
   async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
     const ttlMs = (expiresIn && expiresIn > 0 ? expiresIn : DEFAULT_TTL_S) * 1000;
     const { store, secret } = this.#context;
     await store.set(this.#key(id), seal(secret, JSON.stringify(payload)), ttlMs);
-    if (payload.uid) await store.set(`oidc:${this.#model}:uid:${payload.uid}`, id, ttlMs);
-    if (payload.userCode) await store.set(`oidc:${this.#model}:user-code:${payload.userCode}`, id, ttlMs);
+    if (payload.uid) await store.set(this.#indexKey('uid', payload.uid), seal(secret, id), ttlMs);
+    if (payload.userCode) await store.set(this.#indexKey('user-code', payload.userCode), seal(secret, id), ttlMs);
     if (GRANTABLE.has(this.#model) && payload.grantId) {
-      const grantKey = `oidc:grant-members:${payload.grantId}`;
+      const grantKey = this.#grantKey(payload.grantId);
       const members = new Set(this.#list(await store.get(grantKey)));
       members.add(this.#key(id));
       await store.set(grantKey, JSON.stringify([...members]), ttlMs);
@@ -71,12 +99,12 @@ export class StoreAdapter {
   }
 
   async findByUid(uid: string): Promise<Payload | undefined> {
-    const id = await this.#context.store.get(`oidc:${this.#model}:uid:${uid}`);
+    const id = await this.#indexed(this.#indexKey('uid', uid));
     return id === null ? undefined : this.find(id);
   }
 
   async findByUserCode(userCode: string): Promise<Payload | undefined> {
-    const id = await this.#context.store.get(`oidc:${this.#model}:user-code:${userCode}`);
+    const id = await this.#indexed(this.#indexKey('user-code', userCode));
     return id === null ? undefined : this.find(id);
   }
 
@@ -95,7 +123,7 @@ export class StoreAdapter {
 
   async revokeByGrantId(grantId: string): Promise<void> {
     const { store } = this.#context;
-    const grantKey = `oidc:grant-members:${grantId}`;
+    const grantKey = this.#grantKey(grantId);
     for (const key of this.#list(await store.get(grantKey))) await store.delete(key);
     await store.delete(grantKey);
   }
