@@ -10,6 +10,7 @@ import type { OidcSettings } from '../settings.js';
 import { CLAIMS_BY_SCOPE, claimsOf, subjectOf, type VerifiedPerson } from './claims.js';
 import { endedPage, loginPage, PAGE_CSS, pageLanguage, refusedPage } from './page.js';
 import { storeAdapter, storeName } from './store-adapter.js';
+import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blocked } from './client-auth-limit.js';
 
 /*
  * esign-proxy as an OpenID Provider (panva's oidc-provider, certified): the authorization code flow
@@ -107,6 +108,11 @@ function asServedPublicly(req: IncomingMessage, scheme: 'https' | 'http', trustP
   }
 }
 
+/** Whether the request carries a cookie of this name. */
+function hasCookie(req: IncomingMessage, name: string): boolean {
+  return (req.headers.cookie ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`));
+}
+
 /** The same origin as the request: a POST that changes the login comes from this site's own page. */
 function sameOrigin(req: IncomingMessage, trustProxy: boolean, scheme: 'https' | 'http'): boolean {
   const origin = req.headers.origin;
@@ -133,7 +139,16 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   const { log } = options;
   // the library's own notices (console.warn / console.info) become operator lines, JSON like the others
   const { warn, info } = console;
-  console.warn = (...args: unknown[]) => log('warn', args.map(String).join(' '), { code: 'oidc-library' });
+  console.warn = (...args: unknown[]) => {
+    const said = args.map(String).join(' ');
+    if (said.includes('Unsupported runtime'))
+      return log(
+        'warn',
+        `the OpenID Provider's library (oidc-provider 9) is supported by its authors on Node.js 22 LTS and later, and this is Node.js ${process.version}: it works here (esign-proxy's tests run it on Node.js 20), but give it Node.js 22 or later in production`,
+        { code: 'oidc-unsupported-runtime' },
+      );
+    log('warn', said, { code: 'oidc-library' });
+  };
   console.info = (...args: unknown[]) => log('info', args.map(String).join(' '), { code: 'oidc-library' });
   try {
     return await build(options);
@@ -214,9 +229,50 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
   });
   // the scheme and host as asServedPublicly leaves them: the library reads them from the headers it was given
   provider.proxy = true;
-  const callback = provider.callback();
+  // the library is a Koa app: an error it does not answer itself is one JSON line, never a stack trace on stderr
+  provider.onerror = (error: unknown) =>
+    log('error', `OpenID Provider: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300), { code: 'oidc-unexpected' });
   provider.on('server_error', (_ctx, error) => log('error', `OpenID Provider: ${error.message}`, { code: 'oidc-server-error' }));
-  provider.on('grant.error', (_ctx, error) => log('warn', `OpenID Provider: a token request refused: ${error.message}`, { code: 'oidc-grant-refused' }));
+  provider.on('grant.error', (ctx, error) => {
+    const described = 'error_description' in error && typeof error.error_description === 'string' ? error.error_description : '';
+    log('warn', `OpenID Provider: a token request refused: ${error.message}${described ? ` (${described})` : ''}`, {
+      code: 'oidc-grant-refused',
+      client: ctx.oidc?.client?.clientId ?? basicClientId(ctx.get('authorization') || undefined) ?? undefined,
+      reason: error.message,
+    });
+  });
+  const authLimit = clientAuthLimit(store, sealSecret, CLIENT_AUTH_LIMITS);
+  const tooMany = (ctx: { status: number; body: unknown; set: (name: string, value: string) => void }, blocked: Blocked) => {
+    ctx.status = 429;
+    ctx.set('retry-after', String(blocked.retryAfterS));
+    ctx.set('cache-control', 'no-store');
+    ctx.body = {
+      error: 'invalid_request',
+      error_description: `too many failed client authentications from this ${blocked.scope}: try again in ${blocked.retryAfterS} s`,
+    };
+  };
+  provider.use(async (ctx, next) => {
+    if (ctx.method !== 'POST' || ctx.path !== '/token') return next();
+    const address = addressOf(ctx.req, options.trustProxy);
+    const basic = basicClientId(ctx.get('authorization') || undefined);
+    const before = await authLimit.blocked(address, basic);
+    if (before) return tooMany(ctx, before);
+    await next();
+    if (ctx.status !== 401 || !isRecord(ctx.body) || ctx.body['error'] !== 'invalid_client') return;
+    const sent = ctx.oidc?.params?.['client_id'];
+    const clientId = basic ?? (typeof sent === 'string' ? sent : null);
+    for (const scope of await authLimit.failed(address, clientId)) {
+      log(
+        'warn',
+        `OpenID Provider: ${scope === 'address' ? CLIENT_AUTH_LIMITS.perAddress : CLIENT_AUTH_LIMITS.perClient} failed client authentications of one ${scope} in ${CLIENT_AUTH_LIMITS.windowMs / 60_000} minutes: its token requests are refused 429 until the window ends`,
+        { code: 'oidc-client-auth-limit', scope, ...(scope === 'client' && clientId ? { client: clientId } : {}) },
+      );
+    }
+    const after = await authLimit.blocked(address, clientId);
+    if (after) tooMany(ctx, after);
+  });
+  // made once every middleware is in: Koa composes them here
+  const callback = provider.callback();
 
   // the session token is the widget's credential for its polls: its login is kept under a digest of it
   const loginKey = (token: string) => `oidc:login:${storeName(sealSecret, 'login', token)}`;
@@ -322,6 +378,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
   }
 
+  const resumePath = new RegExp(`^${mount.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/auth/[^/]+$`);
   const interactionPath = new RegExp(`^${mount.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/([A-Za-z0-9_-]{1,64})(/login|/abort)?$`);
 
   return {
@@ -349,6 +406,15 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
         else if (action === '/login' && req.method === 'POST') login(req, res, uid).catch(failed);
         else if (action === '/abort' && req.method === 'POST') abort(req, res, uid).catch(failed);
         else json(res, 405, { status: 'error', message: 'Method not allowed' });
+        return true;
+      }
+      // the login's last step in a browser that has not its login's cookie (another browser, a link sent on, a bot):
+      // the library has nothing to go on, and answers it with an error of its own (a 500); it is the ended page
+      if (req.method === 'GET' && resumePath.test(path) && !hasCookie(req, cookieNames?.resume ?? '_interaction_resume')) {
+        log('warn', "OpenID Provider: a login's last step without its cookie (another browser, or a link opened again): answered 400", {
+          code: 'oidc-resume-without-cookie',
+        });
+        send(res, 400, 'text/html; charset=utf-8', endedPage(pageLanguage(undefined), mount), { 'content-security-policy': pageCsp([]) });
         return true;
       }
       // the library's own routes, seen as if mounted at the issuer's path (as a framework's router would strip it)
