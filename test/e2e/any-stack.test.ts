@@ -54,6 +54,8 @@ const recipes: Recipe[] = [
   },
   // OmniAuth's openid_connect strategy (Debian's), the provider's page
   { name: 'ruby', loginOn: 'provider', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
+  // Rails 6.1 (Debian's), one file: OmniAuth with Rails' authenticity token, the provider's page
+  { name: 'rails', loginOn: 'provider', command: (dir) => ['ruby', [join(dir, 'app.rb')]] },
   { name: 'django', command: (dir) => ['/usr/bin/python3', [join(dir, 'recipe.py')]] },
   // Debian's FastAPI and uvicorn, Starlette's own session, authlib as the OpenID Connect client
   { name: 'fastapi', command: (dir) => ['/usr/bin/python3', [join(dir, 'app.py')]] },

@@ -125,6 +125,7 @@ const STACKS: { name: string; loads: () => string[]; expect: string }[] = [
   },
   { name: 'fastapi (uvicorn)', loads: () => pythonLoads(join(RECIPES, 'fastapi/app.py'), ['uvicorn.main']), expect: 'python3-fastapi' },
   { name: 'ruby (sinatra, omniauth)', loads: () => rubyLoads(join(RECIPES, 'ruby/app.rb')), expect: 'ruby-sinatra' },
+  { name: 'rails (omniauth, its CSRF protection, webrick)', loads: () => rubyLoads(join(RECIPES, 'rails/app.rb')), expect: 'ruby-railties' },
   { name: 'go (go-oidc, oauth2)', loads: () => goLoads(join(RECIPES, 'go/main.go')), expect: 'golang-github-coreos-go-oidc-dev' },
 ];
 
