@@ -1,11 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { installExample } from './example-flows.js';
 import { freePort, scratchDir } from '../node/processes.js';
 import { docsNginx, signedDelivery, siteProcesses } from './site-harness.js';
 import { httpsRequest, testCa } from './test-ca.js';
@@ -40,6 +42,21 @@ interface Recipe {
   command: (dir: string) => [string, string[]];
   /** Where an OpenID Connect recipe's person logs in: the widget on the site's own page, or the provider's page after the site's Log in button. */
   loginOn?: 'site' | 'provider';
+  /** What the site needs before it starts (its packages, its build), from its folder. */
+  prepare?: (dir: string) => Promise<void>;
+}
+
+/** A Node site with its own lockfile: installed as the lockfile says, then built by Next.js. */
+async function nextSite(dir: string): Promise<void> {
+  await installExample(dir);
+  const { NODE_OPTIONS: _, ...env } = process.env;
+  const built = spawnSync(process.execPath, [join(dir, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd: dir,
+    env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    encoding: 'utf8',
+    maxBuffer: 32 * 1024 * 1024,
+  });
+  assert.equal(built.status, 0, `next build: ${built.stdout}\n${built.stderr}`);
 }
 
 const recipes: Recipe[] = [
@@ -61,6 +78,13 @@ const recipes: Recipe[] = [
   { name: 'fastapi', command: (dir) => ['/usr/bin/python3', [join(dir, 'app.py')]] },
   // the JDK's launcher runs a single source file as it is (no build tool: no Maven here)
   { name: 'java', command: (dir) => ['java', [join(dir, 'Site.java')]] },
+  // next-auth v4 in Next.js: esign-proxy as a custom provider by its discovery document, the provider's page
+  {
+    name: 'next-auth',
+    loginOn: 'provider',
+    prepare: nextSite,
+    command: (dir) => [process.execPath, [join(dir, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1']],
+  },
 ];
 
 const started = siteProcesses();
@@ -72,8 +96,11 @@ const delivery = (body: string, at: number, secret = SECRET) => signedDelivery(b
 async function logInThere(page: Page, origin: string, where: 'provider' | 'site'): Promise<void> {
   if (where === 'provider') {
     // the site's Log in: its client sends the browser to the provider's page (a link, or OmniAuth's form)
-    await Promise.all([page.waitForNavigation(), page.click('#login, a[href="/login"]')]);
-    assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//, `sent to the provider's page, not ${page.url()}`);
+    await page.click('#login, a[href="/login"]');
+    // by a link or a form, or by a page of the site's own that goes on by script (next-auth's signIn)
+    await page
+      .waitForFunction(() => location.pathname.startsWith('/esign/oidc/interaction/'), { timeout: 30_000 })
+      .catch(() => assert.fail(`sent to the provider's page, not ${page.url()}`));
   } else {
     // on the site's own page, the widget given the authorization request the site's client made
     await page.goto(`${origin}/login-here`);
@@ -153,7 +180,7 @@ for (const recipe of recipes) {
           {
             client_id: 'site',
             client_secret: CLIENT_SECRET,
-            redirect_uris: [`${origin}/callback`, `${origin}/auth/esign/callback`],
+            redirect_uris: [`${origin}/callback`, `${origin}/auth/esign/callback`, `${origin}/api/auth/callback/esign`],
             client_name: `A site in ${recipe.name}`,
           },
         ]),
@@ -167,6 +194,7 @@ for (const recipe of recipes) {
       };
       const oidcSite = {
         PUBLIC_URL: origin,
+        NEXTAUTH_URL: origin,
         ESIGN_OIDC_ISSUER: `${origin}/esign/oidc`,
         OIDC_CLIENT_ID: 'site',
         OIDC_CLIENT_SECRET: CLIENT_SECRET,
@@ -175,7 +203,7 @@ for (const recipe of recipes) {
         SITE_DB: join(scratchDir('esign-site-db-'), 'site.sqlite'),
         SITE_DIR: scratchDir('esign-site-dir-'),
       };
-      await started(
+      const proxy = await started(
         process.execPath,
         [new URL('../../bin/esign-proxy.js', import.meta.url).pathname],
         {
@@ -190,6 +218,7 @@ for (const recipe of recipes) {
         `http://127.0.0.1:${proxyPort}/healthz`,
       );
       assert.equal(await docsNginx(started, proxyPort, sitePort, frontPort, ca), origin);
+      await recipe.prepare?.(join(RECIPES, recipe.name));
       const [command, args] = recipe.command(join(RECIPES, recipe.name));
       const site = await started(
         command,
@@ -221,7 +250,7 @@ for (const recipe of recipes) {
             return { status: answer.status, json: (await answer.json()) as { status: string; proxy_error?: string } };
           }, body);
         const other = await sign({ code: '40504040001', country: 'LT', ...pdf });
-        assert.deepEqual([other.status, other.json.proxy_error], [403, 'signer-mismatch']);
+        assert.deepEqual([other.status, other.json.proxy_error], [403, 'signer-mismatch'], `${site.log().slice(-1000)}\n${proxy.log().slice(-1500)}`);
         const own = await sign({ code: '40504040001', country: 'EE', ...pdf });
         assert.equal(own.json.status, 'ok', JSON.stringify(own.json));
         // another browser is nobody: its signing is refused as nobody's

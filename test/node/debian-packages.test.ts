@@ -34,13 +34,20 @@ function readmeLine(): string[] {
 
 /** The installed packages' Depends, Pre-Depends and Recommends (every alternative), and what provides each virtual name. */
 function dependencyGraph(): { depends: Map<string, string[]>; providers: Map<string, string[]> } {
-  const text = execFileSync('dpkg-query', ['-W', '-f', '${db:Status-Status}\t${Package}\t${Depends}, ${Pre-Depends}, ${Recommends}\t${Provides}\n'], { encoding: 'utf8' });
+  const text = execFileSync('dpkg-query', ['-W', '-f', '${db:Status-Status}\t${Package}\t${Depends}, ${Pre-Depends}, ${Recommends}\t${Provides}\n'], {
+    encoding: 'utf8',
+  });
   const depends = new Map<string, string[]>();
   const providers = new Map<string, string[]>();
   const names = (field: string) =>
     field
       .split(/[,|]/)
-      .map((part) => part.trim().replace(/\s*\(.*\)$/, '').replace(/:any$/, ''))
+      .map((part) =>
+        part
+          .trim()
+          .replace(/\s*\(.*\)$/, '')
+          .replace(/:any$/, ''),
+      )
       .filter(Boolean);
   for (const row of text.split('\n')) {
     const [status, name, deps = '', provides = ''] = row.split('\t');
