@@ -20,7 +20,7 @@ import { untilAnswering } from '../node/wait.js';
 const { esignProxy } = esignProxyHarness();
 const { children } = startedByThisFile();
 const TOKEN = 'apache-oidc-token';
-const CLIENT_SECRET = 'the-client-secret-of-clients.json-01';
+const CLIENT_SECRET = 'the-client-secret-of-clients.json-32-chars';
 let sandbox: RunningSandbox;
 let browser: Browser;
 before(async () => {

@@ -115,13 +115,17 @@ describe('esign-proxy: no login lost, none repeated', () => {
         body: '{}',
         signal: lost.signal,
       }).catch(() => null);
-      await sleep(700);
+      // the poll answered (waiting), or the delivery began (its answer is then the one to lose), whichever comes first
+      let settled = false;
+      void poll.then(() => (settled = true));
+      await until(() => settled || site.deliveries.length > 0, 'the poll answered or the delivery began', 20_000, 10);
       if (site.deliveries.length) {
         await until(() => site.deliveries[0]!.answeredAt !== undefined, "the site's answer");
         lost.abort();
       } else {
         const answer = await poll;
         assert.equal(((await answer?.json()) as { status: string } | undefined)?.status, 'waiting');
+        await sleep(700); // the next poll a moment later, as the widget polls
       }
     }
     assert.equal(site.deliveries.length, 1);

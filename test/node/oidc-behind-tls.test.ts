@@ -64,7 +64,7 @@ describe('esign-proxy as an OpenID Provider behind a TLS front', () => {
     for (const proto of [undefined, 'http']) {
       const discovery = await fetch(`${proxy.url}/esign/oidc/.well-known/openid-configuration`, { headers: proto ? { 'x-forwarded-proto': proto } : {} });
       const metadata = (await discovery.json()) as Record<string, unknown>;
-      const endpoints = Object.entries(metadata).filter(([name, value]) => name.endsWith('_endpoint') || name === 'jwks_uri' || name === 'issuer');
+      const endpoints = Object.entries(metadata).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri' || name === 'issuer');
       assert.ok(endpoints.length >= 5);
       for (const [name, value] of endpoints) assert.ok(String(value).startsWith(`${origin}/esign/oidc`), `${name} is ${String(value)}`);
     }

@@ -9,6 +9,7 @@ import { EsignClient } from '../../src/client/index.js';
 import { EsignError } from '../../src/client/errors.js';
 import { MemoryStore, createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
+import { tokenName } from '../../src/proxy/sealed.js';
 import { ACCESS_TOKEN, CookieJar, listen, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
@@ -399,7 +400,9 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
       }),
     );
     const jar = new CookieJar();
-    await client.del(`esign-proxy:result:${SESSION}`);
+    // the session's entries are named by a keyed digest of its token (the visitor secret: here the access token)
+    const resultKey = `esign-proxy:result:${tokenName(ACCESS_TOKEN, SESSION)}`;
+    await client.del(resultKey);
     assert.equal((await send(`${url1}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar })).json.status, 'ok');
     const cookie = jar.header(url1);
     const dying = fetch(`${url1}/smartid/status/${SESSION}.json`, {
@@ -409,7 +412,7 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     }).catch(() => undefined);
     await hear(/onResult running/);
     // the claim lives the renewed lease, not the 30 s onResult may take
-    const ttl = await client.pTTL(`esign-proxy:result:${SESSION}`);
+    const ttl = await client.pTTL(resultKey);
     assert.ok(ttl > 0 && ttl <= 8_000, `the lease's time to live: ${ttl} ms`);
     node1.kill('SIGKILL');
     await once(node1, 'exit');

@@ -214,7 +214,7 @@ describe('proxy steps, each on its own', () => {
         ['token-bad3', { visitor: 'cookie:v1', channel: 'fax', kind: 'login', status: 'smartIdLoginStatus' }],
         ['token-bad4', { visitor: 'cookie:v1', channel: 'smartid', kind: 'login', status: 'smartIdLoginStatus', signer: 7 }],
       ] as const) {
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- records that are no binding, sealed as one would be
+        // records that are no binding, sealed as one would be
         await setup.store.set(`bind:${tokenName(setup.visitorSecret, token)}`, sealBinding(setup.visitorSecret, record as unknown as Binding), 60_000);
         const forged = await through([route, fields], incoming({ url: `/smartid/status/${token}.json`, body: '{}' }), setup);
         forged.visitor = { id: 'v1', key: 'cookie:v1' };

@@ -12,8 +12,7 @@ export const WAITING = JSON.stringify({ status: 'waiting' });
  */
 export const pollFloor: Step<'operation'> = ({ binding, operation }, { store, minPollInterval, visitorSecret }) => {
   if (minPollInterval <= 0 || !binding || !STATUS_OF[operation.id]) return;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a status operation's path has its token
   return store
-    .setIfAbsent(`poll:${tokenName(visitorSecret, operation.params['token'] as string)}`, '1', minPollInterval)
+    .setIfAbsent(`poll:${tokenName(visitorSecret, operation.params['token'] ?? '')}`, '1', minPollInterval)
     .then((first) => (first ? undefined : jsonAnswer(200, WAITING)));
 };

@@ -252,14 +252,19 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     };
   };
   provider.use(async (ctx, next) => {
-    if (ctx.method !== 'POST' || ctx.path !== '/token') return next();
+    if (ctx.method !== 'POST' || ctx.path !== '/token') {
+      await next();
+      return;
+    }
     const address = addressOf(ctx.req, options.trustProxy);
     const basic = basicClientId(ctx.get('authorization') || undefined);
     const before = await authLimit.blocked(address, basic);
     if (before) return tooMany(ctx, before);
     await next();
     if (ctx.status !== 401 || !isRecord(ctx.body) || ctx.body['error'] !== 'invalid_client') return;
-    const sent = ctx.oidc?.params?.['client_id'];
+    const context: unknown = Reflect.get(ctx, 'oidc');
+    const params = isRecord(context) ? context['params'] : undefined;
+    const sent = isRecord(params) ? params['client_id'] : undefined;
     const clientId = basic ?? (typeof sent === 'string' ? sent : null);
     for (const scope of await authLimit.failed(address, clientId)) {
       log(
