@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { startSandbox } from 'esign-sandbox';
 import { readSettings, SettingError } from '../../src/server/settings.js';
 import { esignProxyHarness, type RunningProxy } from './esign-proxy-harness.js';
-import { freePort, oidcFiles, SITE } from './oidc-harness.js';
+import { freePort, oidcFiles, providerSettings, SITE } from './oidc-harness.js';
 import { until } from './wait.js';
 
 // The provider's edges: a client secret a script could guess is refused at start; failed client
@@ -21,16 +21,7 @@ const files = oidcFiles();
 
 async function provider(env: Record<string, string> = {}): Promise<RunningProxy> {
   const port = await freePort();
-  return esignProxy({
-    PORT: String(port),
-    ESIGN_BASE_URL: sandbox.url,
-    ESIGN_ACCESS_TOKEN: ACCESS_TOKEN,
-    ESIGN_OIDC_ISSUER: `http://127.0.0.1:${port}/esign/oidc`,
-    ESIGN_OIDC_CLIENTS: files.clients,
-    ESIGN_OIDC_KEYS: files.keys,
-    ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-edges-site',
-    ...env,
-  });
+  return esignProxy({ ...providerSettings(port, { url: sandbox.url, accessToken: ACCESS_TOKEN }, files, 'subject-secret-of-the-edges-site'), ...env });
 }
 
 const tokenRequest = (proxy: RunningProxy, secret: string, headers: Record<string, string> = {}) =>

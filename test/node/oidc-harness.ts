@@ -40,6 +40,19 @@ export function oidcFiles(): OidcFiles {
   return { clients, keys, dir };
 }
 
+/** esign-proxy's settings as an OpenID Provider on a port of this machine: the service, the files, a subject secret of the test's. */
+export function providerSettings(port: number, service: { url: string; accessToken: string }, files: OidcFiles, subjectSecret: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    ESIGN_BASE_URL: service.url,
+    ESIGN_ACCESS_TOKEN: service.accessToken,
+    ESIGN_OIDC_ISSUER: `http://127.0.0.1:${port}/esign/oidc`,
+    ESIGN_OIDC_CLIENTS: files.clients,
+    ESIGN_OIDC_KEYS: files.keys,
+    ESIGN_OIDC_SUBJECT_SECRET: subjectSecret,
+  };
+}
+
 /** A browser of one person: cookies kept by name and path, redirects answered by the test. */
 export class Browser {
   readonly #cookies = new Map<string, { value: string; path: string }>();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness } from './esign-proxy-harness.js';
-import { Browser, client, freePort, oidcFiles, relyingParty, SITE, type AuthorizationRequest, type Relying } from './oidc-harness.js';
+import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty, SITE, type AuthorizationRequest, type Relying } from './oidc-harness.js';
 
 // Whoever reads esign-proxy's Redis learns nothing and can do nothing: a person logs in on the
 // provider's page and in the page of the site (the widget first, the authorization after), and at
@@ -117,13 +117,7 @@ describe("esign-proxy's Redis gives nothing away", () => {
       const port = await freePort();
       const issuer = `http://127.0.0.1:${port}/esign/oidc`;
       const proxy = await esignProxy({
-        PORT: String(port),
-        ESIGN_BASE_URL: sandbox.url,
-        ESIGN_ACCESS_TOKEN: ACCESS_TOKEN,
-        ESIGN_OIDC_ISSUER: issuer,
-        ESIGN_OIDC_CLIENTS: files.clients,
-        ESIGN_OIDC_KEYS: files.keys,
-        ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-at-rest-site',
+        ...providerSettings(port, { url: sandbox.url, accessToken: ACCESS_TOKEN }, files, 'subject-secret-of-the-at-rest-site'),
         ESIGN_REDIS_URL: redis.url,
         ESIGN_REDIS_PREFIX: `at-rest-${port}:`,
       });

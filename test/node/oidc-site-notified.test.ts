@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness } from './esign-proxy-harness.js';
-import { Browser, freePort, oidcFiles, relyingParty } from './oidc-harness.js';
+import { Browser, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
 import { until } from './wait.js';
 
 // A login by OpenID Connect ends on the provider alone: the site's webhook hears of it after, as a
@@ -41,13 +41,7 @@ async function loginThrough(webhookUrl: string, during?: () => Promise<void>) {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}/esign/oidc`;
   const proxy = await esignProxy({
-    PORT: String(port),
-    ESIGN_BASE_URL: sandbox.url,
-    ESIGN_ACCESS_TOKEN: ACCESS_TOKEN,
-    ESIGN_OIDC_ISSUER: issuer,
-    ESIGN_OIDC_CLIENTS: files.clients,
-    ESIGN_OIDC_KEYS: files.keys,
-    ESIGN_OIDC_SUBJECT_SECRET: 'subject-secret-of-the-notified-site',
+    ...providerSettings(port, { url: sandbox.url, accessToken: ACCESS_TOKEN }, files, 'subject-secret-of-the-notified-site'),
     ESIGN_WEBHOOK_URL: webhookUrl,
     ESIGN_WEBHOOK_SECRET: SECRET,
   });
