@@ -17,11 +17,12 @@ const NODE_CONCURRENCY = Number(process.env.ESIGN_TEST_CONCURRENCY ?? Math.max(4
 const SLOW_FIRST = [
   'test/e2e/examples-next.test.ts',
   'test/e2e/examples-angular.test.ts',
-  'test/e2e/any-stack.test.ts',
   'test/node/check-proxy.test.ts',
   'test/node/oidc-provider.test.ts',
   'test/e2e/python-sites.test.ts',
   'test/node/check-proxy-broken.test.ts',
+  // its next-auth site is installed and built: after the two framework examples' builds, not beside them
+  'test/e2e/any-stack.test.ts',
   'test/e2e/bad-network.test.ts',
   'test/node/proxy-php.test.ts',
   'test/e2e/examples-vite.test.ts',

@@ -69,7 +69,9 @@ export const CHECKS: readonly Check[] = [
 
 export async function checkProxy(options: CheckOptions): Promise<{ rows: CheckRow[]; sandbox: string; accessToken: string }> {
   const accessToken = options.accessToken ?? `probe-${randomBytes(12).toString('hex')}`;
-  const sandbox = new Sandbox({ accessToken, answerAfterMs: 200, slowAnswerAfterMs: 60_000, probe: true });
+  // a session is answered after a second: the allow-list row's poll right after a start still finds it running on a loaded
+  // machine, and the removal after it removes a live session (one already read finished is gone at the service)
+  const sandbox = new Sandbox({ accessToken, answerAfterMs: 1_000, slowAnswerAfterMs: 60_000, probe: true });
   const running: RunningSandbox = await sandbox.listen(options.port ?? 0);
   // logged in first: the checks sign as that person, with that browser's cookies
   const signer = options.signer ?? options.login;
