@@ -210,7 +210,8 @@ describe('starting', () => {
 
   it('keeps the focus on the button, says "Starting…", then shows the focus on the control code', async () => {
     await fetch('/__faults/start?hold=1');
-    const el = await identify('channels=smartid request-timeout=1500');
+    // the start is held until the request's own limit: long enough that a loaded machine sees it starting first
+    const el = await identify('channels=smartid request-timeout=10000');
     await type(el, 'code', SLOW.code);
     personForm(el).shadowRoot!.querySelector<HTMLInputElement>('#code')!.focus();
     const failed = oneEvent(el, 'esign-error');
