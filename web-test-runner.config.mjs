@@ -217,6 +217,8 @@ export default {
   concurrentBrowsers: 2,
   // a test's limit for a machine running the Node and e2e suites beside these (npm test)
   testFramework: { config: { timeout: 60000 } },
+  // a file's whole run (the runner's default is 2 minutes): one with several slow tests on that machine took longer, and its tests went uncounted
+  testsFinishTimeout: 600000,
   // ESIGN_BROWSERS=chromium (or a list) runs the suites in fewer engines while working on them
   browsers: [
     ...(onlyBrowsers('chromium') ? [chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } })] : []),
