@@ -216,7 +216,8 @@ describe('starting', () => {
     personForm(el).shadowRoot!.querySelector<HTMLInputElement>('#code')!.focus();
     const failed = oneEvent(el, 'esign-error');
     await sendKeys({ press: 'Enter' });
-    await until(() => submitButton(el).getAttribute('aria-disabled') === 'true', 'starting');
+    // the button may be drawn again between the key and the start (a loaded machine): waited for, not read once
+    await until(() => el.shadowRoot!.querySelector('[part="submit"]')?.getAttribute('aria-disabled') === 'true', 'starting');
     await el.updateComplete;
     expect(deepActiveElement(), 'the focus is not dropped to the page').to.equal(submitButton(el));
     expect(submitButton(el).getAttribute('aria-disabled')).to.equal('true');

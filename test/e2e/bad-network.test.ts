@@ -174,7 +174,7 @@ describe('a phone on a bad network', () => {
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-started'));
     await offline(true);
     clock.advance(6_000); // the person confirmed while the phone had no network
-    await hasSaid(tab, en['session.offline'], 10_000);
+    await hasSaid(tab, en['session.offline'], 30_000); // once it is said: a loaded machine took more than 10 s
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     const whileOffline = await said(tab);
     const before = await polls(tab);
