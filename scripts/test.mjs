@@ -15,21 +15,26 @@ const NODE_CONCURRENCY = Number(process.env.ESIGN_TEST_CONCURRENCY ?? Math.max(4
  * file missing here only starts later).
  */
 const SLOW_FIRST = [
-  'test/e2e/examples-next.test.ts',
+  // the longest alone (packs, installs and type-checks an empty app): started first, it is not the run's tail
+  'test/node/built-package.test.ts',
   'test/e2e/examples-angular.test.ts',
+  'test/e2e/examples-next.test.ts',
   'test/node/check-proxy.test.ts',
   'test/node/oidc-provider.test.ts',
-  'test/e2e/python-sites.test.ts',
-  'test/node/check-proxy-broken.test.ts',
   // its next-auth site is installed and built: after the two framework examples' builds, not beside them
   'test/e2e/any-stack.test.ts',
-  'test/e2e/bad-network.test.ts',
   'test/node/proxy-php.test.ts',
-  'test/e2e/examples-vite.test.ts',
+  'test/node/check-proxy-broken.test.ts',
+  'test/e2e/python-sites.test.ts',
+  'test/e2e/bad-network.test.ts',
+  'test/e2e/demo.test.ts',
+  'test/e2e/documents.test.ts',
+  'test/node/packed-proxy.test.ts',
   'test/node/host-sessions.test.ts',
-  'test/node/built-package.test.ts',
-  'test/e2e/screen-reader.test.ts',
+  'test/e2e/examples-vite.test.ts',
   'test/node/esign-proxy.test.ts',
+  'test/node/debian-packages.test.ts',
+  'test/e2e/screen-reader.test.ts',
 ];
 const rank = (file) => (SLOW_FIRST.includes(file) ? SLOW_FIRST.indexOf(file) : SLOW_FIRST.length);
 

@@ -3,6 +3,8 @@ export const strings = {
   'channel.smartid': 'Smart-ID',
   'channel.mobile': 'Mobile-ID',
   'identify.channel': 'Log in with',
+  'identify.channel-only': 'Log in with {channel}',
+  'form.channel-added': 'You can also choose {channel}.',
   'identify.submit': 'Continue',
   'form.country': 'Country',
   'country.LT': 'Lithuania',

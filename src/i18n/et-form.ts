@@ -5,6 +5,8 @@ export const strings: FormStrings = {
   'channel.smartid': 'Smart-ID',
   'channel.mobile': 'Mobiil-ID',
   'identify.channel': 'Sisselogimise viis',
+  'identify.channel-only': 'Sisselogimise viis: {channel}',
+  'form.channel-added': 'Valida saab ka {channel}.',
   'identify.submit': 'Jätka',
   'form.country': 'Riik',
   'country.LT': 'Leedu',

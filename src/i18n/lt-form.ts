@@ -5,6 +5,8 @@ export const strings: FormStrings = {
   'channel.smartid': 'Smart-ID',
   'channel.mobile': 'Mobile-ID',
   'identify.channel': 'Prisijungti su',
+  'identify.channel-only': 'Prisijungimas su {channel}',
+  'form.channel-added': 'Galima pasirinkti ir {channel}.',
   'identify.submit': 'Tęsti',
   'form.country': 'Šalis',
   'country.LT': 'Lietuva',

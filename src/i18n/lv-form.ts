@@ -5,6 +5,8 @@ export const strings: FormStrings = {
   'channel.smartid': 'Smart-ID',
   'channel.mobile': 'Mobile-ID',
   'identify.channel': 'Pieteikties ar',
+  'identify.channel-only': 'Pieteikšanās ar {channel}',
+  'form.channel-added': 'Var izvēlēties arī {channel}.',
   'identify.submit': 'Turpināt',
   'form.country': 'Valsts',
   'country.LT': 'Lietuva',

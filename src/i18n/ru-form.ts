@@ -5,6 +5,8 @@ export const strings: FormStrings = {
   'channel.smartid': 'Smart-ID',
   'channel.mobile': 'Mobile-ID',
   'identify.channel': 'Войти через',
+  'identify.channel-only': 'Вход через {channel}',
+  'form.channel-added': 'Можно также выбрать {channel}.',
   'identify.submit': 'Продолжить',
   'form.country': 'Страна',
   'country.LT': 'Литва',

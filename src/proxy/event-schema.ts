@@ -49,7 +49,7 @@ const BASE = {
     // masked (the middle hidden) or a keyed digest (ESIGN_EVENT_SECRET): never a code or a number in clear
     properties: {
       code: { type: 'string', pattern: '^([0-9a-f]{64}|[^•]{0,4}•{3,4}[^•]{0,3})$' },
-      phone: { type: 'string', pattern: '^([0-9a-f]{64}|\\+\\d{3}\u00a0\\d••\u00a0••\\d{3}|•••)$' },
+      phone: { type: 'string', pattern: '^([0-9a-f]{64}|\\+\\d{3}\u00a0\\d••\u00a0••\u00a0\\d{3}|•••)$' },
     },
     additionalProperties: false,
   },

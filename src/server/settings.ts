@@ -404,6 +404,16 @@ function checkClients(clients: Record<string, unknown>[]): void {
   for (const [i, client] of clients.entries()) {
     const id = client['client_id'];
     if (typeof id !== 'string' || !id) throw new SettingError(`${setting}: registration ${i + 1} has no client_id`);
+    const logo = client['logo_uri'];
+    if (logo !== undefined && (typeof logo !== 'string' || !URL.canParse(logo) || !/^https?:$/.test(new URL(logo).protocol)))
+      throw new SettingError(`${setting}: client ${JSON.stringify(id)} has a logo_uri that is not an https:// URL`);
+    if (typeof logo === 'string' && new URL(logo).protocol === 'http:' && !isLoopback(new URL(logo).hostname))
+      throw new SettingError(
+        `${setting}: client ${JSON.stringify(id)} has a logo_uri of plain http://: the login page is https and would not show it; serve the logo over https`,
+      );
+    const locales = client['default_ui_locales'];
+    if (locales !== undefined && (typeof locales !== 'string' || !/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*( [A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*)*$/.test(locales)))
+      throw new SettingError(`${setting}: client ${JSON.stringify(id)} has a default_ui_locales that is not language tags separated by spaces, e.g. "lv en"`);
     const secret = client['client_secret'];
     const method = client['token_endpoint_auth_method'];
     if (method === 'none') {

@@ -173,7 +173,7 @@ describe('esign-identify: flow', () => {
     expect(status.shadowRoot!.querySelector('.message')!.textContent.trim()).to.equal(en['status.waiting']);
     // shown masked; said by its ending, not as "bullet bullet"
     const detailText = (selector: string) => plain(status.shadowRoot!.querySelector(`.detail ${selector}`)!.textContent.trim());
-    expect(detailText('[aria-hidden="true"]')).to.equal('Mobile-ID ·\u00a0+370\u00a06••\u00a0••666');
+    expect(detailText('[aria-hidden="true"]')).to.equal('Mobile-ID ·\u00a0+370\u00a06••\u00a0••\u00a0666');
     expect(detailText('.visually-hidden')).to.equal('Mobile-ID, phone number +370, ending in 6 6 6');
     expect(deepText(el)).not.to.contain('60000666');
     await el.cancel();
@@ -319,6 +319,40 @@ describe('esign-identify: cancel, double submit, leaving the page, language', ()
     await until(() => requestsTo('/esign/en/api/mobile/session/') === 1, 'the removal request');
     await client.mobileLoginStatus(start.token).catch((error) => (code = error.code));
     expect(code).to.equal('session-not-found');
+  });
+
+  it("on esign-proxy's login page: names the site beside the method while waiting, and its cancel button says it stops the request (the page has its own way back)", async () => {
+    const waitingOf = async (el: EsignIdentify) => {
+      await type(el, 'code', '39001010607');
+      const started = oneEvent(el, 'esign-started');
+      submitButton(el).click();
+      await started;
+      await el.updateComplete;
+      const status = el.shadowRoot!.querySelector('esign-status')!;
+      await status.updateComplete;
+      const shown = {
+        cancel: plain(status.shadowRoot!.querySelector('[part="cancel"]')!.textContent.trim()),
+        detail: plain(status.shadowRoot!.querySelector('.detail [aria-hidden="true"]')!.textContent.trim()),
+        spoken: plain(status.shadowRoot!.querySelector('.detail .visually-hidden')!.textContent.trim()),
+      };
+      await expect(el).to.be.accessible();
+      await el.cancel();
+      return shown;
+    };
+    const hosted = await fixture<EsignIdentify>(
+      html`<esign-identify endpoint=${ENDPOINT} lang="lt" interaction="/esign/oidc/interaction/not-continued" site-name="Baltijas Banka"></esign-identify>`,
+    );
+    expect(await waitingOf(hosted)).to.deep.equal({
+      cancel: plain(lt['identify.cancel-request']),
+      detail: plain('Smart-ID ·\u00a03900••••607 ·\u00a0Baltijas Banka'),
+      spoken: plain(`Smart-ID, ${lt['status.spoken-code'].replace('{digits}', '6 0 7')}, Baltijas Banka`),
+    });
+    const onSite = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="lt"></esign-identify>`);
+    expect(await waitingOf(onSite)).to.deep.equal({
+      cancel: plain(lt['action.cancel']),
+      detail: plain('Smart-ID ·\u00a03900••••607'),
+      spoken: plain(`Smart-ID, ${lt['status.spoken-code'].replace('{digits}', '6 0 7')}`),
+    });
   });
 
   it('cancel() also works from code', async () => {

@@ -20,10 +20,16 @@ describe('esign-identify: methods follow the country', () => {
     select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
     await el.updateComplete;
   };
+  /** The one method offered, as a line of text: never a tile or a control that looks pressable. */
   const onlyTile = (el: EsignIdentify) => {
-    const tile = el.shadowRoot!.querySelector('.channel.only');
-    return tile ? plain(tile.textContent.trim()) : null;
+    const line = el.shadowRoot!.querySelector('.channel-only');
+    if (line) expect(el.shadowRoot!.querySelector('.channel, fieldset'), 'no tile beside the line').to.equal(null);
+    return line ? plain(line.textContent.trim()) : null;
   };
+  /** What the form's status line says (a method added by the person's change of country). */
+  const said = (el: EsignIdentify) => plain(el.shadowRoot!.querySelector('form [role="status"]')?.textContent.trim() ?? '');
+  const smartIdAlone = plain(lv['identify.channel-only'].replace('{channel}', lv['channel.smartid']));
+  const mobileAdded = plain(lv['form.channel-added'].replace('{channel}', lv['channel.mobile']));
   const select = (el: EsignIdentify) => personForm(el).shadowRoot!.querySelector<HTMLSelectElement>('#country')!;
   /** What the person sees after a key: the country shown, the methods offered, the one named alone, the hint. */
   const shown = (el: EsignIdentify) => ({
@@ -41,7 +47,7 @@ describe('esign-identify: methods follow the country', () => {
       await el.updateComplete;
       expect(radios(el), 'a Latvian page: Smart-ID alone').to.deep.equal([]);
       expect(deepText(el)).not.to.contain(lv['channel.mobile']);
-      expect(onlyTile(el), 'the form names the one method').to.equal(plain(lv['channel.smartid']));
+      expect(onlyTile(el), 'the form names the one method').to.equal(smartIdAlone);
       await chooseCountry(el, 'LT');
       expect(radios(el)).to.deep.equal(['smartid', 'mobile']);
       await chooseCountry(el, 'EE');
@@ -58,7 +64,7 @@ describe('esign-identify: methods follow the country', () => {
     const el = await fixture<EsignIdentify>(html`<esign-identify endpoint=${ENDPOINT} lang="lv" poll-interval="100"></esign-identify>`);
     await el.updateComplete;
     const both = ['smartid', 'mobile'];
-    const latvia = { country: 'LV', methods: [], only: plain(lv['channel.smartid']), hint: lv['form.code.hint-lv'] };
+    const latvia = { country: 'LV', methods: [], only: smartIdAlone, hint: lv['form.code.hint-lv'] };
     const elsewhere = (country: string) => ({ country, methods: both, only: null, hint: lv['form.code.hint'] });
     expect(shown(el)).to.deep.equal(latvia);
     select(el).focus();
@@ -68,12 +74,17 @@ describe('esign-identify: methods follow the country', () => {
       ['ArrowUp', elsewhere('LT')],
       ['ArrowDown', latvia],
     ];
+    expect(said(el), 'nothing said at rest').to.equal('');
+    const saidAfter: string[] = [];
     for (const [key, expected] of steps) {
       await sendKeys({ press: key });
       await el.updateComplete;
       await personForm(el).updateComplete;
       expect(shown(el), `after ${key}`).to.deep.equal(expected);
+      saidAfter.push(said(el));
     }
+    // Mobile-ID appears above the focused select: said once each time it appears, never when it goes
+    expect(saidAfter).to.deep.equal([mobileAdded, '', mobileAdded, '']);
     // type-ahead: "I" is Igaunija, "Li" Lietuva
     await sendKeys({ type: 'I' });
     await el.updateComplete;

@@ -79,7 +79,7 @@ describe('signer: the person the site fixed', () => {
     await personForm(el as never).updateComplete;
     await expect(el).to.be.accessible();
     expect([field(el, 'phone').shown, field(el, 'phone').spoken, field(el, 'phone').hint]).to.deep.equal([
-      '+370\u00a06••\u00a0••666',
+      '+370\u00a06••\u00a0••\u00a0666',
       '+370, ending in 6 6 6',
       en['form.fixed'],
     ]);

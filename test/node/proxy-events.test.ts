@@ -141,7 +141,7 @@ describe('proxy events', () => {
     );
     assert.deepEqual(seen[0]!.person, { code: '4050••••001' });
     assert.deepEqual(seen[1]!.person, { code: '4050••••001' }, 'the end names the person the start named');
-    assert.deepEqual(seen[2]!.person, { code: '6000••••869', phone: '+372\u00a06••\u00a0••769' });
+    assert.deepEqual(seen[2]!.person, { code: '6000••••869', phone: '+372\u00a06••\u00a0••\u00a0769' });
     assert.equal(seen[0]!.userAgent, 'TestBrowser/1.0');
     assert.equal(seen[0]!.address, '192.0.2.7');
     // one browser: the login's two events under the id it started with, the signing's under the new one the login gave it
@@ -186,7 +186,7 @@ describe('proxy events', () => {
       seen.map((e) => e.type),
       ['started', 'host-error', 'finished'],
     );
-    const masked = { code: '6000••••869', phone: '+372\u00a06••\u00a0••769' };
+    const masked = { code: '6000••••869', phone: '+372\u00a06••\u00a0••\u00a0769' };
     for (const event of seen) assert.deepEqual(event.person, masked, `${event.type} names the person as the start did`);
     assert.equal(changed, 3, 'every event could be changed');
     assert.equal(runs, 2);

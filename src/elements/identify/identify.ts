@@ -52,6 +52,7 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
     sanctions: { type: Boolean },
     interaction: { type: String },
     authorize: { type: String },
+    siteName: { type: String, attribute: 'site-name' },
   };
 
   /** Language of the phone screen (LIT, ENG, RUS, EST); follows the UI language when unset. */
@@ -71,6 +72,11 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
    * browser goes on to the site's redirect URI with the code, as from the provider's own page.
    */
   declare authorize: string;
+  /**
+   * The site the person logs in to, named beside the method while they confirm
+   * (`Smart-ID · 3900••••607 · Baltijas Banka`); esign-proxy's login page sets it from `client_name`.
+   */
+  declare siteName: string;
 
   constructor() {
     super();
@@ -79,10 +85,12 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
     this.sanctions = false;
     this.interaction = '';
     this.authorize = '';
+    this.siteName = '';
   }
 
   protected readonly session: SessionSpec<'login', AuthenticatedDetail> = {
     kind: 'login',
+    subject: () => this.siteName.trim(),
     start: async (client, channel, person, signal) => {
       const screening = { peps: this.peps, sanctions: this.sanctions };
       if (channel === 'smartid') {
@@ -134,6 +142,11 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
 
   protected cancelledMessage(): string {
     return this.t('identify.cancelled');
+  }
+
+  /** On esign-proxy's login page, which has its own way back to the site, the button ends the request only: it says so. */
+  protected override cancelLabel(): string {
+    return this.interaction ? this.t('identify.cancel-request') : super.cancelLabel();
   }
 
   protected submitLabel(): string {

@@ -45,6 +45,7 @@ export class EsignStatus extends EsignElement {
     since: { type: Number },
     until: { type: Number },
     cancellable: { type: Boolean },
+    cancelLabel: { type: String, attribute: 'cancel-label' },
     quiet: { type: Boolean },
     _now: { state: true },
     _said: { state: true },
@@ -65,6 +66,8 @@ export class EsignStatus extends EsignElement {
    */
   declare until: number;
   declare cancellable: boolean;
+  /** The cancel button's words while waiting; empty: "Cancel" in the element's language. */
+  declare cancelLabel: string;
   /**
    * The message is said by moving the focus here (the host does, as a session starts), not by the
    * live region as well: a screen reader says it once.
@@ -87,6 +90,7 @@ export class EsignStatus extends EsignElement {
     this.since = 0;
     this.until = 0;
     this.cancellable = true;
+    this.cancelLabel = '';
     this.quiet = false;
     this._now = 0;
     this._said = '';
@@ -245,7 +249,7 @@ export class EsignStatus extends EsignElement {
       ${
         waiting && this.cancellable
           ? html`<button class="secondary" part="cancel" type="button" @click=${() => this.emit('esign-cancel-request', undefined)}>
-            ${this.t(timeUp ? 'action.start-again' : 'action.cancel')}
+            ${timeUp ? this.t('action.start-again') : this.cancelLabel || this.t('action.cancel')}
           </button>`
           : nothing
       }

@@ -5,12 +5,12 @@ import type { Channel } from '../../protocol/types.js';
 type Translate = (key: StringKey, params?: Record<string, string | number>) => string;
 
 /**
- * The choice of channel, as radio buttons in a fieldset; a single channel offered is named the same
- * way, as a tile with no control (a Latvian person reads "Smart-ID" before the waiting screen).
+ * The choice of channel, as radio buttons in a fieldset; a single channel offered is a plain line
+ * ("Log in with Smart-ID"), never drawn like a tile that could be pressed.
  */
 export function renderChannelChoice(
   t: Translate,
-  legend: StringKey,
+  legend: 'identify.channel' | 'sign.channel',
   offered: readonly Channel[],
   chosen: Channel,
   choose: (channel: Channel) => void,
@@ -18,10 +18,8 @@ export function renderChannelChoice(
   const [only] = offered;
   if (!only) return nothing;
   if (offered.length === 1) {
-    return html`<fieldset>
-      <legend>${t(legend)}</legend>
-      <div class="channels"><span class="channel only">${t(`channel.${only}`)}</span></div>
-    </fieldset>`;
+    const line: StringKey = legend === 'identify.channel' ? 'identify.channel-only' : 'sign.channel-only';
+    return html`<p class="channel-only">${t(line, { channel: t(`channel.${only}`) })}</p>`;
   }
   return html`<fieldset>
     <legend>${t(legend)}</legend>

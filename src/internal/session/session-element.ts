@@ -348,10 +348,17 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
   #keepTyped(event: Event): void {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the listener sits on that element
     const form = event.currentTarget as PersonForm;
+    const before = this.offeredChannels;
     this.code = form.code;
     this.phone = form.phone;
     this.country = form.country;
+    // a method that appears above the field the person is on (Mobile-ID, a country changed to one that has it) is said, once
+    const added = this.offeredChannels.filter((channel) => !before.includes(channel));
+    this.#channelsNote = added.length ? this.t('form.channel-added', { channel: added.map((channel) => this.t(`channel.${channel}`)).join(', ') }) : '';
   }
+
+  /** That a method was added to the choice by the person's own change, said once in the form's status line. */
+  #channelsNote = '';
 
   /** The state and the connection as last drawn: a new state moves the focus, a line that just said "lost" comes into view. */
   #drawn: SessionState = 'idle';
@@ -397,7 +404,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
           ${starting ? html`<span class="busy-ring" aria-hidden="true"></span>${this.startingWords().button}` : this.submitLabel()}
         </button>
       </div>
-      <p class="visually-hidden" role="status">${starting ? this.startingWords().said : nothing}</p>
+      <p class="visually-hidden" role="status">${starting ? this.startingWords().said : this.#channelsNote || nothing}</p>
     </form>`;
   }
 
@@ -532,6 +539,11 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
     return html`${said}${renderEndActions(this.t.bind(this), this.#endChoices(), this.#fix(), actions)}`;
   }
 
+  /** The waiting state's cancel button: what it ends (an element on a page that has its own way back names it closer). */
+  protected cancelLabel(): string {
+    return this.t('action.cancel');
+  }
+
   override render() {
     const state = this.#state;
     if (state === 'success' && this.hideSuccess) return nothing;
@@ -551,6 +563,7 @@ export abstract class EsignSessionElement<Detail, K extends SessionKind> extends
         .message=${words.heading}
         .detail=${words.detail}
         .spokenDetail=${words.spoken ?? ''}
+        .cancelLabel=${this.cancelLabel()}
         exportparts="status, cancel"
         @esign-cancel-request=${(e: Event) => {
           e.stopPropagation();

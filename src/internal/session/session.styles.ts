@@ -42,10 +42,9 @@ export const sessionStyles = css`
     background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
     color: var(--_fg);
   }
-  .channel.only {
-    cursor: default;
-    border: 2px solid var(--_accent);
-    background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
+  /* one method offered: said as a line of text, not a tile that looks pressable */
+  .channel-only {
+    margin: 0 0 var(--_space);
     color: var(--_fg);
   }
   .channel input {

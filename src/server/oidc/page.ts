@@ -1,74 +1,77 @@
 /*
- * The hosted login page: `<esign-identify>` in the language the client asked for (`ui_locales`),
- * the site's name, the site's look, and a way back to the site without logging in. No inline
- * script or style: the page keeps to its strict CSP.
+ * The hosted login page and its ended and refused pages: the site's logo, address and name in a
+ * header, a language switch, `<esign-identify>` in the page's language, and always a way back. No
+ * inline script or style: the pages keep to their strict CSP (scripts and styles of this origin).
  */
+import type { Country } from '../../protocol/types.js';
+import { PAGE_LANGUAGES, WORDS, type PageLanguage, type PageWords, type RefusalKind } from './page-words.js';
 
-export const PAGE_LANGUAGES = ['en', 'lt', 'lv', 'et', 'ru'] as const;
-export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+export { PAGE_LANGUAGES, type PageLanguage } from './page-words.js';
 
-interface PageWords {
-  title: (site: string) => string;
-  back: (site: string) => string;
-  expired: string;
-  expiredHint: string;
-  failed: string;
+/** The site as its registration names it: each part may be missing. */
+export interface SiteLook {
+  name: string | null;
+  /** `logo_uri`: drawn above the heading, and the page's icon. */
+  logo: string | null;
+  /** Where "back to the site" goes: `client_uri`, else the origin of the registered redirect. */
+  home: string | null;
 }
 
-const WORDS: Record<PageLanguage, PageWords> = {
-  en: {
-    title: (site) => `Log in to ${site}`,
-    back: (site) => `Cancel and return to ${site}`,
-    expired: 'This login has ended',
-    expiredHint: 'Go back to the site and start the login again.',
-    failed: 'The login cannot go on',
-  },
-  lt: {
-    title: (site) => `Prisijungimas prie ${site}`,
-    back: (site) => `Atšaukti ir grįžti į ${site}`,
-    expired: 'Šis prisijungimas baigėsi',
-    expiredHint: 'Grįžkite į svetainę ir pradėkite prisijungimą iš naujo.',
-    failed: 'Prisijungti nepavyko',
-  },
-  lv: {
-    title: (site) => `Pieteikšanās: ${site}`,
-    back: (site) => `Atcelt un atgriezties: ${site}`,
-    expired: 'Šī pieteikšanās ir beigusies',
-    expiredHint: 'Atgriezieties vietnē un sāciet pieteikšanos no jauna.',
-    failed: 'Pieteikšanos nevar turpināt',
-  },
-  et: {
-    title: (site) => `Sisselogimine: ${site}`,
-    back: (site) => `Katkesta ja naase: ${site}`,
-    expired: 'See sisselogimine on lõppenud',
-    expiredHint: 'Minge tagasi saidile ja alustage sisselogimist uuesti.',
-    failed: 'Sisselogimist ei saa jätkata',
-  },
-  ru: {
-    title: (site) => `Вход: ${site}`,
-    back: (site) => `Отменить и вернуться: ${site}`,
-    expired: 'Этот вход завершён',
-    expiredHint: 'Вернитесь на сайт и начните вход заново.',
-    failed: 'Вход невозможно продолжить',
-  },
-};
-
-/** The first of the client's `ui_locales` this page speaks; English when none is. */
-export function pageLanguage(uiLocales: unknown): PageLanguage {
-  const asked = typeof uiLocales === 'string' ? uiLocales.split(/\s+/) : [];
-  for (const tag of asked) {
-    const primary = tag.toLowerCase().split('-')[0];
-    const found = PAGE_LANGUAGES.find((language) => language === primary);
-    if (found) return found;
-  }
-  return 'en';
-}
+export const NO_SITE: SiteLook = { name: null, logo: null, home: null };
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The brand names kept whole at their hyphen wherever a line breaks. */
+const withBrands = (escaped: string): string => escaped.replace(/(Smart-ID|Mobile-ID|Mobiil-ID)/g, '<span class="brand">$1</span>');
+
+/** A sentence with the site's name in it: the name in its own span, so that it wraps anywhere. */
+function withSite(words: PageWords, named: (words: PageWords) => (site: string) => string, unnamed: string, site: string | null): string {
+  if (!site) return escapeHtml(unnamed);
+  const name = escapeHtml(site);
+  return escapeHtml(named(words)(site)).replace(name, `<span class="site">${name}</span>`);
+}
+
+const titleOf = (words: PageWords, site: string | null): string => (site ? words.title(site) : words.titleNoName);
+
+function head(language: PageLanguage, mount: string, title: string, site: SiteLook, extra = ''): string {
+  return `<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="${escapeHtml(site.logo ?? 'data:,')}">
+<link rel="stylesheet" href="${mount}/page.css">
+${extra}</head>`;
+}
+
+/** The language switch: each language in its own name and voice, the current one marked. */
+function languageSwitch(language: PageLanguage): string {
+  const links = PAGE_LANGUAGES.map(
+    (each) =>
+      `<li><a href="?lang=${each}" lang="${each}" hreflang="${each}"${each === language ? ' aria-current="true"' : ''}>${escapeHtml(WORDS[each].name)}</a></li>`,
+  ).join('');
+  return `<nav class="languages" aria-label="${escapeHtml(WORDS[language].languages)}"><ul>${links}</ul></nav>`;
+}
+
+/** The site's logo and address, as the site registered them, and the language switch. */
+function header(language: PageLanguage, site: SiteLook, withSwitch: boolean): string {
+  const logo = site.logo ? `<img class="logo" src="${escapeHtml(site.logo)}" alt="${escapeHtml(site.name ?? '')}">` : '';
+  const home = site.home && URL.canParse(site.home) ? `<a class="home" href="${escapeHtml(site.home)}">${escapeHtml(new URL(site.home).host)}</a>` : '';
+  const brand = logo || home ? `<div class="site-mark">${logo}${home}</div>` : '';
+  return `<header class="site-header">${brand}${withSwitch ? languageSwitch(language) : ''}</header>`;
+}
+
+const footer = (words: PageWords): string => `<footer class="methods"><p>${withBrands(escapeHtml(words.methods))}</p></footer>`;
+
 export interface LoginPage {
   language: PageLanguage;
-  site: string;
+  /** The country the widget preselects; null: its own choice by the language. */
+  country: Country | null;
+  site: SiteLook;
+  /** What the phone shows beside the request (the site's name, where it fits the phone's limits); null: the service's own. */
+  phoneMessage: string | null;
   /** The proxy's prefix: the widget's endpoint and its script-tag files. */
   prefix: string;
   /** The provider's path: its page stylesheet, the site's look, this interaction. */
@@ -79,64 +82,122 @@ export interface LoginPage {
 
 export function loginPage(page: LoginPage): string {
   const words = WORDS[page.language];
-  const site = escapeHtml(page.site);
   const interaction = `${page.mount}/interaction/${encodeURIComponent(page.uid)}`;
-  return `<!doctype html>
-<html lang="${page.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${escapeHtml(words.title(page.site))}</title>
-<link rel="stylesheet" href="${page.mount}/page.css">
-${page.hasLook ? `<link rel="stylesheet" href="${page.mount}/look.css">\n` : ''}<script type="module" src="${page.prefix}/cdn/esign-identify.js"></script>
-</head>
+  const attributes = [
+    `endpoint="${page.prefix}"`,
+    `lang="${page.language}"`,
+    `interaction="${interaction}"`,
+    page.country ? `country="${page.country}"` : '',
+    page.phoneMessage ? `message="${escapeHtml(page.phoneMessage)}"` : '',
+    page.site.name ? `site-name="${escapeHtml(page.site.name)}"` : '',
+  ].filter(Boolean);
+  const look = page.hasLook ? `<link rel="stylesheet" href="${page.mount}/look.css">\n` : '';
+  return `${head(page.language, page.mount, titleOf(words, page.site.name), page.site, `${look}<script type="module" src="${page.prefix}/cdn/esign-identify.js"></script>\n`)}
 <body>
+${header(page.language, page.site, true)}
 <main>
-<h1>${escapeHtml(words.title(page.site))}</h1>
-<esign-identify endpoint="${page.prefix}" lang="${page.language}" interaction="${interaction}"></esign-identify>
+<h1>${withSite(words, (w) => w.title, words.titleNoName, page.site.name)}</h1>
+<esign-identify ${attributes.join(' ')}></esign-identify>
 <form method="post" action="${interaction}/abort" class="back">
-<button type="submit">${escapeHtml(words.back(page.site)).replace(site, `<span class="site">${site}</span>`)}</button>
+<button type="submit">${withSite(words, (w) => w.back, words.backNoName, page.site.name)}</button>
 </form>
 </main>
+${footer(words)}
 </body>
 </html>`;
 }
 
-/** A page that only says something: a heading and a sentence, in the page's language and look. */
-function messagePage(language: PageLanguage, mount: string, heading: string, text: string): string {
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${escapeHtml(heading)}</title>
-<link rel="stylesheet" href="${mount}/page.css">
-</head>
+/** The way back from a page that cannot go on: to the site where it is known, else the browser's previous page. */
+function wayBack(words: PageWords, site: SiteLook): string {
+  if (site.home && URL.canParse(site.home))
+    return `<p class="actions"><a class="action" href="${escapeHtml(site.home)}">${withSite(words, (w) => w.toSite, words.previous, site.name ?? new URL(site.home).host)}</a></p>`;
+  // shown by page.js where there is a page to go back to (no script: the sentence above says what to do)
+  return `<p class="actions"><button type="button" class="action" data-back hidden>${escapeHtml(words.previous)}</button></p>`;
+}
+
+interface MessagePage {
+  language: PageLanguage;
+  mount: string;
+  site: SiteLook;
+  heading: string;
+  text: string;
+  technical?: string;
+  withSwitch: boolean;
+}
+
+function messagePage(page: MessagePage): string {
+  const words = WORDS[page.language];
+  const technical = page.technical
+    ? `<details class="technical"><summary>${escapeHtml(words.technical)}</summary><p><code>${escapeHtml(page.technical)}</code></p></details>\n`
+    : '';
+  return `${head(page.language, page.mount, page.heading, page.site, `<script type="module" src="${page.mount}/page.js"></script>\n`)}
 <body>
+${header(page.language, page.site, page.withSwitch)}
 <main>
-<h1>${escapeHtml(heading)}</h1>
-<p>${escapeHtml(text)}</p>
-</main>
+<h1>${escapeHtml(page.heading)}</h1>
+<p>${escapeHtml(page.text)}</p>
+${wayBack(words, page.site)}
+${technical}</main>
+${footer(words)}
 </body>
 </html>`;
 }
 
-/** A page for an interaction that is gone (expired, or its cookie missing): what to do, in the page's language. */
-export const endedPage = (language: PageLanguage, mount: string): string => messagePage(language, mount, WORDS[language].expired, WORDS[language].expiredHint);
+/** A login that is gone (expired, opened again, its cookie missing): what to do, in the page's language, and the way back. */
+export function endedPage(language: PageLanguage, mount: string, site: SiteLook = NO_SITE): string {
+  const words = WORDS[language];
+  return messagePage({ language, mount, site, heading: words.expired, text: words.expiredHint, withSwitch: true });
+}
 
-/** A request the provider refuses without a redirect (an unregistered redirect URI, an unknown client): said, never sent on. */
-export const refusedPage = (language: PageLanguage, mount: string, reason: string): string => messagePage(language, mount, WORDS[language].failed, reason);
+/** A request refused without a redirect (an unknown client, an unregistered redirect URI): said in the person's words, the library's in the details. */
+export function refusedPage(language: PageLanguage, mount: string, kind: RefusalKind, technical: string, site: SiteLook = NO_SITE): string {
+  const words = WORDS[language];
+  return messagePage({ language, mount, site, heading: words.failed, text: words.refusal[kind], technical, withSwitch: false });
+}
 
-/** The page's own look: calm, centred, light and dark; the element's look is its custom properties. */
-export const PAGE_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
-body { margin: 0; background: light-dark(#f4f5f7, #15171a); color: light-dark(#1b1d21, #e8eaed); }
-main { box-sizing: border-box; max-inline-size: 36rem; margin: 0 auto; padding: 2rem 1rem 3rem; }
-h1 { font-size: 1.375rem; line-height: 1.3; margin: 0 0 1.25rem; overflow-wrap: anywhere; }
+/** The pages' one script: the "previous page" button, where the browser has a page to go back to. */
+export const PAGE_SCRIPT = `for (const button of document.querySelectorAll('button[data-back]')) {
+  if (history.length > 1) button.hidden = false;
+  button.addEventListener('click', () => history.back());
+}
+`;
+
+/**
+ * The pages' own look: calm, centred, light and dark. It takes the widget's custom properties, set
+ * on :root by the site's stylesheet, so that one look file styles the page and the widget alike.
+ */
+export const PAGE_CSS = `:root {
+  color-scheme: light dark;
+  --_page-accent: var(--esign-color-accent, light-dark(#0a58a6, #7ab8ff));
+  --_page-text: var(--esign-color-text, light-dark(#1b1f24, #e8eaed));
+  --_page-muted: var(--esign-color-text-muted, light-dark(#515a64, #aab3bd));
+  --_page-focus: var(--esign-color-focus, light-dark(#0a58a6, #a8d1ff));
+  font-family: var(--esign-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+  line-height: 1.5;
+}
+body { margin: 0; background: var(--esign-page-background, light-dark(#f4f5f7, #101215)); color: var(--_page-text); }
+a, .back button, .action { color: var(--_page-accent); }
+a:focus-visible, button:focus-visible, summary:focus-visible { outline: 3px solid var(--_page-focus); outline-offset: 2px; border-radius: 2px; }
+.site-header { box-sizing: border-box; max-inline-size: 36rem; margin: 0 auto; padding: 1rem 1rem 0; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem 1rem; }
+.site-mark { display: flex; align-items: center; gap: 0.75rem; min-inline-size: 0; }
+.logo { display: block; max-block-size: 2.5rem; max-inline-size: 10rem; inline-size: auto; block-size: auto; object-fit: contain; }
+.home { color: var(--_page-muted); font-size: 0.875rem; overflow-wrap: anywhere; }
+.languages ul { display: flex; flex-wrap: wrap; gap: 0 0.25rem; list-style: none; margin: 0 0 0 auto; padding: 0; font-size: 0.875rem; }
+.languages a { display: inline-block; padding: 0.5rem 0.375rem; min-block-size: 1.5rem; text-decoration: none; }
+.languages a:hover { text-decoration: underline; }
+.languages a[aria-current] { color: var(--_page-text); font-weight: 600; text-decoration: underline; text-underline-offset: 0.3em; }
+main { box-sizing: border-box; max-inline-size: 36rem; margin: 0 auto; padding: 1rem 1rem 2rem; }
+h1 { font-size: 1.375rem; line-height: 1.3; margin: 0.5rem 0 1.25rem; overflow-wrap: anywhere; }
 esign-identify { margin-block-end: 1.5rem; }
 .back { margin: 0; }
-.back button { font: inherit; background: none; border: 0; padding: 0.5rem 0; color: light-dark(#1a56b8, #8ab4f8); text-decoration: underline; cursor: pointer; min-block-size: 2.75rem; text-align: start; }
-.back button:focus-visible { outline: 3px solid light-dark(#1a56b8, #8ab4f8); outline-offset: 2px; }
+.back button, button.action { font: inherit; background: none; border: 0; padding: 0.5rem 0; text-decoration: underline; cursor: pointer; min-block-size: 2.75rem; text-align: start; }
+.actions { margin: 1.5rem 0; }
+a.action { display: inline-block; padding: 0.5rem 0; min-block-size: 1.75rem; }
+.technical { color: var(--_page-muted); font-size: 0.875rem; margin-block-start: 2rem; }
+.technical summary { cursor: pointer; padding: 0.25rem 0; }
+.technical code { overflow-wrap: anywhere; }
 .site { overflow-wrap: anywhere; }
+.brand { white-space: nowrap; }
+.methods { box-sizing: border-box; max-inline-size: 36rem; margin: 0 auto; padding: 0 1rem 2rem; color: var(--_page-muted); font-size: 0.8125rem; }
+.methods p { margin: 0; }
 `;

@@ -8,7 +8,9 @@ import { isOneOf, isRecord } from '../../protocol/checks.js';
 import { COUNTRIES, type Channel } from '../../protocol/types.js';
 import type { OidcSettings } from '../settings.js';
 import { CLAIMS_BY_SCOPE, claimsOf, subjectOf, type VerifiedPerson } from './claims.js';
-import { endedPage, loginPage, PAGE_CSS, pageLanguage, refusedPage } from './page.js';
+import { endedPage, loginPage, NO_SITE, PAGE_CSS, PAGE_SCRIPT, refusedPage, type SiteLook } from './page.js';
+import { pageLocale, type LanguageSources } from './page-language.js';
+import { checkMessage } from '../../internal/validation/message.js';
 import { storeAdapter, storeName } from './store-adapter.js';
 import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blocked } from './client-auth-limit.js';
 
@@ -72,14 +74,15 @@ function send(res: ServerResponse, status: number, type: string, body: string, h
 
 const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, 'application/json', JSON.stringify(body));
 
-/** The page's policy: scripts and styles of this origin only, Trusted Types, no frames; forms post here and to the client. */
-function pageCsp(formTargets: string[]): string {
+/** The page's policy: scripts and styles of this origin only, Trusted Types, no frames; forms post here and to the client; images of this origin and the site's logo's. */
+function pageCsp(formTargets: string[], site: SiteLook = NO_SITE): string {
+  const logo = site.logo && URL.canParse(site.logo) ? new URL(site.logo).origin : null;
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "connect-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${logo ? ` ${logo}` : ''}`,
     `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join('')}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -110,8 +113,19 @@ function asServedPublicly(req: IncomingMessage, scheme: 'https' | 'http', trustP
 
 /** Whether the request carries a cookie of this name. */
 function hasCookie(req: IncomingMessage, name: string): boolean {
-  return (req.headers.cookie ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`));
+  return cookieOf(req, name) !== null;
 }
+
+function cookieOf(req: IncomingMessage, name: string): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return null;
+}
+
+/** The `?lang=` of the page's language switch. */
+const switchedLanguage = (req: IncomingMessage): string | null => new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('lang');
 
 /** The same origin as the request: a POST that changes the login comes from this site's own page. */
 function sameOrigin(req: IncomingMessage, trustProxy: boolean, scheme: 'https' | 'http'): boolean {
@@ -193,6 +207,41 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     );
 
   const accountKey = (sub: string) => `oidc:account:${storeName(sealSecret, 'account', sub)}`;
+
+  /** The site as its registration draws it on the pages: its name, logo and way home (client_uri, else its redirect's origin). */
+  const siteOf = (client: {
+    clientName?: string | undefined;
+    logoUri?: string | undefined;
+    clientUri?: string | undefined;
+    readonly redirectUris?: readonly string[] | undefined;
+  }): SiteLook => {
+    const redirect = client.redirectUris?.find((uri) => URL.canParse(uri));
+    return {
+      name: client.clientName?.trim() || null,
+      logo: client.logoUri ?? null,
+      home: client.clientUri ?? (redirect ? `${new URL(redirect).origin}/` : null),
+    };
+  };
+  const defaultLocales = (client: { metadata: () => Record<string, unknown> }): string | undefined => {
+    const value = client.metadata()['default_ui_locales'];
+    return typeof value === 'string' ? value : undefined;
+  };
+
+  /*
+   * The pages' own cookie: which client this browser's login was for (so that an ended page can
+   * offer the way back to it) and the language the person chose on the page. Neither is secret.
+   */
+  const pageCookieName = scheme === 'https' ? '__Secure-esign-page' : 'esign-page';
+  const pageCookie = (req: IncomingMessage): { client: string | null; language: string | null } => {
+    const raw = cookieOf(req, pageCookieName);
+    const values = new URLSearchParams(raw ? decodeURIComponent(raw) : '');
+    return { client: values.get('c'), language: values.get('l') };
+  };
+  const setPageCookie = (res: ServerResponse, client: string, language: string | null): void => {
+    const value = encodeURIComponent(new URLSearchParams({ c: client, ...(language ? { l: language } : {}) }).toString());
+    res.setHeader('set-cookie', `${pageCookieName}=${value}; Path=${mount}/; Max-Age=86400; HttpOnly; SameSite=Lax${scheme === 'https' ? '; Secure' : ''}`);
+  };
+
   const provider = new Provider(settings.issuer, {
     adapter: storeAdapter({ store, secret: sealSecret, alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed') }),
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the file's registrations as written: the library checks each at start and refuses a bad one by name
@@ -209,6 +258,14 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     // ID tokens signed with the first key's algorithm (RS256 unless the keys say otherwise): every client's default
     clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], id_token_signed_response_alg: signingAlgorithm(keys) },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    // the hosted page's language when neither the request nor the browser names one it speaks
+    extraClientMetadata: {
+      properties: ['default_ui_locales'],
+      validator: (_ctx, key, value) => {
+        if (key === 'default_ui_locales' && value !== undefined && typeof value !== 'string')
+          throw new errors.InvalidClientMetadata('default_ui_locales is a string of language tags, e.g. "lv et"');
+      },
+    },
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
     ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
     interactions: { policy, url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
@@ -221,10 +278,22 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       const person = JSON.parse(text) as VerifiedPerson;
       return { accountId: sub, claims: () => claimsOf(person, sub) };
     },
-    renderError: (ctx, out) => {
+    renderError: async (ctx, out) => {
+      const code = String(out['error']);
+      // a client known but its redirect not registered: the site is known, its registered home the way back
+      const client = code === 'invalid_client' ? undefined : ctx.oidc?.client;
+      const site = client ? siteOf(client) : NO_SITE;
+      const { language } = pageLocale({
+        chosen: pageCookie(ctx.req).language,
+        uiLocales: ctx.oidc?.params?.['ui_locales'],
+        acceptLanguage: ctx.get('accept-language'),
+        clientDefault: client ? defaultLocales(client) : undefined,
+      });
+      const kind = code === 'invalid_client' || code === 'invalid_redirect_uri' ? 'site-not-set-up' : 'request-unusable';
       ctx.type = 'html';
-      ctx.set('content-security-policy', pageCsp([]));
-      ctx.body = refusedPage(pageLanguage(ctx.oidc?.params?.['ui_locales']), mount, `${String(out['error'])}: ${String(out['error_description'] ?? '')}`);
+      ctx.set('content-security-policy', pageCsp([], site));
+      ctx.body = refusedPage(language, mount, kind, `${code}: ${String(out['error_description'] ?? '')}`.slice(0, 300), site);
+      await Promise.resolve();
     },
   });
   // the scheme and host as asServedPublicly leaves them: the library reads them from the headers it was given
@@ -291,26 +360,65 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     }
   }
 
-  async function clientName(clientId: unknown): Promise<string> {
-    const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
-    return client?.clientName ?? String(clientId);
+  const findClient = async (clientId: unknown) => (typeof clientId === 'string' && clientId ? await provider.Client.find(clientId) : undefined);
+
+  /** The ended page: in the language the person chose, else the browser's; the way back to the site this browser's login was for. */
+  async function ended(req: IncomingMessage, res: ServerResponse, status: number): Promise<void> {
+    const kept = pageCookie(req);
+    const client = await findClient(kept.client);
+    const site = client ? siteOf(client) : NO_SITE;
+    const chosen = switchedLanguage(req);
+    const { language } = pageLocale({
+      chosen: chosen ?? kept.language,
+      acceptLanguage: req.headers['accept-language'],
+      clientDefault: client ? defaultLocales(client) : undefined,
+    });
+    if (chosen && client && language === chosen) setPageCookie(res, client.clientId, language);
+    send(res, status, 'text/html; charset=utf-8', endedPage(language, mount, site), { 'content-security-policy': pageCsp([], site) });
   }
+
+  /** What the phone shows beside the request: the site's name where it fits both methods' limits; else the service's own words. */
+  const phoneMessageOf = (name: string | null): string | null => (name && !checkMessage(name).problem ? name : null);
 
   async function page(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     const details = await interactionOf(req, res, uid);
-    const language = pageLanguage(details?.params['ui_locales']);
-    if (!details) return send(res, 410, 'text/html; charset=utf-8', endedPage(language, mount), { 'content-security-policy': pageCsp([]) });
+    if (!details) return ended(req, res, 410);
+    const client = await findClient(details.params['client_id']);
+    const site = client ? siteOf(client) : NO_SITE;
+    const kept = pageCookie(req);
+    const switched = switchedLanguage(req);
+    const sameClient = client !== undefined && kept.client === client.clientId;
+    const sources: LanguageSources = {
+      chosen: switched ?? (sameClient ? kept.language : null),
+      uiLocales: details.params['ui_locales'],
+      acceptLanguage: req.headers['accept-language'],
+      clientDefault: client ? defaultLocales(client) : undefined,
+      loginHint: details.params['login_hint'],
+    };
+    const locale = pageLocale(sources);
+    if (client) setPageCookie(res, client.clientId, switched && locale.language === switched ? locale.language : sameClient ? kept.language : null);
     const redirect = details.params['redirect_uri'];
     const targets = typeof redirect === 'string' && URL.canParse(redirect) ? [new URL(redirect).origin] : [];
     send(
       res,
       200,
       'text/html; charset=utf-8',
-      loginPage({ language, site: await clientName(details.params['client_id']), prefix, mount, uid, hasLook: settings.stylesheet !== null }),
+      loginPage({
+        language: locale.language,
+        country: locale.country,
+        site,
+        phoneMessage: phoneMessageOf(site.name),
+        prefix,
+        mount,
+        uid,
+        hasLook: settings.stylesheet !== null,
+      }),
       {
-        'content-security-policy': pageCsp(targets),
+        'content-security-policy': pageCsp(targets, site),
         // same-origin: the page's own posts carry its Origin (no-referrer makes it "null"); no other site learns the page's address
         'referrer-policy': 'same-origin',
+        // the page in another language is another page at the same address
+        vary: 'accept-language, cookie',
       },
     );
   }
@@ -372,8 +480,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
     if (!sameOrigin(req, options.trustProxy, scheme))
       return json(res, 403, { status: 'error', code: 'cross-site', message: "A login is ended from this site's own pages" });
     const details = await interactionOf(req, res, uid);
-    const language = pageLanguage(details?.params['ui_locales']);
-    if (!details) return send(res, 410, 'text/html; charset=utf-8', endedPage(language, mount), { 'content-security-policy': pageCsp([]) });
+    if (!details) return ended(req, res, 410);
     const location = await provider.interactionResult(
       req,
       res,
@@ -400,6 +507,10 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
         send(res, 200, 'text/css; charset=utf-8', PAGE_CSS, { 'cache-control': 'public, max-age=3600' });
         return true;
       }
+      if (req.method === 'GET' && path === `${mount}/page.js`) {
+        send(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT, { 'cache-control': 'public, max-age=3600' });
+        return true;
+      }
       if (req.method === 'GET' && path === `${mount}/look.css` && settings.stylesheet !== null) {
         send(res, 200, 'text/css; charset=utf-8', settings.stylesheet, { 'cache-control': 'public, max-age=300' });
         return true;
@@ -419,7 +530,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
         log('warn', "OpenID Provider: a login's last step without its cookie (another browser, or a link opened again): answered 400", {
           code: 'oidc-resume-without-cookie',
         });
-        send(res, 400, 'text/html; charset=utf-8', endedPage(pageLanguage(undefined), mount), { 'content-security-policy': pageCsp([]) });
+        ended(req, res, 400).catch(failed);
         return true;
       }
       // the library's own routes, seen as if mounted at the issuer's path (as a framework's router would strip it)
