@@ -124,6 +124,6 @@ export const WORDS: Record<PageLanguage, PageWords> = {
     technical: 'Техническая информация',
     toSite: (site) => `Вернуться: ${site}`,
     previous: 'Вернуться на предыдущую страницу',
-    methods: 'Вход с Smart-ID или Mobile-ID',
+    methods: 'Вход через Smart-ID или Mobile-ID',
   },
 };

@@ -60,7 +60,8 @@ function header(language: PageLanguage, site: SiteLook, withSwitch: boolean): st
   const logo = site.logo ? `<img class="logo" src="${escapeHtml(site.logo)}" alt="${escapeHtml(site.name ?? '')}">` : '';
   const home = site.home && URL.canParse(site.home) ? `<a class="home" href="${escapeHtml(site.home)}">${escapeHtml(new URL(site.home).host)}</a>` : '';
   const brand = logo || home ? `<div class="site-mark">${logo}${home}</div>` : '';
-  return `<header class="site-header">${brand}${withSwitch ? languageSwitch(language) : ''}</header>`;
+  const languages = withSwitch ? languageSwitch(language) : '';
+  return brand || languages ? `<header class="site-header">${brand}${languages}</header>` : '';
 }
 
 const footer = (words: PageWords): string => `<footer class="methods"><p>${withBrands(escapeHtml(words.methods))}</p></footer>`;
@@ -182,7 +183,7 @@ a:focus-visible, button:focus-visible, summary:focus-visible { outline: 3px soli
 .site-mark { display: flex; align-items: center; gap: 0.75rem; min-inline-size: 0; }
 .logo { display: block; max-block-size: 2.5rem; max-inline-size: 10rem; inline-size: auto; block-size: auto; object-fit: contain; }
 .home { color: var(--_page-muted); font-size: 0.875rem; overflow-wrap: anywhere; }
-.languages ul { display: flex; flex-wrap: wrap; gap: 0 0.25rem; list-style: none; margin: 0 0 0 auto; padding: 0; font-size: 0.875rem; }
+.languages ul { display: flex; flex-wrap: wrap; gap: 0 0.25rem; list-style: none; margin: 0 -0.375rem; padding: 0; font-size: 0.875rem; }
 .languages a { display: inline-block; padding: 0.5rem 0.375rem; min-block-size: 1.5rem; text-decoration: none; }
 .languages a:hover { text-decoration: underline; }
 .languages a[aria-current] { color: var(--_page-text); font-weight: 600; text-decoration: underline; text-underline-offset: 0.3em; }
