@@ -107,7 +107,7 @@ final class Person
 
     public static function maskPhone(string $phone): string
     {
-        return preg_match('/^(\+\d{3})(\d)\d*(\d{3})$/D', (string) preg_replace('/[\s-]/', '', $phone), $m) ? "{$m[1]}\u{00a0}{$m[2]}••\u{00a0}••{$m[3]}" : '•••';
+        return preg_match('/^(\+\d{3})(\d)\d*(\d{3})$/D', (string) preg_replace('/[\s-]/', '', $phone), $m) ? "{$m[1]}\u{00a0}{$m[2]}••\u{00a0}••\u{00a0}{$m[3]}" : '•••';
     }
 
     /** A person as events show them: keyed digests with the event secret (the host computes the same), else masked. */
