@@ -1,2 +1,2 @@
 export * from './api.js';
-export { checkMessage, isGsm7, messageLength, MESSAGE_LIMITS, type MessageCheck } from './internal/validation/message.js';
+export { checkMessage, isGsm7, messageLength, MESSAGE_LIMITS, type MessageCheck } from './protocol/message.js';

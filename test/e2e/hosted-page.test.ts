@@ -258,10 +258,14 @@ describe("esign-proxy's hosted login page: the person's language, the site recog
     const code = await page.waitForSelector('esign-identify >>> esign-person-form >>> #code');
     await code!.type('39001010607');
     await page.click('esign-identify >>> [part="submit"]');
-    const cancel = await page.waitForSelector('esign-identify >>> esign-status >>> [part="cancel"]', { timeout: 20_000 });
-    assert.equal(await cancel!.evaluate((button) => button.textContent.trim()), lv['identify.cancel-request']);
-    const detail = await page.waitForSelector('esign-identify >>> esign-status >>> .detail [aria-hidden="true"]');
-    assert.match(await detail!.evaluate((p) => p.textContent), new RegExp(`${NAME}$`));
+    // polled: a change inside a shadow root is no mutation of the document, which waitForSelector watches
+    const status = "document.querySelector('esign-identify')?.shadowRoot?.querySelector('esign-status')?.shadowRoot";
+    await page.waitForFunction(`${status}?.querySelector('[part="cancel"]')`, { timeout: 20_000, polling: 100 });
+    const waiting = await page.evaluate(
+      `[${status}.querySelector('[part="cancel"]').textContent.trim(), ${status}.querySelector('.detail [aria-hidden="true"]').textContent]`,
+    );
+    assert.equal((waiting as string[])[0], lv['identify.cancel-request']);
+    assert.match((waiting as string[])[1] ?? '', new RegExp(`${NAME}$`));
     assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(failures, []);
     await page.browserContext().close();
@@ -315,6 +319,8 @@ describe("esign-proxy's hosted login page: the person's language, the site recog
     ]);
     assert.deepEqual(wayBack, [`Atgriezties: ${NAME}`, `${siteOrigin}/`]);
     assert.equal(await badRedirect.page.$eval('main > p', (p) => p.textContent), WORDS.lv.refusal['site-not-set-up']);
+    // the site's look on the error page too
+    assert.equal(await badRedirect.page.$eval('h1', (h) => getComputedStyle(h).fontFamily), 'Georgia, serif');
     await badRedirect.page.browserContext().close();
 
     // a login that has ended, after its page was open: in the language chosen on it, the way back to its site

@@ -1,6 +1,6 @@
 import { EsignError } from '../../client/errors.js';
 import type { MessageFormat } from '../../protocol/types.js';
-import { checkMessage } from '../validation/message.js';
+import { checkMessage } from '../../protocol/message.js';
 
 /**
  * A host's Mobile-ID phone message and its format, checked before anything is sent (loaded only

@@ -116,10 +116,15 @@ function wayBack(words: PageWords, site: SiteLook): string {
   return `<p class="actions"><button type="button" class="action" data-back hidden>${escapeHtml(words.previous)}</button></p>`;
 }
 
-interface MessagePage {
-  language: PageLanguage;
+/** Where a message page is served and what it draws: the provider's path, the site, whether the site's look file is linked. */
+export interface PageSetting {
   mount: string;
   site: SiteLook;
+  hasLook: boolean;
+}
+
+interface MessagePage extends PageSetting {
+  language: PageLanguage;
   heading: string;
   text: string;
   technical?: string;
@@ -131,7 +136,8 @@ function messagePage(page: MessagePage): string {
   const technical = page.technical
     ? `<details class="technical"><summary>${escapeHtml(words.technical)}</summary><p><code>${escapeHtml(page.technical)}</code></p></details>\n`
     : '';
-  return `${head(page.language, page.mount, page.heading, page.site, `<script type="module" src="${page.mount}/page.js"></script>\n`)}
+  const look = page.hasLook ? `<link rel="stylesheet" href="${page.mount}/look.css">\n` : '';
+  return `${head(page.language, page.mount, page.heading, page.site, `${look}<script type="module" src="${page.mount}/page.js"></script>\n`)}
 <body>
 ${header(page.language, page.site, page.withSwitch)}
 <main>
@@ -145,15 +151,15 @@ ${footer(words)}
 }
 
 /** A login that is gone (expired, opened again, its cookie missing): what to do, in the page's language, and the way back. */
-export function endedPage(language: PageLanguage, mount: string, site: SiteLook = NO_SITE): string {
+export function endedPage(language: PageLanguage, setting: PageSetting): string {
   const words = WORDS[language];
-  return messagePage({ language, mount, site, heading: words.expired, text: words.expiredHint, withSwitch: true });
+  return messagePage({ ...setting, language, heading: words.expired, text: words.expiredHint, withSwitch: true });
 }
 
 /** A request refused without a redirect (an unknown client, an unregistered redirect URI): said in the person's words, the library's in the details. */
-export function refusedPage(language: PageLanguage, mount: string, kind: RefusalKind, technical: string, site: SiteLook = NO_SITE): string {
+export function refusedPage(language: PageLanguage, setting: PageSetting, kind: RefusalKind, technical: string): string {
   const words = WORDS[language];
-  return messagePage({ language, mount, site, heading: words.failed, text: words.refusal[kind], technical, withSwitch: false });
+  return messagePage({ ...setting, language, heading: words.failed, text: words.refusal[kind], technical, withSwitch: false });
 }
 
 /** The pages' one script: the "previous page" button, where the browser has a page to go back to. */

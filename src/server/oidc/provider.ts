@@ -10,7 +10,7 @@ import type { OidcSettings } from '../settings.js';
 import { CLAIMS_BY_SCOPE, claimsOf, subjectOf, type VerifiedPerson } from './claims.js';
 import { endedPage, loginPage, NO_SITE, PAGE_CSS, PAGE_SCRIPT, refusedPage, type SiteLook } from './page.js';
 import { pageLocale, type LanguageSources } from './page-language.js';
-import { checkMessage } from '../../internal/validation/message.js';
+import { checkMessage } from '../../protocol/message.js';
 import { storeAdapter, storeName } from './store-adapter.js';
 import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blocked } from './client-auth-limit.js';
 
@@ -292,7 +292,12 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       const kind = code === 'invalid_client' || code === 'invalid_redirect_uri' ? 'site-not-set-up' : 'request-unusable';
       ctx.type = 'html';
       ctx.set('content-security-policy', pageCsp([], site));
-      ctx.body = refusedPage(language, mount, kind, `${code}: ${String(out['error_description'] ?? '')}`.slice(0, 300), site);
+      ctx.body = refusedPage(
+        language,
+        { mount, site, hasLook: settings.stylesheet !== null },
+        kind,
+        `${code}: ${String(out['error_description'] ?? '')}`.slice(0, 300),
+      );
       await Promise.resolve();
     },
   });
@@ -374,7 +379,9 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       clientDefault: client ? defaultLocales(client) : undefined,
     });
     if (chosen && client && language === chosen) setPageCookie(res, client.clientId, language);
-    send(res, status, 'text/html; charset=utf-8', endedPage(language, mount, site), { 'content-security-policy': pageCsp([], site) });
+    send(res, status, 'text/html; charset=utf-8', endedPage(language, { mount, site, hasLook: settings.stylesheet !== null }), {
+      'content-security-policy': pageCsp([], site),
+    });
   }
 
   /** What the phone shows beside the request: the site's name where it fits both methods' limits; else the service's own words. */

@@ -1,4 +1,4 @@
-import type { MessageFormat } from '../../protocol/types.js';
+import type { MessageFormat } from './types.js';
 
 const GSM7_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** Characters of the GSM-7 extension table: each takes two septets. */
