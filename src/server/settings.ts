@@ -64,6 +64,8 @@ export interface OidcSettings {
   subjectSecretFrom: 'setting' | 'visitor secret' | 'access token';
   /** A stylesheet of the site's look for the hosted login page (custom properties and parts), as text. */
   stylesheet: string | null;
+  /** How long an authorization code can be redeemed, in seconds (60 unless set). */
+  codeLifetimeS: number;
 }
 
 interface Setting {
@@ -189,6 +191,11 @@ export const SETTINGS: readonly Setting[] = [
     env: 'ESIGN_OIDC_SUBJECT_SECRET',
     flag: '--oidc-subject-secret',
     what: "the key of sub, a digest of the person's country and code: keep it for as long as your users are kept. Default: ESIGN_VISITOR_SECRET, else the access token (a new token would give every person a new sub).",
+  },
+  {
+    env: 'ESIGN_OIDC_CODE_LIFETIME',
+    flag: '--oidc-code-lifetime',
+    what: 'how many seconds an authorization code can be redeemed, once: 1 to 600. Default 60 (a relying party redeems it at once; longer only widens the window of a stolen code).',
   },
   {
     env: 'ESIGN_OIDC_STYLESHEET',
@@ -486,10 +493,14 @@ function readOidc(get: (name: string) => string | undefined, prefix: string, vis
       throw new SettingError(`${named(byEnv('ESIGN_OIDC_STYLESHEET'))}: cannot read ${JSON.stringify(stylesheetPath)}`);
     }
   }
+  const lifetimeText = get('ESIGN_OIDC_CODE_LIFETIME');
+  const codeLifetimeS = lifetimeText ? Number(lifetimeText) : 60;
+  if (!Number.isInteger(codeLifetimeS) || codeLifetimeS < 1 || codeLifetimeS > 600)
+    throw new SettingError(`${named(byEnv('ESIGN_OIDC_CODE_LIFETIME'))} is a whole number of seconds from 1 to 600, not ${JSON.stringify(lifetimeText)}`);
   const own = get('ESIGN_OIDC_SUBJECT_SECRET');
   if (own !== undefined && own !== '' && own.length < 16) throw new SettingError(`${named(byEnv('ESIGN_OIDC_SUBJECT_SECRET'))} must be 16 characters or more`);
   const subjectSecretFrom = own ? 'setting' : visitorSecret ? 'visitor secret' : 'access token';
-  return { issuer, clients, keys, subjectSecret: own || visitorSecret || accessToken, subjectSecretFrom, stylesheet };
+  return { issuer, clients, keys, subjectSecret: own || visitorSecret || accessToken, subjectSecretFrom, stylesheet, codeLifetimeS };
 }
 
 export function helpText(): string {

@@ -5,6 +5,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort, startedByThisFile } from './processes.js';
 import { until } from './wait.js';
+import { staleBuild } from './fresh-build.js';
+import { fileURLToPath } from 'node:url';
 
 /*
  * `esign-proxy` as a host runs it, for the test files that try it: the built bin with its settings
@@ -69,6 +71,8 @@ function writeBody(res: ServerResponse, bytes: number): Promise<number> {
 }
 
 export function esignProxyHarness() {
+  const stale = staleBuild(fileURLToPath(new URL('../..', import.meta.url)));
+  if (stale) throw new Error(stale);
   const { children, servers } = startedByThisFile();
 
   async function esignProxy(

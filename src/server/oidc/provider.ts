@@ -267,7 +267,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       },
     },
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
-    ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
+    ttl: { AuthorizationCode: settings.codeLifetimeS, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
     interactions: { policy, url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     findAccount: async (_ctx, sub) => {
