@@ -1,0 +1,99 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSettings, SettingError, type ServerSettings } from '../../src/server/settings.js';
+import { scratchDir } from './processes.js';
+
+// esign-proxy's settings read in-process, rule by rule: each refusal names its setting and says what
+// it takes; each default is what --help says.
+
+const BASE = { ESIGN_BASE_URL: 'http://127.0.0.1:9', ESIGN_ACCESS_TOKEN: 'an-access-token' };
+
+const read = (env: Record<string, string>, args: string[] = []): ServerSettings => readSettings(args, { ...BASE, ...env });
+
+function refusal(env: Record<string, string>, args: string[] = []): string {
+  try {
+    read(env, args);
+  } catch (error) {
+    assert.ok(error instanceof SettingError, String(error));
+    return error.message;
+  }
+  assert.fail(`started with ${JSON.stringify(env)}`);
+}
+
+const dir = scratchDir('settings');
+function clientsFile(clients: unknown): Record<string, string> {
+  const path = join(dir, `clients-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, JSON.stringify(clients));
+  return { ESIGN_OIDC_ISSUER: 'http://127.0.0.1:8787/esign/oidc', ESIGN_OIDC_CLIENTS: path };
+}
+const client = (over: Record<string, unknown> = {}) => ({
+  client_id: 'bank',
+  client_secret: 'bank-secret-0123456789abcdef-0123',
+  redirect_uris: ['http://127.0.0.1:9/callback'],
+  ...over,
+});
+
+describe('esign-proxy settings: the service', () => {
+  it('require the service address and an access token of 8 characters or more', () => {
+    assert.match(refusal({ ESIGN_BASE_URL: '' }), /^ESIGN_BASE_URL \(--base-url\) is required/);
+    assert.match(refusal({ ESIGN_BASE_URL: 'ftp://x' }), /must be an http\(s\) address/);
+    assert.match(refusal({ ESIGN_ACCESS_TOKEN: 'short' }), /ESIGN_ACCESS_TOKEN .* 8 characters or more/);
+  });
+
+  it('take a flag as the setting, and refuse a flag that is none', () => {
+    assert.equal(read({}, ['--prefix=/sign']).prefix, '/sign');
+    assert.match(refusal({}, ['--no-such-thing=1']), /^--no-such-thing is no setting of esign-proxy/);
+  });
+
+  it('default to port 8787 and prefix /esign; refuse a port that is none', () => {
+    const settings = read({});
+    assert.deepEqual([settings.port, settings.prefix], [8787, '/esign']);
+    assert.match(refusal({ PORT: '70000' }), /PORT .* must be a port number/);
+  });
+});
+
+describe('esign-proxy settings: the start limits', () => {
+  it('read visitor,person,window[,address]', () => {
+    assert.deepEqual(read({ ESIGN_RATE_LIMIT: '12,6,600' }).rateLimit, { visitor: 12, person: 6, windowMs: 600_000, address: undefined });
+    assert.deepEqual(read({ ESIGN_RATE_LIMIT: '12,6,600,60' }).rateLimit, { visitor: 12, person: 6, windowMs: 600_000, address: 60 });
+  });
+
+  it('refuse what is not whole numbers of 1 or more, too few or too many', () => {
+    for (const text of ['a,b', '12,6', '12,6,600,60,1', '0,6,600', '1.5,6,600'])
+      assert.match(refusal({ ESIGN_RATE_LIMIT: text }), /ESIGN_RATE_LIMIT .* takes "visitor,person,window\[,address\]"/, text);
+  });
+});
+
+describe('esign-proxy settings: the OpenID Provider', () => {
+  it('refuse a client secret under 32 characters, and a public client with a secret', () => {
+    assert.match(refusal(clientsFile([client({ client_secret: 'x' })])), /needs a client_secret of 32 characters or more/);
+    assert.match(refusal(clientsFile([client({ token_endpoint_auth_method: 'none' })])), /is public .* and has a client_secret/);
+  });
+
+  it('refuse a logo_uri that is not a web URL, or plain http on another machine; take https, and http on this one', () => {
+    assert.match(refusal(clientsFile([client({ logo_uri: 'javascript:alert(1)' })])), /logo_uri that is not an https:\/\/ URL/);
+    assert.match(refusal(clientsFile([client({ logo_uri: 'http://bank.example/logo.png' })])), /logo_uri of plain http:\/\//);
+    assert.equal(read(clientsFile([client({ logo_uri: 'https://bank.example/logo.svg' })])).oidc?.clients[0]?.['logo_uri'], 'https://bank.example/logo.svg');
+    assert.ok(read(clientsFile([client({ logo_uri: 'http://127.0.0.1:9/logo.svg' })])).oidc);
+  });
+
+  it('refuse a default_ui_locales that is not language tags separated by spaces', () => {
+    assert.match(refusal(clientsFile([client({ default_ui_locales: 'lv,en' })])), /default_ui_locales that is not language tags/);
+    assert.match(refusal(clientsFile([client({ default_ui_locales: 7 })])), /default_ui_locales/);
+    assert.ok(read(clientsFile([client({ default_ui_locales: 'lv-LV en' })])).oidc);
+  });
+
+  it("a code's lifetime: 60 s unless set, 1 to 600 whole seconds", () => {
+    assert.equal(read(clientsFile([client()])).oidc?.codeLifetimeS, 60);
+    assert.equal(read({ ...clientsFile([client()]), ESIGN_OIDC_CODE_LIFETIME: '5' }).oidc?.codeLifetimeS, 5);
+    for (const text of ['0', '601', '2.5', 'soon'])
+      assert.match(refusal({ ...clientsFile([client()]), ESIGN_OIDC_CODE_LIFETIME: text }), /ESIGN_OIDC_CODE_LIFETIME .* from 1 to 600/, text);
+  });
+
+  it('refuse an issuer of plain http on another machine, or outside the prefix', () => {
+    assert.match(refusal({ ...clientsFile([client()]), ESIGN_OIDC_ISSUER: 'http://site.example/esign/oidc' }), /must be https:\/\//);
+    assert.match(refusal({ ...clientsFile([client()]), ESIGN_OIDC_ISSUER: 'http://127.0.0.1:8787/oidc' }), /must be under the prefix/);
+  });
+});
