@@ -39,21 +39,21 @@ export const REGISTRY: readonly ElementEntry[] = [
     onDemand: [...SESSION, 'control-code', 'status', 'continue-login'],
     formWords: true,
     insideAllInOne: true,
-    ceiling: { bytes: 19250, why: 'the login alone: its form, its session, the OpenID Connect continuation loaded on demand' },
+    ceiling: { bytes: 19600, why: 'the login alone: its form, its session, the OpenID Connect continuation loaded on demand' },
   },
   {
     name: 'sign',
     className: 'EsignSign',
     onDemand: [...SESSION, 'viewer'],
     formWords: true,
-    ceiling: { bytes: 27400, why: 'the signing card: the form, the document and its way up, the signed file and its summary' },
+    ceiling: { bytes: 27750, why: 'the signing card: the form, the document and its way up, the signed file and its summary' },
   },
   {
     name: 'hash-sign',
     className: 'EsignHashSign',
     onDemand: [...SESSION, 'control-code', 'status'],
     formWords: true,
-    ceiling: { bytes: 20200, why: 'a hash signing: the form, the session, the subject confirmed beside the code' },
+    ceiling: { bytes: 20550, why: 'a hash signing: the form, the session, the subject confirmed beside the code' },
   },
   {
     name: 'document-upload',
@@ -93,7 +93,7 @@ export const REGISTRY: readonly ElementEntry[] = [
     className: 'EsignPersonForm',
     formWords: true,
     insideAllInOne: true,
-    ceiling: { bytes: 13200, why: "the person's details with the words of its form in the five languages inside" },
+    ceiling: { bytes: 13450, why: "the person's details with the words of its form in the five languages inside" },
   },
   {
     name: 'control-code',
@@ -109,7 +109,7 @@ export const REGISTRY: readonly ElementEntry[] = [
 
 /** The ceilings of the files that are not one element's (min+gzip, with what each imports statically), and why. */
 export const BUNDLE_CEILINGS: Readonly<Record<string, { readonly bytes: number; readonly why: string }>> = {
-  'esign-elements.js': { bytes: 20750, why: 'the login inside, every other element loaded when it appears (docs/decisions/0008)' },
+  'esign-elements.js': { bytes: 21100, why: 'the login inside, every other element loaded when it appears (docs/decisions/0008)' },
   'esign-client.js': { bytes: 5200, why: "the client's script-tag file, whole in itself: what esign-elements/client exports and the file helpers" },
   client: { bytes: 4800, why: 'esign-elements/client alone: the operations, errors, polling and the proxy caller' },
 };

@@ -21,7 +21,7 @@ import type { EsignValidationReport } from '../elements/validation-report/valida
 export type { ElementAttributes, ElementProperties, ElementSpec, WithAttributeForm } from './element-spec.js';
 
 export interface EsignElementSpecs {
-  'esign-identify': ElementSpec<EsignIdentify, { 'phone-language': 'phoneLanguage'; 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'no-resume': 'noResume'; 'no-remember': 'noRemember'; 'request-timeout': 'requestTimeout' }, 'esign-started' | 'esign-authenticated' | 'esign-cancelled' | 'esign-error'>;
+  'esign-identify': ElementSpec<EsignIdentify, { 'phone-language': 'phoneLanguage'; 'site-name': 'siteName'; 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'no-resume': 'noResume'; 'no-remember': 'noRemember'; 'request-timeout': 'requestTimeout' }, 'esign-started' | 'esign-authenticated' | 'esign-cancelled' | 'esign-error'>;
   'esign-sign': ElementSpec<EsignSign, { 'signature-position': 'signaturePosition'; 'signature-page': 'signaturePage'; 'certificate-level': 'certificateLevel'; 'max-size': 'maxSize'; 'no-preview': 'noPreview'; 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'no-resume': 'noResume'; 'no-remember': 'noRemember'; 'request-timeout': 'requestTimeout' }, 'esign-started' | 'esign-signed' | 'esign-cancelled' | 'esign-error'>;
   'esign-hash-sign': ElementSpec<EsignHashSign, { 'hash-algorithm': 'hashAlgorithm'; 'message-format': 'messageFormat'; 'poll-interval': 'pollInterval'; 'time-limit': 'timeLimit'; 'hide-success': 'hideSuccess'; 'no-resume': 'noResume'; 'no-remember': 'noRemember'; 'request-timeout': 'requestTimeout' }, 'esign-started' | 'esign-hash-signed' | 'esign-cancelled' | 'esign-error'>;
   'esign-document-upload': ElementSpec<EsignDocumentUpload, { 'callback-url': 'callbackUrl'; 'max-size': 'maxSize'; 'document-id': 'documentId' }, 'esign-document-uploaded' | 'esign-error'>;
@@ -32,5 +32,5 @@ export interface EsignElementSpecs {
   'esign-document-preview': ElementSpec<EsignDocumentPreview, { 'worker-src': 'workerSrc' }, 'esign-preview-loaded' | 'esign-error'>;
   'esign-person-form': ElementSpec<EsignPersonForm, {}, 'esign-person-submit'>;
   'esign-control-code': ElementSpec<EsignControlCode, {}, never>;
-  'esign-status': ElementSpec<EsignStatus, { 'spoken-detail': 'spokenDetail' }, 'esign-cancel-request'>;
+  'esign-status': ElementSpec<EsignStatus, { 'spoken-detail': 'spokenDetail'; 'cancel-label': 'cancelLabel' }, 'esign-cancel-request'>;
 }
