@@ -221,8 +221,27 @@ describe('demo page, end to end in Chromium', () => {
     await page.keyboard.type('+372 0000 0766');
     await page.keyboard.press('Tab');
     await page.keyboard.type('60001019906');
+    // what was typed is in the fields before the form is sent (a loaded machine draws late)
+    await page.waitForFunction(
+      () => {
+        const form = document.querySelector('#sign')?.shadowRoot?.querySelector('esign-person-form')?.shadowRoot;
+        return (
+          form?.querySelector<HTMLInputElement>('#phone')?.value.replace(/\s/g, '') === '+37200000766' &&
+          form.querySelector<HTMLInputElement>('#code')?.value === '60001019906'
+        );
+      },
+      { timeout: WAIT_MS },
+    );
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: WAIT_MS });
+    await page
+      .waitForFunction(() => document.querySelector('#log')?.textContent?.includes('esign-signed'), { timeout: WAIT_MS })
+      .catch(async (error: unknown) => {
+        // what the person saw, for the one who reads the failure
+        const seen = await page.evaluate(
+          `(function walk(node) { let text = ''; for (const child of node.childNodes) { if (child.nodeType === 3) text += child.textContent; else if (child.nodeType === 1) { text += ' ' + walk(child); if (child.shadowRoot) text += walk(child.shadowRoot); } } return text; })(document.querySelector('#sign')).replace(/\\s+/g, ' ')`,
+        );
+        throw new Error(`no esign-signed: the log says ${(await logText(page)).slice(-600)}; the card says ${String(seen).slice(0, 600)}`, { cause: error });
+      });
     await (await inside(page, '#sign', '[part="download"]', true)).click();
     const zip = await downloaded('contract (signed).asice');
     assert.equal(zip.subarray(30, 38).toString(), 'mimetype');
