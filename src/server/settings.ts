@@ -411,6 +411,9 @@ function checkClients(clients: Record<string, unknown>[]): void {
   for (const [i, client] of clients.entries()) {
     const id = client['client_id'];
     if (typeof id !== 'string' || !id) throw new SettingError(`${setting}: registration ${i + 1} has no client_id`);
+    const uris = client['redirect_uris'];
+    if (!Array.isArray(uris) || !uris.length || !uris.every((uri) => typeof uri === 'string'))
+      throw new SettingError(`${setting}: client ${JSON.stringify(id)} needs redirect_uris, a list of the exact URLs the browser may be sent back to`);
     const logo = client['logo_uri'];
     if (logo !== undefined && (typeof logo !== 'string' || !URL.canParse(logo) || !/^https?:$/.test(new URL(logo).protocol)))
       throw new SettingError(`${setting}: client ${JSON.stringify(id)} has a logo_uri that is not an https:// URL`);

@@ -72,6 +72,12 @@ describe('esign-proxy settings: the OpenID Provider', () => {
     assert.match(refusal(clientsFile([client({ token_endpoint_auth_method: 'none' })])), /is public .* and has a client_secret/);
   });
 
+  it('refuse a client without redirect_uris, or with one that is not a list of strings', () => {
+    assert.match(refusal(clientsFile([client({ redirect_uris: undefined })])), /needs redirect_uris/);
+    assert.match(refusal(clientsFile([client({ redirect_uris: 'http://127.0.0.1:9/callback' })])), /needs redirect_uris/);
+    assert.match(refusal(clientsFile([client({ redirect_uris: [] })])), /needs redirect_uris/);
+  });
+
   it('refuse a logo_uri that is not a web URL, or plain http on another machine; take https, and http on this one', () => {
     assert.match(refusal(clientsFile([client({ logo_uri: 'javascript:alert(1)' })])), /logo_uri that is not an https:\/\/ URL/);
     assert.match(refusal(clientsFile([client({ logo_uri: 'http://bank.example/logo.png' })])), /logo_uri of plain http:\/\//);

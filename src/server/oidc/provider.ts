@@ -1,6 +1,5 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ClientMetadata, JWKS } from 'oidc-provider';
 import type { LoginResult } from '../../proxy/options.js';
 import { seal, unseal } from '../../proxy/sealed.js';
 import type { ProxyStore } from '../../proxy/store.js';
@@ -12,6 +11,7 @@ import { endedPage, loginPage, NO_SITE, PAGE_CSS, PAGE_SCRIPT, refusedPage, type
 import { pageLocale, type LanguageSources } from './page-language.js';
 import { checkMessage } from '../../protocol/message.js';
 import { storeAdapter, storeName } from './store-adapter.js';
+import { isClientMetadata, jwksOf } from './library-input.js';
 import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blocked } from './client-auth-limit.js';
 
 /*
@@ -244,10 +244,8 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
 
   const provider = new Provider(settings.issuer, {
     adapter: storeAdapter({ store, secret: sealSecret, alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed') }),
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the file's registrations as written: the library checks each at start and refuses a bad one by name
-    clients: settings.clients as unknown as ClientMetadata[],
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a private JWKS as the settings checked it (each key with its private part); the library checks the rest
-    jwks: keys as unknown as JWKS,
+    clients: settings.clients.filter(isClientMetadata),
+    jwks: jwksOf(keys),
     cookies: { keys: [createHmac('sha256', sealSecret).update('esign-oidc cookies').digest('base64url')], ...(cookieNames ? { names: cookieNames } : {}) },
     // auth_time and amr in every ID token (the login's), beside the claims of the scopes granted
     claims: { sid: null, iss: null, ...Object.fromEntries(Object.entries(CLAIMS_BY_SCOPE).map(([scope, claims]) => [scope, [...claims]])) },
