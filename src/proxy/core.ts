@@ -101,7 +101,7 @@ function answerFor(error: unknown, x: Exchange, setup: ProxySetup): ProxyAnswer 
     return withCookie(error.answer, x);
   }
   if (error instanceof StoreUnavailable) {
-    setup.log(`[esign-proxy] ${error.message} [request ${x.requestId}]`);
+    setup.log('error', `[esign-proxy] ${error.message} [request ${x.requestId}]`, x.requestId);
     return withCookie(proxyError('store-unavailable', { retry_after: STORE_RETRY_AFTER }, { 'retry-after': String(STORE_RETRY_AFTER) }), x);
   }
   if (error instanceof UpstreamFailure) return withCookie(proxyError(error.kind), x);
@@ -163,9 +163,11 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     if (!onEvent) return;
     setTimeout(() => {
       try {
-        Promise.resolve(onEvent(event)).catch((error: unknown) => setup.log(`[esign-proxy] onEvent() failed: ${describe(error)} [request ${event.requestId}]`));
+        Promise.resolve(onEvent(event)).catch((error: unknown) =>
+          setup.log('error', `[esign-proxy] onEvent() failed: ${describe(error)} [request ${event.requestId}]`, event.requestId),
+        );
       } catch (error) {
-        setup.log(`[esign-proxy] onEvent() failed: ${describe(error)} [request ${event.requestId}]`);
+        setup.log('error', `[esign-proxy] onEvent() failed: ${describe(error)} [request ${event.requestId}]`, event.requestId);
       }
     }, 0);
   }

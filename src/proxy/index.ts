@@ -22,6 +22,7 @@ export {
   DEFAULT_STORE_TIMEOUT,
   DEFAULT_UPSTREAM_TIMEOUT,
   type OperationChoice,
+  type ProxyLogLine,
   type ProxyOptions,
   type ProxyRequestInfo,
   type ProxyResult,

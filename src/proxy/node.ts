@@ -133,7 +133,7 @@ export function createProxyHandler<Raw extends IncomingMessage = IncomingMessage
   // the hooks get back the request this handler was given (Express's Request is an IncomingMessage)
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the overloads above type the options; this is their one implementation
   const core = createProxyCore(options as ProxyOptions);
-  const log = options.log ?? ((message: string) => console.error(message));
+  const log = (message: string) => (options.log ?? ((text: string) => console.error(text)))(message, { level: 'warn' });
   let saidAtRoot = false;
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     const request = req as MaybeParsed;

@@ -126,6 +126,12 @@ export type OperationChoice = 'sessions' | 'all' | readonly OperationId[];
  * The proxy's options. `Raw` is the framework's request object its hooks see as `request.raw`
  * (`createProxyHandler<express.Request>(...)`): the handler passes the request it was given.
  */
+/** What the proxy knows of one of its log lines: how grave it is (a failure, or a mistake of the setup to fix), and its request. */
+export interface ProxyLogLine {
+  level: 'warn' | 'error';
+  requestId?: string;
+}
+
 export interface ProxyOptions<Raw = unknown> {
   /** The service's base URL, e.g. `https://service.example`. Required. */
   baseUrl: string;
@@ -252,8 +258,12 @@ export interface ProxyOptions<Raw = unknown> {
   secureCookie?: boolean;
   /** The clock of the default store and the limits. Default `Date.now`. */
   now?: () => number;
-  /** Where failures of host hooks are logged (never with tokens or bodies). Default console.error. */
-  log?: (message: string) => void;
+  /**
+   * Where the proxy's own lines go (a host hook that failed, the store away, a setup mistake; never
+   * a token or a body): the sentence, and its level and request id as the proxy knows them.
+   * Default console.error.
+   */
+  log?: (message: string, line: ProxyLogLine) => void;
   /**
    * What the proxy did, one event per request that was refused, failed, hit a failing host hook,
    * started a session or ended one (see `ProxyEvent`): for alerts, dashboards and an audit trail.

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createProxyHandler } from '../proxy/node.js';
-import type { ProxyResult } from '../proxy/options.js';
+import type { ProxyLogLine, ProxyResult } from '../proxy/options.js';
 import { MemoryStore } from '../proxy/store.js';
 import { visitorFromCookie } from '../proxy/visitor.js';
 import { createOidcProvider, type OidcProvider } from './oidc/provider.js';
@@ -41,13 +41,12 @@ export function operatorLine(level: Level, msg: string, fields: Record<string, s
   return JSON.stringify({ level, time: new Date().toISOString(), msg, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) });
 }
 
-/** A line of the proxy library (`[esign-proxy] ... [request <id>]`) as an operator's line: its request id and the cause's code taken out. */
-function libraryLine(message: string): string {
-  const requestId = /\[request ([^\]]+)\]$/.exec(message)?.[1];
+/** A line of the proxy library as an operator's line: at the level and with the request the proxy gave it, the cause's code and address taken out. */
+function libraryLine(message: string, line: ProxyLogLine): string {
   const code = /\b(E[A-Z0-9_]{3,}|HTTP \d{3})\b/.exec(message)?.[1];
   const url = /\b(https?:\/\/[^\s)]+)/.exec(message)?.[1];
   const msg = message.replace(/^\[esign-proxy\] /, '').replace(/ \[request [^\]]+\]$/, '');
-  return operatorLine(/ failed|refused|could not/.test(msg) ? 'error' : 'warn', msg, { code, url, requestId });
+  return operatorLine(line.level, msg, { code, url, requestId: line.requestId });
 }
 
 /** A Redis address as a line may show it: its password taken out. */
@@ -275,7 +274,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     exposeScreening: settings.exposeScreening,
     ...(settings.trustProxy ? { clientAddress: forwardedFor } : {}),
     onEvent: (event) => io.event(JSON.stringify(event)),
-    log: (line) => io.log(libraryLine(line)),
+    log: (message, line) => io.log(libraryLine(message, line)),
     resultTimeoutMs: settings.resultTimeoutMs,
     ...(limits
       ? {

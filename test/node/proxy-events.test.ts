@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
-import { createProxyHandler, MemoryStore, type ProxyEvent, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
+import { createProxyHandler, MemoryStore, type ProxyEvent, type ProxyLogLine, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
 import { ACCESS_TOKEN, CookieJar, b64, eventsDelivered, send, serverPool, startStack, until, type Stack } from './harness.js';
 
@@ -254,11 +254,15 @@ describe('proxy events', () => {
 
   it('an onEvent that throws or never finishes changes nothing of the answer and does not hold it', async () => {
     const logged: string[] = [];
+    const lines: ProxyLogLine[] = [];
     const throwing = await proxy({
       onEvent: () => {
         throw new Error('sink down');
       },
-      log: (line) => logged.push(line),
+      log: (line, said) => {
+        logged.push(line);
+        lines.push(said);
+      },
     });
     // a hook whose work ends only when the test says so: the answer must come while it is still at it
     let release: () => void = () => undefined;
@@ -290,6 +294,11 @@ describe('proxy events', () => {
       logged.some((line) => line.includes('onEvent() failed: ') && line.includes('sink down')),
       logged.join('\n'),
     );
+    // its level and request as the proxy gave them, not read from the words
+    const failed = logged.findIndex((line) => line.includes('onEvent() failed: '));
+    assert.equal(lines[failed]?.level, 'error');
+    assert.match(lines[failed]?.requestId ?? '', /^[A-Za-z0-9_-]{8,}$/);
+    assert.ok(logged[failed]!.endsWith(`[request ${lines[failed]!.requestId}]`));
   });
 });
 

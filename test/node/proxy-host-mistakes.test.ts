@@ -13,8 +13,19 @@ const serve = serverPool();
 describe("proxy: mounted at the site's root without prefix", () => {
   it("leaves the site's own pages to its routes, forwards the service's operations, and says once how to scope it", async () => {
     const logs: string[] = [];
+    const levels: string[] = [];
     const app = express();
-    app.use(createProxyHandler({ baseUrl: stack().sandboxUrl, accessToken: ACCESS_TOKEN, rateLimit: false, log: (line) => logs.push(line) }));
+    app.use(
+      createProxyHandler({
+        baseUrl: stack().sandboxUrl,
+        accessToken: ACCESS_TOKEN,
+        rateLimit: false,
+        log: (line, { level }) => {
+          logs.push(line);
+          levels.push(level);
+        },
+      }),
+    );
     app.get('/login', (_req, res) => void res.type('html').send("<h1>the host's login page</h1>"));
     app.post('/account/save', (_req, res) => void res.json({ saved: true }));
     const url = await serve(app);
@@ -29,6 +40,7 @@ describe("proxy: mounted at the site's root without prefix", () => {
     assert.equal(start.json.status, 'ok');
     assert.equal(logs.length, 1, logs.join('\n'));
     assert.match(logs[0]!, /mounted at the site's root without `prefix`.*prefix: '\/esign'/);
+    assert.deepEqual(levels, ['warn'], 'a setup to fix, said as a warning by the proxy itself');
   });
 
   it('still refuses what is no operation when the framework mounted it on a path of its own, or when it has a prefix', async () => {

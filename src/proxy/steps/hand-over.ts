@@ -32,11 +32,15 @@ async function runOnResult(setup: ProxySetup, result: ResultToHand, requestId: s
     });
   } catch (error) {
     if (error instanceof ResultRefused) {
-      setup.log(`[esign-proxy] onResult() refused the result${context}: ${error.message}; the session ends with site-refused [request ${requestId}]`);
+      setup.log(
+        'error',
+        `[esign-proxy] onResult() refused the result${context}: ${error.message}; the session ends with site-refused [request ${requestId}]`,
+        requestId,
+      );
       throw error;
     }
     if (!(error instanceof HandOverTimeout)) throw error;
-    setup.log(`[esign-proxy] onResult() failed${context}: ${error.message} [request ${requestId}]`);
+    setup.log('error', `[esign-proxy] onResult() failed${context}: ${error.message} [request ${requestId}]`, requestId);
     throw new ProxyRefusal(proxyError('host-error'), { hook: 'onResult' });
   }
   return cookies;

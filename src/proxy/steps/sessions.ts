@@ -40,7 +40,11 @@ export async function keepFinished({ store, handOver, visitorSecret }: ProxySetu
  */
 async function unbound(setup: ProxySetup, channel: Channel, token: string, requestId: string): Promise<void> {
   await setup.upstream('DELETE', `/api/${channel}/session/${encodeURIComponent(token)}`, setup.tokenOnlyBody, {}, true).catch(() => undefined);
-  setup.log(`[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service [request ${requestId}]`);
+  setup.log(
+    'error',
+    `[esign-proxy] a ${channel} session the service started could not be bound (the store failed): removed at the service [request ${requestId}]`,
+    requestId,
+  );
 }
 
 /** Whom a signing start is for: the person the site said is signed in (the gate checked the start against them), else the start's own country and code. */

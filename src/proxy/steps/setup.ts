@@ -20,6 +20,7 @@ import {
   DEFAULT_STORE_TIMEOUT,
   DEFAULT_UPSTREAM_TIMEOUT,
   FINISHED_SESSION_TTL,
+  type ProxyLogLine,
   type ProxyOptions,
   type RateLimit,
 } from '../options.js';
@@ -55,7 +56,8 @@ export interface ProxySetup {
   /** When the log last said that the service refused the access token (at most once a minute). */
   tokenRefusedSaidAt: number;
   /** Writes a line for the host's operators, the token taken out. */
-  log: (message: string) => void;
+  /** A line for the host's log, at its level, with its request where there is one: the token never in it. */
+  log: (level: ProxyLogLine['level'], message: string, requestId?: string) => void;
   /** Writes a line about the host's setup once per process for each `kind`: what points at a mistake of setup, said where the host looks. */
   hint: (kind: SetupHint, message: string) => void;
   /** Runs a host hook: a throw is the host's failure, logged without secrets and answered 500 (no denial). */
@@ -108,7 +110,8 @@ export function createSetup(options: ProxyOptions): ProxySetup {
   const perMb = options.bodyTimeoutPerMbMs ?? DEFAULT_BODY_TIMEOUT_PER_MB;
   const write = options.log ?? ((message: string) => console.error(message));
   // a host's error message could quote anything: the token never reaches a log line
-  const log = (message: string) => write(message.split(token).join('[redacted]'));
+  const log = (level: ProxyLogLine['level'], message: string, requestId?: string) =>
+    write(message.split(token).join('[redacted]'), { level, ...(requestId ? { requestId } : {}) });
   const hinted = new Set<SetupHint>();
   return {
     options,
@@ -143,7 +146,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     hint: (kind, message) => {
       if (hinted.has(kind)) return;
       hinted.add(kind);
-      log(message);
+      log('warn', message);
     },
     askHost: async (hook, call, context = '') => {
       try {
@@ -151,7 +154,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
       } catch (error) {
         // the host's decision, not its failure: the run's outcome, said by its caller
         if (error instanceof ResultRefused) throw error;
-        log(`[esign-proxy] ${hook}() failed${context}: ${describe(error)}`);
+        log('error', `[esign-proxy] ${hook}() failed${context}: ${describe(error)}`);
         throw new ProxyRefusal(proxyError('host-error'), { hook });
       }
     },

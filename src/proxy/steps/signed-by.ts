@@ -19,6 +19,7 @@ export const signedBy: Step<'operation' | 'service'> = (x, { log }) => {
   const found = typeof content === 'string' && binding.upload ? addedSignature(binding.upload, Buffer.from(content, 'base64')) : { problem: 'cannot be read' };
   if ('persons' in found && found.persons.some((person) => personDigest(person.country, person.code) === binding.signer)) return;
   log(
+    'error',
     `[esign-proxy] a finished ${operation.id} ${'persons' in found ? 'was signed by another person than the signer: not handed over' : `is not handed over: the signed file ${found.problem}`}`,
   );
   throw new ProxyRefusal(proxyError('signer-mismatch'));

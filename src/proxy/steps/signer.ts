@@ -54,7 +54,9 @@ async function checkSigner(x: Has<'operation' | 'info'>, setup: ProxySetup, hook
   const problem = signerProblem(who);
   if (problem) {
     setup.log(
+      'error',
       `[esign-proxy] signer() returned ${problem}, for ${x.operation.id}: return { country, code } of the person signed in, or null [request ${x.requestId}]`,
+      x.requestId,
     );
     throw new ProxyRefusal(proxyError('host-error'), { hook: 'signer' });
   }

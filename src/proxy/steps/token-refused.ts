@@ -15,6 +15,8 @@ export const tokenRefused: Step<'operation' | 'service'> = (x, setup) => {
   if (now - setup.tokenRefusedSaidAt < SAY_EVERY_MS) return;
   setup.tokenRefusedSaidAt = now;
   setup.log(
+    'error',
     `[esign-proxy] the service refused the access token (40003) for ${x.operation.id}: check accessToken (your ESIGN_ACCESS_TOKEN) and baseUrl; every request fails until it is right [request ${x.requestId}]`,
+    x.requestId,
   );
 };
