@@ -92,4 +92,14 @@ describe('an element in its folder', () => {
         );
     }
   });
+
+  it("is tried in the browsers: every element of the registry is drawn by a browser test's fixture", async () => {
+    const { REGISTRY } = await import('../../src/registry.js');
+    const tests = readdirSync('test/browser')
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => code(`test/browser/${file}`));
+    const untried = REGISTRY.map((entry) => `esign-${entry.name}`).filter((tag) => !tests.some((test) => new RegExp(`<${tag}[\\s>]`).test(test)));
+    assert.deepEqual(untried, [], 'elements no browser test draws');
+    assert.deepEqual(REGISTRY.map((entry) => entry.name).sort(), ELEMENTS, 'the registry names every element folder');
+  });
 });
