@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { webhookKeys } from './webhook.js';
+import { DEFAULT_RATE_LIMITS } from '../protocol/proxy-rules.js';
 
 /*
  * `esign-proxy`'s settings: environment variables named as the PHP proxy names its own,
@@ -75,6 +76,11 @@ interface Setting {
 }
 
 /** Every setting, for --help and for the sentences that name one. */
+/** The default start limits as ESIGN_RATE_LIMIT writes them (the rules' numbers, said once). */
+const DEFAULT_LIMITS_TEXT = [DEFAULT_RATE_LIMITS.perVisitor.limit, DEFAULT_RATE_LIMITS.perPerson.limit, DEFAULT_RATE_LIMITS.perPerson.windowMs / 1000].join(
+  ',',
+);
+
 export const SETTINGS: readonly Setting[] = [
   { env: 'ESIGN_BASE_URL', flag: '--base-url', what: "the service's address, e.g. https://service.example (the sandbox's: npx esign-sandbox). Required." },
   {
@@ -165,7 +171,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'ESIGN_RATE_LIMIT',
     flag: '--rate-limit',
-    what: 'session starts allowed "visitor,person,window[,address]": per visitor, per person, the window in seconds, per address, e.g. 12,6,600 (the default: 12 and 6 in 10 minutes, 60 per address).',
+    what: `session starts allowed "visitor,person,window[,address]": per visitor, per person, the window in seconds, per address, e.g. ${DEFAULT_LIMITS_TEXT} (the default: ${DEFAULT_RATE_LIMITS.perVisitor.limit} and ${DEFAULT_RATE_LIMITS.perPerson.limit} in ${DEFAULT_RATE_LIMITS.perPerson.windowMs / 60_000} minutes, ${DEFAULT_RATE_LIMITS.perAddress.limit} per address).`,
   },
   {
     env: 'ESIGN_REDIS_PREFIX',
@@ -349,7 +355,7 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
     const numbers = rateText.split(',').map((n) => Number(n.trim()));
     if (numbers.length < 3 || numbers.length > 4 || numbers.some((n) => !Number.isInteger(n) || n < 1)) {
       throw new SettingError(
-        `${named(byEnv('ESIGN_RATE_LIMIT'))} takes "visitor,person,window[,address]" (whole numbers, the window in seconds), e.g. 12,6,600; not ${JSON.stringify(rateText)}`,
+        `${named(byEnv('ESIGN_RATE_LIMIT'))} takes "visitor,person,window[,address]" (whole numbers, the window in seconds), e.g. ${DEFAULT_LIMITS_TEXT}; not ${JSON.stringify(rateText)}`,
       );
     }
     const [visitor = 0, person = 0, window = 0, address] = numbers;
