@@ -276,6 +276,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     onEvent: (event) => io.event(JSON.stringify(event)),
     log: (message, line) => io.log(libraryLine(message, line)),
     resultTimeoutMs: settings.resultTimeoutMs,
+    storeTimeoutMs: settings.storeTimeoutMs,
     ...(limits
       ? {
           rateLimit: {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { webhookKeys } from './webhook.js';
 import { DEFAULT_RATE_LIMITS } from '../protocol/proxy-rules.js';
+import { DEFAULT_STORE_TIMEOUT } from '../proxy/options.js';
 
 /*
  * `esign-proxy`'s settings: environment variables named as the PHP proxy names its own,
@@ -40,6 +41,8 @@ export interface ServerSettings {
   visitorCookie: string | undefined;
   /** How long the host may take to take a result, ms. */
   resultTimeoutMs: number;
+  /** How long one call of the store (Redis) may take before its request is refused 503, ms. */
+  storeTimeoutMs: number;
   /** The browser's cookies the signer question carries, by name; empty: every one but the proxy's own. */
   forwardCookies: string[];
   /** Plain http:// webhook and signer URLs on another machine, allowed by the operator's word. */
@@ -152,6 +155,11 @@ export const SETTINGS: readonly Setting[] = [
     env: 'ESIGN_VISITOR_COOKIE',
     flag: '--visitor-cookie',
     what: "the name of the site's own session cookie, to be the visitor (kept only as a keyed digest). Default: a cookie of the proxy's own.",
+  },
+  {
+    env: 'ESIGN_STORE_TIMEOUT_MS',
+    flag: '--store-timeout-ms',
+    what: `how long one call of the store (Redis) may take, ms, before its request is refused 503 store-unavailable: 50 to 30000. Default ${DEFAULT_STORE_TIMEOUT} (time the node itself was too busy to read the answer does not count).`,
   },
   {
     env: 'ESIGN_RESULT_TIMEOUT_MS',
@@ -325,6 +333,10 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
   const resultTimeoutMs = Number(resultText);
   if (!Number.isFinite(resultTimeoutMs) || resultTimeoutMs <= 0)
     throw new SettingError(`${named(byEnv('ESIGN_RESULT_TIMEOUT_MS'))} must be a number of milliseconds, not ${JSON.stringify(resultText)}`);
+  const storeText = get('ESIGN_STORE_TIMEOUT_MS') || String(DEFAULT_STORE_TIMEOUT);
+  const storeTimeoutMs = Number(storeText);
+  if (!Number.isInteger(storeTimeoutMs) || storeTimeoutMs < 50 || storeTimeoutMs > 30_000)
+    throw new SettingError(`${named(byEnv('ESIGN_STORE_TIMEOUT_MS'))} is a whole number of milliseconds from 50 to 30000, not ${JSON.stringify(storeText)}`);
   const allowPlainHttp = flagOf(get('ESIGN_ALLOW_PLAIN_HTTP'), byEnv('ESIGN_ALLOW_PLAIN_HTTP'), false);
   for (const [name, url] of [
     ['ESIGN_WEBHOOK_URL', webhookUrl],
@@ -376,6 +388,7 @@ export function readSettings(args: readonly string[], env: NodeJS.ProcessEnv): S
     signerUrl,
     visitorCookie,
     resultTimeoutMs,
+    storeTimeoutMs,
     baseUrl,
     accessToken,
     prefix,

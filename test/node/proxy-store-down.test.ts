@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyStore } from '../../src/proxy/index.js';
 import { RedisStore } from '../../src/proxy/redis.js';
+import { guardStore, StoreUnavailable } from '../../src/proxy/guarded-store.js';
 import { EsignClient, EsignError } from '../../src/client/index.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -49,6 +50,31 @@ async function redisStore(): Promise<ProxyStore> {
   await client.connect();
   return new RedisStore(client, { prefix: 'down:' });
 }
+
+describe('proxy: a busy node is not a dead store', () => {
+  it("answers a store call whose answer came in time while the node's own event loop was busy past the limit; a store that truly does not answer still fails", async () => {
+    const guarded = guardStore(await redisStore(), 300);
+    await guarded.set('busy:key', 'kept', 60_000);
+    // the node busy for twice the limit right after asking: the answer waits in the socket, the timer is due
+    const asked = guarded.get('busy:key');
+    const until = performance.now() + 600;
+    while (performance.now() < until) {
+      // the event loop held, as a burst of logins holds it
+    }
+    assert.equal(await asked, 'kept', 'the store answered at once: the late timer is the node, not the store');
+    // a server frozen (SIGSTOP): no answer at all, refused after the limit
+    process.kill(redis.pid()!, 'SIGSTOP');
+    try {
+      await assert.rejects(
+        guarded.get('busy:key'),
+        (error: unknown) => error instanceof StoreUnavailable && /no answer within 300 ms/.test(String(error.cause)),
+      );
+    } finally {
+      process.kill(redis.pid()!, 'SIGCONT');
+    }
+    assert.equal(await guarded.get('busy:key'), 'kept', 'and found again');
+  });
+});
 
 describe('proxy: a store that fails closed', () => {
   it('answers 503 store-unavailable while redis-server is stopped, forwards nothing, logs no secret, and recovers by itself', async () => {

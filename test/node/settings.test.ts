@@ -54,6 +54,16 @@ describe('esign-proxy settings: the service', () => {
   });
 });
 
+describe("esign-proxy settings: the store's time limit", () => {
+  it("is the rules' default unless set, 50 to 30000 whole milliseconds", async () => {
+    const { DEFAULT_STORE_TIMEOUT } = await import('../../src/proxy/options.js');
+    assert.equal(read({}).storeTimeoutMs, DEFAULT_STORE_TIMEOUT);
+    assert.equal(read({ ESIGN_STORE_TIMEOUT_MS: '2500' }).storeTimeoutMs, 2500);
+    for (const text of ['10', '30001', '1.5', 'long'])
+      assert.match(refusal({ ESIGN_STORE_TIMEOUT_MS: text }), /ESIGN_STORE_TIMEOUT_MS .* from 50 to 30000/, text);
+  });
+});
+
 describe('esign-proxy settings: the start limits', () => {
   it('read visitor,person,window[,address]', () => {
     assert.deepEqual(read({ ESIGN_RATE_LIMIT: '12,6,600' }).rateLimit, { visitor: 12, person: 6, windowMs: 600_000, address: undefined });
