@@ -298,7 +298,7 @@ describe('proxy events', () => {
     const failed = logged.findIndex((line) => line.includes('onEvent() failed: '));
     assert.equal(lines[failed]?.level, 'error');
     assert.match(lines[failed]?.requestId ?? '', /^[A-Za-z0-9_-]{8,}$/);
-    assert.ok(logged[failed]!.endsWith(`[request ${lines[failed]!.requestId}]`));
+    assert.ok(logged[failed]!.endsWith(`[request ${lines[failed]?.requestId}]`));
   });
 });
 
