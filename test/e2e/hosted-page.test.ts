@@ -344,5 +344,10 @@ describe("esign-proxy's hosted login page: the person's language, the site recog
     assert.equal(await stranger.page.$eval('h1', (h) => h.textContent), WORDS.lv.expired);
     assert.equal(await stranger.page.$('main a.action'), null);
     await stranger.page.browserContext().close();
+
+    // a page cookie this page never set (malformed escapes) is as none: the ended page, never a 500
+    const forged = await fetch(`${issuer}/interaction/an-ended-login`, { headers: { cookie: 'esign-page=%E0%A4%A', 'accept-language': 'et' } });
+    assert.equal(forged.status, 410);
+    assert.match(await forged.text(), new RegExp(`<h1>${WORDS.et.expired}</h1>`));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSettings, SettingError, type ServerSettings } from '../../src/server/settings.js';
 import { scratchDir } from './processes.js';
@@ -99,6 +99,18 @@ describe('esign-proxy settings: the OpenID Provider', () => {
     assert.match(refusal(clientsFile([client({ default_ui_locales: 'lv,en' })])), /default_ui_locales that is not language tags/);
     assert.match(refusal(clientsFile([client({ default_ui_locales: 7 })])), /default_ui_locales/);
     assert.ok(read(clientsFile([client({ default_ui_locales: 'lv-LV en' })])).oidc);
+  });
+
+  it("takes the clients example of docs/any-stack.md's login page as written (its secret filled in)", () => {
+    const doc = readFileSync('docs/any-stack.md', 'utf8');
+    const block = /\*\*The proxy's login page\.\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    assert.ok(block, 'the example is in the docs');
+    const clients = JSON.parse(block.replace('"…"', '"bank-secret-0123456789abcdef-0123"')) as Record<string, unknown>[];
+    const [bank] = read(clientsFile(clients)).oidc?.clients ?? [];
+    assert.deepEqual(
+      [bank?.['client_name'], bank?.['logo_uri'], bank?.['client_uri'], bank?.['default_ui_locales']],
+      ['Baltijas Banka', 'https://bank.example/logo.svg', 'https://bank.example/', 'lv en'],
+    );
   });
 
   it("a code's lifetime: 60 s unless set, 1 to 600 whole seconds", () => {

@@ -234,12 +234,19 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
   const pageCookieName = scheme === 'https' ? '__Secure-esign-page' : 'esign-page';
   const pageCookie = (req: IncomingMessage): { client: string | null; language: string | null } => {
     const raw = cookieOf(req, pageCookieName);
-    const values = new URLSearchParams(raw ? decodeURIComponent(raw) : '');
+    let text = '';
+    try {
+      text = raw ? decodeURIComponent(raw) : '';
+    } catch {
+      // a cookie this page never set (malformed escapes): as if there were none
+    }
+    const values = new URLSearchParams(text);
     return { client: values.get('c'), language: values.get('l') };
   };
   const setPageCookie = (res: ServerResponse, client: string, language: string | null): void => {
     const value = encodeURIComponent(new URLSearchParams({ c: client, ...(language ? { l: language } : {}) }).toString());
-    res.setHeader('set-cookie', `${pageCookieName}=${value}; Path=${mount}/; Max-Age=86400; HttpOnly; SameSite=Lax${scheme === 'https' ? '; Secure' : ''}`);
+    // beside any cookie the library set on this answer, never in its place
+    res.appendHeader('set-cookie', `${pageCookieName}=${value}; Path=${mount}/; Max-Age=86400; HttpOnly; SameSite=Lax${scheme === 'https' ? '; Secure' : ''}`);
   };
 
   const provider = new Provider(settings.issuer, {
@@ -276,7 +283,7 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
       const person = JSON.parse(text) as VerifiedPerson;
       return { accountId: sub, claims: () => claimsOf(person, sub) };
     },
-    renderError: async (ctx, out) => {
+    renderError: (ctx, out) => {
       const code = String(out['error']);
       // a client known but its redirect not registered: the site is known, its registered home the way back
       const client = code === 'invalid_client' ? undefined : ctx.oidc?.client;
@@ -296,7 +303,6 @@ async function build(options: OidcOptions): Promise<OidcProvider> {
         kind,
         `${code}: ${String(out['error_description'] ?? '')}`.slice(0, 300),
       );
-      await Promise.resolve();
     },
   });
   // the scheme and host as asServedPublicly leaves them: the library reads them from the headers it was given
