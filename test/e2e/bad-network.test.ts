@@ -9,7 +9,9 @@ import { TestClock } from '../node/harness.js';
 
 // A phone on a bad network, in Chromium: requests the network swallows (held by the host, never
 // answered), the browser offline and back (the DevTools protocol), a page frozen while the person
-// confirms in the app. The sandbox's clock says when the person has answered.
+// confirms in the app. The sandbox's clock says when the person has answered. The element's request
+// time limit is 3 s (its attribute), so a swallowed request is given up on soon; what the test waits
+// for is what the page did, counted, never a span of time slept out.
 
 const TOKEN = 'bad-network-token';
 const clock = new TestClock();
@@ -53,7 +55,7 @@ const env = pagesInChromium(() => ({
     path === '/page.js'
       ? PAGE_SCRIPT
       : path === '/login'
-        ? page('<esign-identify endpoint="/esign" channels="smartid" code="40504040001" country="EE"></esign-identify>')
+        ? page('<esign-identify endpoint="/esign" channels="smartid" code="40504040001" country="EE" request-timeout="3000"></esign-identify>')
         : undefined,
   hold: (req: IncomingMessage) => {
     const at = swallow.findIndex((part) => req.url?.includes(part));
@@ -114,23 +116,22 @@ async function network(tab: Page): Promise<(off: boolean) => Promise<void>> {
 }
 
 describe('a phone on a bad network', () => {
-  it('drops a status poll that is never answered and ends the login within 25 s of its start', async () => {
+  it('drops a status poll that is never answered at the request time limit, says so once and that it is back, and ends the login', async () => {
     const tab = await open();
     swallow.push('/smartid/status/');
-    const started = Date.now();
     await start(tab);
     // the dropped poll was a failure on the way: said once, and then that the connection is back
-    await hasSaid(tab, en['session.online'], 20_000);
+    await hasSaid(tab, en['session.online'], 30_000);
     assert.equal(swallow.length, 0, 'the held poll was the first');
     assert.deepEqual(await said(tab), [en['session.offline'], en['session.online']]);
     // said as it came, the line goes after a few seconds instead of staying for the rest of the session
     await tab.waitForFunction(() => document.querySelector('esign-identify')?.shadowRoot?.querySelector('[part="connection"]')?.textContent?.trim() === '', {
-      timeout: 8_000,
+      timeout: 20_000,
       polling: 100,
     });
     assert.deepEqual(await said(tab), [en['session.offline'], en['session.online']], 'its going is not said');
     clock.advance(6_000); // the person confirmed in the app
-    await outcome(tab, 25_000 - (Date.now() - started));
+    await outcome(tab, 30_000);
     assert.deepEqual(
       (await events(tab)).map((e) => e.type),
       ['esign-started', 'esign-authenticated'],
@@ -138,13 +139,11 @@ describe('a phone on a bad network', () => {
     await tab.close();
   });
 
-  it('ends a start that is never answered within 40 s in a retryable error that says the phone may show a request; Try again works', async () => {
+  it('ends a start that is never answered, at the request time limit, in a retryable error that says the phone may show a request; Try again works', async () => {
     const tab = await open();
     swallow.push('/smartid/login.json');
-    const started = Date.now();
     await start(tab);
     await outcome(tab, 40_000);
-    assert.ok(Date.now() - started < 40_000);
     const [failed] = await events(tab);
     assert.deepEqual(failed, { type: 'esign-error', code: 'timeout', message: en['error.start-timeout'], retryable: true });
     // the words on the page, and Try again
@@ -167,15 +166,17 @@ describe('a phone on a bad network', () => {
     await tab.close();
   });
 
-  it('offline for 10 s, then online: says the connection is lost once, keeps the timer, and has the result at once on being online (its first poll, not after a back-off)', async () => {
+  it('offline for three polls, then online: says the connection is lost once, keeps the timer, and has the result at once on being online (its first poll, not after a back-off)', async () => {
     const tab = await open();
     const offline = await network(tab);
     await start(tab);
     await tab.waitForFunction(() => (window as unknown as { events: Seen[] }).events.some((e) => e.type === 'esign-started'));
+    const online = await polls(tab);
     await offline(true);
     clock.advance(6_000); // the person confirmed while the phone had no network
-    await hasSaid(tab, en['session.offline'], 30_000); // once it is said: a loaded machine took more than 10 s
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    await hasSaid(tab, en['session.offline'], 30_000);
+    // the failed poll and two retries after it, each failing on the way: said once, not on every one
+    await tab.waitForFunction((from) => (window as unknown as { polls: number }).polls >= from + 3, { timeout: 40_000, polling: 50 }, online);
     const whileOffline = await said(tab);
     const before = await polls(tab);
     await offline(false);

@@ -155,8 +155,8 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.equal(asShop.status, 400);
     assert.equal(((await asShop.json()) as { error: string }).error, 'invalid_grant', "another client's code");
     void shop;
-    // a code's lifetime (ESIGN_OIDC_CODE_LIFETIME; 60 s unless set), here 5 s: good late within it, refused past it
-    const short = await provider({ ESIGN_OIDC_CODE_LIFETIME: '5' });
+    // a code's lifetime (ESIGN_OIDC_CODE_LIFETIME; 60 s unless set), here 4 s: good late within it, refused past it
+    const short = await provider({ ESIGN_OIDC_CODE_LIFETIME: '4' });
     const shortBank = await relyingParty(short.issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const shortBrowser = new Browser(short.proxy.url);
     const late = await shortBank.request();
@@ -167,7 +167,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const slowTokens = await shortBank.redeem(slowCallback, slow);
     assert.equal(slowTokens.claims()!['nin'], '40504040001', 'a relying party that redeems a second late');
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lateAt + 5_500 - Date.now())));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lateAt + 4_500 - Date.now())));
     assert.equal(await errorOf(shortBank.redeem(lateCallback, late)), 'invalid_grant', 'a code past its lifetime');
   });
 

@@ -390,7 +390,7 @@ describe('the PHP proxy', () => {
     }
   });
 
-  it("behind php-fpm, a slow on_result (12 s, past the widget's 10 s for a poll) loses no login: the poll the browser gave up on still ran it, and a later poll brings the result with the session cookie it set", async () => {
+  it("behind php-fpm, a slow on_result (3 s, past the 1.5 s a browser here waits for a poll, as request-timeout sets it) loses no login: the poll the browser gave up on still ran it, and a later poll brings the result with the session cookie it set", async () => {
     // PHP runs on_result in the poll that claimed the result: the cookies it sets (a new session id
     // at a login) must leave with an answer, and PHP sets none once its answer is sent
     const service = createServer((req, res) => {
@@ -416,7 +416,7 @@ if (parse_url((string) $_SERVER['REQUEST_URI'], PHP_URL_PATH) === '/esign/__me')
     return;
 }
 return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (string $operation, string $token, string $visitor, stdClass $answer): void {
-    usleep(12_000_000);
+    usleep(3_000_000);
     session_start();
     session_regenerate_id(true);
     $_SESSION['person'] = $answer->code;
@@ -444,11 +444,11 @@ return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (st
     const start = await post('/smartid/login.json', '');
     const visitor = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
     const { token } = (await start.json()) as { token: string };
-    // as the widget polls: every second, each poll given up after 10 s
+    // as the widget polls: every second, each poll given up after 1.5 s (its request-timeout="1500")
     const answers: string[] = [];
     let cookies: string[] = [];
     while (!answers.includes('ok') && answers.length < 40) {
-      const answer = await post(`/smartid/status/${token}.json`, visitor, AbortSignal.timeout(10_000)).then(
+      const answer = await post(`/smartid/status/${token}.json`, visitor, AbortSignal.timeout(1_500)).then(
         async (response) => ((cookies = response.headers.getSetCookie()), ((await response.json()) as { status: string }).status),
         () => 'given up',
       );
@@ -466,7 +466,7 @@ return Esign\\Proxy\\Proxy::serve(new Esign\\Proxy\\Hooks(onResult: function (st
     assert.ok(session, `the session cookie on_result set comes with the result: ${JSON.stringify(cookies)}`);
     assert.equal(await (await fetch(`${proxy.url}/__me`, { headers: { cookie: session } })).text(), '"30303039914"', 'that cookie is the logged-in session');
     // the limit said to the operator, once: this poll waited for on_result where esign-proxy answers after 2 s
-    assert.equal(proxy.log().match(/on_result took 1\d\.\d s: the poll that ran it waited as long/g)?.length, 1, proxy.log().slice(-2000));
+    assert.equal(proxy.log().match(/on_result took [3-9]\.\d s: the poll that ran it waited as long/g)?.length, 1, proxy.log().slice(-2000));
   });
 
   it("installs by Composer from a path repository: a site's own front controller with its hooks serves the proxy on every row php -S can keep, its own pages untouched", async () => {

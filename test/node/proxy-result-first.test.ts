@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { EsignClient } from '../../src/client/index.js';
 import { EsignError } from '../../src/client/errors.js';
-import { MemoryStore, createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
 import { tokenName } from '../../src/proxy/sealed.js';
+import { RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../../src/protocol/proxy-rules.js';
 import { ACCESS_TOKEN, CookieJar, listen, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
@@ -429,27 +430,49 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
     assert.deepEqual(stored, [SESSION]);
   });
 
-  it('a live onResult that runs past the lease keeps its claim: no other poll runs it again meanwhile', async () => {
+  it('a live onResult that runs past the lease keeps its claim: renewed while it runs, no other poll runs it again meanwhile', async () => {
     const service = await finishedService();
-    const store = new MemoryStore();
+    const client = await redisClient();
+    const store = new RedisStore(client as unknown as RedisClientLike);
+    const resultKey = `esign-proxy:result:${tokenName(ACCESS_TOKEN, SESSION)}`;
+    await client.del(resultKey);
     let runs = 0;
+    const run = gate();
     const node = (onResult: ProxyOptions['onResult']) =>
       serve(
         createProxyHandler({ baseUrl: service.url, accessToken: ACCESS_TOKEN, store, rateLimit: false, minPollIntervalMs: 0, resultWaitMs: 100, onResult }),
       );
+    // the run goes on until the test lets it end: past its renewals, however long the machine takes
     const slow = await node(async () => {
       runs++;
-      await sleep(9_000);
+      await run.passed;
     });
     const other = await node(() => void runs++);
     const jar = new CookieJar();
     assert.equal((await send(`${slow}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar })).json.status, 'ok');
     const cookie = jar.header(slow);
-    const first = send(`${slow}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
-    await sleep(8_500);
+    const first = await send(`${slow}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+    assert.equal(first.json.status, 'waiting', 'the poll that runs it answered within its wait; the run goes on');
+    const taken = await client.pTTL(resultKey);
+    assert.ok(taken > 0 && taken <= RENEWED_LEASE_MS, `the claim's time to live: ${taken} ms`);
+    // renewed: its time to live rises again, where a lease left alone only falls until it is gone
+    let lowest = taken;
+    await until(
+      async () => {
+        const ttl = await client.pTTL(resultKey);
+        assert.ok(ttl > 0, 'the claim never lapses while its run is alive');
+        const risen = ttl > lowest;
+        lowest = Math.min(lowest, ttl);
+        return risen;
+      },
+      'the claim renewed',
+      RENEW_EVERY_MS * 4,
+      50,
+    );
     const meanwhile = await send(`${other}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
-    assert.equal(meanwhile.json.status, 'waiting', 'the claim was renewed past 8 s');
-    assert.equal((await first).json.status, 'waiting', 'the poll that runs it answered within its wait; the run went on');
+    assert.equal(meanwhile.json.status, 'waiting', 'the renewed claim holds off the other node');
+    assert.equal(runs, 1);
+    run.open();
     await until(
       async () => (await send(`${other}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } })).json.status === 'ok',
       'the result after the run',
