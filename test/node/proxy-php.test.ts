@@ -390,7 +390,7 @@ describe('the PHP proxy', () => {
     }
   });
 
-  it("behind php-fpm, a slow on_result (3 s, past the 1.5 s a browser here waits for a poll, as request-timeout sets it) loses no login: the poll the browser gave up on still ran it, and a later poll brings the result with the session cookie it set", async () => {
+  it('behind php-fpm, a slow on_result (3 s, past the 1.5 s a browser here waits for a poll, as request-timeout sets it) loses no login: the poll the browser gave up on still ran it, and a later poll brings the result with the session cookie it set', async () => {
     // PHP runs on_result in the poll that claimed the result: the cookies it sets (a new session id
     // at a login) must leave with an answer, and PHP sets none once its answer is sent
     const service = createServer((req, res) => {

@@ -433,7 +433,7 @@ describe('proxy: two nodes on Redis, one of them dying during onResult', () => {
   it('a live onResult that runs past the lease keeps its claim: renewed while it runs, no other poll runs it again meanwhile', async () => {
     const service = await finishedService();
     const client = await redisClient();
-    const store = new RedisStore(client as unknown as RedisClientLike);
+    const store = new RedisStore(client);
     const resultKey = `esign-proxy:result:${tokenName(ACCESS_TOKEN, SESSION)}`;
     await client.del(resultKey);
     let runs = 0;
