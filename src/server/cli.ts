@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { helpText, readSettings, SettingError } from './settings.js';
 import { operatorLine, startServer } from './server.js';
+import { consoleAsOperatorLog } from './console-lines.js';
 
 /** `esign-proxy`: reads its settings, serves until SIGTERM (or SIGINT), then finishes what is in flight. */
 async function main(args: string[]): Promise<void> {
@@ -10,6 +11,7 @@ async function main(args: string[]): Promise<void> {
     process.stdout.write(helpText());
     return;
   }
+  consoleAsOperatorLog((line) => process.stderr.write(`${line}\n`));
   let settings;
   try {
     settings = readSettings(args, process.env);

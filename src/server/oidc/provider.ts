@@ -150,28 +150,6 @@ function signingAlgorithm(keys: { keys: Record<string, unknown>[] }): 'RS256' | 
 const amrOf = (channel: Channel): string[] => (channel === 'mobile' ? ['hwk', 'pin', 'mfa'] : ['swk', 'pin', 'mfa']);
 
 export async function createOidcProvider(options: OidcOptions): Promise<OidcProvider> {
-  const { log } = options;
-  // the library's own notices (console.warn / console.info) become operator lines, JSON like the others
-  const { warn, info } = console;
-  console.warn = (...args: unknown[]) => {
-    const said = args.map(String).join(' ');
-    if (said.includes('Unsupported runtime'))
-      return log(
-        'warn',
-        `the OpenID Provider's library (oidc-provider 9) is supported by its authors on Node.js 22 LTS and later, and this is Node.js ${process.version}: it works here (esign-proxy's tests run it on Node.js 20), but give it Node.js 22 or later in production`,
-        { code: 'oidc-unsupported-runtime' },
-      );
-    log('warn', said, { code: 'oidc-library' });
-  };
-  console.info = (...args: unknown[]) => log('info', args.map(String).join(' '), { code: 'oidc-library' });
-  try {
-    return await build(options);
-  } finally {
-    Object.assign(console, { warn, info });
-  }
-}
-
-async function build(options: OidcOptions): Promise<OidcProvider> {
   const { settings, store, sealSecret, prefix, log } = options;
   const library = await import('oidc-provider').catch((error: unknown) => {
     if (error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND')
