@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkProxy, type CheckRow } from 'esign-sandbox';
+import { checkProxy, type CheckOptions, type CheckRow } from 'esign-sandbox';
 import { freePort, scratchDir, startedByThisFile } from './processes.js';
 import { createProxyHandler, ResultRefused, type ProxyEvent, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 
@@ -30,8 +30,10 @@ export const ALL_ROWS = [
   'body-limit',
   'small-bodies',
   'poll-floor',
+  'upstream-timeout',
   'result-first',
   'site-refused',
+  'slow-hook',
   'fail-closed',
   'no-lockout',
   'no-lockout-country',
@@ -60,6 +62,7 @@ export async function check(
   signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string },
   state?: { stopState: string; startState: string },
   events?: string,
+  more: Partial<CheckOptions> = {},
 ): Promise<CheckRow[]> {
   // the check's sandbox listens on a port found free a moment before: another file running beside
   // this one may take it in between, and then the check starts again on another (the proxy too)
@@ -77,6 +80,7 @@ export async function check(
         ...(signer ? { signer } : {}),
         ...state,
         ...(events ? { events } : {}),
+        ...more,
       });
       return rows;
     } catch (error) {

@@ -38,7 +38,7 @@ describe('check-proxy against working proxies', () => {
     assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.deepEqual(
       skipped(rows),
-      ['signer-gate', 'signer-country', 'result-first', 'site-refused', 'fail-closed'],
+      ['signer-gate', 'signer-country', 'upstream-timeout', 'result-first', 'site-refused', 'slow-hook', 'fail-closed'],
       'nothing told, nothing checked: skipped, never passed',
     );
     // the events the Python and PHP proxies are held to, by the same schema
@@ -64,16 +64,20 @@ describe('check-proxy against working proxies', () => {
     );
   });
 
-  it('passes our Node proxy with a Redis store and a slow, reporting result hook on every row, the state taken away and given back', async () => {
+  it('passes our Node proxy with a Redis store, a slow, reporting result hook and a short service time limit on every row, the state taken away and given back', async () => {
     const redis = await startRedis();
     const client = createClient({ socket: { path: redis.socket, tls: false } });
     await client.connect();
     try {
       const pid = redis.pid()!;
-      const rows = await check((port, token) => nodeProxy(port, token, { store: new RedisStore(client), onResult: reportingHook(port) }), false, undefined, {
-        stopState: `kill -STOP ${pid}`,
-        startState: `kill -CONT ${pid}`,
-      });
+      const rows = await check(
+        (port, token) => nodeProxy(port, token, { store: new RedisStore(client), onResult: reportingHook(port), upstreamTimeout: 2_000 }),
+        false,
+        undefined,
+        { stopState: `kill -STOP ${pid}`, startState: `kill -CONT ${pid}` },
+        undefined,
+        { upstreamTimeoutMs: 2_000 },
+      );
       assert.deepEqual(failing(rows), [], JSON.stringify(rows.filter((r) => !r.ok)));
       assert.deepEqual(skipped(rows), ['signer-gate', 'signer-country', 'events']);
     } finally {
@@ -150,6 +154,42 @@ describe('check-proxy against working proxies', () => {
     const rows = await check(digitsOnly, false, GATE_PERSON);
     assert.deepEqual(failing(rows), ['signer-country'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'signer-country')!.evidence ?? '', /the signer's digits, EE/);
+  });
+
+  it('fails a proxy that waits for the service longer than it was said to on the upstream-timeout row, and nothing else', async () => {
+    const rows = await check((port, token) => nodeProxy(port, token, { upstreamTimeout: 20_000 }), false, undefined, undefined, undefined, {
+      upstreamTimeoutMs: 1_000,
+    });
+    assert.deepEqual(failing(rows), ['upstream-timeout'], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.match(rows.find((row) => row.id === 'upstream-timeout')!.evidence ?? '', /held the browser past its time limit/);
+  });
+
+  it('fails a proxy whose host drops its result work when the browser gives up on the poll on the slow-hook row, and nothing else', async () => {
+    // the host's hook throws (once) when the poll that ran it has lost its browser: the next poll runs it again
+    const gone = new Set<string>();
+    const dropped = new Set<string>();
+    const rows = await check((port, token) =>
+      nodeProxy(
+        port,
+        token,
+        {
+          onResult: async (result) => {
+            await reportingHook(port)(result);
+            if (gone.has(result.token) && !dropped.has(result.token)) {
+              dropped.add(result.token);
+              throw new Error('the browser went: the host drops its work');
+            }
+          },
+        },
+        (req, res, proxy) => {
+          const session = /\/status\/([^/]+)\.json/.exec(req.url ?? '')?.[1];
+          if (session) res.on('close', () => !res.writableFinished && gone.add(session));
+          proxy(req, res);
+        },
+      ),
+    );
+    assert.deepEqual(failing(rows), ['slow-hook'], JSON.stringify(rows.filter((r) => !r.ok)));
+    assert.match(rows.find((row) => row.id === 'slow-hook')!.evidence ?? '', /ran 2 times for one login/);
   });
 
   it('checks the exposed-screening flag both ways', async () => {

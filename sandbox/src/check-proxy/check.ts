@@ -8,6 +8,7 @@ import { requestId } from './checks/request-id.js';
 import { noLockout, noLockoutCountry, rateLimit, screening, signerCountry, signerGate, visitorBinding } from './checks/sessions.js';
 import { failClosed, limitsExact, pollFloor, smallBodies } from './checks/rules.js';
 import { resultFirst, siteRefused } from './checks/result-hook.js';
+import { slowHook, upstreamTimeout } from './checks/slow-service.js';
 import { events, eventsMark } from './checks/events.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
 
@@ -56,8 +57,10 @@ export const CHECKS: readonly Check[] = [
   bodyLimit,
   smallBodies,
   pollFloor,
+  upstreamTimeout,
   resultFirst,
   siteRefused,
+  slowHook,
   failClosed,
   noLockout,
   noLockoutCountry,

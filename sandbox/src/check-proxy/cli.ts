@@ -23,12 +23,17 @@ answers, probes it, and prints a pass/fail table. Exit code 0 only when every ru
   --events <file>        where the proxy writes its events as JSON lines (the Python and PHP proxies:
                          their error log; a Node host: a file its onEvent appends to): the events row
                          reads what the check made it write; without it that row is skipped
+  --upstream-timeout <ms>
+                         the proxy's time limit for the service's answer, set to a few seconds for
+                         the check (at most 25000): the upstream-timeout row has the service hang and
+                         looks for the proxy's 504 in time; without it that row is skipped
   --wait <ms>            how long to wait for the proxy to answer (default 60000)
 
 A proxy whose result hook reports to the check is checked for handing results over first: start
 it with ESIGN_CHECK_HOOK_URL=http://127.0.0.1:<port>/__probe/hook (its hook POSTs {"token","at":
-"start"} before its work and {"token","at":"end"} after it; ESIGN_CHECK_HOOK_MS=3000 makes it slow).
-The Python and PHP proxies do this when the variable is set; without it that row is skipped.
+"start"} before its work and {"token","at":"end"} after it; ESIGN_CHECK_HOOK_MS=3000 makes it slow,
+past the patience of the slow-hook row's polls). The Python and PHP proxies do this when the
+variable is set; without it those rows are skipped.
   --json                 print the result as JSON (for CI)`;
 
 /** `--signer code,country[,phone]`, or null when it names no country: a person is a country and a code. */
@@ -53,6 +58,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
       'start-state': { type: 'string' },
       events: { type: 'string' },
       wait: { type: 'string' },
+      'upstream-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -72,6 +78,11 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     console.error("--login needs a sandbox person's code and country (LT, LV or EE), e.g. --login 30303039914,LT");
     return 2;
   }
+  const upstreamTimeoutMs = values['upstream-timeout'] === undefined ? undefined : Number(values['upstream-timeout']);
+  if (upstreamTimeoutMs !== undefined && !(Number.isInteger(upstreamTimeoutMs) && upstreamTimeoutMs >= 100 && upstreamTimeoutMs <= 25_000)) {
+    console.error("--upstream-timeout is the proxy's time limit for the service in whole milliseconds, from 100 to 25000 (set it short for the check)");
+    return 2;
+  }
   const log = values.json ? (line: string) => console.error(line) : (line: string) => console.log(line);
   const { rows } = await checkProxy({
     proxyUrl,
@@ -84,6 +95,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     ...(values['start-state'] ? { startState: values['start-state'] } : {}),
     ...(values.events ? { events: values.events } : {}),
     ...(values.wait ? { waitMs: Number(values.wait) } : {}),
+    ...(upstreamTimeoutMs ? { upstreamTimeoutMs } : {}),
     onReady: ({ url, accessToken }) => {
       log(`sandbox for the proxy: base URL ${url}  access token ${accessToken}`);
       log(`waiting for the proxy at ${proxyUrl} …`);

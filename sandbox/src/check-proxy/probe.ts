@@ -24,6 +24,15 @@ export class Probe {
   trapped = 0;
   #refuseThis = false;
   #hostile: HostileAnswer | null = null;
+  /** Parts of a path whose next request the service side takes and never answers. */
+  readonly #silentFor: string[] = [];
+  /** The requests held unanswered, each with when it came and when the proxy let go of it. */
+  readonly held: { path: string; came: number; letGo: number | null }[] = [];
+
+  /** The next request whose path holds `part` is taken and never answered, as a service that hangs. */
+  answerNothingTo(part: string): void {
+    this.#silentFor.push(part);
+  }
 
   constructor(readonly accessToken: string) {}
 
@@ -64,6 +73,15 @@ export class Probe {
     if (req.url?.startsWith('/__probe/trap')) {
       this.trapped++;
       res.writeHead(200, { 'content-type': 'application/json' }).end(`{"status":"ok","trapped":${JSON.stringify(this.accessToken)}}`);
+      return true;
+    }
+    const silent = this.#silentFor.findIndex((part) => req.url?.includes(part));
+    if (silent >= 0) {
+      this.#silentFor.splice(silent, 1);
+      const hold = { path: req.url ?? '', came: Date.now(), letGo: null as number | null };
+      this.held.push(hold);
+      // the proxy's side of the connection going is it letting go: nothing is ever written here
+      res.on('close', () => (hold.letGo = Date.now()));
       return true;
     }
     const mode = this.#hostile;

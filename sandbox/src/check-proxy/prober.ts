@@ -26,6 +26,11 @@ export interface CheckOptions {
   stopState?: string;
   /** A shell command that brings the state back after `stopState`. */
   startState?: string;
+  /**
+   * The proxy's time limit for the service's answer, ms (set short for the check: a few seconds):
+   * the upstream-timeout row has the service hang and looks for the proxy's 504 within it.
+   */
+  upstreamTimeoutMs?: number;
   /** A file the proxy writes its events to as JSON lines: the events row reads what the check's requests made it write. */
   events?: string;
   /** How long to wait for the proxy to answer at all, ms. Default 60 000. */
@@ -70,7 +75,12 @@ export interface Send {
   contentType?: string | null;
   headers?: Record<string, string>;
   jar?: Jar;
+  /** Give the request up (close its connection, as a browser's time limit does) after this long, ms: it then rejects with `GivenUp`. Default 30 000. */
+  giveUpAfterMs?: number;
 }
+
+/** A request the check gave up on at its own time limit, as a browser does. */
+export class GivenUp extends Error {}
 
 /** What every check uses: requests to the proxy as a browser sends them, and what reached the service side. */
 export interface Prober {
@@ -130,7 +140,9 @@ export function createProber(options: CheckOptions, accessToken: string, probe: 
           resolve(answer);
         });
       });
-      req.setTimeout(30_000, () => req.destroy(new Error('no answer in 30 s')));
+      const limit = spec.giveUpAfterMs ?? 30_000;
+      const giveUp = setTimeout(() => req.destroy(new GivenUp(`no answer in ${limit} ms`)), limit);
+      req.on('close', () => clearTimeout(giveUp));
       req.on('error', reject);
       req.end(spec.body);
     });
