@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { createProxyHandler, MemoryStore, type ProxyEvent, type ProxyLogLine, type ProxyOptions, type ProxyStore } from '../../src/proxy/index.js';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
+import { sayRefusal } from '../../src/proxy/steps/limits.js';
 import { ACCESS_TOKEN, CookieJar, b64, eventsDelivered, send, serverPool, startStack, until, type Stack } from './harness.js';
 
 // What the proxy tells its host, one event per request that was refused, failed, met a failing
@@ -250,6 +251,53 @@ describe('proxy events', () => {
       assert.equal((event as { status: number }).status, answer.status);
       assertNothingSecret(seen);
     }
+  });
+
+  it('a start refused by a limit is said to the operator once at once, then counted (at most a line a minute), each also a refused event', async () => {
+    const lines: ProxyLogLine[] = [];
+    const logged: string[] = [];
+    const { url, events } = await proxy({
+      rateLimit: { perVisitor: { limit: 1, windowMs: 600_000 }, perPerson: false, perAddress: false },
+      log: (line, said) => {
+        logged.push(line);
+        lines.push(said);
+      },
+    });
+    const jar = new CookieJar();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send(`${url}/smartid/login.json`, 'POST', LOGIN, false, { jar })).status);
+    assert.deepEqual(statuses, [200, 429, 429, 429]);
+    const said = logged.filter((line) => line.includes('start limits'));
+    assert.equal(said.length, 1, logged.join('\n'));
+    assert.match(said[0]!, /the start limits refused a session start \(its visitor limit\); further refusals are counted and said at most once a minute/);
+    assert.equal(lines[logged.indexOf(said[0]!)]?.level, 'warn');
+    assert.doesNotMatch(said[0]!, new RegExp(CODE), 'no personal code in the line');
+    const refused = (await eventsOf(events, 4)).filter((event) => event.type === 'refused');
+    assert.deepEqual(
+      refused.map((event) => [event.type === 'refused' && event.reason, event.type === 'refused' && event.limit]),
+      Array(3).fill(['rate-limited', 'visitor']),
+    );
+  });
+
+  it('the refusals of the start limits after the first are said in one line a minute, by limit, with the time they span', () => {
+    const said: string[] = [];
+    const setup = {
+      limitRefusals: { saidAt: -Infinity, since: 0, counts: { visitor: 0, person: 0, address: 0 } },
+      log: (_level: string, message: string) => void said.push(message),
+    };
+    sayRefusal(setup, 'person', 1_000);
+    for (const [scope, at] of [
+      ['visitor', 2_000],
+      ['person', 30_000],
+      ['person', 60_999],
+      ['address', 61_000],
+      ['visitor', 62_000],
+    ] as const)
+      sayRefusal(setup, scope, at);
+    assert.equal(said.length, 2, said.join('\n'));
+    assert.match(said[0]!, /refused a session start \(its person limit\)/);
+    assert.match(said[1]!, /refused 4 session starts in the last 60 s \(per visitor 1, per person 2, per address 1\)/);
+    assert.deepEqual(setup.limitRefusals.counts, { visitor: 1, person: 0, address: 0 }, 'the one after the line waits for the next');
   });
 
   it('an onEvent that throws or never finishes changes nothing of the answer and does not hold it', async () => {

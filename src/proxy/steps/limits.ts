@@ -18,15 +18,38 @@ export function counterKey(scope: RateLimitName, key: string): string {
   return `limit:${scope}:${storeKey(key)}`;
 }
 
-async function count({ store }: ProxySetup, scope: RateLimitName, rule: RateLimit | false | undefined, key: string): Promise<string | null> {
+async function count(setup: ProxySetup, scope: RateLimitName, rule: RateLimit | false | undefined, key: string): Promise<string | null> {
   if (!rule) return null;
   const counter = counterKey(scope, key);
-  const { count, resetInMs } = await store.increment(counter, rule.windowMs);
+  const { count, resetInMs } = await setup.store.increment(counter, rule.windowMs);
   if (count > rule.limit) {
     const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
+    sayRefusal(setup, scope);
     throw new ProxyRefusal(proxyError('rate-limited', { retry_after: seconds }, { 'retry-after': String(seconds) }), { limit: scope });
   }
   return counter;
+}
+
+/** How often, at most, the log says how many starts the limits refused. */
+const SAY_REFUSALS_EVERY_MS = 60_000;
+
+/**
+ * A start a limit refused, for the operator: counted, and said at most once a minute in one line
+ * (the first at once), however many come; each is also a `refused` event with its limit.
+ */
+export function sayRefusal({ limitRefusals: tally, log }: Pick<ProxySetup, 'limitRefusals' | 'log'>, scope: RateLimitName, now = Date.now()): void {
+  const counts = tally.counts;
+  counts[scope] += 1;
+  if (now - tally.saidAt < SAY_REFUSALS_EVERY_MS) return;
+  const total = counts.visitor + counts.person + counts.address;
+  const what =
+    tally.saidAt === -Infinity
+      ? `refused a session start (its ${scope} limit); further refusals are counted and said at most once a minute`
+      : `refused ${total} session ${total === 1 ? 'start' : 'starts'} in the last ${Math.round((now - tally.since) / 1000)} s (per visitor ${counts.visitor}, per person ${counts.person}, per address ${counts.address})`;
+  log('warn', `[esign-proxy] the start limits ${what}; each is a refused event with its limit`);
+  tally.saidAt = now;
+  tally.since = now;
+  tally.counts = { visitor: 0, person: 0, address: 0 };
 }
 
 /**

@@ -2,7 +2,7 @@ import { ResultRefused } from '../hand-over.js';
 import { STATUS_POLL_SLOW_AFTER } from '../../protocol/time-limits.js';
 import { OPERATION_IDS, type OperationId } from '../../protocol/operations.js';
 import { ProxyRefusal, proxyError } from '../errors.js';
-import type { HostHook } from '../events.js';
+import type { HostHook, RateLimitName } from '../events.js';
 import { guardStore } from '../guarded-store.js';
 import type { HandOverOptions } from '../hand-over.js';
 import { DOCUMENT_OPERATIONS, SESSION_OPERATIONS } from '../operation-kinds.js';
@@ -55,6 +55,8 @@ export interface ProxySetup {
   eventKey: string;
   /** When the log last said that the service refused the access token (at most once a minute). */
   tokenRefusedSaidAt: number;
+  /** The starts the start limits refused since the log last said so (at most once a minute), by limit. */
+  limitRefusals: { saidAt: number; since: number; counts: Record<RateLimitName, number> };
   /** Writes a line for the host's operators, the token taken out. */
   /** A line for the host's log, at its level, with its request where there is one: the token never in it. */
   log: (level: ProxyLogLine['level'], message: string, requestId?: string) => void;
@@ -142,6 +144,7 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     visitorSecret: options.visitorSecret || token,
     eventKey: options.eventSecret || token,
     tokenRefusedSaidAt: -Infinity,
+    limitRefusals: { saidAt: -Infinity, since: Date.now(), counts: { visitor: 0, person: 0, address: 0 } },
     log,
     hint: (kind, message) => {
       if (hinted.has(kind)) return;
