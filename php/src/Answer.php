@@ -40,8 +40,13 @@ final class Answer extends \RuntimeException
      * @param array<string, mixed> $extra
      * @param list<string> $headers
      */
-    public static function refusal(Rules $rules, int $status, string $kind, string $message, array $extra = [], array $headers = []): self
+    /**
+     * The proxy's own refusal or failure of this kind: its status and words from the rules, the
+     * same as every proxy's, and the event it makes.
+     */
+    public static function refusal(Rules $rules, string $kind, array $extra = [], array $headers = []): self
     {
+        ['status' => $status, 'message' => $message] = $rules->answers[$kind] ?? throw new \LogicException("no answer of the kind $kind in the rules");
         $event = null;
         if (isset($rules->reasons[$kind])) {
             $event = ['refused', ['reason' => $rules->reasons[$kind], 'status' => $status]];
@@ -52,5 +57,11 @@ final class Answer extends \RuntimeException
             unset($extra['hook']);
         }
         return self::json($status, ['status' => 'error', 'message' => $message, 'proxy_error' => $kind] + $extra, $headers, $event);
+    }
+
+    /** The PHP proxy's setup is wrong (its rules file, a setting): 500 with what is wrong, for the operator. */
+    public static function misconfigured(string $problem): self
+    {
+        return self::json(500, ['status' => 'error', 'message' => $problem, 'proxy_error' => 'misconfigured']);
     }
 }

@@ -55,9 +55,10 @@ final class Exchange
     }
 
     /** @param array<string, mixed> $extra @param list<string> $headers */
-    public function refuse(int $status, string $kind, string $message, array $extra = [], array $headers = []): Answer
+    /** The proxy's own answer of this kind, its status and words from the rules. */
+    public function refuse(string $kind, array $extra = [], array $headers = []): Answer
     {
-        return Answer::refusal($this->settings->rules, $status, $kind, $message, $extra, $headers);
+        return Answer::refusal($this->settings->rules, $kind, $extra, $headers);
     }
 
     public function setVisitorCookie(string $visitor): void

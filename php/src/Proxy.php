@@ -85,14 +85,15 @@ final class Proxy
             $settings = Settings::fromEnvironment($this->env);
         } catch (RulesRefused $refused) {
             $log->say($refused->getMessage());
-            return Answer::json(500, ['status' => 'error', 'message' => 'The proxy\'s rules file is of an unknown version', 'proxy_error' => 'misconfigured']);
+            return Answer::misconfigured('The proxy\'s rules file is of an unknown version');
         } catch (\JsonException) {
             // a rules file missing or not JSON: said to the operator, never a trace to the browser
             $log->say('proxy-rules.json cannot be read as JSON: ship the one of the same release beside the package, or set ESIGN_RULES_FILE to it');
-            return Answer::json(500, ['status' => 'error', 'message' => 'The proxy\'s rules file cannot be read', 'proxy_error' => 'misconfigured']);
+            return Answer::misconfigured('The proxy\'s rules file cannot be read');
         }
         if (($problem = $settings->problem()) !== null) {
-            return Answer::refusal($settings->rules, 500, 'misconfigured', $problem);
+            $log->say($problem);
+            return Answer::misconfigured($problem);
         }
         $x = new Exchange($request, $settings, $this->hooks, $event, $log);
         $x->path = substr($request->uri, strlen($settings->prefix));
@@ -104,12 +105,12 @@ final class Proxy
         } catch (Answer $early) {
             return $early;
         } catch (StateRefused $refused) {
-            return Answer::refusal($settings->rules, 500, 'misconfigured', $refused->getMessage());
+            return Answer::misconfigured($refused->getMessage());
         } catch (\PDOException $error) {
             // the shared state that cannot be read or written: nothing it could not check goes on (fails closed)
             $log->say('the state file cannot be read or written: ' . $error->getMessage());
             $wait = $settings->rules->storeRetryAfter;
-            return Answer::refusal($settings->rules, 503, 'store-unavailable', 'The proxy cannot reach its state; try again shortly', ['retry_after' => $wait], ["Retry-After: $wait"]);
+            return Answer::refusal($settings->rules, 'store-unavailable', ['retry_after' => $wait], ["Retry-After: $wait"]);
         } catch (\Throwable $error) {
             $log->say(get_class($error) . ': ' . $error->getMessage());
             return new Answer(500, '{"status":"error","message":"The proxy failed"}');

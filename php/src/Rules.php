@@ -38,6 +38,10 @@ final class Rules
     public readonly array $reasons;
     /** @var array<string, string> the events' failures by the proxy's error kinds */
     public readonly array $failures;
+    /** @var array<string, array{status: int, message: string}> the proxy's own answers by kind: the same status and words in every proxy */
+    public readonly array $answers;
+    /** @var array{status: int, message: string, statusErrorCode: int} another visitor's session token, answered as the service answers a token it does not know */
+    public readonly array $notYourSession;
     /** @var list<string> */
     public readonly array $countries;
     /** @var array<string, string> start fields' patterns */
@@ -74,6 +78,8 @@ final class Rules
         $this->startTextLimit = (int) $document['startTextLimit'];
         $this->reasons = $document['events']['refusals'];
         $this->failures = $document['events']['failures'];
+        $this->answers = $document['answers'];
+        $this->notYourSession = $document['notYourSession'];
         $this->countries = $document['countries'];
         $this->shapes = $document['startShapes'];
         $this->screeningFields = $document['screeningFields'];

@@ -33,6 +33,8 @@ final class Settings
         /** A state file in the system's temporary folder is allowed (never on a site people use). */
         public readonly bool $development = false,
         public readonly string $phpCli = '',
+        /** What a malformed setting says (ESIGN_RATE_LIMIT), for every request, or null. */
+        public readonly ?string $settingProblem = null,
     ) {
     }
 
@@ -59,10 +61,25 @@ final class Settings
     {
         $rules = Rules::fromFile((string) (($env['ESIGN_RULES_FILE'] ?? '') ?: dirname(__DIR__) . '/proxy-rules.json'));
         $limits = null;
-        if (($env['ESIGN_RATE_LIMIT'] ?? '') !== '') {
-            // starts per window (seconds): "visitor,person,window[,address]", e.g. "3,2,60" for tests
-            $n = array_map('intval', explode(',', $env['ESIGN_RATE_LIMIT']));
-            $limits = ['visitor' => [$n[0], (float) $n[2]], 'person' => [$n[1], (float) $n[2]], 'address' => [$n[3] ?? $rules->rateLimits['address'][0], (float) $n[2]]];
+        $problem = null;
+        $rateText = $env['ESIGN_RATE_LIMIT'] ?? '';
+        if ($rateText !== '') {
+            // starts per window (seconds): "visitor,person,window[,address]", whole numbers of 1 or more, as esign-proxy takes it
+            $parts = array_map('trim', explode(',', $rateText));
+            $whole = array_filter($parts, static fn (string $part) => preg_match('/^[1-9][0-9]{0,8}$/', $part) === 1);
+            if (count($parts) < 3 || count($parts) > 4 || count($whole) !== count($parts)) {
+                $defaults = $rules->rateLimits;
+                $problem = sprintf(
+                    'ESIGN_RATE_LIMIT takes "visitor,person,window[,address]" (whole numbers, the window in seconds), e.g. %d,%d,%d; not %s',
+                    $defaults['visitor'][0],
+                    $defaults['person'][0],
+                    (int) $defaults['person'][1],
+                    json_encode($rateText, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE),
+                );
+            } else {
+                $n = array_map('intval', $parts);
+                $limits = ['visitor' => [$n[0], (float) $n[2]], 'person' => [$n[1], (float) $n[2]], 'address' => [$n[3] ?? $rules->rateLimits['address'][0], (float) $n[2]]];
+            }
         }
         return new self(
             rules: $rules,
@@ -79,12 +96,16 @@ final class Settings
             eventSecret: $env['ESIGN_EVENT_SECRET'] ?? '',
             development: ($env['ESIGN_DEVELOPMENT'] ?? '') === '1',
             phpCli: $env['ESIGN_PHP_CLI'] ?? '',
+            settingProblem: $problem,
         );
     }
 
     /** What is wrong with these settings for any request, or null. */
     public function problem(): ?string
     {
-        return strlen($this->token) < 8 || $this->base === '' ? 'ESIGN_BASE_URL and ESIGN_ACCESS_TOKEN (8 characters or more) must be set' : null;
+        if (strlen($this->token) < 8 || $this->base === '') {
+            return 'ESIGN_BASE_URL and ESIGN_ACCESS_TOKEN (8 characters or more) must be set';
+        }
+        return $this->settingProblem;
     }
 }

@@ -7,7 +7,7 @@ import { PARAM_PATTERN } from './paths.js';
  * Python and PHP proxies, which read it at start), so the three proxies cannot drift apart.
  */
 
-import type { Channel, SessionKind } from './types.js';
+import type { Channel, ProxyErrorKind, SessionKind } from './types.js';
 import { COUNTRIES } from './types.js';
 import { keysOf } from './checks.js';
 
@@ -174,6 +174,40 @@ export const SCREENING_FIELDS = ['peps_data', 'sanctions_data'] as const;
  */
 export const SIGNATURE_ENTRIES = { pattern: '^META-INF/(?:signatures/)?signatures\\d+\\.xml$', most: 64, inflateLimit: 16 * 1024 * 1024 } as const;
 
+/**
+ * The proxy's own answers by kind: the status and the words (`{status: "error", message, proxy_error:
+ * kind}`), the same in every proxy, which answers by kind and never restates them.
+ */
+export const PROXY_ANSWERS = {
+  'operation-not-allowed': [404, 'Not an operation of the service'],
+  'operation-disabled': [403, 'This operation is not enabled on this proxy'],
+  'cross-site': [403, 'Requests from other sites are not accepted'],
+  'unsupported-media-type': [415, 'Request body must be application/json'],
+  'malformed-json': [400, 'Request body must be a JSON object'],
+  'invalid-field': [400, 'A field has the wrong type'],
+  'request-too-large': [413, 'Request body is too large'],
+  'body-timeout': [408, 'The request body did not arrive in time'],
+  forbidden: [403, 'Not allowed for this request'],
+  'signer-mismatch': [403, 'Signing is allowed only as the person signed in to this site'],
+  'signer-unknown': [403, 'Nobody is signed in to this site to sign as'],
+  'rate-limited': [429, 'Too many sessions started; try again later'],
+  'host-error': [500, 'The host could not process this request'],
+  'site-refused': [409, 'The site did not accept this result'],
+  'store-unavailable': [503, 'The proxy cannot check this request right now; try again in a moment'],
+  'upstream-unreachable': [502, 'The service could not be reached'],
+  'upstream-timeout': [504, 'The service did not answer in time'],
+  'upstream-invalid': [502, 'The service answered with something other than JSON'],
+  'upstream-redirect': [502, 'The service answered with a redirect, which is not followed'],
+  'upstream-too-large': [502, 'The service answered with more than the proxy accepts'],
+} as const satisfies Record<ProxyErrorKind, readonly [status: number, message: string]>;
+
+/**
+ * A session token of another visitor is answered as the service answers a token it does not know
+ * (nothing tells the prober the session exists): 404 with these words, and on a status poll the
+ * service's own code too.
+ */
+export const NOT_YOUR_SESSION = { status: 404, message: 'Session for given token was not found', statusErrorCode: 40402 } as const;
+
 /** The names of the events every proxy writes, one per request that made one. */
 export const EVENT_TYPES = ['started', 'finished', 'refused', 'failed', 'host-error'] as const;
 /** Why a proxy refused a request, by the kind of its own refusal: what a security team alerts on. */
@@ -254,6 +288,8 @@ export function proxyRulesDocument() {
     screeningFields: SCREENING_FIELDS,
     signatureEntries: SIGNATURE_ENTRIES,
     events: { types: EVENT_TYPES, refusals: REFUSAL_REASONS, failures: FAILURE_KINDS },
+    answers: Object.fromEntries(Object.entries(PROXY_ANSWERS).map(([kind, [status, message]]) => [kind, { status, message }])),
+    notYourSession: NOT_YOUR_SESSION,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ProxyErrorKind } from '../protocol/types.js';
+import { PROXY_ANSWERS } from '../protocol/proxy-rules.js';
 import type { HostHook, RateLimitName, RefusalReason } from './events.js';
 
 /** What the proxy answers: status, headers and a JSON (or, for downloads, binary) body. */
@@ -18,28 +19,7 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
-const KINDS: Record<ProxyErrorKind, [status: number, message: string]> = {
-  'operation-not-allowed': [404, 'Not an operation of the service'],
-  'operation-disabled': [403, 'This operation is not enabled on this proxy'],
-  'cross-site': [403, 'Requests from other sites are not accepted'],
-  'unsupported-media-type': [415, 'Request body must be application/json'],
-  'malformed-json': [400, 'Request body must be a JSON object'],
-  'invalid-field': [400, 'A field has the wrong type'],
-  'request-too-large': [413, 'Request body is too large'],
-  'body-timeout': [408, 'The request body did not arrive in time'],
-  forbidden: [403, 'Not allowed for this request'],
-  'signer-mismatch': [403, 'Signing is allowed only as the person signed in to this site'],
-  'signer-unknown': [403, 'Nobody is signed in to this site to sign as'],
-  'rate-limited': [429, 'Too many sessions started; try again later'],
-  'host-error': [500, 'The host could not process this request'],
-  'site-refused': [409, 'The site did not accept this result'],
-  'store-unavailable': [503, 'The proxy cannot check this request right now; try again in a moment'],
-  'upstream-unreachable': [502, 'The service could not be reached'],
-  'upstream-timeout': [504, 'The service did not answer in time'],
-  'upstream-invalid': [502, 'The service answered with something other than JSON'],
-  'upstream-redirect': [502, 'The service answered with a redirect, which is not followed'],
-  'upstream-too-large': [502, 'The service answered with more than the proxy accepts'],
-};
+const KINDS: Record<ProxyErrorKind, readonly [status: number, message: string]> = PROXY_ANSWERS;
 
 export function proxyStatus(kind: ProxyErrorKind): number {
   return KINDS[kind][0];

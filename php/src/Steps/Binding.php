@@ -24,7 +24,14 @@ final class Binding implements Step
         $ok = $bound && (hash_equals((string) $bound['visitor'], $mine) || hash_equals((string) $bound['rotated_from'], $mine)) && (float) $bound['expires'] > microtime(true)
             && ($x->role[0] === 'status' ? $bound['status'] === $x->operation : $bound['channel'] === $x->role[1]);
         if (!$ok) {
-            throw Answer::json(404, ['status' => 'error', 'message' => 'Session for given token was not found'] + ($x->role[0] === 'status' ? ['error_code' => 40402] : []), [], ['refused', ['reason' => 'not-your-session', 'status' => 404]]);
+            // answered as the service answers a token it does not know: nothing tells whether the session exists
+            $unknown = $x->rules()->notYourSession;
+            throw Answer::json(
+                $unknown['status'],
+                ['status' => 'error', 'message' => $unknown['message']] + ($x->role[0] === 'status' ? ['error_code' => $unknown['statusErrorCode']] : []),
+                [],
+                ['refused', ['reason' => 'not-your-session', 'status' => $unknown['status']]],
+            );
         }
     }
 }

@@ -15,7 +15,7 @@ final class ContentType implements Step
     {
         $type = strtolower(trim(explode(';', (string) $x->request->header('content-type'))[0]));
         if ($type !== 'application/json') {
-            throw $x->refuse(415, 'unsupported-media-type', 'Request body must be application/json');
+            throw $x->refuse('unsupported-media-type');
         }
     }
 }

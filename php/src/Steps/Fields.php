@@ -17,7 +17,7 @@ final class Fields implements Step
     {
         $data = $x->request->body($x->bodyLimit + 1);
         if (strlen($data) > $x->bodyLimit) {
-            throw $x->refuse(413, 'request-too-large', 'Request body is too large');
+            throw $x->refuse('request-too-large');
         }
         try {
             $body = json_decode($data === '' ? 'null' : $data, false, 512, JSON_THROW_ON_ERROR);
@@ -25,15 +25,15 @@ final class Fields implements Step
             $body = null;
         }
         if (!$body instanceof \stdClass) {
-            throw $x->refuse(400, 'malformed-json', 'Request body must be a JSON object');
+            throw $x->refuse('malformed-json');
         }
         try {
             $x->sent = Picked::pick($x->fields, $body);
         } catch (InvalidField $bad) {
-            throw $x->refuse(400, 'invalid-field', 'A field has the wrong type', ['field' => $bad->getMessage()]);
+            throw $x->refuse('invalid-field', ['field' => $bad->getMessage()]);
         }
         if ($x->role[0] === 'start' && ($bad = Picked::badStartField($x->sent, $x->rules())) !== null) {
-            throw $x->refuse(400, 'invalid-field', 'A field has the wrong type', ['field' => $bad]);
+            throw $x->refuse('invalid-field', ['field' => $bad]);
         }
     }
 }

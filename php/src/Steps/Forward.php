@@ -42,15 +42,15 @@ final class Forward implements Step
         $errno = curl_errno($curl);
         curl_close($curl);
         if ($tooLarge) {
-            throw $x->refuse(502, 'upstream-too-large', 'The service answered with more than the proxy accepts');
+            throw $x->refuse('upstream-too-large');
         }
         if ($done === false) {
             throw $errno === CURLE_OPERATION_TIMEDOUT
-                ? $x->refuse(504, 'upstream-timeout', 'The service did not answer in time')
-                : $x->refuse(502, 'upstream-unreachable', 'The service could not be reached');
+                ? $x->refuse('upstream-timeout')
+                : $x->refuse('upstream-unreachable');
         }
         if ($x->status >= 300 && $x->status < 400) {
-            throw $x->refuse(502, 'upstream-redirect', 'The service answered with a redirect, which is not followed');
+            throw $x->refuse('upstream-redirect');
         }
         try {
             $value = json_decode($content, false, 512, JSON_THROW_ON_ERROR);
@@ -58,7 +58,7 @@ final class Forward implements Step
             $value = null;
         }
         if (!$value instanceof \stdClass) {
-            throw $x->refuse(502, 'upstream-invalid', 'The service answered with something other than JSON');
+            throw $x->refuse('upstream-invalid');
         }
         $x->value = $value;
     }

@@ -37,12 +37,14 @@ final class HandOver implements Step
                 $x->log->say("on_result() refused the result for {$x->operation}: HTTP {$refusal->status}; the session ends with site-refused");
             }
             $state->finished($token);
-            throw Answer::json(409, ['status' => 'error', 'message' => 'The site did not accept this result', 'proxy_error' => 'site-refused'], [], ['finished', ['outcome' => 'site-refused']]);
+            // the session's end (its finished event), in the words of the rules' site-refused answer
+            ['status' => $status, 'message' => $message] = $x->rules()->answers['site-refused'];
+            throw Answer::json($status, ['status' => 'error', 'message' => $message, 'proxy_error' => 'site-refused'], [], ['finished', ['outcome' => 'site-refused']]);
         } catch (Answer $answer) {
             throw $answer;
         } catch (\Throwable $error) {
             $x->log->say("on_result() failed for {$x->operation}: " . get_class($error) . ': ' . substr($error->getMessage(), 0, 300));
-            throw $x->refuse(500, 'host-error', 'The host could not process this request');
+            throw $x->refuse('host-error');
         }
         if ($delivered === false) {
             throw Answer::waiting();

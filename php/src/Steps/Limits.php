@@ -46,7 +46,7 @@ final class Limits implements Step
             $wait = $x->state()->overLimit($key, $limits[$scope]);
             if ($wait > 0) {
                 $x->event->set('limit', $scope);
-                throw $x->refuse(429, 'rate-limited', 'Too many sessions started; try again later', ['retry_after' => $wait], ["Retry-After: $wait"]);
+                throw $x->refuse('rate-limited', ['retry_after' => $wait], ["Retry-After: $wait"]);
             }
             if ($scope === 'person') {
                 $x->counted[] = $key;

@@ -24,7 +24,7 @@ final class Origin implements Step
         $parts = $origin === null ? null : explode('://', $origin, 2);
         $foreign = $parts !== null && (count($parts) !== 2 || $parts[1] !== $host || !in_array($parts[0], $schemes, true));
         if ($crossSite || $foreign) {
-            throw $x->refuse(403, 'cross-site', 'Requests from other sites are not accepted');
+            throw $x->refuse('cross-site');
         }
     }
 }

@@ -24,7 +24,7 @@ final class Route implements Step
             }
         }
         if ($found === null) {
-            throw $x->refuse(404, 'operation-not-allowed', 'Not an operation of the service');
+            throw $x->refuse('operation-not-allowed');
         }
         [$x->operation, $op, $x->token] = $found;
         [$x->fields, $x->role, $x->channel, $x->part] = [$op['fields'], $op['role'], $op['channel'], $op['kind']];
@@ -33,7 +33,7 @@ final class Route implements Step
         $x->state->sweepIfDue(microtime(true));
         $x->bodyLimit = in_array($x->operation, $x->rules()->fileStarts, true) ? $x->rules()->bodyLimit : $x->rules()->sessionBodyLimit; // only signing carries files
         if ((int) ($x->request->header('content-length') ?? 0) > $x->bodyLimit) {
-            throw $x->refuse(413, 'request-too-large', 'Request body is too large', [], ['Connection: close']);
+            throw $x->refuse('request-too-large', [], ['Connection: close']);
         }
     }
 }

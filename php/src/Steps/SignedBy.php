@@ -24,7 +24,7 @@ final class SignedBy implements Step
         $named = array_map(static fn (array $p) => Person::digest($p[0], $p[1]), $persons ?? []);
         if (!in_array($x->bound['signer'], $named, true)) {
             $x->log->say('a finished ' . $x->operation . ($persons ? ' was signed by another person than the signer: not handed over' : " is not handed over: the signed file $problem"));
-            throw $x->refuse(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
+            throw $x->refuse('signer-mismatch');
         }
     }
 }

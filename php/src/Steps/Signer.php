@@ -22,22 +22,22 @@ final class Signer implements Step
             $who = ($x->hooks->signer)();
         } catch (\Throwable) {
             $x->log->say('signer() failed for ' . $x->operation);
-            throw $x->refuse(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
+            throw $x->refuse('host-error', ['hook' => 'signer']);
         }
         if ($who === null) {
-            throw $x->refuse(403, 'signer-unknown', 'Nobody is signed in to this site to sign as');
+            throw $x->refuse('signer-unknown');
         }
         $countries = $x->rules()->countries;
         if (($problem = Person::signerProblem($who, $countries)) !== null) {
             $x->log->say("signer() returned $problem, for {$x->operation}: return ['country' => ..., 'code' => ...] of the person signed in, or null");
-            throw $x->refuse(500, 'host-error', 'The host could not process this request', ['hook' => 'signer']);
+            throw $x->refuse('host-error', ['hook' => 'signer']);
         }
         if (!Person::sameSigner($x->sent, $who, $countries)) {
-            throw $x->refuse(403, 'signer-mismatch', 'Signing is allowed only as the person signed in to this site');
+            throw $x->refuse('signer-mismatch');
         }
         $x->signerPerson = Person::digest($who['country'], (string) $who['code']);
         if ($x->part === 'sign' && ($x->upload = (new Signatures($x->rules()))->uploadPrint($x->sent)) === null) {
-            throw $x->refuse(400, 'invalid-field', 'A field has the wrong type', ['field' => ($x->sent->type ?? '') . '.files']);
+            throw $x->refuse('invalid-field', ['field' => ($x->sent->type ?? '') . '.files']);
         }
     }
 }

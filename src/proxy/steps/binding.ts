@@ -4,6 +4,7 @@ import { MemoryStore } from '../store.js';
 import type { Binding, Step, Has } from './exchange.js';
 import type { ProxySetup } from './setup.js';
 import { isRecord } from '../../protocol/checks.js';
+import { NOT_YOUR_SESSION } from '../../protocol/proxy-rules.js';
 import { seal, tokenName, unseal } from '../sealed.js';
 
 /** Bindings as parsed, by their stored text: a session is polled every second or so, its binding never changes. */
@@ -68,7 +69,7 @@ function isBinding(value: unknown): value is Binding {
   );
 }
 
-export const SESSION_NOT_FOUND = 'Session for given token was not found';
+const SESSION_NOT_FOUND = NOT_YOUR_SESSION.message;
 
 /**
  * Binding: a status poll or a removal is for a session this visitor started, of this kind and
@@ -104,6 +105,8 @@ function bound(x: Has<'operation' | 'visitor'>, setup: ProxySetup, stored: strin
         "(or write something into the session before the start), and keep its cookie on the proxy's path. (Said once; if it was not your own browser, it was someone else's token.)",
     );
   }
-  const answer = removalChannel ? { status: 'error', message: SESSION_NOT_FOUND } : { status: 'error', message: SESSION_NOT_FOUND, error_code: 40402 };
-  throw new ProxyRefusal(jsonAnswer(404, answer), { reason: 'not-your-session' });
+  const answer = removalChannel
+    ? { status: 'error', message: SESSION_NOT_FOUND }
+    : { status: 'error', message: SESSION_NOT_FOUND, error_code: NOT_YOUR_SESSION.statusErrorCode };
+  throw new ProxyRefusal(jsonAnswer(NOT_YOUR_SESSION.status, answer), { reason: 'not-your-session' });
 }
