@@ -90,6 +90,23 @@ final class ProxyTest extends TestCase
         $this->assertFileDoesNotExist($this->dir . '/state.sqlite', 'nothing kept where it was refused');
     }
 
+    public function testAMalformedRateLimitIsRefusedLikeEsignProxyNotReadAsZero(): void
+    {
+        foreach (['a,b', '6,10', '6,10,0', '6,10,600,3,1', '6,-1,600', '6,10,6.5'] as $text) {
+            $this->written = [];
+            $answer = $this->proxy(['ESIGN_RATE_LIMIT' => $text])->handle(self::post('/smartid/login.json', '{"code":"40504040001","country":"EE"}'));
+            $this->assertSame([500, 'misconfigured'], [$answer->status, json_decode($answer->body, true)['proxy_error']], $text);
+            $this->assertStringContainsString('ESIGN_RATE_LIMIT takes "visitor,person,window[,address]"', implode('', $this->written), $text);
+            $this->assertStringContainsString(json_encode($text), implode('', $this->written), 'the log names what was given');
+            $this->assertFileDoesNotExist($this->dir . '/state.sqlite', 'nothing kept where it was refused');
+        }
+        // a well-formed one is taken: the start goes on to the service (out of reach here), not refused
+        $this->written = [];
+        $answer = $this->proxy(['ESIGN_RATE_LIMIT' => '6,10,600,40'])->handle(self::post('/smartid/login.json', '{"code":"40504040001","country":"EE"}'));
+        $this->assertSame(502, $answer->status);
+        $this->assertStringNotContainsString('ESIGN_RATE_LIMIT', implode('', $this->written));
+    }
+
     public function testARulesFileThatIsNotJsonIsSaidNotThrown(): void
     {
         file_put_contents($this->dir . '/rules.json', 'not json');
