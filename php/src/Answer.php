@@ -34,15 +34,12 @@ final class Answer extends \RuntimeException
     }
 
     /**
-     * A refusal of the proxy's own, `{"status":"error","proxy_error":kind}`, and its event: a refusal
-     * (the rules' reasons), a failure (their failures) or the host's hook failing.
+     * A refusal of the proxy's own, `{"status":"error","proxy_error":kind}`, its status and words from
+     * the rules (the same as every proxy's), and its event: a refusal (the rules' reasons), a failure
+     * (their failures) or the host's hook failing.
      *
      * @param array<string, mixed> $extra
      * @param list<string> $headers
-     */
-    /**
-     * The proxy's own refusal or failure of this kind: its status and words from the rules, the
-     * same as every proxy's, and the event it makes.
      */
     public static function refusal(Rules $rules, string $kind, array $extra = [], array $headers = []): self
     {

@@ -54,8 +54,12 @@ final class Exchange
         return $this->state ?? throw new \LogicException('the state is opened by the route step');
     }
 
-    /** @param array<string, mixed> $extra @param list<string> $headers */
-    /** The proxy's own answer of this kind, its status and words from the rules. */
+    /**
+     * The proxy's own answer of this kind, its status and words from the rules.
+     *
+     * @param array<string, mixed> $extra
+     * @param list<string> $headers
+     */
     public function refuse(string $kind, array $extra = [], array $headers = []): Answer
     {
         return Answer::refusal($this->settings->rules, $kind, $extra, $headers);
