@@ -1,10 +1,17 @@
 /**
  * `npm run docs`: docs/reference.md from the Custom Elements Manifest (`custom-elements.json`,
  * written by the build): per element its attributes and properties, methods, events with their
- * detail types, slots, parts and custom properties. A test holds the checked-in page to what this writes.
+ * detail types, slots, parts and custom properties; and the table of esign-proxy's settings in
+ * docs/any-stack.md from their declarations. A test holds the checked-in pages to what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { settingsTable } from '../src/server/settings-help.js';
+
+export const SETTINGS_PAGE = 'docs/any-stack.md';
+
+/** A page with its settings table as the declarations make it. */
+export const withSettingsTable = (page: string): string => page.replace(/<!-- settings:start -->[\s\S]*?<!-- settings:end -->/, settingsTable());
 
 interface Described {
   name: string;
@@ -137,5 +144,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the manifest the analyzer wrote in this build
   const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as Manifest;
   writeFileSync('docs/reference.md', referencePage(manifest));
-  console.log('docs/reference.md written');
+  writeFileSync(SETTINGS_PAGE, withSettingsTable(readFileSync(SETTINGS_PAGE, 'utf8')));
+  console.log(`docs/reference.md and the settings table of ${SETTINGS_PAGE} written`);
 }

@@ -8,8 +8,23 @@ import { DELIVERY_SCHEMA } from '../src/server/delivery-schema.js';
 
 const COPIES = ['php/proxy-rules.json'];
 const DOC = 'docs/proxy-checklist.md';
+/** check-proxy's copy of the numbers it checks: the sandbox imports nothing of the widget, so it gets a module of its own. */
+const CHECK_PROXY_COPY = 'sandbox/src/check-proxy/rulebook.ts';
 const rules = proxyRulesDocument();
 const text = `${JSON.stringify(rules, null, 2)}\n`;
+
+function checkProxyCopy(): string {
+  const numbers = {
+    rateLimits: rules.rateLimits,
+    minPollIntervalMs: rules.minPollIntervalMs,
+    sessionBodyLimit: rules.sessionBodyLimit,
+    storeRetryAfterSeconds: rules.storeRetryAfterSeconds,
+  };
+  return `// Written by npm run proxy-rules from src/protocol/proxy-rules.ts; do not edit (a test fails on a stale copy).
+// The numbers check-proxy holds a proxy to, as the rulebook states them.
+export const RULEBOOK = ${JSON.stringify(numbers, null, 2)} as const;
+`;
+}
 
 const minutes = (ms: number) => `${ms / 60_000} min`;
 const seconds = (ms: number) => `${ms / 1000} s`;
@@ -56,6 +71,7 @@ function withTable(doc: string): string {
 
 if (process.argv.includes('--check')) {
   const stale = COPIES.filter((file) => !existsSync(file) || readFileSync(file, 'utf8') !== text);
+  if (!existsSync(CHECK_PROXY_COPY) || readFileSync(CHECK_PROXY_COPY, 'utf8') !== checkProxyCopy()) stale.push(CHECK_PROXY_COPY);
   const doc = readFileSync(DOC, 'utf8');
   if (withTable(doc) !== doc) stale.push(DOC);
   if (stale.length) {
@@ -78,5 +94,6 @@ if (process.argv.includes('--check')) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }
+  writeFileSync(CHECK_PROXY_COPY, checkProxyCopy());
   writeFileSync(DOC, withTable(readFileSync(DOC, 'utf8')));
 }

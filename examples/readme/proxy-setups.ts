@@ -27,7 +27,7 @@ dev.use(
     baseUrl,
     accessToken,
     prefix: '/esign',
-    // six starts per person in ten minutes is what a bank needs; testing with one test person needs more
+    // the default limits are what a bank needs; testing with one test person needs more
     rateLimit: process.env['NODE_ENV'] === 'production' ? {} : { perPerson: { limit: 100, windowMs: 60_000 } },
   }),
 );

@@ -127,10 +127,10 @@ export interface RateLimit {
 }
 
 /**
- * A person answers a push in 10–60 s. Six starts in ten minutes cover a login, retries after a
+ * A person answers a push in 10–60 s. 6 starts in 10 minutes cover a login, retries after a
  * typo, a refusal or a time-out, and a few signatures; more pushes to one person than that is
- * spam. Twelve per visitor leaves room for a person signing for two people on one computer. Sixty
- * per address leaves room for an office or a mobile network sharing one address, and stops a script
+ * spam. 12 per visitor leave room for a person signing for two people on one computer. 60 per
+ * address leave room for an office or a mobile network sharing one address, and stop a script
  * that goes through personal codes.
  */
 export const DEFAULT_RATE_LIMITS = {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { helpText, readSettings, SettingError } from './settings.js';
+import { readSettings, SettingError } from './settings.js';
+import { helpText } from './settings-help.js';
 import { operatorLine, startServer } from './server.js';
 import { consoleAsOperatorLog } from './console-lines.js';
 

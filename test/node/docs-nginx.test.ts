@@ -11,7 +11,7 @@ import { esignProxyHarness } from './esign-proxy-harness.js';
 import { freePort, nginxBlocks, nginxConfig, scratchDir } from './processes.js';
 import { until, untilAnswering } from './wait.js';
 
-// The nginx blocks of docs/proxy.md and docs/proxy-server.md as a reader copies them, on a port other than 80: a page of
+// The nginx blocks of docs/proxy.md and docs/any-stack.md as a reader copies them, on a port other than 80: a page of
 // that origin starts a login through each (the Node proxy at 3000, esign-proxy at 8787). With
 // nginx's $host instead, the port is dropped: refused, and the log says which line to write.
 
@@ -46,7 +46,7 @@ const startFrom = (origin: string) =>
     body: JSON.stringify({ code: '40504040001', country: 'EE' }),
   });
 
-describe('the nginx blocks of docs/proxy.md and docs/proxy-server.md', () => {
+describe('the nginx blocks of docs/proxy.md and docs/any-stack.md', () => {
   it('the Node proxy behind the first block, on a port other than 80: a page of that origin starts a login', async () => {
     const [block] = nginxBlocks('docs/proxy.md');
     assert.match(block!, /127\.0\.0\.1:3000/);
@@ -64,7 +64,7 @@ describe('the nginx blocks of docs/proxy.md and docs/proxy-server.md', () => {
   });
 
   it('esign-proxy behind the second block likewise; with $host the port is dropped, refused, and the log names the port and the line to write', async () => {
-    const blocks = nginxBlocks('docs/proxy-server.md');
+    const blocks = nginxBlocks('docs/any-stack.md');
     const block = blocks.find((b) => b.includes('127.0.0.1:8787'));
     assert.ok(block);
     const proxy = await esignProxy({ ESIGN_BASE_URL: sandbox.url, ESIGN_ACCESS_TOKEN: TOKEN });

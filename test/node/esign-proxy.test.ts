@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkProxy, type CheckRow } from 'esign-sandbox';
-import { SETTINGS } from '../../src/server/settings.js';
+import { SETTINGS } from '../../src/server/setting-declarations.js';
 import { BIN, esignProxyHarness } from './esign-proxy-harness.js';
 import { freePort } from './processes.js';
 import { until } from './wait.js';
@@ -117,7 +117,7 @@ describe('esign-proxy, the proxy as a server', () => {
     }
     const help = await run({}, ['--help']);
     assert.equal(help.code, 0);
-    for (const setting of SETTINGS) {
+    for (const setting of Object.values(SETTINGS)) {
       assert.ok(help.stdout.includes(setting.env) && help.stdout.includes(setting.flag), setting.env);
     }
   });

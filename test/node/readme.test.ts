@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { referencePage } from '../../scripts/docs-reference.js';
+import { referencePage, SETTINGS_PAGE, withSettingsTable } from '../../scripts/docs-reference.js';
 
 describe('README and docs', () => {
   it('docs/proxy.md shows the proxy example that examples/readme/proxy-example.ts type-checks', () => {
@@ -87,6 +87,12 @@ describe("the newcomer's map", () => {
         assert.ok(existsSync(`docs/${target}`), `docs/${name} links to ${target}`);
       }
     }
+  });
+
+  it("the settings table of docs/any-stack.md is what `npm run docs` makes from the settings' declarations", () => {
+    const page = readFileSync(SETTINGS_PAGE, 'utf8');
+    assert.match(page, /<!-- settings:start -->\n<!-- made from/);
+    assert.equal(page, withSettingsTable(page), `run npm run docs and commit ${SETTINGS_PAGE}`);
   });
 
   it('docs/reference.md is what `npm run docs` writes from the built manifest', () => {

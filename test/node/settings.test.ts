@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSettings, SettingError, type ServerSettings } from '../../src/server/settings.js';
+import { SETTINGS } from '../../src/server/setting-declarations.js';
+import { helpText, settingsTable } from '../../src/server/settings-help.js';
 import { scratchDir } from './processes.js';
 
 // esign-proxy's settings read in-process, rule by rule: each refusal names its setting and says what
@@ -42,9 +44,15 @@ describe('esign-proxy settings: the service', () => {
     assert.match(refusal({ ESIGN_ACCESS_TOKEN: 'short' }), /ESIGN_ACCESS_TOKEN .* 8 characters or more/);
   });
 
-  it('take a flag as the setting, and refuse a flag that is none', () => {
+  it('take a flag as the setting, over its variable, in either form; refuse a flag that is none, a short one, one without its value, a bare word', () => {
     assert.equal(read({}, ['--prefix=/sign']).prefix, '/sign');
+    assert.equal(read({ ESIGN_PREFIX: '/env' }, ['--prefix', '/flag']).prefix, '/flag');
+    assert.equal(read({ ESIGN_PREFIX: '/env' }).prefix, '/env');
     assert.match(refusal({}, ['--no-such-thing=1']), /^--no-such-thing is no setting of esign-proxy/);
+    assert.match(refusal({}, ['-p', '80']), /^-p is no setting of esign-proxy/);
+    assert.match(refusal({}, ['--port']), /^PORT \(--port\) needs a value: --port <port>/);
+    assert.match(refusal({}, ['8080']), /^"8080" is no setting of esign-proxy: each is a flag with its value/);
+    assert.equal(read({}, ['--help']).port, 8787);
   });
 
   it('default to port 8787 and prefix /esign; refuse a port that is none', () => {
@@ -123,5 +131,75 @@ describe('esign-proxy settings: the OpenID Provider', () => {
   it('refuse an issuer of plain http on another machine, or outside the prefix', () => {
     assert.match(refusal({ ...clientsFile([client()]), ESIGN_OIDC_ISSUER: 'http://site.example/esign/oidc' }), /must be https:\/\//);
     assert.match(refusal({ ...clientsFile([client()]), ESIGN_OIDC_ISSUER: 'http://127.0.0.1:8787/oidc' }), /must be under the prefix/);
+  });
+});
+
+describe('esign-proxy settings: declared once', () => {
+  const declared = Object.values(SETTINGS);
+
+  it('each has its own variable and flag', () => {
+    assert.equal(new Set(declared.map((s) => s.env)).size, declared.length);
+    assert.equal(new Set(declared.map((s) => s.flag)).size, declared.length);
+  });
+
+  it('--help and the docs table are made from the declarations, every setting in each with what it takes', () => {
+    const help = helpText();
+    const table = settingsTable();
+    for (const { env, flag, takes, what } of declared) {
+      assert.ok(help.includes(`${env.padEnd(30)}${flag} <${takes}>\n      ${what}`), env);
+      assert.ok(table.includes(`| \`${env}\` | \`${flag}\` |`), env);
+    }
+    assert.equal(table.split('\n').filter((line) => line.startsWith('| `')).length, declared.length);
+  });
+
+  it("a declaration's parser is what reads it: every setting refused by its own name when its parser refuses", () => {
+    // a value every parser but the plain texts' refuses: each refusal names the setting it came from
+    const refusing = declared.filter((s) => {
+      try {
+        s.parse('\u0000 no');
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    assert.ok(refusing.length >= 20, `${refusing.length} parsers refuse a nonsense value`);
+    for (const setting of refusing) {
+      assert.match(refusal({ [setting.env]: '\u0000 no' }), new RegExp(`^${setting.env} \\(${setting.flag}\\)`), setting.env);
+    }
+  });
+
+  it('the settings that go together are refused together, naming both', () => {
+    assert.match(
+      refusal({ ESIGN_REDIS_URL: 'redis://127.0.0.1:1', ESIGN_REDIS_CLUSTER: 'redis://127.0.0.1:2' }),
+      /ESIGN_REDIS_URL .* and ESIGN_REDIS_CLUSTER .*: set one/,
+    );
+    assert.match(
+      refusal({ ESIGN_REDIS_URL: 'redis://127.0.0.1:1,redis://127.0.0.1:2' }),
+      /ESIGN_REDIS_URL .* is one address: several Redis Cluster nodes go in ESIGN_REDIS_CLUSTER/,
+    );
+    assert.match(refusal({ ESIGN_WEBHOOK_URL: 'http://127.0.0.1:9/hook' }), /^ESIGN_WEBHOOK_SECRET .* is required with ESIGN_WEBHOOK_URL/);
+    const secret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+    assert.match(
+      refusal({ ESIGN_SIGNER_URL: 'http://signer.example/who', ESIGN_WEBHOOK_SECRET: secret }),
+      /^ESIGN_SIGNER_URL .* is plain http:\/\/ to another machine/,
+    );
+    assert.equal(
+      read({ ESIGN_SIGNER_URL: 'http://signer.example/who', ESIGN_WEBHOOK_SECRET: secret, ESIGN_ALLOW_PLAIN_HTTP: '1' }).signerUrl,
+      'http://signer.example/who',
+    );
+    assert.match(refusal({ ESIGN_OIDC_ISSUER: 'http://127.0.0.1:8787/esign/oidc' }), /^ESIGN_OIDC_CLIENTS .* is required with ESIGN_OIDC_ISSUER/);
+  });
+
+  it("the defaults that come from another setting: the Redis prefix from the token, the forwarded cookies from the visitor cookie, sub's key", () => {
+    const plain = read({});
+    assert.match(plain.redisPrefix, /^esign-proxy:[0-9a-f]{12}:$/);
+    assert.notEqual(read({ ESIGN_ACCESS_TOKEN: 'another-access-token' }).redisPrefix, plain.redisPrefix);
+    assert.deepEqual(plain.forwardCookies, []);
+    assert.deepEqual(read({ ESIGN_VISITOR_COOKIE: 'sid' }).forwardCookies, ['sid']);
+    assert.deepEqual(read({ ESIGN_VISITOR_COOKIE: 'sid', ESIGN_FORWARD_COOKIES: 'a, b' }).forwardCookies, ['a', 'b']);
+    const files = clientsFile([client()]);
+    assert.deepEqual([read(files).oidc?.subjectSecretFrom, read(files).oidc?.subjectSecret], ['access token', BASE.ESIGN_ACCESS_TOKEN]);
+    assert.equal(read({ ...files, ESIGN_VISITOR_SECRET: 'a-visitor-secret' }).oidc?.subjectSecretFrom, 'visitor secret');
+    assert.equal(read({ ...files, ESIGN_OIDC_SUBJECT_SECRET: 'a-subject-secret-of-its-own' }).oidc?.subjectSecretFrom, 'setting');
   });
 });

@@ -1,17 +1,26 @@
 import { execSync } from 'node:child_process';
 import { Jar, type Answer, type Check } from '../prober.js';
+import { RULEBOOK } from '../rulebook.js';
 
 /*
- * The rules a black box shows by their numbers: the limits (12 starts per visitor, 6 per person,
- * in ten minutes) and the give-back of a start the service refused, the 500 ms poll floor, the
- * 16 KB limit on bodies without files, and failing closed when the proxy's state is away (the
- * result hook's rows are in result-hook.ts).
+ * The rules a black box shows by their numbers, the rulebook's: the start limits per visitor and
+ * per person and the give-back of a start the service refused, the poll floor, the limit on
+ * bodies without files, and failing closed when the proxy's state is away (the result hook's rows
+ * are in result-hook.ts).
  */
 
-const PER_VISITOR = 12;
-const PER_PERSON = 6;
-const WINDOW_SECONDS = 600;
-const SMALL_BODY_LIMIT = 16 * 1024;
+const PER_VISITOR = RULEBOOK.rateLimits.perVisitor.limit;
+const PER_PERSON = RULEBOOK.rateLimits.perPerson.limit;
+const WINDOW_SECONDS = RULEBOOK.rateLimits.perPerson.windowMs / 1000;
+const WINDOW_WORDS = `${WINDOW_SECONDS / 60} minutes`;
+const SMALL_BODY_LIMIT = RULEBOOK.sessionBodyLimit;
+const POLL_FLOOR_MS = RULEBOOK.minPollIntervalMs;
+
+/** 7th, 13th, 21st: the ordinal of a count. */
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+}
 
 /** A made-up, well-formed personal code nobody in the sandbox has (the service refuses its start). */
 const nobody = (i: number) => `3${String(10_000_000_000 + i).slice(1)}`;
@@ -24,9 +33,9 @@ function retryAfterFits(answer: Answer): boolean {
 /** The limits by their numbers, and a refused start given back to the person. */
 export const limitsExact: Check = {
   id: 'limits-exact',
-  rule: `the limits by their numbers: a person's ${PER_PERSON + 1}th start in ten minutes and a visitor's ${PER_VISITOR + 1}th get 429 with a Retry-After of about ten minutes, unforwarded; starts the service refused are given back to the person`,
+  rule: `the limits by their numbers: a person's ${ordinal(PER_PERSON + 1)} start in ${WINDOW_WORDS} and a visitor's ${ordinal(PER_VISITOR + 1)} get 429 with a Retry-After of about ${WINDOW_WORDS}, unforwarded; starts the service refused are given back to the person`,
   async run({ post, mark, reachedSince, show }) {
-    // one person, each start a new visitor: six pass, the seventh is refused
+    // one person, each start a new visitor: the limit's starts pass, the next one is refused
     for (let i = 1; i <= PER_PERSON + 1; i++) {
       const before = mark();
       const answer = await post('/smartid/login.json', { code: '61101019999', country: 'EE' });
@@ -43,7 +52,7 @@ export const limitsExact: Check = {
       if (answer.status === 429 || !reachedSince(before).length)
         return `${show(`POST /smartid/login.json (a person without an account, start ${i + 1})`, answer)} (a start the service refused was not given back)`;
     }
-    // one visitor, each start another person: twelve pass to the service, the thirteenth is refused
+    // one visitor, each start another person: the limit's starts pass to the service, the next one is refused
     const visitor = new Jar();
     for (let i = 1; i <= PER_VISITOR + 1; i++) {
       const before = mark();
@@ -57,10 +66,10 @@ export const limitsExact: Check = {
   },
 };
 
-/** Two polls of one session within 500 ms: the second answered `waiting`, unforwarded. */
+/** Two polls of one session within the floor: the second answered `waiting`, unforwarded. */
 export const pollFloor: Check = {
   id: 'poll-floor',
-  rule: 'a poll of a session sooner than 500 ms after the one before is answered waiting without reaching the service; one after it reaches it',
+  rule: `a poll of a session sooner than ${POLL_FLOOR_MS} ms after the one before is answered waiting without reaching the service; one after it reaches it`,
   async run({ post, mark, reachedSince, show, wait }) {
     const jar = new Jar();
     // the slow persona: its session is still waiting at every poll here, whatever the machine's load
@@ -68,7 +77,7 @@ export const pollFloor: Check = {
     const start = await post('/mobile/login.json', { phone: '+37060000607', code: '39001010607' }, jar);
     if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
     const path = `/mobile/status/${String(start.json['token'])}.json`;
-    // two polls sent 500 ms apart or more on a busy machine say nothing of the floor: tried again
+    // two polls sent the floor apart or more on a busy machine say nothing of it: tried again
     for (let attempt = 1; ; attempt++) {
       const firstSent = Date.now();
       await post(path, {}, jar);
@@ -77,36 +86,39 @@ export const pollFloor: Check = {
       const soon = await post(path, {}, jar);
       const refused = soon.json?.['status'] === 'waiting' && !reachedSince(before).length;
       if (refused) break;
-      if (soonSent - firstSent < 400 || attempt === 5) return show(`POST ${path} (again ${soonSent - firstSent} ms after the one before)`, soon);
-      await wait(700);
+      if (soonSent - firstSent < POLL_FLOOR_MS - 100 || attempt === 5)
+        return show(`POST ${path} (again ${soonSent - firstSent} ms after the one before)`, soon);
+      await wait(POLL_FLOOR_MS + 200);
     }
-    await wait(700);
+    await wait(POLL_FLOOR_MS + 200);
     const later = mark();
     const after = await post(path, {}, jar);
-    if (!reachedSince(later).length) return show(`POST ${path} (700 ms later)`, after);
+    if (!reachedSince(later).length) return show(`POST ${path} (${POLL_FLOOR_MS + 200} ms later)`, after);
     return null;
   },
 };
 
-/** Bodies of session operations without files: 16 KB at most, refused unforwarded above it. */
+/** Bodies of session operations without files: the rulebook's limit at most, refused unforwarded above it. */
 export const smallBodies: Check = {
   id: 'small-bodies',
   rule: `a body over ${SMALL_BODY_LIMIT / 1024} KB for an operation without files (a login, a status poll) gets 413 and is not forwarded; one under it passes`,
   async run({ post, send, mark, reachedSince, show }) {
     const padding = 'x'.repeat(SMALL_BODY_LIMIT + 64);
+    const over = `${Math.ceil((SMALL_BODY_LIMIT + 64) / 1024)} KB`;
+    const under = `${(SMALL_BODY_LIMIT - 1024) / 1024} KB`;
     let before = mark();
     const login = await post('/smartid/login.json', { code: '30303039914', country: 'LT', padding });
-    if (login.status !== 413 || reachedSince(before).length) return show('POST /smartid/login.json (17 KB)', login);
+    if (login.status !== 413 || reachedSince(before).length) return show(`POST /smartid/login.json (${over})`, login);
     const jar = new Jar();
     const start = await post('/mobile/login.json', { phone: '+37200000766', code: '60001019906' }, jar);
     if (start.json?.['status'] !== 'ok') return show('POST /mobile/login.json', start);
     before = mark();
     const path = `/mobile/status/${String(start.json['token'])}.json`;
     const poll = await send({ method: 'POST', path, body: JSON.stringify({ padding }), jar });
-    if (poll.status !== 413 || reachedSince(before).length) return show(`POST ${path} (17 KB)`, poll);
+    if (poll.status !== 413 || reachedSince(before).length) return show(`POST ${path} (${over})`, poll);
     before = mark();
     const fits = await post(path, { padding: 'x'.repeat(SMALL_BODY_LIMIT - 1024) }, jar);
-    if (!reachedSince(before).length) return show(`POST ${path} (15 KB)`, fits);
+    if (!reachedSince(before).length) return show(`POST ${path} (${under})`, fits);
     return null;
   },
 };

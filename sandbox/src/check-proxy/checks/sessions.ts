@@ -1,9 +1,10 @@
 import { samplePdf } from '../../sample-pdf.js';
 import { Jar, type Answer, type Check } from '../prober.js';
+import { RULEBOOK } from '../rulebook.js';
 
 const LIMIT_ATTEMPTS = 40;
-/** More than any per-person limit a proxy should have (the checklist's default is 6). */
-const STRANGER_STARTS = 12;
+/** More than the rulebook's per-person limit: a stranger's starts that would lock the person out if they counted. */
+const STRANGER_STARTS = 2 * RULEBOOK.rateLimits.perPerson.limit;
 
 /** One visitor's session token is worthless to another: the service's unknown-token answer, nothing forwarded. */
 export const visitorBinding: Check = {
