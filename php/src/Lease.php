@@ -51,7 +51,7 @@ final class Lease
             . ' if (stream_select($r, $w, $e, (int) $argv[4], (int) (fmod((float) $argv[4], 1) * 1e6)) > 0 && fgets(STDIN) === false && feof(STDIN)) { exit; }'
             . ' try { $db->prepare("UPDATE claims SET expires = ? WHERE token = ? AND lease = ?")->execute([min(microtime(true) + $argv[5], $end), $argv[2], $argv[3]]); } catch (Throwable) {} }';
         $rules = $settings->rules;
-        $process = @proc_open([(string) self::phpCli($settings), '-r', $code, $stateFile, $token, $lease, (string) $rules->renewEvery, (string) $rules->lease, (string) $rules->resultTimeout], [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+        $process = @proc_open([(string) self::phpCli($settings), '-r', $code, $stateFile, State::tokenName($settings, $token), $lease, (string) $rules->renewEvery, (string) $rules->lease, (string) $rules->resultTimeout], [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
         return $process === false ? null : new self($process, $pipes[0]);
     }
 

@@ -113,6 +113,21 @@ final class State
         }
     }
 
+    /**
+     * A session token as the file keeps it: a keyed digest (the Node proxy's store keeps it so too),
+     * so that whoever reads the file (or the lease renewer's arguments in the process list) finds no
+     * token to poll or remove a session with.
+     */
+    public static function tokenName(Settings $settings, string $token): string
+    {
+        return 'token:' . hash_hmac('sha256', "token:$token", $settings->visitorKey());
+    }
+
+    private function named(string $token): string
+    {
+        return self::tokenName($this->settings, $token);
+    }
+
     /** One value read, its statement closed (an open one keeps a read transaction: a later write would fail at once). */
     private function one(string $sql, array $values, int $mode = \PDO::FETCH_COLUMN): mixed
     {
@@ -172,11 +187,13 @@ final class State
     /** @return array<string, mixed>|false */
     public function binding(string $token): array|false
     {
+        $token = $this->named($token);
         return $this->one('SELECT visitor, channel, status, expires, person, signer, upload, rotated_from FROM bindings WHERE token = ?', [$token], \PDO::FETCH_ASSOC);
     }
 
     public function bind(string $token, string $visitorKey, string $channel, string $status, ?array $person, ?string $signer, ?array $upload): void
     {
+        $token = $this->named($token);
         $this->db->prepare('INSERT OR REPLACE INTO bindings (token, visitor, channel, status, expires, person, signer, upload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
             ->execute([$token, $visitorKey, $channel, $status, microtime(true) + $this->settings->rules->sessionTtl, $person === null ? null : json_encode($person, JSON_UNESCAPED_UNICODE), $signer, $upload === null ? null : json_encode($upload)]);
     }
@@ -184,12 +201,14 @@ final class State
     /** The binding follows the browser's new visitor id after a login (its old one still polls it, late). */
     public function rotate(string $token, string $visitorKey, string $fromKey): void
     {
+        $token = $this->named($token);
         $this->db->prepare('UPDATE bindings SET visitor = ?, rotated_from = ? WHERE token = ?')->execute([$visitorKey, $fromKey, $token]);
     }
 
     /** Whether this poll came sooner than the floor after the session's last one (else it is the last one now). */
     public function pollTooSoon(string $token): bool
     {
+        $token = $this->named($token);
         return $this->atomically(function (\PDO $db) use ($token): bool {
             $last = (float) ($this->one('SELECT at FROM polls WHERE token = ?', [$token]) ?: 0);
             if (microtime(true) - $last < $this->settings->rules->minPollInterval) {
@@ -216,6 +235,7 @@ final class State
     /** 'refused', 'done', 'mine' (taken under $lease for $seconds) or 'busy'. */
     public function claim(string $token, string $lease, float $seconds): string
     {
+        $token = $this->named($token);
         return $this->atomically(function (\PDO $db) use ($token, $lease, $seconds): string {
             $claim = $this->one('SELECT lease, expires FROM claims WHERE token = ?', [$token], \PDO::FETCH_ASSOC);
             if ($claim && in_array($claim['lease'], ['done', 'told', 'refused'], true)) {
@@ -231,6 +251,7 @@ final class State
 
     public function endClaim(string $token, string $lease, string $as): void
     {
+        $token = $this->named($token);
         if ($as === 'free') {
             $this->db->prepare('DELETE FROM claims WHERE token = ? AND lease = ?')->execute([$token, $lease]);
             return;
@@ -241,6 +262,7 @@ final class State
     /** Whether this request is the one that tells a browser its session finished (once). */
     public function tell(string $token): bool
     {
+        $token = $this->named($token);
         $told = $this->db->prepare("UPDATE claims SET lease = 'told' WHERE token = ? AND lease = 'done'");
         $told->execute([$token]);
         return $told->rowCount() === 1;
@@ -249,6 +271,7 @@ final class State
     /** The cookies of a finished session's answer, sealed, for every later poll of it: a poll answer lost on the way loses no login. */
     public function keepCookies(string $token, array $lines): void
     {
+        $token = $this->named($token);
         if ($lines) {
             $this->db->prepare('INSERT OR REPLACE INTO kept (token, cookies, expires) VALUES (?, ?, ?)')
                 ->execute([$token, Sealed::seal($this->settings->visitorKey(), (string) json_encode($lines)), microtime(true) + $this->settings->rules->finishedTtl]);
@@ -258,6 +281,7 @@ final class State
     /** @return list<string> */
     public function keptCookies(string $token): array
     {
+        $token = $this->named($token);
         $sealed = $this->one('SELECT cookies FROM kept WHERE token = ? AND expires > ?', [$token, microtime(true)]);
         $text = is_string($sealed) ? Sealed::open($this->settings->visitorKey(), $sealed) : null;
         return $text === null ? [] : array_values(array_filter((array) json_decode($text, true), 'is_string'));
@@ -266,6 +290,7 @@ final class State
     /** A finished session's binding stays only as long as a late poll needs it. */
     public function finished(string $token): void
     {
+        $token = $this->named($token);
         $this->db->prepare('UPDATE bindings SET expires = MIN(expires, ?) WHERE token = ?')->execute([microtime(true) + $this->settings->rules->finishedTtl, $token]);
     }
 }

@@ -266,7 +266,7 @@ describe('check-proxy against esign-proxy with a Python site taking its deliveri
     // no signer question asked (the site's own rows), no result hook of its own to report (the deliveries are the site's)
     assert.deepEqual(
       rows.filter((row) => row.skipped).map((row) => row.id),
-      ['signer-gate', 'signer-country', 'upstream-timeout', 'result-first', 'site-refused', 'slow-hook', 'events'],
+      ['signer-gate', 'signer-country', 'upstream-timeout', 'result-first', 'site-refused', 'slow-hook', 'events', 'state-at-rest'],
     );
     await until(() => taken(db).some((d) => d.type === 'login.verified'), 'the site took login deliveries', 20_000, 200);
     const logins = taken(db).filter((d) => d.type === 'login.verified');

@@ -1,11 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CheckRow } from 'esign-sandbox';
-import { freePort } from './processes.js';
+import { freePort, scratchDir } from './processes.js';
 import type { ProxyOptions } from '../../src/proxy/index.js';
 import { ALL_ROWS, check, eventsFile, failing, nodeProxy, withBody } from './check-proxy-setups.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -303,6 +304,44 @@ describe('check-proxy against a proxy whose events break the checklist', { concu
         lines.some((event) => !validate(event)),
         'the schema refuses one of them',
       );
+    });
+  }
+});
+
+// the state-at-rest row reads the file a proxy keeps its state in: one that keeps what the browser
+// sent in clear fails it, and so does one any account can read; each alone
+describe('check-proxy against a proxy whose state file gives something away', { concurrency: 2 }, () => {
+  const cases: [string, number, RegExp][] = [
+    ['the bodies kept in clear', 0o600, /holds a (personal code|phone number) of this run in clear/],
+    ['the file open to every account', 0o644, /is open to other accounts \(mode 644/],
+  ];
+  for (const [broken, mode, evidence] of cases) {
+    it(`${broken}: fails state-at-rest and nothing else`, async () => {
+      const stateFile = join(scratchDir('esign-state-'), 'state.log');
+      writeFileSync(stateFile, '', { mode });
+      chmodSync(stateFile, mode);
+      const rows = await check(
+        (port, token) =>
+          nodeProxy(
+            port,
+            token,
+            {},
+            withBody((body, _req, _res, pass) => {
+              // what a careless proxy keeps: the start's fields as they came, or only that a request came
+              appendFileSync(stateFile, mode === 0o600 ? `${JSON.stringify(body)}\n` : '.');
+              pass();
+            }),
+          ),
+        false,
+        undefined,
+        undefined,
+        undefined,
+        { stateFile },
+      );
+      assert.deepEqual(failing(rows), ['state-at-rest'], JSON.stringify(rows.filter((r) => !r.ok).map((r) => [r.id, r.evidence])));
+      const said = rows.find((row) => row.id === 'state-at-rest')?.evidence ?? '';
+      assert.match(said, evidence);
+      assert.doesNotMatch(said, /\d{11}|\+37/, 'the evidence names no code or phone');
     });
   }
 });

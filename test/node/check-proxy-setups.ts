@@ -40,6 +40,7 @@ export const ALL_ROWS = [
   'limits-exact',
   'rate-limit',
   'events',
+  'state-at-rest',
   'token-never',
 ];
 

@@ -106,7 +106,7 @@ ${poolLines}`,
 async function check(
   start: (sandboxPort: number, token: string) => Promise<{ url: string; log: () => string; events?: string }>,
   signer?: { code: string; country: 'LT' | 'LV' | 'EE'; phone?: string },
-  state?: { stopState: string; startState: string },
+  state?: { stopState: string; startState: string; stateFile?: string },
 ): Promise<{ rows: CheckRow[]; log: string }> {
   const port = await freePort();
   const token = `check-${port}-secret`;
@@ -158,9 +158,10 @@ describe('the PHP proxy', () => {
           ESIGN_CHECK_HOOK_MS: '2000',
         }),
       undefined,
-      sqliteStateCommands(stateFile),
+      { ...sqliteStateCommands(stateFile), stateFile },
     );
-    assert.equal(rows.length, 31);
+    assert.equal(rows.length, 32);
+    assert.equal(rows.find((row) => row.id === 'state-at-rest')?.skipped, undefined, 'its state file read');
     assert.deepEqual(
       failing(rows),
       [],
@@ -312,7 +313,7 @@ describe('the PHP proxy', () => {
     const { rows } = await check((port, token) =>
       phpServer({ ESIGN_BASE_URL: `http://127.0.0.1:${port}`, ESIGN_ACCESS_TOKEN: token, ESIGN_STATE_FILE: join(scratch(), 'state.sqlite') }),
     );
-    assert.equal(rows.length, 31);
+    assert.equal(rows.length, 32);
     assert.deepEqual(failing(rows), ['body-limit'], JSON.stringify(rows.filter((r) => !r.ok)));
     assert.match(rows.find((row) => row.id === 'body-limit')!.evidence ?? '', /→ 413 after 1024 MB were sent/, 'refused, but only after reading it all');
   });

@@ -10,7 +10,7 @@ import { untilAnswering } from './wait.js';
 // The PHP proxy's state: ESIGN_STATE_FILE, outside the system's temporary folder (refused there, and
 // refused unset, unless ESIGN_DEVELOPMENT=1, which keeps it in a 0700 folder of the account's own
 // there, its files 0600; a folder of that name open to others is refused). And nothing a login
-// leaves in it is usable by whoever reads it: no cookie, visitor id, code or address in clear.
+// leaves in it is usable by whoever reads it: no cookie, visitor id, session token, code or address in clear.
 
 const { children } = startedByThisFile();
 const TOKEN = 'state-at-rest-token';
@@ -81,7 +81,7 @@ describe('the PHP proxy keeps its state where no other account reads it, and not
     assert.deepEqual(readdirSync(join(open, `esign-proxy-${uid}`)), [], 'nothing kept there');
   });
 
-  it("after a login into the site's session, the state file holds no cookie, visitor id, code or address in clear; a late poll still gets the session's cookie back", async () => {
+  it("after a login into the site's session, the state file holds no cookie, visitor id, session token, code or address in clear; a late poll still gets the session's cookie back", async () => {
     const dir = scratchDir('esign-php-login-');
     const endpoint = await phpProxy(
       { ESIGN_DEVELOPMENT: '1', ESIGN_STATE_FILE: join(dir, 'state.sqlite'), ESIGN_LIMIT_BY_ADDRESS: '1' },
@@ -117,6 +117,7 @@ describe('the PHP proxy keeps its state where no other account reads it, and not
       ['the visitor id before the login', visitor.split('=')[1]!],
       ['the visitor id the login gave', rotated.split('=')[1]!],
       ['the personal code', '40504040001'],
+      ['the session token', token],
       ['the address', '127.0.0.1'],
     ] as const) {
       assert.ok(!kept.includes(secret), `${what} is in the state file in clear`);

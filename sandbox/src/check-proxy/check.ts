@@ -10,6 +10,7 @@ import { failClosed, limitsExact, pollFloor, smallBodies } from './checks/rules.
 import { resultFirst, siteRefused } from './checks/result-hook.js';
 import { slowHook, upstreamTimeout } from './checks/slow-service.js';
 import { events, eventsMark } from './checks/events.js';
+import { stateAtRest } from './checks/state-at-rest.js';
 import { tokenEchoEscaped, tokenEchoPlain, tokenHeader, tokenNever, tokenRedirect } from './checks/token.js';
 
 /*
@@ -33,8 +34,8 @@ export interface CheckRow {
 
 /**
  * The checklist, in the order it runs: each check reads alone in checks/. The rate limit comes
- * late (it leaves the person limited), the events after every request that makes one, and the
- * token in no answer last (it looks over them all).
+ * late (it leaves the person limited), the events and the state at rest after every request that
+ * makes them, and the token in no answer last (it looks over them all).
  */
 export const CHECKS: readonly Check[] = [
   allowListPass,
@@ -67,6 +68,7 @@ export const CHECKS: readonly Check[] = [
   limitsExact,
   rateLimit,
   events,
+  stateAtRest,
   tokenNever,
 ];
 

@@ -23,6 +23,9 @@ answers, probes it, and prints a pass/fail table. Exit code 0 only when every ru
   --events <file>        where the proxy writes its events as JSON lines (the Python and PHP proxies:
                          their error log; a Node host: a file its onEvent appends to): the events row
                          reads what the check made it write; without it that row is skipped
+  --state-file <file>    the file the proxy keeps its state in (the PHP proxy's SQLite file): the
+                         state-at-rest row reads it after the run for its mode, its folder's and
+                         what it holds in clear; without it that row is skipped
   --upstream-timeout <ms>
                          the proxy's time limit for the service's answer, set to a few seconds for
                          the check (at most 25000): the upstream-timeout row has the service hang and
@@ -57,6 +60,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
       login: { type: 'string' },
       'start-state': { type: 'string' },
       events: { type: 'string' },
+      'state-file': { type: 'string' },
       wait: { type: 'string' },
       'upstream-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -94,6 +98,7 @@ export async function runCheckProxy(args: string[]): Promise<number> {
     ...(values['stop-state'] ? { stopState: values['stop-state'] } : {}),
     ...(values['start-state'] ? { startState: values['start-state'] } : {}),
     ...(values.events ? { events: values.events } : {}),
+    ...(values['state-file'] ? { stateFile: values['state-file'] } : {}),
     ...(values.wait ? { waitMs: Number(values.wait) } : {}),
     ...(upstreamTimeoutMs ? { upstreamTimeoutMs } : {}),
     onReady: ({ url, accessToken }) => {

@@ -31,6 +31,8 @@ export interface CheckOptions {
    * the upstream-timeout row has the service hang and looks for the proxy's 504 within it.
    */
   upstreamTimeoutMs?: number;
+  /** The file the proxy keeps its state in (the PHP proxy's SQLite file): the state-at-rest row reads it after the run. */
+  stateFile?: string;
   /** A file the proxy writes its events to as JSON lines: the events row reads what the check's requests made it write. */
   events?: string;
   /** How long to wait for the proxy to answer at all, ms. Default 60 000. */
