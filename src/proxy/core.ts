@@ -91,6 +91,8 @@ export async function runSteps(x: Exchange, setup: ProxySetup, steps: readonly A
     return withCookie({ status: service.status, headers: { ...JSON_HEADERS }, body: service.body }, x);
   } catch (error) {
     return answerFor(error, x, setup);
+  } finally {
+    x.leaveStart?.();
   }
 }
 

@@ -28,7 +28,7 @@ const FAILURES: Record<FailureKind, true> = {
   store: true,
   'access-token': true,
 };
-const LIMITS: Record<RateLimitName, true> = { visitor: true, person: true, address: true };
+const LIMITS: Record<RateLimitName, true> = { visitor: true, person: true, address: true, node: true };
 const HOOKS: Record<HostHook, true> = { visitor: true, clientAddress: true, authorize: true, signer: true, onResult: true };
 
 const STATUS = { type: 'integer', minimum: 100, maximum: 599 } as const;

@@ -26,7 +26,8 @@ export type RefusalReason =
 export type FailureKind = 'service-unreachable' | 'service-timeout' | 'service-invalid' | 'store' | 'access-token';
 
 /** Which start limit a `rate-limited` refusal met: per visitor, per person, or per network address. */
-export type RateLimitName = 'visitor' | 'person' | 'address';
+/** `node`: this node under a burst (too many starts in flight, or its event loop late), not a limit of anyone's. */
+export type RateLimitName = 'visitor' | 'person' | 'address' | 'node';
 
 /** The host hooks whose failure is a `host-error`. */
 export type HostHook = 'visitor' | 'clientAddress' | 'authorize' | 'signer' | 'onResult';

@@ -1,3 +1,4 @@
+import type { PressureLimits } from './pressure.js';
 import type { CamelCased } from '../protocol/camel.js';
 import type {
   Country,
@@ -227,6 +228,14 @@ export interface ProxyOptions<Raw = unknown> {
    * forwarded. `health()` of the handler says whether the store answers.
    */
   storeTimeoutMs?: number;
+  /**
+   * A node under a burst turns new session starts away early, 429 `rate-limited` with `Retry-After:
+   * 2` (the event's `limit` is `node`), before its event loop falls behind the sessions it has:
+   * when `maxStartsInFlight` starts (default 200) are in flight on it, or its event loop was late by
+   * more than `maxEventLoopDelayMs` (default 1000) in the last second or so. Polls, hand-overs and
+   * removals are never turned away for it. `false` turns it off.
+   */
+  pressure?: PressureLimits | false;
   /** How long a started session stays bound to its visitor, ms. Default 30 minutes. */
   sessionTtlMs?: number;
   /** Largest request body in bytes. Default 80 MB (a 50 MB file as base64 with room to spare). */

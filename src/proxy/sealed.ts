@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
 
 /*
  * What the proxy must keep for a while but nobody reading its store may use: a finished login's
@@ -32,9 +32,25 @@ export function tokenName(secret: string, token: string): string {
   return createHmac('sha256', key).update(token).digest('base64url').slice(0, 32);
 }
 
+/*
+ * This process's nonces, GCM's deterministic construction (NIST SP 800-38D, 8.2.1): a fixed field of
+ * 8 random bytes drawn once, then a count of 4 bytes, the field drawn again before the count wraps.
+ * Unique per process without drawing randomness for every value; two processes share a field with
+ * a chance of about one in 2^64.
+ */
+const nonce = Buffer.alloc(12);
+let count = 0;
+
+function nextNonce(): Buffer {
+  if (count === 0) randomFillSync(nonce, 0, 8);
+  nonce.writeUInt32BE(count, 8);
+  count = (count + 1) % 2 ** 32;
+  return nonce;
+}
+
 /** The text sealed: base64url of the nonce, the tag and the ciphertext. */
 export function seal(secret: string, text: string): string {
-  return sealWithNonce(secret, text, randomBytes(12));
+  return sealWithNonce(secret, text, nextNonce());
 }
 
 /** Sealed with a nonce of the caller's: for fixed test vectors only (a nonce used twice under one key gives the two texts away). */

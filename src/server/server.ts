@@ -277,6 +277,7 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
     log: (message, line) => io.log(libraryLine(message, line)),
     resultTimeoutMs: settings.resultTimeoutMs,
     storeTimeoutMs: settings.storeTimeoutMs,
+    pressure: { maxStartsInFlight: settings.maxStartsInFlight, maxEventLoopDelayMs: settings.maxEventLoopDelayMs },
     ...(limits
       ? {
           rateLimit: {

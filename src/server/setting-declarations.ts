@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { webhookKeys } from './webhook.js';
 import { DEFAULT_RATE_LIMITS } from '../protocol/proxy-rules.js';
 import { DEFAULT_STORE_TIMEOUT } from '../proxy/options.js';
+import { BUSY_RETRY_AFTER, DEFAULT_PRESSURE } from '../proxy/pressure.js';
 import { keysOf } from '../protocol/checks.js';
 
 /*
@@ -135,6 +136,8 @@ const { perVisitor, perPerson, perAddress } = DEFAULT_RATE_LIMITS;
 export const DEFAULT_LIMITS_TEXT = [perVisitor.limit, perPerson.limit, perPerson.windowMs / 1000].join(',');
 
 const storeTimeout = wholeNumber(50, 30_000, 'milliseconds', DEFAULT_STORE_TIMEOUT);
+const startsInFlight = wholeNumber(1, 100_000, 'starts', DEFAULT_PRESSURE.maxStartsInFlight);
+const loopDelay = wholeNumber(10, 60_000, 'milliseconds', DEFAULT_PRESSURE.maxEventLoopDelayMs);
 const codeLifetime = wholeNumber(1, 600, 'seconds', 60);
 const SHUTDOWN_MS = 35_000;
 const RESULT_TIMEOUT_MS = 30_000;
@@ -263,6 +266,20 @@ export const SETTINGS = {
     takes: `ms, ${storeTimeout.range}`,
     what: `how long one call of the store (Redis) may take before its request is refused 503 store-unavailable. Default ${DEFAULT_STORE_TIMEOUT} (time the node itself was too busy to read the answer does not count).`,
     parse: storeTimeout.parse,
+  }),
+  maxStartsInFlight: declare({
+    env: 'ESIGN_MAX_STARTS_IN_FLIGHT',
+    flag: '--max-starts-in-flight',
+    takes: `starts, ${startsInFlight.range}`,
+    what: `how many session starts this node works on at once; under a burst one more is refused at once, 429 with Retry-After ${BUSY_RETRY_AFTER} (the event's limit: node), before the node falls behind the sessions it has. Default ${DEFAULT_PRESSURE.maxStartsInFlight}.`,
+    parse: startsInFlight.parse,
+  }),
+  maxEventLoopDelayMs: declare({
+    env: 'ESIGN_MAX_EVENT_LOOP_DELAY_MS',
+    flag: '--max-event-loop-delay-ms',
+    takes: `ms, ${loopDelay.range}`,
+    what: `how late this node's event loop may have been in the last second or so before a new session start is refused the same way (polls and hand-overs never are). Default ${DEFAULT_PRESSURE.maxEventLoopDelayMs}.`,
+    parse: loopDelay.parse,
   }),
   eventSecret: declare({
     env: 'ESIGN_EVENT_SECRET',

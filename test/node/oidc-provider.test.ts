@@ -382,13 +382,13 @@ describe('esign-proxy as an OpenID Provider', () => {
     const example = /`(\[\{"client_id": "portal"[^`]+)`/.exec(doc)?.[1];
     assert.ok(oneLiner?.endsWith('> oidc-keys.json') && example, 'the doc says how to make the key, and a client');
     // the settings of its command block are esign-proxy's own, each
-    const { SETTINGS } = await import('../../src/server/settings.js');
+    const { SETTINGS } = await import('../../src/server/setting-declarations.js');
     const block = /## Logging a person in: OpenID Connect[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
     const named = [...block.matchAll(/\b(ESIGN_[A-Z_]+)=/g)].map((m) => m[1]);
     assert.deepEqual(named, ['ESIGN_PUBLIC_SCHEME', 'ESIGN_OIDC_ISSUER', 'ESIGN_OIDC_CLIENTS', 'ESIGN_OIDC_KEYS', 'ESIGN_OIDC_SUBJECT_SECRET']);
     for (const name of named)
       assert.ok(
-        SETTINGS.some((setting) => setting.env === name),
+        Object.values(SETTINGS).some((setting) => setting.env === name),
         `${name} is a setting`,
       );
     execSync(oneLiner!, { cwd: files.dir, shell: '/bin/sh' });

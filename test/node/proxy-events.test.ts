@@ -282,7 +282,7 @@ describe('proxy events', () => {
   it('the refusals of the start limits after the first are said in one line a minute, by limit, with the time they span', () => {
     const said: string[] = [];
     const setup = {
-      limitRefusals: { saidAt: -Infinity, since: 0, counts: { visitor: 0, person: 0, address: 0 } },
+      limitRefusals: { saidAt: -Infinity, since: 0, counts: { visitor: 0, person: 0, address: 0, node: 0 } },
       log: (_level: string, message: string) => void said.push(message),
     };
     sayRefusal(setup, 'person', 1_000);
@@ -296,8 +296,8 @@ describe('proxy events', () => {
       sayRefusal(setup, scope, at);
     assert.equal(said.length, 2, said.join('\n'));
     assert.match(said[0]!, /refused a session start \(its person limit\)/);
-    assert.match(said[1]!, /refused 4 session starts in the last 60 s \(per visitor 1, per person 2, per address 1\)/);
-    assert.deepEqual(setup.limitRefusals.counts, { visitor: 1, person: 0, address: 0 }, 'the one after the line waits for the next');
+    assert.match(said[1]!, /refused 4 session starts in the last 60 s \(per visitor 1, per person 2, per address 1, this node under a burst 0\)/);
+    assert.deepEqual(setup.limitRefusals.counts, { visitor: 1, person: 0, address: 0, node: 0 }, 'the one after the line waits for the next');
   });
 
   it('an onEvent that throws or never finishes changes nothing of the answer and does not hold it', async () => {

@@ -101,7 +101,7 @@ describe("the start limits' numbers", () => {
   });
 
   it("check-proxy's rows state the rules' numbers (its copy of them is written from the rules)", () => {
-    const limits = limitsExact.rule;
+    const limits = typeof limitsExact.rule === 'string' ? limitsExact.rule : '';
     assert.ok(
       typeof limits === 'string' &&
         limits.includes(`a person's ${perPerson.limit + 1}th start in ${MINUTES} minutes and a visitor's ${perVisitor.limit + 1}th`),

@@ -83,6 +83,8 @@ export interface ExchangeStart {
   signedIn: ProxySigner | undefined;
   /** limits: the person's counters a start was counted under, given back if the service refuses it */
   personCounters: string[];
+  /** limits: ends this start's place among the node's starts in flight (run once the answer is made) */
+  leaveStart: (() => void) | undefined;
   /** hand-over: `Set-Cookie` lines the host's result hook gave for this browser (a new session at a login) */
   hostCookies: string[];
 }
@@ -159,6 +161,7 @@ export function newExchange(
     upload: undefined,
     signedIn: undefined,
     personCounters: [],
+    leaveStart: undefined,
     hostCookies: [],
   };
 }

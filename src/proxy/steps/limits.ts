@@ -7,6 +7,7 @@ import type { RateLimit } from '../options.js';
 import { canonicalPersonCode, startCountry } from '../person.js';
 import { storeKey } from '../start-rules.js';
 import type { Step, Has } from './exchange.js';
+import { BUSY_RETRY_AFTER } from '../pressure.js';
 import type { ProxySetup } from './setup.js';
 
 /**
@@ -41,15 +42,15 @@ export function sayRefusal({ limitRefusals: tally, log }: Pick<ProxySetup, 'limi
   const counts = tally.counts;
   counts[scope] += 1;
   if (now - tally.saidAt < SAY_REFUSALS_EVERY_MS) return;
-  const total = counts.visitor + counts.person + counts.address;
+  const total = counts.visitor + counts.person + counts.address + counts.node;
   const what =
     tally.saidAt === -Infinity
-      ? `refused a session start (its ${scope} limit); further refusals are counted and said at most once a minute`
-      : `refused ${total} session ${total === 1 ? 'start' : 'starts'} in the last ${Math.round((now - tally.since) / 1000)} s (per visitor ${counts.visitor}, per person ${counts.person}, per address ${counts.address})`;
+      ? `refused a session start (${scope === 'node' ? 'this node under a burst' : `its ${scope} limit`}); further refusals are counted and said at most once a minute`
+      : `refused ${total} session ${total === 1 ? 'start' : 'starts'} in the last ${Math.round((now - tally.since) / 1000)} s (per visitor ${counts.visitor}, per person ${counts.person}, per address ${counts.address}, this node under a burst ${counts.node})`;
   log('warn', `[esign-proxy] the start limits ${what}; each is a refused event with its limit`);
   tally.saidAt = now;
   tally.since = now;
-  tally.counts = { visitor: 0, person: 0, address: 0 };
+  tally.counts = { visitor: 0, person: 0, address: 0, node: 0 };
 }
 
 /**
@@ -88,6 +89,12 @@ async function addressOf(
 export const limits: Step<'operation' | 'visitor' | 'asked'> = (x, setup) => (STARTS[x.operation.id] ? countStart(x, setup) : undefined);
 
 async function countStart(x: Has<'operation' | 'visitor' | 'asked'>, setup: ProxySetup): Promise<void> {
+  // before anything is counted: a start turned away for the node's load uses up nobody's limit
+  if (setup.pressure?.busy()) {
+    sayRefusal(setup, 'node');
+    throw new ProxyRefusal(proxyError('rate-limited', { retry_after: BUSY_RETRY_AFTER }, { 'retry-after': String(BUSY_RETRY_AFTER) }), { limit: 'node' });
+  }
+  x.leaveStart = setup.pressure?.enter();
   await count(setup, 'visitor', setup.limits.perVisitor, x.visitor.key);
   const address = await addressOf(x, setup);
   if (address) {

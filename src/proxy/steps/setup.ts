@@ -25,6 +25,7 @@ import {
   type RateLimit,
 } from '../options.js';
 import { MemoryStore, type ProxyStore } from '../store.js';
+import { Pressure } from '../pressure.js';
 import { createUpstream, type Upstream } from '../upstream.js';
 
 export const MIN_TOKEN_LENGTH = 8;
@@ -57,6 +58,8 @@ export interface ProxySetup {
   tokenRefusedSaidAt: number;
   /** The starts the start limits refused since the log last said so (at most once a minute), by limit. */
   limitRefusals: { saidAt: number; since: number; counts: Record<RateLimitName, number> };
+  /** This node's load: new starts turned away under a burst (null: off). */
+  pressure: Pressure | null;
   /** Writes a line for the host's operators, the token taken out. */
   /** A line for the host's log, at its level, with its request where there is one: the token never in it. */
   log: (level: ProxyLogLine['level'], message: string, requestId?: string) => void;
@@ -144,7 +147,8 @@ export function createSetup(options: ProxyOptions): ProxySetup {
     visitorSecret: options.visitorSecret || token,
     eventKey: options.eventSecret || token,
     tokenRefusedSaidAt: -Infinity,
-    limitRefusals: { saidAt: -Infinity, since: Date.now(), counts: { visitor: 0, person: 0, address: 0 } },
+    limitRefusals: { saidAt: -Infinity, since: Date.now(), counts: { visitor: 0, person: 0, address: 0, node: 0 } },
+    pressure: options.pressure === false ? null : new Pressure(options.pressure ?? {}),
     log,
     hint: (kind, message) => {
       if (hinted.has(kind)) return;

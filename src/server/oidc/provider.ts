@@ -26,8 +26,8 @@ import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blo
 
 /** How long a verified login waits for its page to continue it. */
 const LOGIN_KEPT_MS = 5 * 60_000;
-/** How long a person's claims are kept for the tokens of one login (the code, then userinfo). */
-const ACCOUNT_KEPT_MS = 60 * 60_000;
+/** How long an access token (and so userinfo with it) lives, and the other entries of one login. */
+const TOKEN_LIFETIME_S = 600;
 const MAX_BODY = 4096;
 
 export interface OidcOptions {
@@ -185,6 +185,17 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     );
 
   const accountKey = (sub: string) => `oidc:account:${storeName(sealSecret, 'account', sub)}`;
+  /** What the library keeps, in seconds: each as long as it is read, no longer. */
+  const lifetimes = {
+    AuthorizationCode: settings.codeLifetimeS,
+    Interaction: TOKEN_LIFETIME_S,
+    Session: TOKEN_LIFETIME_S,
+    Grant: TOKEN_LIFETIME_S,
+    AccessToken: TOKEN_LIFETIME_S,
+    IdToken: TOKEN_LIFETIME_S,
+  };
+  /** A person's claims, read by the code's redemption and by userinfo with its access token: the code's time, then the token's. */
+  const accountKeptMs = (settings.codeLifetimeS + TOKEN_LIFETIME_S) * 1000;
 
   /** The site as its registration draws it on the pages: its name, logo and way home (client_uri, else its redirect's origin). */
   const siteOf = (client: {
@@ -228,7 +239,12 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   };
 
   const provider = new Provider(settings.issuer, {
-    adapter: storeAdapter({ store, secret: sealSecret, alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed') }),
+    adapter: storeAdapter({
+      store,
+      secret: sealSecret,
+      alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed'),
+      lifetimeOf: (model) => new Map<string, number>(Object.entries(lifetimes)).get(model),
+    }),
     clients: settings.clients.filter(isClientMetadata),
     jwks: jwksOf(keys),
     cookies: { keys: [createHmac('sha256', sealSecret).update('esign-oidc cookies').digest('base64url')], ...(cookieNames ? { names: cookieNames } : {}) },
@@ -250,7 +266,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       },
     },
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
-    ttl: { AuthorizationCode: settings.codeLifetimeS, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
+    ttl: lifetimes,
     interactions: { policy, url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     findAccount: async (_ctx, sub) => {
@@ -441,7 +457,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     await store.delete(loginKey(token));
     const { person } = kept;
     const sub = subjectOf(person.country, person.code, settings.subjectSecret);
-    await store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), ACCOUNT_KEPT_MS);
+    await store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), accountKeptMs);
     if (details.session) {
       // every login a session of its own: an earlier person's in this browser ends here (no sign-out page between two people)
       const earlier = await provider.Session.findByUid(details.session.uid);

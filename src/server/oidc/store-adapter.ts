@@ -24,6 +24,8 @@ export function storeName(secret: string, kind: string, id: string): string {
 
 type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number };
 
+/** Models the library marks used (a code redeemed once): only their `:consumed` mark is read. */
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 /** Models whose entries belong to a grant, and go when it is revoked. */
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 /** An entry without a lifetime of its own lives this long. */
@@ -34,6 +36,8 @@ export interface AdapterContext {
   secret: string;
   /** The provider library's error for a grant that cannot be used (a code redeemed twice at once). */
   alreadyConsumed: () => Error;
+  /** A model's lifetime in seconds, where the provider sets one: a `:consumed` mark lives no longer than what it marks. */
+  lifetimeOf?: (model: string) => number | undefined;
 }
 
 export function storeAdapter(context: AdapterContext): (model: string) => StoreAdapter {
@@ -67,18 +71,23 @@ export class StoreAdapter {
     return sealed === null ? null : unseal(this.#context.secret, sealed);
   }
 
+  /** The entry and its indexes written together: their commands leave in one round trip (a client pipelines what is sent at once). */
   async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
     const ttlMs = (expiresIn && expiresIn > 0 ? expiresIn : DEFAULT_TTL_S) * 1000;
     const { store, secret } = this.#context;
-    await store.set(this.#key(id), seal(secret, JSON.stringify(payload)), ttlMs);
-    if (payload.uid) await store.set(this.#indexKey('uid', payload.uid), seal(secret, id), ttlMs);
-    if (payload.userCode) await store.set(this.#indexKey('user-code', payload.userCode), seal(secret, id), ttlMs);
-    if (GRANTABLE.has(this.#model) && payload.grantId) {
-      const grantKey = this.#grantKey(payload.grantId);
-      const members = new Set(this.#list(await store.get(grantKey)));
-      members.add(this.#key(id));
-      await store.set(grantKey, JSON.stringify([...members]), ttlMs);
-    }
+    const writes = [store.set(this.#key(id), seal(secret, JSON.stringify(payload)), ttlMs)];
+    if (payload.uid) writes.push(store.set(this.#indexKey('uid', payload.uid), seal(secret, id), ttlMs));
+    if (payload.userCode) writes.push(store.set(this.#indexKey('user-code', payload.userCode), seal(secret, id), ttlMs));
+    if (GRANTABLE.has(this.#model) && payload.grantId) writes.push(this.#addToGrant(payload.grantId, this.#key(id), ttlMs));
+    await Promise.all(writes);
+  }
+
+  async #addToGrant(grantId: string, key: string, ttlMs: number): Promise<void> {
+    const { store } = this.#context;
+    const grantKey = this.#grantKey(grantId);
+    const members = new Set(this.#list(await store.get(grantKey)));
+    members.add(key);
+    await store.set(grantKey, JSON.stringify([...members]), ttlMs);
   }
 
   #list(text: string | null): string[] {
@@ -89,12 +98,12 @@ export class StoreAdapter {
 
   async find(id: string): Promise<Payload | undefined> {
     const { store, secret } = this.#context;
-    const sealed = await store.get(this.#key(id));
+    // the entry and its mark read in one round trip, the mark only where the library marks one
+    const [sealed, consumed] = await Promise.all([store.get(this.#key(id)), CONSUMABLE.has(this.#model) ? store.get(`${this.#key(id)}:consumed`) : null]);
     const text = sealed === null ? null : unseal(secret, sealed);
     if (text === null) return undefined;
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): the library's own payload, unchanged
     const payload = JSON.parse(text) as Payload;
-    const consumed = await store.get(`${this.#key(id)}:consumed`);
     return consumed ? { ...payload, consumed: Number(consumed) } : payload;
   }
 
@@ -113,7 +122,9 @@ export class StoreAdapter {
    * second finds it taken and is refused, as it would be had it come later.
    */
   async consume(id: string): Promise<void> {
-    const took = await this.#context.store.setIfAbsent(`${this.#key(id)}:consumed`, String(Math.floor(Date.now() / 1000)), DEFAULT_TTL_S * 1000);
+    // no longer than what it marks: the code itself is gone by then, and a redemption with it
+    const lifetimeS = this.#context.lifetimeOf?.(this.#model) ?? DEFAULT_TTL_S;
+    const took = await this.#context.store.setIfAbsent(`${this.#key(id)}:consumed`, String(Math.floor(Date.now() / 1000)), lifetimeS * 1000);
     if (!took) throw this.#context.alreadyConsumed();
   }
 
