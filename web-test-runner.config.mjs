@@ -21,13 +21,16 @@ const faultsFor = (ctx) => {
 // persons answer after 300 ms so the suites need not wait; the slow identity stays slow
 const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 300, slowAnswerAfterMs: 60_000 });
 // the elements' suites start many sessions for the same test persons: no limits on /esign; the
-// limits are shown on /esign-limited (and have their own node suite)
-const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: ACCESS_TOKEN, prefix: '/esign', operations: 'all', authorize: () => true, rateLimit: false, exposeScreening: true });
+// limits are shown on /esign-limited (and have their own node suite). No pressure either: this
+// process runs the browsers' pages and the sandbox's signing, and its event loop is theirs, not a
+// node's to protect (the pressure has its own node suite)
+const proxy = createProxyHandler({ baseUrl: sandbox.url, accessToken: ACCESS_TOKEN, prefix: '/esign', operations: 'all', authorize: () => true, rateLimit: false, exposeScreening: true, pressure: false });
 const limited = createProxyHandler({
   baseUrl: sandbox.url,
   accessToken: ACCESS_TOKEN,
   prefix: '/esign-limited',
   rateLimit: { perVisitor: { limit: 1, windowMs: 250_000 }, perPerson: false },
+  pressure: false,
 });
 
 // a site that turns every result away for good (a webhook's 4xx behind esign-proxy): /esign-refusing
@@ -36,6 +39,7 @@ const refusing = createProxyHandler({
   accessToken: ACCESS_TOKEN,
   prefix: '/esign-refusing',
   rateLimit: false,
+  pressure: false,
   log: () => undefined,
   onResult: () => {
     throw new ResultRefused(403);
@@ -48,6 +52,7 @@ const gated = createProxyHandler({
   accessToken: ACCESS_TOKEN,
   prefix: '/esign-gated',
   rateLimit: false,
+  pressure: false,
   signer: ({ headers }) => {
     const signedIn = /(?:^|;\s*)signed-in=([^;]+)/.exec(headers.get('cookie') ?? '')?.[1];
     if (!signedIn) return null;

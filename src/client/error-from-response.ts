@@ -67,6 +67,8 @@ export function errorFromResponse(body: ErrorResponse, httpStatus?: number, retr
     // the proxy's signing gate (403 signer-mismatch, signer-unknown) says who may sign: its own codes
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- signer-mismatch and signer-unknown are the proxy's only signer codes, both EsignErrorCodes
     code = body.proxy_error?.startsWith('signer') ? (body.proxy_error as EsignErrorCode) : proxyCode;
+    // a node under a burst (429 busy) is the service away for a moment, not the person's limit
+    if (body.proxy_error === 'busy') code = 'service-unreachable';
     if (typeof body.field === 'string') init.field = body.field;
     const wait = Number(body.retry_after ?? retryAfterHeader ?? NaN);
     if (wait >= 0) init.retryAfter = Math.ceil(wait);

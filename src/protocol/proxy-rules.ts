@@ -191,6 +191,8 @@ export const PROXY_ANSWERS = {
   'signer-mismatch': [403, 'Signing is allowed only as the person signed in to this site'],
   'signer-unknown': [403, 'Nobody is signed in to this site to sign as'],
   'rate-limited': [429, 'Too many sessions started; try again later'],
+  // this node under a burst, not the person: the widget says the service is away for a moment
+  busy: [429, 'The server is busy; try again in a moment'],
   'host-error': [500, 'The host could not process this request'],
   'site-refused': [409, 'The site did not accept this result'],
   'store-unavailable': [503, 'The proxy cannot check this request right now; try again in a moment'],
@@ -224,6 +226,7 @@ export const REFUSAL_REASONS = {
   'signer-mismatch': 'signer-mismatch',
   'signer-unknown': 'signer-unknown',
   'rate-limited': 'rate-limited',
+  busy: 'rate-limited',
 } as const;
 /** What failed, by the kind of a proxy's own failure answer. */
 export const FAILURE_KINDS = {

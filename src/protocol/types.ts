@@ -52,6 +52,7 @@ export type ProxyErrorKind =
   | 'signer-mismatch'
   | 'signer-unknown'
   | 'rate-limited'
+  | 'busy'
   | 'host-error'
   | 'site-refused'
   | 'store-unavailable'

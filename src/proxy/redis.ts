@@ -11,8 +11,9 @@ export type RedisClientLike =
   | { sendCommand(args: string[]): Promise<unknown> };
 
 // one round trip, atomic: the window starts at the first increment and is never extended
+// (a first increment's window is the whole window: no PTTL asked)
 const INCREMENT = `local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) return {n, -1} end
 return {n, redis.call('PTTL', KEYS[1])}`;
 // DECR keeps the key's expiry; a counter that expired is not brought back as -1
 const DECREMENT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end

@@ -271,7 +271,7 @@ export const SETTINGS = {
     env: 'ESIGN_MAX_STARTS_IN_FLIGHT',
     flag: '--max-starts-in-flight',
     takes: `starts, ${startsInFlight.range}`,
-    what: `how many session starts this node works on at once; under a burst one more is refused at once, 429 with Retry-After ${BUSY_RETRY_AFTER} (the event's limit: node), before the node falls behind the sessions it has. Default ${DEFAULT_PRESSURE.maxStartsInFlight}.`,
+    what: `how many session starts this node works on at once; under a burst one more is refused at once, 429 busy with Retry-After ${BUSY_RETRY_AFTER} (the event's limit: node), before the node falls behind the sessions it has. Default ${DEFAULT_PRESSURE.maxStartsInFlight}.`,
     parse: startsInFlight.parse,
   }),
   maxEventLoopDelayMs: declare({

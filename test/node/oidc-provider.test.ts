@@ -120,8 +120,11 @@ describe('esign-proxy as an OpenID Provider', () => {
     const browser = new Browser(proxy.url);
     const once = await bank.request();
     const callback = await logIn(browser, once.url);
-    await bank.redeem(callback, once);
+    const first = await bank.redeem(callback, once);
+    assert.equal((await client.fetchUserInfo(bank.config, first.access_token, first.claims()!.sub)).sub, first.claims()!.sub, 'its access token answers');
     assert.equal(await errorOf(bank.redeem(callback, once)), 'invalid_grant', 'a code used twice');
+    // and what its first redemption gave is revoked: its access token answers nothing more
+    await assert.rejects(client.fetchUserInfo(bank.config, first.access_token, first.claims()!.sub), 'the access token of a code used twice is revoked');
     // two redemptions of one code at the same moment (two nodes, say): one gets tokens, the other invalid_grant
     const racing = await bank.request();
     const racingCode = new URL(await logIn(browser, racing.url)).searchParams.get('code')!;

@@ -25,7 +25,11 @@ after(() => reader.quit());
 /** Every key of this site with the seconds it has left (rounded up). */
 async function lifetimes(prefix: string): Promise<Map<string, number>> {
   const left = new Map<string, number>();
-  for (const key of await reader.keys(`${prefix}*`)) left.set(key.slice(prefix.length), Math.ceil((await reader.pTTL(key)) / 1000));
+  for (const key of await reader.keys(`${prefix}*`)) {
+    const ms = await reader.pTTL(key);
+    // -2: gone since it was listed (a poll's 500 ms mark); -1: kept for ever, which fails below
+    if (ms !== -2) left.set(key.slice(prefix.length), ms === -1 ? -1 : Math.max(1, Math.ceil(ms / 1000)));
+  }
   return left;
 }
 

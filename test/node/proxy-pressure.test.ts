@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProxyHandler, type ProxyEvent } from '../../src/proxy/index.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool } from './harness.js';
+import { errorFromResponse } from '../../src/client/error-from-response.js';
+import type { ErrorResponse } from '../../src/protocol/types.js';
 
 // A node under a burst turns new session starts away at once, 429 with Retry-After, before it falls
 // behind the sessions it has: when too many starts are in flight on it, or its event loop was late.
@@ -56,8 +58,8 @@ describe('proxy: a node under a burst', () => {
         // one start a person: a start turned away that counted would leave its person refused
         rateLimit: { perPerson: { limit: 1, windowMs: 60_000 } },
         minPollIntervalMs: 0,
-        onEvent: (event) => events.push(event),
-        log: (line) => logged.push(line),
+        onEvent: (event) => void events.push(event),
+        log: (line) => void logged.push(line),
       }),
     );
     const owner = new CookieJar();
@@ -69,7 +71,10 @@ describe('proxy: a node under a burst', () => {
     const before = service.reached.length;
     const refused = await start(url, '50001018865');
     assert.equal(refused.status, 429);
-    assert.equal(refused.json.proxy_error, 'rate-limited');
+    assert.equal(refused.json.proxy_error, 'busy');
+    // the widget says the service is away for a moment, to be tried again: not the person's limit
+    const said = errorFromResponse(refused.json as ErrorResponse, refused.status, refused.headers.get('retry-after'));
+    assert.deepEqual([said.code, said.retryable], ['service-unreachable', true]);
     assert.equal(refused.json.retry_after, 2);
     assert.equal(refused.headers.get('retry-after'), '2');
     assert.equal(service.reached.length, before, 'not forwarded');
@@ -102,7 +107,7 @@ describe('proxy: a node under a burst', () => {
         baseUrl: service.url,
         accessToken: ACCESS_TOKEN,
         pressure: { maxEventLoopDelayMs: 200 },
-        onEvent: (event) => events.push(event),
+        onEvent: (event) => void events.push(event),
         log: () => undefined,
       }),
     );
@@ -114,7 +119,7 @@ describe('proxy: a node under a burst', () => {
       // the event loop held, as a burst of logins holds it
     }
     const late = await start(guarded, '40504040001');
-    assert.deepEqual([late.status, late.json.proxy_error, late.headers.get('retry-after')], [429, 'rate-limited', '2']);
+    assert.deepEqual([late.status, late.json.proxy_error, late.headers.get('retry-after')], [429, 'busy', '2']);
     assert.equal((await start(unguarded, '40504040001')).json.status, 'ok', 'without pressure, taken');
     // once the node keeps time again (two windows of a second), starts pass: tried a few times, a loaded machine may still be late
     let after = late;

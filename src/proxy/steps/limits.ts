@@ -92,7 +92,7 @@ async function countStart(x: Has<'operation' | 'visitor' | 'asked'>, setup: Prox
   // before anything is counted: a start turned away for the node's load uses up nobody's limit
   if (setup.pressure?.busy()) {
     sayRefusal(setup, 'node');
-    throw new ProxyRefusal(proxyError('rate-limited', { retry_after: BUSY_RETRY_AFTER }, { 'retry-after': String(BUSY_RETRY_AFTER) }), { limit: 'node' });
+    throw new ProxyRefusal(proxyError('busy', { retry_after: BUSY_RETRY_AFTER }, { 'retry-after': String(BUSY_RETRY_AFTER) }), { limit: 'node' });
   }
   x.leaveStart = setup.pressure?.enter();
   await count(setup, 'visitor', setup.limits.perVisitor, x.visitor.key);

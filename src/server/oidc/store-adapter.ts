@@ -26,8 +26,12 @@ type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userC
 
 /** Models the library marks used (a code redeemed once): only their `:consumed` mark is read. */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
-/** Models whose entries belong to a grant, and go when it is revoked. */
-const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+/**
+ * Models whose entries belong to a grant, and go when it is revoked (a code redeemed twice revokes
+ * what the first redemption gave). The code itself is not listed: it is consumed by then, and
+ * gone within its own lifetime.
+ */
+const GRANTABLE = new Set(['AccessToken', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 /** An entry without a lifetime of its own lives this long. */
 const DEFAULT_TTL_S = 3600;
 

@@ -1,0 +1,497 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'node:http';
+import { createServer as netServer } from 'node:net';
+import { createClient } from 'redis';
+import { startProcess } from './proxy-throughput.js';
+
+/*
+ * `npm run bench:oidc`: whole OpenID Connect logins through esign-proxy beside oidc-provider alone
+ * with esign-proxy's configuration (bench/oidc-bare.mjs), in one run on this machine, on loopback.
+ *
+ * A login, as a browser and a site's server make it: the authorization request, the login page,
+ * (esign-proxy: the widget's Smart-ID start and its poll, the sandbox answering at once), the
+ * page's POST that ends the interaction, the resumed authorization to the code, and the code
+ * redeemed for tokens with the client's secret. The bare provider's login ends at its POST.
+ *
+ * Per setup (memory, Redis, two nodes on one Redis) and per number of logins at once (1, 10, 50),
+ * the two servers take turns in slices (the machine's speed moves within a minute), each slice after
+ * a warm-up of its own; each figure is the median slice's. Beside logins a second and the latencies:
+ * the server processes' own CPU time a login (from /proc), Redis's commands a login (INFO
+ * commandstats), and how late their event loops were (bench/loop-delay.mjs, p99 of a slice).
+ */
+
+const TOKEN = 'bench-oidc-access-token';
+const SECRET = 'bench-client-secret-0123456789abcdef-0123';
+const REDIRECT = 'http://127.0.0.1:9/callback';
+/** ESIGN_BENCH_QUICK=1: one short round each, to see that the bench runs (its figures mean nothing). */
+const QUICK = process.env['ESIGN_BENCH_QUICK'] === '1';
+const CONCURRENCY = [1, 10, 50];
+const ROUNDS = QUICK ? 1 : 3;
+const SLICE_MS = QUICK ? 500 : 3_000;
+const WARM_MS = QUICK ? 200 : 1_500;
+const CLOCK_TICKS = 100;
+
+type Kind = 'esign' | 'bare';
+interface Node {
+  child: ChildProcess;
+  url: string;
+  loopFile: string;
+}
+interface Measured {
+  loginsPerS: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  cpuMsPerLogin: number;
+  redisPerLogin: number | null;
+  loopP99: number;
+  errors: number;
+}
+
+async function freePort(): Promise<number> {
+  const server = netServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** One HTTP exchange on a kept-alive connection: status, headers, text. */
+function exchange(
+  agent: Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; location: string | undefined; cookies: string[]; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method, agent, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, cookies: res.headers['set-cookie'] ?? [], text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A browser's cookies, by name (a login's cookies do not collide across paths). */
+class Jar {
+  readonly #values = new Map<string, string>();
+  keep(lines: string[]): void {
+    for (const line of lines) {
+      const pair = line.split(';')[0] ?? '';
+      const eq = pair.indexOf('=');
+      this.#values.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+  }
+  header(): string {
+    return [...this.#values].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+/** One whole login; the node for each request taken in turn (two nodes: any step may land on either). */
+async function login(kind: Kind, bases: string[], agents: Agent[], turn: { n: number }): Promise<void> {
+  const pick = () => {
+    const i = turn.n++ % bases.length;
+    return { base: bases[i]!, agent: agents[i]! };
+  };
+  const jar = new Jar();
+  const go = async (path: string, method = 'GET', body?: string, extra: Record<string, string> = {}, fromPage = true) => {
+    const { base, agent } = pick();
+    const url = new URL(path, base).href;
+    const headers: Record<string, string> = { ...(fromPage ? { cookie: jar.header() } : {}), ...extra };
+    if (method === 'POST' && fromPage) headers['origin'] = new URL(base).origin;
+    const answer = await exchange(agent, url, method, headers, body);
+    jar.keep(answer.cookies);
+    return answer;
+  };
+  const json = { 'content-type': 'application/json' };
+  const query = new URLSearchParams({
+    client_id: 'bank',
+    response_type: 'code',
+    scope: 'openid profile nin',
+    redirect_uri: REDIRECT,
+    state: 'bench-state',
+    nonce: 'bench-nonce',
+  });
+  const auth = await go(`/esign/oidc/auth?${query}`);
+  if (auth.status !== 303 || !auth.location) throw new Error(`auth: ${auth.status} ${auth.text.slice(0, 120)}`);
+  const interaction = new URL(auth.location, bases[0]).pathname;
+  const page = await go(interaction);
+  if (page.status !== 200) throw new Error(`page: ${page.status}`);
+  let body = '{}';
+  if (kind === 'esign') {
+    const start = await go('/esign/smartid/login.json', 'POST', JSON.stringify({ code: '40504040001', country: 'EE' }), json);
+    const token = (JSON.parse(start.text) as { token?: string }).token;
+    if (!token) throw new Error(`start: ${start.status} ${start.text.slice(0, 120)}`);
+    for (let i = 0; ; i++) {
+      const poll = await go(`/esign/smartid/status/${token}.json`, 'POST', '{}', json);
+      const status = (JSON.parse(poll.text) as { status?: string }).status;
+      if (status === 'ok') break;
+      if (status !== 'waiting' || i > 20) throw new Error(`poll: ${poll.status} ${poll.text.slice(0, 120)}`);
+      await new Promise((resolve) => setTimeout(resolve, 550));
+    }
+    body = JSON.stringify({ token });
+  }
+  const ended = await go(`${interaction}/login`, 'POST', body, json);
+  let location = (JSON.parse(ended.text) as { location?: string }).location;
+  if (!location) throw new Error(`interaction: ${ended.status} ${ended.text.slice(0, 120)}`);
+  for (let hops = 0; !location.startsWith(REDIRECT); hops++) {
+    const next = await go(location);
+    if (!next.location || hops > 5) throw new Error(`resume: ${next.status} ${next.text.slice(0, 120)}`);
+    location = new URL(next.location, bases[0]).href;
+  }
+  const code = new URL(location).searchParams.get('code');
+  if (!code) throw new Error(`no code: ${location}`);
+  const tokens = await go(
+    '/esign/oidc/token',
+    'POST',
+    new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }).toString(),
+    { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`bank:${SECRET}`).toString('base64')}` },
+    // the site's server redeems the code: no browser's cookie or origin
+    false,
+  );
+  if (tokens.status !== 200 || !tokens.text.includes('id_token')) throw new Error(`token: ${tokens.status} ${tokens.text.slice(0, 120)}`);
+}
+
+/** A process's own CPU time so far, ms (user and system, from /proc). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** How late a node's event loop was since it was last asked (bench/loop-delay.mjs). */
+async function loopDelay(node: Node): Promise<{ p99: number }> {
+  const was = existsSync(node.loopFile) ? readFileSync(node.loopFile, 'utf8') : '';
+  const before = was ? (JSON.parse(was) as { count: number }).count : 0;
+  node.child.kill('SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    const text = existsSync(node.loopFile) ? readFileSync(node.loopFile, 'utf8') : '';
+    // (a file being written reads empty for a moment)
+    const said = text ? (JSON.parse(text) as { count: number; p99: number }) : null;
+    if (said && said.count > before) return said;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { p99: Number.NaN };
+}
+
+async function redisCalls(redis: ReturnType<typeof createClient> | null): Promise<number> {
+  if (!redis) return 0;
+  const info = await redis.info('commandstats');
+  return [...info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].reduce((sum, [, name, calls]) => (name === 'info' ? sum : sum + Number(calls)), 0);
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** N logins at once for a while: the latencies, the errors, and what the servers and Redis spent. */
+async function slice(kind: Kind, nodes: Node[], n: number, ms: number, redis: ReturnType<typeof createClient> | null) {
+  const agents = nodes.map(() => new Agent({ keepAlive: true, maxSockets: n }));
+  const bases = nodes.map((node) => node.url);
+  const turn = { n: 0 };
+  await Promise.all(nodes.map((node) => loopDelay(node)));
+  const cpu0 = nodes.reduce((sum, node) => sum + cpuMs(node.child.pid!), 0);
+  const calls0 = await redisCalls(redis);
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError = '';
+  const end = Date.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (Date.now() < end) {
+        const started = performance.now();
+        try {
+          await login(kind, bases, agents, turn);
+          latencies.push(performance.now() - started);
+        } catch (error) {
+          errors++;
+          firstError ||= String(error);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = nodes.reduce((sum, node) => sum + cpuMs(node.child.pid!), 0) - cpu0;
+  const calls = (await redisCalls(redis)) - calls0;
+  const loops = await Promise.all(nodes.map((node) => loopDelay(node)));
+  for (const agent of agents) agent.destroy();
+  if (errors) console.error(`  ${kind}: ${errors} logins failed, the first: ${firstError}`);
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    loginsPerS: latencies.length / seconds,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    cpuMsPerLogin: cpu / Math.max(1, latencies.length),
+    redisPerLogin: redis ? calls / Math.max(1, latencies.length) : null,
+    loopP99: Math.max(...loops.map((loop) => loop.p99)),
+    errors,
+  };
+}
+
+function files(dir: string): { clients: string; keys: string } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = { ...(privateKey.export({ format: 'jwk' }) as Record<string, unknown>), alg: 'RS256', use: 'sig', kid: 'bench-key' };
+  const clients = join(dir, 'clients.json');
+  const keys = join(dir, 'keys.json');
+  writeFileSync(
+    clients,
+    JSON.stringify([{ client_id: 'bank', client_secret: SECRET, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }]),
+  );
+  writeFileSync(keys, JSON.stringify({ keys: [jwk] }));
+  return { clients, keys };
+}
+
+async function startNode(
+  kind: Kind,
+  dir: string,
+  sandboxUrl: string,
+  made: { clients: string; keys: string },
+  redisUrl: string | null,
+  name: string,
+): Promise<Node> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}/esign/oidc`;
+  const loopFile = join(dir, `loop-${name}.json`);
+  const preload = ['--import', './bench/loop-delay.mjs'];
+  const env = { ...process.env, ESIGN_BENCH_LOOP_FILE: loopFile };
+  const args =
+    kind === 'bare'
+      ? [...preload, 'bench/oidc-bare.mjs', issuer, made.clients, made.keys, ...(redisUrl ? [redisUrl] : [])]
+      : [...preload, 'dist/server/cli.js'];
+  const own =
+    kind === 'bare'
+      ? {}
+      : {
+          PORT: String(port),
+          ESIGN_BASE_URL: sandboxUrl,
+          ESIGN_ACCESS_TOKEN: TOKEN,
+          ESIGN_OIDC_ISSUER: issuer,
+          ESIGN_OIDC_CLIENTS: made.clients,
+          ESIGN_OIDC_KEYS: made.keys,
+          ESIGN_OIDC_SUBJECT_SECRET: 'bench-subject-secret-0123456789',
+          ESIGN_VISITOR_SECRET: 'bench-visitor-secret-0123456789',
+          ESIGN_RATE_LIMIT: '100000000,100000000,600,100000000',
+          ...(redisUrl ? { ESIGN_REDIS_URL: redisUrl, ESIGN_REDIS_PREFIX: 'bench:' } : {}),
+        };
+  const child = spawn(process.execPath, args, { env: { ...env, ...own }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
+  const ready = () => said.includes('listening on') || said.includes('bare provider on');
+  for (let i = 0; i < 200 && !ready(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!ready()) throw new Error(`${kind} did not start: ${said.slice(0, 400)}`);
+  return { child, url: `http://127.0.0.1:${port}`, loopFile };
+}
+
+export interface OidcSetupResult {
+  setup: string;
+  n: number;
+  esign: Measured;
+  bare: Measured;
+  ratio: number;
+  cpuRatio: number;
+}
+
+export async function measureOidcLogins(): Promise<OidcSetupResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
+  const made = files(dir);
+  const sandbox = await startProcess(
+    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
+    /(http:\/\/127\.0\.0\.1:\d+)/,
+  );
+  const results: OidcSetupResult[] = [];
+  const setups = [
+    { name: 'memory, 1 node', redis: false, nodes: 1 },
+    { name: 'Redis, 1 node', redis: true, nodes: 1 },
+    { name: 'Redis, 2 nodes', redis: true, nodes: 2 },
+  ];
+  try {
+    for (const setup of setups) {
+      const redisPort = await freePort();
+      const redisChild = setup.redis
+        ? spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+        : null;
+      const redisUrl = setup.redis ? `redis://127.0.0.1:${redisPort}` : null;
+      let redis: ReturnType<typeof createClient> | null = null;
+      if (redisUrl) {
+        redis = createClient({ url: redisUrl });
+        for (let i = 0; ; i++) {
+          try {
+            await redis.connect();
+            break;
+          } catch (error) {
+            if (i > 50) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      }
+      const nodes: Record<Kind, Node[]> = { esign: [], bare: [] };
+      try {
+        for (const kind of ['esign', 'bare'] as const)
+          for (let i = 0; i < setup.nodes; i++)
+            nodes[kind].push(await startNode(kind, dir, sandbox.url, made, redisUrl, `${kind}-${setup.redis ? 'r' : 'm'}-${setup.nodes}-${i}`));
+        for (const n of CONCURRENCY) {
+          const rounds: Record<Kind, Measured[]> = { esign: [], bare: [] };
+          for (let round = 0; round < ROUNDS; round++) {
+            for (const kind of round % 2 ? (['bare', 'esign'] as const) : (['esign', 'bare'] as const)) {
+              await slice(kind, nodes[kind], n, WARM_MS, null);
+              rounds[kind].push(await slice(kind, nodes[kind], n, SLICE_MS, redis));
+            }
+          }
+          const pick = (kind: Kind): Measured => {
+            const all = rounds[kind];
+            const middle = [...all].sort((a, b) => a.loginsPerS - b.loginsPerS)[Math.floor(all.length / 2)]!;
+            return { ...middle, cpuMsPerLogin: median(all.map((m) => m.cpuMsPerLogin)), errors: all.reduce((sum, m) => sum + m.errors, 0) };
+          };
+          const esign = pick('esign');
+          const bare = pick('bare');
+          const row = { setup: setup.name, n, esign, bare, ratio: esign.loginsPerS / bare.loginsPerS, cpuRatio: esign.cpuMsPerLogin / bare.cpuMsPerLogin };
+          results.push(row);
+          console.error(
+            `${setup.name}, ${n} at once: ${esign.loginsPerS.toFixed(1)} against ${bare.loginsPerS.toFixed(1)} logins/s (${row.ratio.toFixed(2)}x)`,
+          );
+        }
+      } finally {
+        for (const node of [...nodes.esign, ...nodes.bare]) node.child.kill();
+        await redis?.quit().catch(() => undefined);
+        redisChild?.kill();
+      }
+    }
+  } finally {
+    sandbox.child.kill();
+  }
+  return results;
+}
+
+const round = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+export function oidcTable(results: OidcSetupResult[]): string {
+  const lines = [
+    '| setup | at once | esign-proxy logins/s | bare provider logins/s | ratio | p50 / p95 / p99 ms (esign-proxy) | p50 / p95 / p99 ms (bare) | CPU ms a login (esign-proxy / bare) | CPU ratio | Redis commands a login (esign-proxy / bare) | event loop p99 ms (esign-proxy / bare) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { setup, n, esign, bare, ratio, cpuRatio } of results) {
+    const ms = (m: Measured) => `${round(m.p50, 0)} / ${round(m.p95, 0)} / ${round(m.p99, 0)}`;
+    const redis = esign.redisPerLogin === null ? '–' : `${round(esign.redisPerLogin)} / ${round(bare.redisPerLogin ?? Number.NaN)}`;
+    lines.push(
+      `| ${setup} | ${n} | ${round(esign.loginsPerS)} | ${round(bare.loginsPerS)} | ${round(ratio, 2)}x | ${ms(esign)} | ${ms(bare)} | ${round(esign.cpuMsPerLogin)} / ${round(bare.cpuMsPerLogin)} | ${round(cpuRatio, 2)}x | ${redis} | ${round(esign.loopP99)} / ${round(bare.loopP99)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `-- --trace`: the Redis commands of one whole esign-proxy login, in order, keys by family (what to cut). */
+async function traceOneLogin(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
+  const made = files(dir);
+  const sandbox = await startProcess(
+    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
+    /(http:\/\/127\.0\.0\.1:\d+)/,
+  );
+  const port = await freePort();
+  const redisChild = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const url = `redis://127.0.0.1:${port}`;
+  const node = await startNode('esign', dir, sandbox.url, made, url, 'trace');
+  const monitor = createClient({ url });
+  monitor.on('error', () => undefined);
+  await monitor.connect();
+  const seen: string[] = [];
+  await monitor.monitor((line) => seen.push(line));
+  try {
+    await login('esign', [node.url], [new Agent({ keepAlive: true })], { n: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  } finally {
+    node.child.kill();
+    sandbox.child.kill();
+    redisChild.kill();
+  }
+  const commands = seen.map((line) =>
+    line
+      .replace(/^[\d.]+ \[[^\]]+\] /, '')
+      .replace(/"[A-Za-z0-9_-]{32,}"/g, '"<name>"')
+      .slice(0, 90),
+  );
+  console.log(commands.map((command, i) => `${String(i + 1).padStart(3)} ${command}`).join('\n'));
+}
+
+/**
+ * `-- --burst 800`: that many logins begun at once on one esign-proxy node on Redis, each begun
+ * again after its Retry-After when the node turned its start away (as the widget's person would):
+ * how many starts were turned away (429), how many requests found the store unavailable (503),
+ * any other failure, and how long until every login had ended.
+ */
+async function burst(
+  count: number,
+): Promise<{ logins: number; ended: number; turnedAway: number; storeUnavailable: number; otherFailures: string[]; seconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
+  const made = files(dir);
+  const sandbox = await startProcess(
+    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
+    /(http:\/\/127\.0\.0\.1:\d+)/,
+  );
+  const port = await freePort();
+  const redisChild = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxclients', '10000'], {
+    stdio: 'ignore',
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const node = await startNode('esign', dir, sandbox.url, made, `redis://127.0.0.1:${port}`, 'burst');
+  const agent = new Agent({ keepAlive: true, maxSockets: count });
+  let turnedAway = 0;
+  let storeUnavailable = 0;
+  let ended = 0;
+  const otherFailures: string[] = [];
+  const t0 = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: count }, async () => {
+        for (let attempt = 0; attempt < 20; attempt++) {
+          try {
+            await login('esign', [node.url], [agent], { n: 0 });
+            ended++;
+            return;
+          } catch (error) {
+            const said = String(error);
+            if (said.includes('store-unavailable')) storeUnavailable++;
+            if (/start: 429/.test(said)) {
+              turnedAway++;
+              await new Promise((resolve) => setTimeout(resolve, 2_000));
+              continue;
+            }
+            if (!said.includes('store-unavailable')) otherFailures.push(said.slice(0, 160));
+            return;
+          }
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+    node.child.kill();
+    sandbox.child.kill();
+    redisChild.kill();
+  }
+  return { logins: count, ended, turnedAway, storeUnavailable, otherFailures: otherFailures.slice(0, 5), seconds: (performance.now() - t0) / 1000 };
+}
+
+const burstAt = process.argv.indexOf('--burst');
+if (process.argv[1]?.endsWith('oidc-logins.ts') && burstAt > 0) {
+  const result = await burst(Number(process.argv[burstAt + 1] ?? 800));
+  console.log(JSON.stringify(result, null, 2));
+} else if (process.argv[1]?.endsWith('oidc-logins.ts') && process.argv.includes('--trace')) await traceOneLogin();
+else if (process.argv[1]?.endsWith('oidc-logins.ts')) {
+  const results = await measureOidcLogins();
+  console.log(oidcTable(results));
+  writeFileSync('bench/results-oidc.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), results }, null, 2)}\n`);
+}
