@@ -264,7 +264,7 @@ async function startNode(
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}/esign/oidc`;
   const loopFile = join(dir, `loop-${name}.json`);
-  const preload = ['--import', './bench/loop-delay.mjs'];
+  const preload = ['--import', './bench/loop-delay.mjs', ...(process.env['ESIGN_BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [])];
   const env = { ...process.env, ESIGN_BENCH_LOOP_FILE: loopFile };
   const args =
     kind === 'bare'
@@ -292,6 +292,9 @@ async function startNode(
   const ready = () => said.includes('listening on') || said.includes('bare provider on');
   for (let i = 0; i < 200 && !ready(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   if (!ready()) throw new Error(`${kind} did not start: ${said.slice(0, 400)}`);
+  // from here its lines (an event a request on stdout, the operator's on stderr) are read and dropped, as a log shipper would
+  child.stdout.removeAllListeners('data').resume();
+  child.stderr.removeAllListeners('data').resume();
   return { child, url: `http://127.0.0.1:${port}`, loopFile };
 }
 
@@ -485,8 +488,53 @@ async function burst(
   return { logins: count, ended, turnedAway, storeUnavailable, otherFailures: otherFailures.slice(0, 5), seconds: (performance.now() - t0) / 1000 };
 }
 
+/** `-- --profile`: esign-proxy's CPU profile over 10 logins at once for 8 s (memory store): its functions by their own time. */
+async function profile(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
+  const made = files(dir);
+  const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'], /(http:\/\/127\.0\.0\.1:\d+)/);
+  process.env['ESIGN_BENCH_NODE_ARGS'] = `--cpu-prof --cpu-prof-dir=${dir}`;
+  const node = await startNode('esign', dir, sandbox.url, made, null, 'profile');
+  delete process.env['ESIGN_BENCH_NODE_ARGS'];
+  try {
+    await slice('esign', [node], 10, 2_000, null);
+    await slice('esign', [node], 10, 8_000, null);
+  } finally {
+    const exited = new Promise((resolve) => node.child.once('exit', resolve));
+    node.child.kill('SIGTERM');
+    await exited;
+    sandbox.child.kill();
+  }
+  const { readdirSync } = await import('node:fs');
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error('no profile written');
+  const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  samples.forEach((id, i) => {
+    const frame = byId.get(id)!.callFrame;
+    const where = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${frame.lineNumber + 1}`;
+    self.set(where, (self.get(where) ?? 0) + (timeDeltas[i] ?? 0));
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const byPackage = new Map<string, number>();
+  for (const [where, us] of self) {
+    const pkg = /^\S+ (@?[^/:]+(?:\/[^/:]+)?)/.exec(where)?.[1] ?? where;
+    const key = where.includes(' dist/') ? `dist/${where.split(' dist/')[1]!.split(/[/:]/)[0]}` : where.startsWith('(') ? where.split(' ')[0]! : pkg;
+    byPackage.set(key, (byPackage.get(key) ?? 0) + us);
+  }
+  const top = (map: Map<string, number>, n: number) =>
+    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+  console.log(`by function (own time):\n${top(self, 30)}\n\nby where:\n${top(byPackage, 20)}`);
+}
+
 const burstAt = process.argv.indexOf('--burst');
-if (process.argv[1]?.endsWith('oidc-logins.ts') && burstAt > 0) {
+if (process.argv[1]?.endsWith('oidc-logins.ts') && process.argv.includes('--profile')) await profile();
+else if (process.argv[1]?.endsWith('oidc-logins.ts') && burstAt > 0) {
   const result = await burst(Number(process.argv[burstAt + 1] ?? 800));
   console.log(JSON.stringify(result, null, 2));
 } else if (process.argv[1]?.endsWith('oidc-logins.ts') && process.argv.includes('--trace')) await traceOneLogin();

@@ -231,7 +231,7 @@ export interface ProxyOptions<Raw = unknown> {
   /**
    * A node under a burst turns new session starts away early, 429 `busy` with `Retry-After: 2`
    * (a `rate-limited` event whose `limit` is `node`; the widget says the service is away a moment), before its event loop falls behind the sessions it has:
-   * when `maxStartsInFlight` starts (default 200) are in flight on it, or its event loop was late by
+   * when `maxStartsInFlight` starts (default 1000) are in flight on it, or its event loop was late by
    * more than `maxEventLoopDelayMs` (default 1000) in the last second or so. Polls, hand-overs and
    * removals are never turned away for it. `false` turns it off.
    */

@@ -6,13 +6,13 @@
  */
 
 export interface PressureLimits {
-  /** Session starts this node works on at once; one more is refused. Default 200. */
+  /** Session starts this node works on at once; one more is refused. Default 1000. */
   maxStartsInFlight?: number;
   /** How late this node's event loop may have been lately, ms, before a start is refused. Default 1000 (a host's own work may hold it a moment). */
   maxEventLoopDelayMs?: number;
 }
 
-export const DEFAULT_PRESSURE = { maxStartsInFlight: 200, maxEventLoopDelayMs: 1_000 } as const;
+export const DEFAULT_PRESSURE = { maxStartsInFlight: 1_000, maxEventLoopDelayMs: 1_000 } as const;
 /** The seconds a start turned away for the node's load is told to wait. */
 export const BUSY_RETRY_AFTER = 2;
 /** How long a late event loop counts as lately, ms: the histogram is read and begun again this often. */
