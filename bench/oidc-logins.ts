@@ -492,7 +492,10 @@ async function burst(
 async function profile(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
   const made = files(dir);
-  const sandbox = await startProcess(['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'], /(http:\/\/127\.0\.0\.1:\d+)/);
+  const sandbox = await startProcess(
+    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
+    /(http:\/\/127\.0\.0\.1:\d+)/,
+  );
   process.env['ESIGN_BENCH_NODE_ARGS'] = `--cpu-prof --cpu-prof-dir=${dir}`;
   const node = await startNode('esign', dir, sandbox.url, made, null, 'profile');
   delete process.env['ESIGN_BENCH_NODE_ARGS'];
@@ -528,7 +531,11 @@ async function profile(): Promise<void> {
     byPackage.set(key, (byPackage.get(key) ?? 0) + us);
   }
   const top = (map: Map<string, number>, n: number) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`)
+      .join('\n');
   console.log(`by function (own time):\n${top(self, 30)}\n\nby where:\n${top(byPackage, 20)}`);
 }
 
