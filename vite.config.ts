@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { mergeEntryChunks } from './scripts/merge-entry-chunks.js';
 import { minifyLitTemplates } from './scripts/minify-lit-templates.js';
+import { compileLitTemplates } from './scripts/compile-lit-templates.js';
 import { REGISTRY } from './src/registry.js';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
@@ -38,6 +39,8 @@ const SCRIPT_OUTPUT = { minify: true, comments: false, chunkFileNames } as const
  * See docs/decisions/0003.
  * Not for the all-in-one file (a page draws few of its elements) or chunks loaded later.
  */
+/** The script-tag files' templates compiled (scripts/compile-lit-templates.ts); ESIGN_COMPILE_TEMPLATES=0 leaves them to the browser, to compare. */
+const templatesAtBuild = (): Plugin[] => (process.env['ESIGN_COMPILE_TEMPLATES'] === '0' ? [] : [compileLitTemplates()]);
 const compileHint: Plugin = {
   name: 'esign-compile-hint',
   generateBundle(_options, bundle) {
@@ -63,7 +66,7 @@ const PDFJS = { external: ['pdfjs-dist/legacy/build/pdf.mjs'], paths: { 'pdfjs-d
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'cdn') {
     return {
-      plugins: [minifyLitTemplates(), mergeEntryChunks()],
+      plugins: [minifyLitTemplates(), ...templatesAtBuild(), mergeEntryChunks()],
       build: {
         outDir: 'dist/cdn',
         emptyOutDir: true,
@@ -90,7 +93,7 @@ export default defineConfig(({ mode }): UserConfig => {
     const name = process.env['ESIGN_ELEMENT'] ?? '';
     if (!ELEMENT_ENTRIES.includes(name)) throw new Error(`ESIGN_ELEMENT must be one of ${ELEMENT_ENTRIES.join(', ')}`);
     return {
-      plugins: [minifyLitTemplates(), compileHint, mergeEntryChunks()],
+      plugins: [minifyLitTemplates(), ...templatesAtBuild(), compileHint, mergeEntryChunks()],
       build: {
         outDir: 'dist/cdn',
         emptyOutDir: false,
@@ -128,7 +131,9 @@ export default defineConfig(({ mode }): UserConfig => {
       },
       rolldownOptions: {
         external: (id: string) =>
-          NODE_BUILTINS.has(id) || PDFJS.external.includes(id as (typeof PDFJS.external)[number]) || DEPENDENCIES.some((dep) => id === dep || id.startsWith(dep.endsWith('/') ? dep : `${dep}/`)),
+          NODE_BUILTINS.has(id) ||
+          PDFJS.external.includes(id as (typeof PDFJS.external)[number]) ||
+          DEPENDENCIES.some((dep) => id === dep || id.startsWith(dep.endsWith('/') ? dep : `${dep}/`)),
         output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js', paths: PDFJS.paths },
       },
     },
