@@ -131,7 +131,7 @@ export interface ProxyThroughput {
   passThrough: Load;
   proxy: Load;
   proxyOtel: Load;
-  /** The proxy against the bare pass-through, telemetry off and on: the goal is 0.9 or more. */
+  /** The proxy against the bare pass-through, telemetry off and on: a floor of 0.75 guards against regressions (the 0.9 goal is retired, decisions/0004). */
   ratio: number;
   ratioOtel: number;
   /** The proxy's CPU time a poll against the pass-through's, telemetry off and on (median of the rounds' ratios). */
@@ -311,7 +311,7 @@ export function throughputTable(result: ProxyThroughput): string {
     row('through the proxy', result.proxy),
     row('through the proxy, OpenTelemetry on', result.proxyOtel),
     '',
-    `The proxy against the pass-through (median of the rounds' ratios): ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (goal ≥ 0.9× either way); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
+    `The proxy against the pass-through (median of the rounds' ratios): ${result.ratio.toFixed(2)}×, with OpenTelemetry ${result.ratioOtel.toFixed(2)}× (floor 0.75× without OpenTelemetry); proxy RSS after the run: ${Math.round(result.proxyRssMb)} MB`,
     '',
     `Its CPU time a poll against the pass-through's, in the same slices (median of the rounds' ratios): ${result.cpuRatio.toFixed(3)}×, with OpenTelemetry ${result.cpuRatioOtel.toFixed(3)}×`,
     '',
