@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { samplePdf } from 'esign-sandbox/sample-pdf';
@@ -50,9 +50,11 @@ async function inside(page: Page, host: string, selector: string, drawn = false)
   return handle as ElementHandle<Element>;
 }
 
+/** A download once Chromium has finished it: it puts an empty file of the final name first and writes a .crdownload beside it until it renames that over it. */
 async function downloaded(name: string): Promise<Buffer> {
   const path = join(downloads, name);
-  await until(() => existsSync(path), `${name} downloaded`, WAIT_MS, 50);
+  const done = () => existsSync(path) && statSync(path).size > 0 && !readdirSync(downloads).some((file) => file.endsWith('.crdownload'));
+  await until(done, `${name} downloaded`, WAIT_MS, 50);
   return readFileSync(path);
 }
 

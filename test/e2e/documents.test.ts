@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -214,7 +214,12 @@ describe('documents on the demo page, end to end in Chromium', () => {
     const downloads = mkdtempSync(join(dir, 'downloads-'));
     await (await page.createCDPSession()).send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     await (await deep(page, '[part="download"]', 'Download the signed file')).click();
-    const done = () => readdirSync(downloads).find((name) => !name.endsWith('.crdownload'));
+    // Chromium puts an empty file of the final name first, and a .crdownload beside it until it is done
+    const done = () => {
+      const files = readdirSync(downloads);
+      const file = files.find((name) => !name.endsWith('.crdownload'));
+      return file && !files.some((name) => name.endsWith('.crdownload')) && statSync(join(downloads, file)).size > 0 ? file : undefined;
+    };
     await until(() => done() !== undefined, 'the signed file downloaded', 10_000, 50);
     const saved = join(downloads, done()!);
     // named as a signed file is everywhere
