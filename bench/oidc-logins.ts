@@ -35,6 +35,9 @@ const SLICE_MS = QUICK ? 500 : 3_000;
 const WARM_MS = QUICK ? 200 : 1_500;
 const CLOCK_TICKS = 100;
 
+const redisClient = (url: string) => createClient({ url });
+type RedisClient = ReturnType<typeof redisClient>;
+
 type Kind = 'esign' | 'bare';
 interface Node {
   child: ChildProcess;
@@ -185,7 +188,7 @@ async function loopDelay(node: Node): Promise<{ p99: number }> {
   return { p99: Number.NaN };
 }
 
-async function redisCalls(redis: ReturnType<typeof createClient> | null): Promise<number> {
+async function redisCalls(redis: RedisClient | null): Promise<number> {
   if (!redis) return 0;
   const info = await redis.info('commandstats');
   return [...info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].reduce((sum, [, name, calls]) => (name === 'info' ? sum : sum + Number(calls)), 0);
@@ -195,7 +198,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** N logins at once for a while: the latencies, the errors, and what the servers and Redis spent. */
-async function slice(kind: Kind, nodes: Node[], n: number, ms: number, redis: ReturnType<typeof createClient> | null) {
+async function slice(kind: Kind, nodes: Node[], n: number, ms: number, redis: RedisClient | null) {
   const agents = nodes.map(() => new Agent({ keepAlive: true, maxSockets: n }));
   const bases = nodes.map((node) => node.url);
   const turn = { n: 0 };
@@ -298,6 +301,34 @@ async function startNode(
   return { child, url: `http://127.0.0.1:${port}`, loopFile };
 }
 
+/** The bench's files (a client, its keys) in a folder of its own, and the sandbox answering at once. */
+async function benchWorld(): Promise<{ dir: string; made: { clients: string; keys: string }; sandbox: { child: ChildProcess; url: string } }> {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
+  const sandbox = await startProcess(
+    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
+    /(http:\/\/127\.0\.0\.1:\d+)/,
+  );
+  return { dir, made: files(dir), sandbox };
+}
+
+/** A redis-server of the bench's own on a free port, and a client of it once it answers. */
+async function benchRedis(extra: string[] = []): Promise<{ url: string; child: ChildProcess; client: RedisClient }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const client = redisClient(url);
+  client.on('error', () => undefined);
+  for (let i = 0; ; i++) {
+    try {
+      await client.connect();
+      return { url, child, client };
+    } catch (error) {
+      if (i > 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 export interface OidcSetupResult {
   setup: string;
   n: number;
@@ -308,12 +339,7 @@ export interface OidcSetupResult {
 }
 
 export async function measureOidcLogins(): Promise<OidcSetupResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
-  const made = files(dir);
-  const sandbox = await startProcess(
-    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
-    /(http:\/\/127\.0\.0\.1:\d+)/,
-  );
+  const { dir, made, sandbox } = await benchWorld();
   const results: OidcSetupResult[] = [];
   const setups = [
     { name: 'memory, 1 node', redis: false, nodes: 1 },
@@ -322,24 +348,10 @@ export async function measureOidcLogins(): Promise<OidcSetupResult[]> {
   ];
   try {
     for (const setup of setups) {
-      const redisPort = await freePort();
-      const redisChild = setup.redis
-        ? spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
-        : null;
-      const redisUrl = setup.redis ? `redis://127.0.0.1:${redisPort}` : null;
-      let redis: ReturnType<typeof createClient> | null = null;
-      if (redisUrl) {
-        redis = createClient({ url: redisUrl });
-        for (let i = 0; ; i++) {
-          try {
-            await redis.connect();
-            break;
-          } catch (error) {
-            if (i > 50) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          }
-        }
-      }
+      const own = setup.redis ? await benchRedis() : null;
+      const redisUrl = own?.url ?? null;
+      const redis = own?.client ?? null;
+      const redisChild = own?.child ?? null;
       const nodes: Record<Kind, Node[]> = { esign: [], bare: [] };
       try {
         for (const kind of ['esign', 'bare'] as const)
@@ -397,18 +409,11 @@ export function oidcTable(results: OidcSetupResult[]): string {
 
 /** `-- --trace`: the Redis commands of one whole esign-proxy login, in order, keys by family (what to cut). */
 async function traceOneLogin(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
-  const made = files(dir);
-  const sandbox = await startProcess(
-    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
-    /(http:\/\/127\.0\.0\.1:\d+)/,
-  );
-  const port = await freePort();
-  const redisChild = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const url = `redis://127.0.0.1:${port}`;
+  const { dir, made, sandbox } = await benchWorld();
+  const { url, child: redisChild, client } = await benchRedis();
+  await client.quit();
   const node = await startNode('esign', dir, sandbox.url, made, url, 'trace');
-  const monitor = createClient({ url });
+  const monitor = redisClient(url);
   monitor.on('error', () => undefined);
   await monitor.connect();
   const seen: string[] = [];
@@ -439,18 +444,10 @@ async function traceOneLogin(): Promise<void> {
 async function burst(
   count: number,
 ): Promise<{ logins: number; ended: number; turnedAway: number; storeUnavailable: number; otherFailures: string[]; seconds: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
-  const made = files(dir);
-  const sandbox = await startProcess(
-    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
-    /(http:\/\/127\.0\.0\.1:\d+)/,
-  );
-  const port = await freePort();
-  const redisChild = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxclients', '10000'], {
-    stdio: 'ignore',
-  });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const node = await startNode('esign', dir, sandbox.url, made, `redis://127.0.0.1:${port}`, 'burst');
+  const { dir, made, sandbox } = await benchWorld();
+  const { url, child: redisChild, client } = await benchRedis(['--maxclients', '10000']);
+  await client.quit();
+  const node = await startNode('esign', dir, sandbox.url, made, url, 'burst');
   const agent = new Agent({ keepAlive: true, maxSockets: count });
   let turnedAway = 0;
   let storeUnavailable = 0;
@@ -490,12 +487,7 @@ async function burst(
 
 /** `-- --profile`: esign-proxy's CPU profile over 10 logins at once for 8 s (memory store): its functions by their own time. */
 async function profile(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
-  const made = files(dir);
-  const sandbox = await startProcess(
-    ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
-    /(http:\/\/127\.0\.0\.1:\d+)/,
-  );
+  const { dir, made, sandbox } = await benchWorld();
   process.env['ESIGN_BENCH_NODE_ARGS'] = `--cpu-prof --cpu-prof-dir=${dir}`;
   const node = await startNode('esign', dir, sandbox.url, made, null, 'profile');
   delete process.env['ESIGN_BENCH_NODE_ARGS'];
@@ -548,5 +540,6 @@ else if (process.argv[1]?.endsWith('oidc-logins.ts') && burstAt > 0) {
 else if (process.argv[1]?.endsWith('oidc-logins.ts')) {
   const results = await measureOidcLogins();
   console.log(oidcTable(results));
-  writeFileSync('bench/results-oidc.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), results }, null, 2)}\n`);
+  // a quick run's figures mean nothing: they are printed, never kept
+  if (!QUICK) writeFileSync('bench/results-oidc.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), results }, null, 2)}\n`);
 }

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
+import { createClient } from 'redis';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
@@ -195,4 +197,16 @@ export function peakMemory(pid: number, read: (path: string) => string): number 
     .split('\n')
     .find((l) => l.startsWith('VmHWM:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) * 1024;
+}
+
+/**
+ * A client that reads a test's Redis whole, quit when the file ends. The harness stops its
+ * redis-server then too, maybe first: a reset on this reader is no uncaught error.
+ */
+export async function redisReader(url: string) {
+  const reader = createClient({ url });
+  reader.on('error', () => undefined);
+  await reader.connect();
+  after(() => reader.quit().catch(() => undefined));
+  return reader;
 }

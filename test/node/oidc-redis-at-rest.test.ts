@@ -1,8 +1,7 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createClient } from 'redis';
 import { startSandbox } from 'esign-sandbox';
-import { esignProxyHarness } from './esign-proxy-harness.js';
+import { esignProxyHarness, redisReader } from './esign-proxy-harness.js';
 import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty, SITE, type AuthorizationRequest, type Relying } from './oidc-harness.js';
 
 // Whoever reads esign-proxy's Redis learns nothing and can do nothing: a person logs in on the
@@ -20,11 +19,7 @@ const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 5
 after(() => sandbox.close());
 const files = oidcFiles();
 const redis = await redisOnPort();
-const reader = createClient({ url: redis.url });
-// the harness stops its redis-server when the file ends, maybe before this reader quits: no uncaught reset then
-reader.on('error', () => undefined);
-await reader.connect();
-after(() => reader.quit());
+const reader = await redisReader(redis.url);
 
 /** Every key of Redis with its value, as text. */
 async function readAll(): Promise<{ key: string; value: string }[]> {

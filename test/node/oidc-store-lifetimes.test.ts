@@ -1,8 +1,7 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createClient } from 'redis';
 import { startSandbox } from 'esign-sandbox';
-import { esignProxyHarness } from './esign-proxy-harness.js';
+import { esignProxyHarness, redisReader } from './esign-proxy-harness.js';
 import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
 
 // What a login leaves in esign-proxy's Redis lives as long as something reads it, no longer: a
@@ -18,11 +17,7 @@ const sandbox = await startSandbox({ accessToken: ACCESS_TOKEN, answerAfterMs: 5
 after(() => sandbox.close());
 const files = oidcFiles();
 const redis = await redisOnPort();
-const reader = createClient({ url: redis.url });
-// the harness stops its redis-server when the file ends, maybe before this reader quits: no uncaught reset then
-reader.on('error', () => undefined);
-await reader.connect();
-after(() => reader.quit());
+const reader = await redisReader(redis.url);
 
 /** Every key of this site with the seconds it has left (rounded up). */
 async function lifetimes(prefix: string): Promise<Map<string, number>> {

@@ -194,6 +194,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     AccessToken: TOKEN_LIFETIME_S,
     IdToken: TOKEN_LIFETIME_S,
   };
+  const lifetimeByModel = new Map<string, number>(Object.entries(lifetimes));
   /** A person's claims, read by the code's redemption and by userinfo with its access token: the code's time, then the token's. */
   const accountKeptMs = (settings.codeLifetimeS + TOKEN_LIFETIME_S) * 1000;
 
@@ -243,7 +244,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       store,
       secret: sealSecret,
       alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed'),
-      lifetimeOf: (model) => new Map<string, number>(Object.entries(lifetimes)).get(model),
+      lifetimeOf: (model) => lifetimeByModel.get(model),
     }),
     clients: settings.clients.filter(isClientMetadata),
     jwks: jwksOf(keys),
