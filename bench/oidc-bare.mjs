@@ -81,6 +81,7 @@ const provider = new Provider(issuer, {
   pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
   features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
   ttl: lifetimes,
+  expiresWithSession: () => false,
   interactions: { policy, url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
   findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...PERSON }) }),
 });

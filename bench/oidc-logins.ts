@@ -50,6 +50,9 @@ interface Measured {
   p95: number;
   p99: number;
   cpuMsPerLogin: number;
+  /** What the sandbox (the service's stand-in, on the same cores) and the load itself spent a login. */
+  sandboxCpuMsPerLogin: number;
+  loadCpuMsPerLogin: number;
   redisPerLogin: number | null;
   loopP99: number;
   errors: number;
@@ -103,7 +106,7 @@ class Jar {
 }
 
 /** One whole login; the node for each request taken in turn (two nodes: any step may land on either). */
-async function login(kind: Kind, bases: string[], agents: Agent[], turn: { n: number }): Promise<void> {
+export async function login(kind: Kind, bases: string[], agents: Agent[], turn: { n: number }): Promise<void> {
   const pick = () => {
     const i = turn.n++ % bases.length;
     return { base: bases[i]!, agent: agents[i]! };
@@ -198,12 +201,20 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** N logins at once for a while: the latencies, the errors, and what the servers and Redis spent. */
-async function slice(kind: Kind, nodes: Node[], n: number, ms: number, redis: RedisClient | null) {
+/** This process's own CPU time so far, ms. */
+function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+export async function slice(kind: Kind, nodes: Node[], n: number, ms: number, redis: RedisClient | null, sandboxPid?: number) {
   const agents = nodes.map(() => new Agent({ keepAlive: true, maxSockets: n }));
   const bases = nodes.map((node) => node.url);
   const turn = { n: 0 };
   await Promise.all(nodes.map((node) => loopDelay(node)));
   const cpu0 = nodes.reduce((sum, node) => sum + cpuMs(node.child.pid!), 0);
+  const sandbox0 = sandboxPid ? cpuMs(sandboxPid) : 0;
+  const load0 = ownCpuMs();
   const calls0 = await redisCalls(redis);
   const latencies: number[] = [];
   let errors = 0;
@@ -226,6 +237,8 @@ async function slice(kind: Kind, nodes: Node[], n: number, ms: number, redis: Re
   );
   const seconds = (performance.now() - t0) / 1000;
   const cpu = nodes.reduce((sum, node) => sum + cpuMs(node.child.pid!), 0) - cpu0;
+  const sandboxCpu = sandboxPid ? cpuMs(sandboxPid) - sandbox0 : 0;
+  const loadCpu = ownCpuMs() - load0;
   const calls = (await redisCalls(redis)) - calls0;
   const loops = await Promise.all(nodes.map((node) => loopDelay(node)));
   for (const agent of agents) agent.destroy();
@@ -237,6 +250,8 @@ async function slice(kind: Kind, nodes: Node[], n: number, ms: number, redis: Re
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     cpuMsPerLogin: cpu / Math.max(1, latencies.length),
+    sandboxCpuMsPerLogin: sandboxCpu / Math.max(1, latencies.length),
+    loadCpuMsPerLogin: loadCpu / Math.max(1, latencies.length),
     redisPerLogin: redis ? calls / Math.max(1, latencies.length) : null,
     loopP99: Math.max(...loops.map((loop) => loop.p99)),
     errors,
@@ -256,7 +271,7 @@ function files(dir: string): { clients: string; keys: string } {
   return { clients, keys };
 }
 
-async function startNode(
+export async function startNode(
   kind: Kind,
   dir: string,
   sandboxUrl: string,
@@ -302,7 +317,7 @@ async function startNode(
 }
 
 /** The bench's files (a client, its keys) in a folder of its own, and the sandbox answering at once. */
-async function benchWorld(): Promise<{ dir: string; made: { clients: string; keys: string }; sandbox: { child: ChildProcess; url: string } }> {
+export async function benchWorld(): Promise<{ dir: string; made: { clients: string; keys: string }; sandbox: { child: ChildProcess; url: string } }> {
   const dir = mkdtempSync(join(tmpdir(), 'esign-bench-oidc-'));
   const sandbox = await startProcess(
     ['sandbox/bin/esign-sandbox.js', '--port', '0', '--access-token', TOKEN, '--answer-after', '0'],
@@ -362,13 +377,19 @@ export async function measureOidcLogins(): Promise<OidcSetupResult[]> {
           for (let round = 0; round < ROUNDS; round++) {
             for (const kind of round % 2 ? (['bare', 'esign'] as const) : (['esign', 'bare'] as const)) {
               await slice(kind, nodes[kind], n, WARM_MS, null);
-              rounds[kind].push(await slice(kind, nodes[kind], n, SLICE_MS, redis));
+              rounds[kind].push(await slice(kind, nodes[kind], n, SLICE_MS, redis, sandbox.child.pid));
             }
           }
           const pick = (kind: Kind): Measured => {
             const all = rounds[kind];
             const middle = [...all].sort((a, b) => a.loginsPerS - b.loginsPerS)[Math.floor(all.length / 2)]!;
-            return { ...middle, cpuMsPerLogin: median(all.map((m) => m.cpuMsPerLogin)), errors: all.reduce((sum, m) => sum + m.errors, 0) };
+            return {
+              ...middle,
+              cpuMsPerLogin: median(all.map((m) => m.cpuMsPerLogin)),
+              sandboxCpuMsPerLogin: median(all.map((m) => m.sandboxCpuMsPerLogin)),
+              loadCpuMsPerLogin: median(all.map((m) => m.loadCpuMsPerLogin)),
+              errors: all.reduce((sum, m) => sum + m.errors, 0),
+            };
           };
           const esign = pick('esign');
           const bare = pick('bare');
@@ -394,14 +415,14 @@ const round = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits)
 
 export function oidcTable(results: OidcSetupResult[]): string {
   const lines = [
-    '| setup | at once | esign-proxy logins/s | bare provider logins/s | ratio | p50 / p95 / p99 ms (esign-proxy) | p50 / p95 / p99 ms (bare) | CPU ms a login (esign-proxy / bare) | CPU ratio | Redis commands a login (esign-proxy / bare) | event loop p99 ms (esign-proxy / bare) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| setup | at once | esign-proxy logins/s | bare provider logins/s | ratio | p50 / p95 / p99 ms (esign-proxy) | p50 / p95 / p99 ms (bare) | CPU ms a login (esign-proxy / bare) | CPU ratio | sandbox and load CPU ms a login (esign-proxy / bare) | Redis commands a login (esign-proxy / bare) | event loop p99 ms (esign-proxy / bare) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const { setup, n, esign, bare, ratio, cpuRatio } of results) {
     const ms = (m: Measured) => `${round(m.p50, 0)} / ${round(m.p95, 0)} / ${round(m.p99, 0)}`;
     const redis = esign.redisPerLogin === null ? '–' : `${round(esign.redisPerLogin)} / ${round(bare.redisPerLogin ?? Number.NaN)}`;
     lines.push(
-      `| ${setup} | ${n} | ${round(esign.loginsPerS)} | ${round(bare.loginsPerS)} | ${round(ratio, 2)}x | ${ms(esign)} | ${ms(bare)} | ${round(esign.cpuMsPerLogin)} / ${round(bare.cpuMsPerLogin)} | ${round(cpuRatio, 2)}x | ${redis} | ${round(esign.loopP99)} / ${round(bare.loopP99)} |`,
+      `| ${setup} | ${n} | ${round(esign.loginsPerS)} | ${round(bare.loginsPerS)} | ${round(ratio, 2)}x | ${ms(esign)} | ${ms(bare)} | ${round(esign.cpuMsPerLogin)} / ${round(bare.cpuMsPerLogin)} | ${round(cpuRatio, 2)}x | ${round(esign.sandboxCpuMsPerLogin + esign.loadCpuMsPerLogin)} / ${round(bare.sandboxCpuMsPerLogin + bare.loadCpuMsPerLogin)} | ${redis} | ${round(esign.loopP99)} / ${round(bare.loopP99)} |`,
     );
   }
   return lines.join('\n');
@@ -531,8 +552,70 @@ async function profile(): Promise<void> {
   console.log(`by function (own time):\n${top(self, 30)}\n\nby where:\n${top(byPackage, 20)}`);
 }
 
+/**
+ * `-- --steps`: one login at a time (memory store), each server's CPU time for each of its
+ * exchanges (bench/cpu-by-step.mjs), esign-proxy beside the bare provider, and the sandbox's and
+ * the load's CPU a login: where the difference between them lies, exchange by exchange.
+ */
+async function steps(): Promise<void> {
+  const { dir, made, sandbox } = await benchWorld();
+  const nodes = {} as Record<Kind, Node & { stepsFile: string }>;
+  for (const kind of ['esign', 'bare'] as const) {
+    const stepsFile = join(dir, `steps-${kind}.json`);
+    process.env['ESIGN_BENCH_NODE_ARGS'] = '--import ./bench/cpu-by-step.mjs';
+    process.env['ESIGN_BENCH_STEPS_FILE'] = stepsFile;
+    nodes[kind] = { ...(await startNode(kind, dir, sandbox.url, made, null, `steps-${kind}`)), stepsFile };
+  }
+  delete process.env['ESIGN_BENCH_NODE_ARGS'];
+  delete process.env['ESIGN_BENCH_STEPS_FILE'];
+  const LOGINS = QUICK ? 50 : 1_000;
+  const read = async (node: Node & { stepsFile: string }) => {
+    const before = existsSync(node.stepsFile) ? readFileSync(node.stepsFile, 'utf8') : '';
+    node.child.kill('SIGUSR1');
+    for (let i = 0; i < 100; i++) {
+      const text = existsSync(node.stepsFile) ? readFileSync(node.stepsFile, 'utf8') : '';
+      if (text && text !== before) return JSON.parse(text) as Record<string, { count: number; ms: number }>;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('no steps written');
+  };
+  const measured = {} as Record<Kind, { steps: Record<string, { count: number; ms: number }>; sandboxMs: number; loadMs: number }>;
+  try {
+    for (const kind of ['esign', 'bare'] as const) {
+      const node = nodes[kind];
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      for (let i = 0; i < LOGINS / 4; i++) await login(kind, [node.url], [agent], { n: 0 });
+      await read(node).catch(() => ({}));
+      const sandbox0 = cpuMs(sandbox.child.pid!);
+      const load0 = ownCpuMs();
+      for (let i = 0; i < LOGINS; i++) await login(kind, [node.url], [agent], { n: 0 });
+      measured[kind] = { steps: await read(node), sandboxMs: (cpuMs(sandbox.child.pid!) - sandbox0) / LOGINS, loadMs: (ownCpuMs() - load0) / LOGINS };
+      agent.destroy();
+    }
+  } finally {
+    for (const node of Object.values(nodes)) node.child.kill();
+    sandbox.child.kill();
+  }
+  const shortName = (step: string) => step.replace('/esign/oidc', '<issuer>').replace('/esign', '<prefix>');
+  const lines = ['| exchange | esign-proxy CPU ms | bare CPU ms |', '|---|---:|---:|'];
+  const bareSteps = new Map(Object.entries(measured.bare.steps).map(([step, { ms }]) => [step, ms]));
+  let esignSum = 0;
+  let bareSum = 0;
+  for (const [step, { ms }] of Object.entries(measured.esign.steps)) {
+    const bare = bareSteps.get(step);
+    esignSum += ms;
+    bareSum += bare ?? 0;
+    lines.push(`| ${shortName(step)} | ${ms.toFixed(2)} | ${bare === undefined ? '–' : bare.toFixed(2)} |`);
+  }
+  lines.push(`| **a login, the servers' exchanges** | **${esignSum.toFixed(2)}** | **${bareSum.toFixed(2)}** |`);
+  lines.push(`| the sandbox, a login | ${measured.esign.sandboxMs.toFixed(2)} | ${measured.bare.sandboxMs.toFixed(2)} |`);
+  lines.push(`| the load (browser and site), a login | ${measured.esign.loadMs.toFixed(2)} | ${measured.bare.loadMs.toFixed(2)} |`);
+  console.log(lines.join('\n'));
+}
+
 const burstAt = process.argv.indexOf('--burst');
 if (process.argv[1]?.endsWith('oidc-logins.ts') && process.argv.includes('--profile')) await profile();
+else if (process.argv[1]?.endsWith('oidc-logins.ts') && process.argv.includes('--steps')) await steps();
 else if (process.argv[1]?.endsWith('oidc-logins.ts') && burstAt > 0) {
   const result = await burst(Number(process.argv[burstAt + 1] ?? 800));
   console.log(JSON.stringify(result, null, 2));

@@ -82,6 +82,12 @@ export class RedisStore implements ProxyStore {
     await this.#command(['EVAL', DECREMENT, '1', this.#prefix + key]);
   }
 
+  /** GETDEL (Redis 6.2 and later): read and gone in one command. */
+  async take(key: string): Promise<string | null> {
+    const value = await this.#command(['GETDEL', this.#prefix + key]);
+    return value === null || value === undefined ? null : String(value);
+  }
+
   async delete(key: string): Promise<void> {
     await this.#command(['DEL', this.#prefix + key]);
   }

@@ -23,6 +23,11 @@ export interface ProxyStore {
    * its holder); true when it did. Optional: without it a lease lasts the whole `resultTimeoutMs`.
    */
   extendIfEqual?(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Reads the key and deletes it in one step: of two calls at once, one gets the value, the other
+   * null. Optional: without it what is taken once is read, marked and deleted in three calls.
+   */
+  take?(key: string): Promise<string | null>;
 }
 
 interface Entry {
@@ -41,6 +46,11 @@ export class MemoryStore implements ProxyStore {
 
   constructor(options: { now?: () => number } = {}) {
     this.#now = options.now ?? Date.now;
+  }
+
+  /** Whether `store` is this process's own memory (not a wrapper of one): a store that cannot be away. */
+  static isOwn(store: unknown): store is MemoryStore {
+    return typeof store === 'object' && store !== null && #entries in store;
   }
 
   /** Number of live keys (for tests and monitoring). */
@@ -108,6 +118,12 @@ export class MemoryStore implements ProxyStore {
 
   async deleteIfEqual(key: string, value: string): Promise<void> {
     if (this.#live(key)?.value === value) this.#entries.delete(key);
+  }
+
+  async take(key: string): Promise<string | null> {
+    const value = this.#live(key)?.value ?? null;
+    this.#entries.delete(key);
+    return value;
   }
 
   async extendIfEqual(key: string, value: string, ttlMs: number): Promise<boolean> {

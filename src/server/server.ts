@@ -9,7 +9,6 @@ import { MemoryStore } from '../proxy/store.js';
 import { visitorFromCookie } from '../proxy/visitor.js';
 import { createOidcProvider, type OidcProvider } from './oidc/provider.js';
 import { RedisStore } from '../proxy/redis.js';
-import type { ProxyStore } from '../proxy/store.js';
 import type { ServerSettings } from './settings.js';
 import { askSigner, deliverResults, deliveryId } from './webhook.js';
 
@@ -76,7 +75,7 @@ const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  * it listens at once, answers 503 (and /readyz 503) until the store answers, says so in one line
  * each time the store goes or comes back, and the client keeps trying.
  */
-async function storeOf(settings: ServerSettings, log: (line: string) => void): Promise<{ store: ProxyStore | undefined; close: () => Promise<void> }> {
+async function storeOf(settings: ServerSettings, log: (line: string) => void): Promise<{ store: RedisStore | undefined; close: () => Promise<void> }> {
   if (!settings.redisUrl && !settings.redisClusterUrls.length) return { store: undefined, close: async () => undefined };
   const redis = await import('redis').catch(() => {
     throw new Error('ESIGN_REDIS_URL and ESIGN_REDIS_CLUSTER need the redis package: npm install redis');

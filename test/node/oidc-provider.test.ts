@@ -139,6 +139,9 @@ describe('esign-proxy as an OpenID Provider', () => {
       });
     const raced = await Promise.all([redeem(), redeem(), redeem()]);
     assert.deepEqual(raced.map((answer) => answer.status).sort(), [200, 400, 400], 'one redemption of three at once');
+    // and, the code having been used more than once, the one that came first is revoked too (RFC 6749, 4.1.2)
+    const winner = (await raced.find((answer) => answer.status === 200)!.json()) as { access_token: string };
+    await assert.rejects(client.fetchUserInfo(bank.config, winner.access_token, client.skipSubjectCheck), 'a code raced is revoked, its winner too');
     const wrong = await bank.request();
     const wrongCallback = await logIn(browser, wrong.url);
     assert.equal(await errorOf(bank.redeem(wrongCallback, { ...wrong, verifier: client.randomPKCECodeVerifier() })), 'invalid_grant', 'a wrong verifier');

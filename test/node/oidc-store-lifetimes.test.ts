@@ -6,7 +6,8 @@ import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty } 
 
 // What a login leaves in esign-proxy's Redis lives as long as something reads it, no longer: a
 // code's used-mark as long as the code, the person's claims for the code's time and then the access
-// token's (userinfo), nothing for an hour. Read over a real login, on a real redis-server.
+// token's (userinfo), nothing for an hour, and nothing that is never read again (a session, a list
+// of a grant's tokens). Read over a real login, on a real redis-server.
 
 const { esignProxy, redisOnPort } = esignProxyHarness();
 const ACCESS_TOKEN = 'oidc-lifetimes-sandbox-token';
@@ -63,6 +64,13 @@ describe("esign-proxy's Redis: each entry of a login as long as it is read", () 
     const left = await lifetimes(prefix);
     const byFamily = new Map<string, number>();
     for (const [key, seconds] of left) byFamily.set(family(key), Math.max(byFamily.get(family(key)) ?? 0, seconds));
+    const families = [...byFamily.keys()];
+    assert.deepEqual(
+      families.filter((name) => /:oidc:(Session|grant-members)/.test(`:${name}`)),
+      [],
+      `no session and no list of a grant's tokens is kept: ${families.join(', ')}`,
+    );
+    assert.ok(families.includes('oidc:Grant:<name>') && families.includes('oidc:AccessToken:<name>'), families.join(', '));
     const marks = [...byFamily].filter(([name]) => name.endsWith(':consumed'));
     assert.ok(marks.length, `the code's used-mark is there: ${[...byFamily.keys()].join(', ')}`);
     for (const [name, seconds] of marks) assert.ok(seconds <= CODE_LIFETIME_S, `${name} lives ${seconds} s, the code ${CODE_LIFETIME_S} s`);

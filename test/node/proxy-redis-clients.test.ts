@@ -129,4 +129,22 @@ describe('the Redis store with each client, on one server and on a Redis Cluster
       assert.deepEqual(statuses, [200, 429]);
     });
   }
+
+  for (const [name, connect] of CLIENTS) {
+    it(`${name}: take gives a value once, to one of two takes at once, and leaves nothing`, async () => {
+      const store = new RedisStore(await connect(), { prefix: `esign-take-${name.replace(/\W+/g, '-')}:` });
+      // keys of different slots of a cluster: each take is about its own key
+      for (const key of ['login:a', 'login:b', 'login:c']) {
+        await store.set(key, `kept ${key}`, 60_000);
+        const both = await Promise.all([store.take(key), store.take(key)]);
+        assert.deepEqual(
+          both.filter((value) => value !== null),
+          [`kept ${key}`],
+          `${key}: one take of two`,
+        );
+        assert.equal(await store.get(key), null, `${key}: gone`);
+        assert.equal(await store.take(key), null, `${key}: nothing left to take`);
+      }
+    });
+  }
 });

@@ -20,7 +20,7 @@ import { limits } from '../../src/proxy/steps/limits.js';
 import { pollFloor } from '../../src/proxy/steps/poll-floor.js';
 import { route } from '../../src/proxy/steps/route.js';
 import { sessions } from '../../src/proxy/steps/sessions.js';
-import { MemoryStore } from '../../src/proxy/store.js';
+import { MemoryStore, type ProxyStore } from '../../src/proxy/store.js';
 import { createSetup, type ProxySetup } from '../../src/proxy/steps/setup.js';
 import { UpstreamFailure } from '../../src/proxy/upstream.js';
 import { visitor } from '../../src/proxy/steps/visitor.js';
@@ -176,13 +176,27 @@ describe('proxy steps, each on its own', () => {
     assert.equal((await refusal(visitor, nobody, hooked)).status, 403);
   });
 
+  /** A store of a host's own (memory behind it): every answer a promise. */
+  const hostStore = (): ProxyStore => {
+    const memory = new MemoryStore();
+    return {
+      get: (key) => memory.get(key),
+      set: (key, value, ttlMs) => memory.set(key, value, ttlMs),
+      setIfAbsent: (key, value, ttlMs) => memory.setIfAbsent(key, value, ttlMs),
+      increment: (key, windowMs) => memory.increment(key, windowMs),
+      decrement: (key) => memory.decrement(key),
+      delete: (key) => memory.delete(key),
+      deleteIfEqual: (key, value) => memory.deleteIfEqual(key, value),
+    };
+  };
   for (const [where, store] of [
     ["the process's memory, read at once", undefined],
-    ["a host's store, read through its promise", () => new MemoryStore()],
+    ["the process's memory given as the store, read at once", () => new MemoryStore()],
+    ["a host's store, read through its promise", hostStore],
   ] as const) {
     it(`binding (${where}): a poll is for the visitor's own session of that kind, anything else gets the service's unknown-token answer`, async () => {
       const setup = setupOf(store ? { store: store() } : {});
-      assert.equal(setup.store instanceof MemoryStore, !store);
+      assert.equal(setup.store instanceof MemoryStore, store !== hostStore);
       const poll = '/smartid/status/token-1234.json';
       await setup.store.set(
         `bind:${tokenName(setup.visitorSecret, 'token-1234')}`,

@@ -4,6 +4,7 @@ import { createClient } from 'redis';
 import { createFetchProxyHandler, createProxyHandler, MemoryStore, type ProxyStore } from '../../src/proxy/index.js';
 import { RedisStore } from '../../src/proxy/redis.js';
 import { guardStore, StoreUnavailable } from '../../src/proxy/guarded-store.js';
+import { createSetup } from '../../src/proxy/steps/setup.js';
 import { EsignClient, EsignError } from '../../src/client/index.js';
 import { ACCESS_TOKEN, CookieJar, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -73,6 +74,31 @@ describe('proxy: a busy node is not a dead store', () => {
       process.kill(redis.pid()!, 'SIGCONT');
     }
     assert.equal(await guarded.get('busy:key'), 'kept', 'and found again');
+  });
+});
+
+describe("proxy: the store's own calls", () => {
+  it('takes a value once, from memory and through the guard; a store that hangs on take fails in its time; the memory itself is not guarded, a wrapper of it is', async () => {
+    const memory = new MemoryStore();
+    await memory.set('login:x', 'kept', 60_000);
+    assert.deepEqual(await Promise.all([memory.take('login:x'), memory.take('login:x')]), ['kept', null], 'one take of two');
+    assert.equal(memory.size, 0, 'and nothing left');
+    const guarded = guardStore(memory, 200);
+    await guarded.set('login:y', 'kept', 60_000);
+    assert.equal(await guarded.take!('login:y'), 'kept');
+    assert.equal(await guarded.take!('login:y'), null);
+    const hanging: ProxyStore = new Proxy(new MemoryStore(), {
+      get: (target, name) => (name === 'take' ? () => new Promise(() => undefined) : Reflect.get(target, name)),
+    });
+    await assert.rejects(guardStore(hanging, 100).take!('login:z'), (error: unknown) => error instanceof StoreUnavailable && error.operation === 'take');
+    assert.equal(
+      guardStore({ ...memory, get: memory.get.bind(memory) } as unknown as ProxyStore, 100).take,
+      undefined,
+      'a store without take has none guarded',
+    );
+    const options = { baseUrl: 'http://127.0.0.1:9', accessToken: ACCESS_TOKEN };
+    assert.equal(createSetup({ ...options, store: memory }).store, memory, "the process's own memory, as it is");
+    assert.notEqual(createSetup({ ...options, store: hanging }).store, hanging, 'a wrapper of it, guarded');
   });
 });
 

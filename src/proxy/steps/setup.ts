@@ -107,9 +107,11 @@ export function createSetup(options: ProxyOptions): ProxySetup {
   const token = options.accessToken;
   // every call of a host's store bounded: one that fails or is late refuses the request (fails
   // closed); the process's own memory cannot be away
-  const store: ProxyStore = options.store
-    ? guardStore(options.store, options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT)
-    : new MemoryStore(options.now ? { now: options.now } : {});
+  const store: ProxyStore = MemoryStore.isOwn(options.store)
+    ? options.store
+    : options.store
+      ? guardStore(options.store, options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT)
+      : new MemoryStore(options.now ? { now: options.now } : {});
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const baseTimeout = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT;
   const perMb = options.bodyTimeoutPerMbMs ?? DEFAULT_BODY_TIMEOUT_PER_MB;

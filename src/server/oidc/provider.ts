@@ -33,7 +33,8 @@ const MAX_BODY = 4096;
 export interface OidcOptions {
   settings: OidcSettings;
   prefix: string;
-  store: ProxyStore;
+  /** The proxy's store; a verified login is taken from it once, in one step. */
+  store: ProxyStore & Required<Pick<ProxyStore, 'take'>>;
   /** The key the kept values are sealed with (the visitor secret). */
   sealSecret: string;
   /** The X-Forwarded-Host and -For of the front are the truth (nginx in front); the scheme is never a header's. */
@@ -197,6 +198,12 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   const lifetimeByModel = new Map<string, number>(Object.entries(lifetimes));
   /** A person's claims, read by the code's redemption and by userinfo with its access token: the code's time, then the token's. */
   const accountKeptMs = (settings.codeLifetimeS + TOKEN_LIFETIME_S) * 1000;
+  const personOf = async (sub: string): Promise<VerifiedPerson | null> => {
+    const sealed = await store.get(accountKey(sub));
+    const text = sealed === null ? null : unseal(sealSecret, sealed);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): its own JSON, unchanged
+    return text === null ? null : (JSON.parse(text) as VerifiedPerson);
+  };
 
   /** The site as its registration draws it on the pages: its name, logo and way home (client_uri, else its redirect's origin). */
   const siteOf = (client: {
@@ -270,13 +277,22 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     ttl: lifetimes,
     interactions: { policy, url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
-    findAccount: async (_ctx, sub) => {
-      const sealed = await store.get(accountKey(sub));
-      const text = sealed === null ? null : unseal(sealSecret, sealed);
-      if (text === null) return undefined;
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): its own JSON, unchanged
-      const person = JSON.parse(text) as VerifiedPerson;
-      return { accountId: sub, claims: () => claimsOf(person, sub) };
+    // no token ends with a session: none is kept (the store adapter's NoSessions)
+    expiresWithSession: () => false,
+    findAccount: async (_ctx, sub, token) => {
+      // the login's last step (no token yet) reads nothing: the login wrote the claims a moment
+      // before, and the code's redemption, which reads them, is refused if they are gone
+      if (!token)
+        return {
+          accountId: sub,
+          claims: async () => {
+            const person = await personOf(sub);
+            if (!person) throw new Error("the person's claims are no longer kept");
+            return claimsOf(person, sub);
+          },
+        };
+      const person = await personOf(sub);
+      return person ? { accountId: sub, claims: () => claimsOf(person, sub) } : undefined;
     },
     renderError: (ctx, out) => {
       const code = String(out['error']);
@@ -352,8 +368,9 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   // made once every middleware is in: Koa composes them here
   const callback = provider.callback();
 
-  // the session token is the widget's credential for its polls: its login is kept under a digest of it
-  const loginKey = (token: string) => `oidc:login:${storeName(sealSecret, 'login', token)}`;
+  // the session token is the widget's credential for its polls: its login is kept under a digest of
+  // it and of the browser's visitor, so that only that browser, with that token, can find it
+  const loginKey = (visitor: string, token: string) => `oidc:login:${storeName(sealSecret, 'login', `${visitor} ${token}`)}`;
 
   async function interactionOf(req: IncomingMessage, res: ServerResponse, uid: string) {
     try {
@@ -444,39 +461,28 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
     const details = await interactionOf(req, res, uid);
     if (!details) return json(res, 410, { status: 'error', code: 'session-not-found', message: 'This login has ended: start it again from the site' });
-    const sealed = await store.get(loginKey(token));
+    const visitor = options.visitorOf(req);
+    // taken once: of two continuations at once, one finds it
+    const sealed = visitor === null ? null : await store.take(loginKey(visitor, token));
     const text = sealed === null ? null : unseal(sealSecret, sealed);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): its own JSON, unchanged
     const kept = text === null ? null : (JSON.parse(text) as { visitor: string; person: VerifiedPerson });
-    const visitor = options.visitorOf(req);
-    if (!kept || visitor === null || kept.visitor !== visitor) {
+    if (!kept || kept.visitor !== visitor) {
       log('warn', 'OpenID Provider: a login to continue that this browser did not make, or that was continued already', { code: 'oidc-login-unknown', uid });
       return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
     }
-    if (!(await store.setIfAbsent(`${loginKey(token)}:taken`, '1', LOGIN_KEPT_MS)))
-      return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
-    await store.delete(loginKey(token));
     const { person } = kept;
     const sub = subjectOf(person.country, person.code, settings.subjectSecret);
-    await store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), accountKeptMs);
-    if (details.session) {
-      // every login a session of its own: an earlier person's in this browser ends here (no sign-out page between two people)
-      const earlier = await provider.Session.findByUid(details.session.uid);
-      await earlier?.destroy();
-      delete details.session;
-      await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
-    }
     const clientId = String(details.params['client_id']);
     const grant = new provider.Grant({ accountId: sub, clientId });
     const asked = typeof details.params['scope'] === 'string' ? details.params['scope'].split(' ') : [];
     grant.addOIDCScope(asked.filter((scope) => scope in CLAIMS_BY_SCOPE).join(' '));
-    const grantId = await grant.save();
-    const location = await provider.interactionResult(
-      req,
-      res,
-      { login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
+    // the person's claims and the grant written together (one round trip)
+    const [, grantId] = await Promise.all([store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), accountKeptMs), grant.save()]);
+    // the interaction's result, as the library's interactionResult keeps it, from the interaction read above (no second read)
+    details.result = { login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime }, consent: { grantId } };
+    await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
+    const location = details.returnTo;
     log('info', 'OpenID Provider: a verified login continued to its client', { code: 'oidc-login', uid, client: clientId });
     json(res, 200, { location });
   }
@@ -556,7 +562,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
         channel: result.channel,
         authTime: Math.floor(Date.now() / 1000),
       };
-      await store.set(loginKey(result.token), seal(sealSecret, JSON.stringify({ visitor: result.visitor, person })), LOGIN_KEPT_MS);
+      await store.set(loginKey(result.visitor, result.token), seal(sealSecret, JSON.stringify({ visitor: result.visitor, person })), LOGIN_KEPT_MS);
     },
   };
 }

@@ -22,16 +22,11 @@ export function storeName(secret: string, kind: string, id: string): string {
   return createHmac('sha256', key).update(`${kind}:${id}`).digest('base64url').slice(0, 32);
 }
 
+/** Where the library's entry of a model is kept. */
+const entryKey = (secret: string, model: string, id: string) => `oidc:${model}:${storeName(secret, model, id)}`;
+
 type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number };
 
-/** Models the library marks used (a code redeemed once): only their `:consumed` mark is read. */
-const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
-/**
- * Models whose entries belong to a grant, and go when it is revoked (a code redeemed twice revokes
- * what the first redemption gave). The code itself is not listed: it is consumed by then, and
- * gone within its own lifetime.
- */
-const GRANTABLE = new Set(['AccessToken', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 /** An entry without a lifetime of its own lives this long. */
 const DEFAULT_TTL_S = 3600;
 
@@ -44,8 +39,29 @@ export interface AdapterContext {
   lifetimeOf?: (model: string) => number | undefined;
 }
 
-export function storeAdapter(context: AdapterContext): (model: string) => StoreAdapter {
-  return (model) => new StoreAdapter(model, context);
+export function storeAdapter(context: AdapterContext): (model: string) => StoreAdapter | NoSessions {
+  return (model) => (model === 'Session' ? new NoSessions() : new StoreAdapter(model, context));
+}
+
+/**
+ * The library's sessions, not kept: every authorization asks the person (no login is taken from
+ * an earlier one) and no token ends with a session, so a session would never be read again. A
+ * browser's session cookie names nothing, and one person's login is never continued as another's.
+ */
+export class NoSessions {
+  async upsert(): Promise<void> {}
+  async find(): Promise<undefined> {
+    return undefined;
+  }
+  async findByUid(): Promise<undefined> {
+    return undefined;
+  }
+  async findByUserCode(): Promise<undefined> {
+    return undefined;
+  }
+  async consume(): Promise<void> {}
+  async destroy(): Promise<void> {}
+  async revokeByGrantId(): Promise<void> {}
 }
 
 export class StoreAdapter {
@@ -58,15 +74,11 @@ export class StoreAdapter {
   }
 
   #key(id: string): string {
-    return `oidc:${this.#model}:${storeName(this.#context.secret, this.#model, id)}`;
+    return entryKey(this.#context.secret, this.#model, id);
   }
 
   #indexKey(index: 'uid' | 'user-code', value: string): string {
     return `oidc:${this.#model}:${index}:${storeName(this.#context.secret, `${this.#model}:${index}`, value)}`;
-  }
-
-  #grantKey(grantId: string): string {
-    return `oidc:grant-members:${storeName(this.#context.secret, 'grant', grantId)}`;
   }
 
   /** The id an index names, kept sealed (the id is a credential: a session's, an interaction's). */
@@ -82,33 +94,16 @@ export class StoreAdapter {
     const writes = [store.set(this.#key(id), seal(secret, JSON.stringify(payload)), ttlMs)];
     if (payload.uid) writes.push(store.set(this.#indexKey('uid', payload.uid), seal(secret, id), ttlMs));
     if (payload.userCode) writes.push(store.set(this.#indexKey('user-code', payload.userCode), seal(secret, id), ttlMs));
-    if (GRANTABLE.has(this.#model) && payload.grantId) writes.push(this.#addToGrant(payload.grantId, this.#key(id), ttlMs));
     await Promise.all(writes);
   }
 
-  async #addToGrant(grantId: string, key: string, ttlMs: number): Promise<void> {
-    const { store } = this.#context;
-    const grantKey = this.#grantKey(grantId);
-    const members = new Set(this.#list(await store.get(grantKey)));
-    members.add(key);
-    await store.set(grantKey, JSON.stringify([...members]), ttlMs);
-  }
-
-  #list(text: string | null): string[] {
-    if (!text) return [];
-    const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
-  }
-
+  /** The entry as the library wrote it. A used mark is not read here: `consume` finds it, and refuses. */
   async find(id: string): Promise<Payload | undefined> {
     const { store, secret } = this.#context;
-    // the entry and its mark read in one round trip, the mark only where the library marks one
-    const [sealed, consumed] = await Promise.all([store.get(this.#key(id)), CONSUMABLE.has(this.#model) ? store.get(`${this.#key(id)}:consumed`) : null]);
+    const sealed = await store.get(this.#key(id));
     const text = sealed === null ? null : unseal(secret, sealed);
-    if (text === null) return undefined;
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): the library's own payload, unchanged
-    const payload = JSON.parse(text) as Payload;
-    return consumed ? { ...payload, consumed: Number(consumed) } : payload;
+    return text === null ? undefined : (JSON.parse(text) as Payload);
   }
 
   async findByUid(uid: string): Promise<Payload | undefined> {
@@ -122,24 +117,29 @@ export class StoreAdapter {
   }
 
   /**
-   * Marks an entry used, once: of two redemptions of one code at the same moment (two nodes), the
-   * second finds it taken and is refused, as it would be had it come later.
+   * Marks an entry used, once. A code used again, later or at the same moment (two nodes), is
+   * refused, and its grant revoked with all that it gave (RFC 6749, 4.1.2): the redemption that
+   * came first has its access token revoked too, as a code that was used twice may be stolen.
    */
   async consume(id: string): Promise<void> {
+    const { store, secret } = this.#context;
     // no longer than what it marks: the code itself is gone by then, and a redemption with it
     const lifetimeS = this.#context.lifetimeOf?.(this.#model) ?? DEFAULT_TTL_S;
-    const took = await this.#context.store.setIfAbsent(`${this.#key(id)}:consumed`, String(Math.floor(Date.now() / 1000)), lifetimeS * 1000);
-    if (!took) throw this.#context.alreadyConsumed();
+    if (await store.setIfAbsent(`${this.#key(id)}:consumed`, String(Math.floor(Date.now() / 1000)), lifetimeS * 1000)) return;
+    const used = await this.find(id);
+    if (used?.grantId) await store.delete(entryKey(secret, 'Grant', used.grantId));
+    throw this.#context.alreadyConsumed();
   }
 
   async destroy(id: string): Promise<void> {
     await this.#context.store.delete(this.#key(id));
   }
 
+  /**
+   * What a grant gave is revoked with the grant itself: every use of an access token (userinfo)
+   * finds its grant first and is refused without it, so no list of a grant's tokens is kept.
+   */
   async revokeByGrantId(grantId: string): Promise<void> {
-    const { store } = this.#context;
-    const grantKey = this.#grantKey(grantId);
-    for (const key of this.#list(await store.get(grantKey))) await store.delete(key);
-    await store.delete(grantKey);
+    await this.#context.store.delete(entryKey(this.#context.secret, 'Grant', grantId));
   }
 }
