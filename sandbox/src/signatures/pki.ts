@@ -223,8 +223,20 @@ function readName(name: pkijs.RelativeDistinguishedNames): Map<string, string> {
 
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 
-/** Parses a DER certificate into the service's certificate object. */
+/** Certificates parsed, by their DER bytes (a person's certificate is one array for the sandbox's life). */
+const parsedCertificates = new WeakMap<Uint8Array, CertificateObject>();
+
+/** The service's certificate object of a DER certificate: parsed once, a copy each time. */
 export function certificateObject(der: Uint8Array): CertificateObject {
+  let parsed = parsedCertificates.get(der);
+  if (!parsed) {
+    parsed = parseCertificate(der);
+    parsedCertificates.set(der, parsed);
+  }
+  return structuredClone(parsed);
+}
+
+function parseCertificate(der: Uint8Array): CertificateObject {
   const cert = pkijs.Certificate.fromBER(new Uint8Array(der));
   const subject = readName(cert.subject);
   const issuer = readName(cert.issuer);
