@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
+import { remembered, REMEMBERED } from './remembered.js';
 
 /*
  * What the proxy must keep for a while but nobody reading its store may use: a finished login's
@@ -23,14 +24,14 @@ const nameKeys = new Map<string, Buffer>();
  * The name a session's entries are kept under: a keyed digest of its token (HMAC-SHA256 under a
  * key of the visitor secret's), so that no key of the store holds a token a reader could use.
  */
-export function tokenName(secret: string, token: string): string {
+export const tokenName = remembered(REMEMBERED, (secret: string, token: string): string => {
   let key = nameKeys.get(secret);
   if (!key) {
     key = createHmac('sha256', secret).update('esign-proxy store names').digest();
     nameKeys.set(secret, key);
   }
   return createHmac('sha256', key).update(token).digest('base64url').slice(0, 32);
-}
+});
 
 /*
  * This process's nonces, GCM's deterministic construction (NIST SP 800-38D, 8.2.1): a fixed field of

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { remembered, REMEMBERED } from './remembered.js';
 
 /*
  * The proxy's own visitor cookie. The proxy mints every visitor id itself: a random part and a
@@ -22,10 +23,13 @@ function macOf(random: string, secret: string): string {
 
 /** Whether a value is a visitor id this proxy (or one with the same secret) minted. */
 export function isMintedVisitor(value: string, secret: string): boolean {
-  if (!COOKIE_VALUE.test(value)) return false;
-  const expected = Buffer.from(macOf(value.slice(0, RANDOM_CHARS), secret));
-  return timingSafeEqual(expected, Buffer.from(value.slice(RANDOM_CHARS)));
+  return COOKIE_VALUE.test(value) && macChecked(secret, value);
 }
+
+// a visitor's every poll carries the same cookie: its MAC is checked once, then remembered
+const macChecked = remembered(REMEMBERED, (secret, value) =>
+  timingSafeEqual(Buffer.from(macOf(value.slice(0, RANDOM_CHARS), secret)), Buffer.from(value.slice(RANDOM_CHARS))),
+);
 
 /** The value of the first cookie called `name` in a Cookie header, when this proxy minted it. */
 export function readCookie(header: string | null, name: string, secret: string): string | null {
@@ -55,8 +59,10 @@ export function visitorCookie(name: string, id: string, secure: boolean): string
 
 /** A visitor as events and logs show them: a keyed digest, the same for one visitor, never the value that authenticates them. */
 export function visitorDigest(id: string, key: string): string {
-  return createHmac('sha256', key).update(`visitor:${id}`).digest('hex');
+  return digestOf(key, id);
 }
+
+const digestOf = remembered(REMEMBERED, (key, id) => createHmac('sha256', key).update(`visitor:${id}`).digest('hex'));
 
 /**
  * The proxy's own visitor id in a Cookie header (when no `visitor` hook names the host's session):
