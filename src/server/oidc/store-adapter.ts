@@ -25,7 +25,7 @@ export function storeName(secret: string, kind: string, id: string): string {
 /** Where the library's entry of a model is kept. */
 const entryKey = (secret: string, model: string, id: string) => `oidc:${model}:${storeName(secret, model, id)}`;
 
-type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number };
+type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string };
 
 /** An entry without a lifetime of its own lives this long. */
 const DEFAULT_TTL_S = 3600;
