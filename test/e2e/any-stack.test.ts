@@ -99,7 +99,9 @@ async function logInThere(page: Page, origin: string, where: 'provider' | 'site'
     await page.click('#login, a[href="/login"]');
     // by a link or a form, or by a page of the site's own that goes on by script (next-auth's signIn)
     await page
-      .waitForFunction(() => location.pathname.startsWith('/esign/oidc/interaction/'), { timeout: 30_000 })
+      .waitForFunction(() => location.pathname === '/esign/oidc/auth' && document.querySelector('esign-identify[interaction^="/esign/oidc/interaction/"]'), {
+        timeout: 30_000,
+      })
       .catch(() => assert.fail(`sent to the provider's page, not ${page.url()}`));
   } else {
     // on the site's own page, the widget given the authorization request the site's client made

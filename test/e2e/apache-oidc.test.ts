@@ -98,7 +98,8 @@ ${apacheBlock(origin, proxyPort)}
     const page = await context.newPage();
     try {
       await page.goto(`${origin}/private/`);
-      assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\//, "sent to the provider's page");
+      assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/auth$/, "sent to the provider's page");
+      assert.match((await page.$eval('esign-identify', (e) => e.getAttribute('interaction'))) ?? '', /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
       assert.match(await page.$eval('h1', (h) => h.textContent), /A site behind Apache/);
       const input = await page.waitForSelector('esign-identify >>> esign-person-form >>> #code');
       await page.select('esign-identify >>> esign-person-form >>> #country', 'EE');

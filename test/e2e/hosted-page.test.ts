@@ -156,7 +156,9 @@ describe("esign-proxy's hosted login page: the person's language, the site recog
     it(`a Latvian ${engine} and a site that sends no ui_locales: Latvian, Latvia preselected; the switch changes the language and keeps the login, which then ends at the site`, async () => {
       const browser = await browserIn(engine, 'lv-LV,lv');
       const { page, failures } = await open(browser, authorization('bank'));
-      const interaction = new URL(page.url()).pathname;
+      // drawn by the authorization request's answer; the interaction's own address is where the switch goes
+      assert.equal(new URL(page.url()).pathname, '/esign/oidc/auth');
+      const interaction = (await page.$eval('esign-identify', (e) => e.getAttribute('interaction'))) ?? '';
       assert.match(interaction, /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
       assert.deepEqual(await shown(page), {
         lang: 'lv',
@@ -177,7 +179,8 @@ describe("esign-proxy's hosted login page: the person's language, the site recog
         ['English', 'en', 'en'],
       ]);
       await Promise.all([page.waitForNavigation(), page.click('.languages a[lang="et"]')]);
-      assert.equal(new URL(page.url()).pathname, interaction, 'the same login');
+      assert.equal(new URL(page.url()).pathname, interaction, 'the same login, at its own address');
+      assert.equal(await page.$eval('esign-identify', (e) => e.getAttribute('interaction')), interaction);
       const estonian = await shown(page);
       assert.deepEqual(
         { lang: estonian.lang, heading: estonian.heading, widget: estonian.widget, back: estonian.back, current: estonian.current },

@@ -90,7 +90,9 @@ describe("log in to a site through esign-proxy's OpenID Provider", () => {
   it("on the provider's page: in the language the site asked for, under its CSP, back on the site logged in", async () => {
     const page = await newPage();
     await page.goto(`${origin}/login`);
-    assert.match(new URL(page.url()).pathname, /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
+    // the page is the authorization request's own answer: no redirect before it
+    assert.equal(new URL(page.url()).pathname, '/esign/oidc/auth');
+    assert.match((await page.$eval('esign-identify', (e) => e.getAttribute('interaction'))) ?? '', /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
     assert.equal(await page.$eval('html', (html) => html.lang), 'lt');
     assert.match(await page.$eval('h1', (h) => h.textContent), /Test Portal/);
     await page.waitForSelector('esign-identify >>> [part="submit"]');

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkProxy, startSandbox, type RunningSandbox } from 'esign-sandbox';
 import { esignProxyHarness } from '../node/esign-proxy-harness.js';
-import { Browser } from '../node/oidc-harness.js';
+import { Browser, interactionUid } from '../node/oidc-harness.js';
 import { freePort, scratchDir } from '../node/processes.js';
 import { until } from '../node/wait.js';
 import { docsNginx, signedDelivery, siteProcesses } from './site-harness.js';
@@ -144,7 +144,7 @@ async function house(site: PythonSite, serviceUrl = sandbox.url, accessToken = T
 /** One person's login on the provider's page, from the site's Log in to the site's own session; the session token the login had. */
 async function logIn(browser: Browser, person: { code: string; country: string }, loseTheAnswer = false, siteLog = () => ''): Promise<string> {
   const asked = await browser.navigate('/login');
-  const uid = /\/esign\/oidc\/interaction\/([^/]+)$/.exec(new URL(asked.url).pathname)?.[1];
+  const uid = interactionUid(asked);
   assert.ok(uid, `the provider's page: ${asked.url} ${asked.answer.status} ${asked.answer.status >= 500 ? siteLog().slice(-1500) : ''}`);
   const start = await browser.fetch('/esign/smartid/login.json', {
     method: 'POST',

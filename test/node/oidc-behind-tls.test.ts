@@ -80,19 +80,25 @@ describe('esign-proxy as an OpenID Provider behind a TLS front', () => {
       code_challenge_method: 'S256',
     }).toString();
     const authorization = await browser.fetch(asked.href, { headers: { 'x-forwarded-proto': 'http' } });
-    assert.equal(authorization.status, 303);
-    assert.match(authorization.headers.get('location') ?? '', /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
+    // the login page is the authorization request's own answer, naming the interaction's address
+    assert.equal(authorization.status, 200);
+    assert.equal(authorization.headers.get('location'), null);
+    assert.match(authorization.headers.get('content-location') ?? '', /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
+    assert.match(await authorization.text(), /<esign-identify endpoint="\/esign" [^>]*interaction="\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+"/);
     const started = cookiesOf(authorization);
     assert.deepEqual([...started.keys()].sort(), [
       '__Secure-esign-interaction',
       '__Secure-esign-interaction.sig',
+      '__Secure-esign-page',
       '__Secure-esign-resume',
       '__Secure-esign-resume.sig',
     ]);
     for (const [name, attributes] of started) assert.ok(attributes.includes('secure') && attributes.includes('httponly'), `${name}: ${attributes.join('; ')}`);
-    const uid = authorization.headers.get('location')!.split('/').pop()!;
-    const page = await browser.fetch(`/esign/oidc/interaction/${uid}`);
+    const uid = authorization.headers.get('content-location')!.split('/').pop()!;
+    // and at that address, where the language switch goes, the same login's page
+    const page = await browser.fetch(`/esign/oidc/interaction/${uid}?lang=et`);
     assert.equal(page.status, 200);
+    assert.match(await page.text(), /<html lang="et">/);
     // the widget's login through the proxy: its visitor cookie is the __Host- one, Secure
     const start = await browser.fetch('/esign/smartid/login.json', {
       method: 'POST',

@@ -152,6 +152,12 @@ export class Browser {
   }
 }
 
+/** The interaction a login page is of: the authorization request's answer names its page's own address (Content-Location). */
+export function interactionUid(page: { answer: Response; url: string }): string | undefined {
+  const at = new URL(page.answer.headers.get('content-location') ?? page.url, page.url);
+  return /\/interaction\/([^/]+)$/.exec(at.pathname)?.[1];
+}
+
 export interface AuthorizationRequest {
   url: URL;
   verifier: string;

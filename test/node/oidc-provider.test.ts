@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness, type RunningProxy } from './esign-proxy-harness.js';
-import { Browser, client, freePort, oidcFiles, relyingParty, SITE, OTHER_SITE } from './oidc-harness.js';
+import { Browser, interactionUid, client, freePort, oidcFiles, relyingParty, SITE, OTHER_SITE } from './oidc-harness.js';
 
 // esign-proxy as an OpenID Provider: a person logs in through the widget on the provider's page, and
 // the site's certified client (openid-client) gets an ID token with the person as the brokers name
@@ -38,7 +38,7 @@ async function provider(env: Record<string, string> = {}, port?: number): Promis
 async function logIn(browser: Browser, asked: URL, person = { code: '40504040001', country: 'EE' }): Promise<string> {
   const { answer, url } = await browser.navigate(asked.href);
   assert.equal(answer.status, 200, `the login page: ${url}`);
-  const uid = /\/interaction\/([^/]+)$/.exec(new URL(url).pathname)?.[1];
+  const uid = interactionUid({ answer, url });
   assert.ok(uid, `an interaction page: ${url}`);
   const token = await browser.smartIdLogin(person.code, person.country);
   const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
@@ -225,7 +225,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     const attacker = new Browser(proxy.url);
     const asked = await bank.request();
     const own = await attacker.navigate(asked.url.href);
-    const uid = /\/interaction\/([^/]+)$/.exec(new URL(own.url).pathname)![1];
+    const uid = interactionUid(own)!;
     const token = await victim.smartIdLogin('40504040001', 'EE');
     // the attacker is a visitor of the proxy too (a login of their own), and has the victim's session token
     await attacker.smartIdLogin('30303039914', 'LT');
@@ -244,7 +244,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     // the victim's own login continues once
     const mine = await bank.request();
     const page = await victim.navigate(mine.url.href);
-    const myUid = /\/interaction\/([^/]+)$/.exec(new URL(page.url).pathname)![1];
+    const myUid = interactionUid(page)!;
     const post = () =>
       victim.fetch(`/esign/oidc/interaction/${myUid}/login`, {
         method: 'POST',
@@ -255,13 +255,14 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.deepEqual([first.status, second.status].sort(), [200, 404], 'two continuations at once: one');
     // a second authorization right after asks the person again; prompt=none is refused
     const again = await victim.navigate((await bank.request()).url.href);
-    assert.match(new URL(again.url).pathname, /\/interaction\//, 'the login page again');
+    assert.equal(again.answer.status, 200);
+    assert.ok(interactionUid(again) && interactionUid(again) !== myUid, 'the login page again, of a new interaction');
     const silent = await victim.navigate((await bank.request({ prompt: 'none' })).url.href);
     assert.equal(new URL(silent.url).searchParams.get('error'), 'login_required');
     // turning back: access_denied to the site
     const back = await bank.request();
     const backPage = await victim.navigate(back.url.href);
-    const backUid = /\/interaction\/([^/]+)$/.exec(new URL(backPage.url).pathname)![1];
+    const backUid = interactionUid(backPage)!;
     const ended = await victim.navigate(`/esign/oidc/interaction/${backUid}/abort`, { method: 'POST' });
     const denied = new URL(ended.url);
     assert.equal(denied.origin + denied.pathname, SITE);

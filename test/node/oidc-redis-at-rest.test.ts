@@ -2,7 +2,18 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness, redisReader } from './esign-proxy-harness.js';
-import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty, SITE, type AuthorizationRequest, type Relying } from './oidc-harness.js';
+import {
+  Browser,
+  interactionUid,
+  client,
+  freePort,
+  oidcFiles,
+  providerSettings,
+  relyingParty,
+  SITE,
+  type AuthorizationRequest,
+  type Relying,
+} from './oidc-harness.js';
 
 // Whoever reads esign-proxy's Redis learns nothing and can do nothing: a person logs in on the
 // provider's page and in the page of the site (the widget first, the authorization after), and at
@@ -85,9 +96,8 @@ async function attack(origin: string, bank: Relying, read: { key: string; value:
   for (const visitor of visitors) {
     const attacker = new Browser(origin);
     const own = await bank.request();
-    const { url } = await attacker.navigate(own.url.href);
-    const uid = /\/interaction\/([^/]+)$/.exec(new URL(url).pathname)?.[1];
-    assert.ok(uid, url);
+    const uid = interactionUid(await attacker.navigate(own.url.href));
+    assert.ok(uid, 'an interaction page');
     if (visitor) attacker.setCookie('esign-visitor', visitor);
     for (const token of [victim.token, ...tries]) {
       const continued = await attacker.fetch(`/esign/oidc/interaction/${uid}/login`, {
@@ -123,9 +133,8 @@ describe("esign-proxy's Redis gives nothing away", () => {
       const asked = await bank.request();
       let uid: string | undefined;
       const openInteraction = async () => {
-        const { url } = await browser.navigate(asked.url.href);
-        uid = /\/interaction\/([^/]+)$/.exec(new URL(url).pathname)?.[1];
-        assert.ok(uid, url);
+        uid = interactionUid(await browser.navigate(asked.url.href));
+        assert.ok(uid, 'an interaction page');
       };
       // the provider's page: the authorization first; the site's page: the widget's login first, the authorization after
       if (where === 'the provider page') await openInteraction();

@@ -2,7 +2,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness, redisReader } from './esign-proxy-harness.js';
-import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
+import { Browser, interactionUid, client, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
 
 // What a login leaves in esign-proxy's Redis lives as long as something reads it, no longer: a
 // code's used-mark as long as the code, the person's claims for the code's time and then the access
@@ -46,9 +46,9 @@ describe("esign-proxy's Redis: each entry of a login as long as it is read", () 
     const bank = await relyingParty(`http://127.0.0.1:${port}/esign/oidc`, 'bank', BANK_SECRET);
     const browser = new Browser(proxy.url);
     const asked = await bank.request();
-    const { url } = await browser.navigate(asked.url.href);
-    const uid = /\/interaction\/([^/]+)$/.exec(new URL(url).pathname)?.[1];
-    assert.ok(uid, url);
+    const page = await browser.navigate(asked.url.href);
+    const uid = interactionUid(page);
+    assert.ok(uid, page.url);
     const token = await browser.smartIdLogin('40504040001', 'EE');
     const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
       method: 'POST',

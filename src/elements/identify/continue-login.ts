@@ -2,7 +2,7 @@ import { EsignError } from '../../client/errors.js';
 
 /*
  * An OpenID Connect login continued after the person logged in: the interaction learnt from the
- * site's authorization request (followed to its page), the verified login handed to it by its
+ * site's authorization request (the address of its page), the verified login handed to it by its
  * session token, and the browser sent where the provider says (the client's redirect URI, with
  * the code). The proxy checks that this browser made the login; the page only asks.
  */
@@ -11,10 +11,10 @@ const INTERACTION = /\/interaction\/[A-Za-z0-9_-]+$/;
 /** A request never answered ends as a retryable network failure, not a person left waiting. */
 const ANSWER_WITHIN_MS = 15_000;
 
-/** The interaction an authorization request starts: the provider answers it with its login page. */
+/** The interaction an authorization request starts: the provider answers it with its login page, whose own address it names. */
 async function interactionOf(authorize: string): Promise<string> {
   const answer = await fetch(authorize, { credentials: 'same-origin', headers: { accept: 'text/html' }, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
-  const path = new URL(answer.url).pathname;
+  const path = new URL(answer.headers.get('content-location') ?? answer.url, answer.url).pathname;
   if (!answer.ok || !INTERACTION.test(path)) throw new EsignError('site-refused', `The authorization request was not accepted (HTTP ${answer.status})`);
   return path;
 }

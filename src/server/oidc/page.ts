@@ -46,21 +46,21 @@ function head(language: PageLanguage, mount: string, title: string, site: SiteLo
 ${extra}</head>`;
 }
 
-/** The language switch: each language in its own name and voice, the current one marked. */
-function languageSwitch(language: PageLanguage): string {
+/** The language switch: each language in its own name and voice, the current one marked; `at`, the page's own address ('': this one). */
+function languageSwitch(language: PageLanguage, at: string): string {
   const links = PAGE_LANGUAGES.map(
     (each) =>
-      `<li><a href="?lang=${each}" lang="${each}" hreflang="${each}"${each === language ? ' aria-current="true"' : ''}>${escapeHtml(WORDS[each].name)}</a></li>`,
+      `<li><a href="${at}?lang=${each}" lang="${each}" hreflang="${each}"${each === language ? ' aria-current="true"' : ''}>${escapeHtml(WORDS[each].name)}</a></li>`,
   ).join('');
   return `<nav class="languages" aria-label="${escapeHtml(WORDS[language].languages)}"><ul>${links}</ul></nav>`;
 }
 
 /** The site's logo and address, as the site registered them, and the language switch. */
-function header(language: PageLanguage, site: SiteLook, withSwitch: boolean): string {
+function header(language: PageLanguage, site: SiteLook, withSwitch: boolean, at = ''): string {
   const logo = site.logo ? `<img class="logo" src="${escapeHtml(site.logo)}" alt="${escapeHtml(site.name ?? '')}">` : '';
   const home = site.home && URL.canParse(site.home) ? `<a class="home" href="${escapeHtml(site.home)}">${escapeHtml(new URL(site.home).host)}</a>` : '';
   const brand = logo || home ? `<div class="site-mark">${logo}${home}</div>` : '';
-  const languages = withSwitch ? languageSwitch(language) : '';
+  const languages = withSwitch ? languageSwitch(language, at) : '';
   return brand || languages ? `<header class="site-header">${brand}${languages}</header>` : '';
 }
 
@@ -95,7 +95,7 @@ export function loginPage(page: LoginPage): string {
   const look = page.hasLook ? `<link rel="stylesheet" href="${page.mount}/look.css">\n` : '';
   return `${head(page.language, page.mount, titleOf(words, page.site.name), page.site, `${look}<script type="module" src="${page.prefix}/cdn/esign-identify.js"></script>\n`)}
 <body>
-${header(page.language, page.site, true)}
+${header(page.language, page.site, true, interaction)}
 <main>
 <h1>${withSite(words, (w) => w.title, words.titleNoName, page.site.name)}</h1>
 <esign-identify ${attributes.join(' ')}></esign-identify>

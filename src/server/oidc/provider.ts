@@ -19,7 +19,8 @@ import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blo
  * with PKCE, its state in the proxy's own store. The person logs in with <esign-identify> through
  * this very proxy; the verified login (never the browser's word) becomes the ID token's claims.
  *
- *   /authorize ─303─> /interaction/<uid> (the page; or the site's own page, given `authorize`)
+ *   /auth?… ─200─> the page of a new interaction, at /interaction/<uid> (Content-Location);
+ *                  or the site's own page, given `authorize`, reads that address
  *   the login ends well: onResult keeps it by its session token, sealed, for this browser alone
  *   POST /interaction/<uid>/login {token} ─> {location: /auth/<uid>} ─303─> redirect_uri?code=…
  */
@@ -185,6 +186,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       ),
     );
 
+  const interactionPathOf = (uid: string) => `${mount}/interaction/${encodeURIComponent(uid)}`;
   const accountKey = (sub: string) => `oidc:account:${storeName(sealSecret, 'account', sub)}`;
   /** What the library keeps, in seconds: each as long as it is read, no longer. */
   const lifetimes = {
@@ -275,7 +277,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     },
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
     ttl: lifetimes,
-    interactions: { policy, url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
+    interactions: { policy, url: (_ctx, interaction) => interactionPathOf(interaction.uid) },
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     // no token ends with a session: none is kept (the store adapter's NoSessions)
     expiresWithSession: () => false,
@@ -329,6 +331,20 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       client: ctx.oidc?.client?.clientId ?? basicClientId(ctx.get('authorization') || undefined) ?? undefined,
       reason: error.message,
     });
+  });
+  /*
+   * The login page drawn by the authorization request's own answer, not by a redirect to it: one
+   * round trip less before the person sees the form. The interaction's cookies are set as for the
+   * redirect, and its page lives on at the interaction's address (Content-Location), where a
+   * language switch goes.
+   */
+  provider.use(async (ctx, next) => {
+    await next();
+    const interaction = ctx.oidc?.route === 'authorization' ? ctx.oidc.entities.Interaction : undefined;
+    if (!interaction || ctx.status !== 303 || ctx.response.get('location') !== interactionPathOf(interaction.uid)) return;
+    ctx.respond = false;
+    for (const name of ['location', 'content-type', 'content-length']) ctx.res.removeHeader(name);
+    await drawPage(ctx.req, ctx.res, interaction.uid, interaction.params);
   });
   const authLimit = clientAuthLimit(store, sealSecret, CLIENT_AUTH_LIMITS);
   const tooMany = (ctx: { status: number; body: unknown; set: (name: string, value: string) => void }, blocked: Blocked) => {
@@ -403,24 +419,26 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   /** What the phone shows beside the request: the site's name where it fits both methods' limits; else the service's own words. */
   const phoneMessageOf = (name: string | null): string | null => (name && !checkMessage(name).problem ? name : null);
 
-  async function page(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    const details = await interactionOf(req, res, uid);
-    if (!details) return ended(req, res, 410);
-    const client = await findClient(details.params['client_id']);
+  /**
+   * The login page of an interaction, for the browser that holds it: in the language the person
+   * chose, else the request's, the browser's or the site's; the page cookie beside the library's.
+   */
+  async function drawPage(req: IncomingMessage, res: ServerResponse, uid: string, params: Record<string, unknown>): Promise<void> {
+    const client = await findClient(params['client_id']);
     const site = client ? siteOf(client) : NO_SITE;
     const kept = pageCookie(req);
     const switched = switchedLanguage(req);
     const sameClient = client !== undefined && kept.client === client.clientId;
     const sources: LanguageSources = {
       chosen: switched ?? (sameClient ? kept.language : null),
-      uiLocales: details.params['ui_locales'],
+      uiLocales: params['ui_locales'],
       acceptLanguage: req.headers['accept-language'],
       clientDefault: client ? defaultLocales(client) : undefined,
-      loginHint: details.params['login_hint'],
+      loginHint: params['login_hint'],
     };
     const locale = pageLocale(sources);
     if (client) setPageCookie(res, client.clientId, switched && locale.language === switched ? locale.language : sameClient ? kept.language : null);
-    const redirect = details.params['redirect_uri'];
+    const redirect = params['redirect_uri'];
     const targets = typeof redirect === 'string' && URL.canParse(redirect) ? [new URL(redirect).origin] : [];
     send(
       res,
@@ -442,8 +460,16 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
         'referrer-policy': 'same-origin',
         // the page in another language is another page at the same address
         vary: 'accept-language, cookie',
+        // the interaction's own address, where the page drawn by the authorization request lives on (the widget's `authorize` reads it)
+        'content-location': interactionPathOf(uid),
       },
     );
+  }
+
+  async function page(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    const details = await interactionOf(req, res, uid);
+    if (!details) return ended(req, res, 410);
+    await drawPage(req, res, uid, details.params);
   }
 
   /** The verified login of this browser, taken once, into the interaction: where the browser goes next. */
