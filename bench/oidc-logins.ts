@@ -147,23 +147,25 @@ export async function login(kind: Kind, bases: string[], agents: Agent[], turn: 
     const page = await go(interaction);
     if (page.status !== 200) throw new Error(`page: ${page.status}`);
   } else throw new Error(`auth: ${auth.status} ${auth.text.slice(0, 120)}`);
-  let body = '{}';
+  let location: string | undefined;
   if (kind === 'esign') {
-    const start = await go('/esign/smartid/login.json', 'POST', JSON.stringify({ code: '40504040001', country: 'EE' }), json);
+    // the page's widget sends its login through the interaction; the poll that finds it verified continues it
+    const start = await go(`${interaction}/smartid/login.json`, 'POST', JSON.stringify({ code: '40504040001', country: 'EE' }), json);
     const token = (JSON.parse(start.text) as { token?: string }).token;
     if (!token) throw new Error(`start: ${start.status} ${start.text.slice(0, 120)}`);
     for (let i = 0; ; i++) {
-      const poll = await go(`/esign/smartid/status/${token}.json`, 'POST', '{}', json);
+      const poll = await go(`${interaction}/smartid/status/${token}.json`, 'POST', '{}', json);
       const status = (JSON.parse(poll.text) as { status?: string }).status;
       if (status === 'ok') break;
       if (status !== 'waiting' || i > 20) throw new Error(`poll: ${poll.status} ${poll.text.slice(0, 120)}`);
       await new Promise((resolve) => setTimeout(resolve, 550));
     }
-    body = JSON.stringify({ token });
+    location = interaction.replace('/interaction/', '/auth/');
+  } else {
+    const ended = await go(`${interaction}/login`, 'POST', '{}', json);
+    location = (JSON.parse(ended.text) as { location?: string }).location;
+    if (!location) throw new Error(`interaction: ${ended.status} ${ended.text.slice(0, 120)}`);
   }
-  const ended = await go(`${interaction}/login`, 'POST', body, json);
-  let location = (JSON.parse(ended.text) as { location?: string }).location;
-  if (!location) throw new Error(`interaction: ${ended.status} ${ended.text.slice(0, 120)}`);
   for (let hops = 0; !location.startsWith(REDIRECT); hops++) {
     const next = await go(location);
     if (!next.location || hops > 5) throw new Error(`resume: ${next.status} ${next.text.slice(0, 120)}`);

@@ -84,7 +84,7 @@ describe('esign-proxy as an OpenID Provider behind a TLS front', () => {
     assert.equal(authorization.status, 200);
     assert.equal(authorization.headers.get('location'), null);
     assert.match(authorization.headers.get('content-location') ?? '', /^\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+$/);
-    assert.match(await authorization.text(), /<esign-identify endpoint="\/esign" [^>]*interaction="\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+"/);
+    assert.match(await authorization.text(), /<esign-identify endpoint="(\/esign\/oidc\/interaction\/[A-Za-z0-9_-]+)" [^>]*interaction="\1"/);
     const started = cookiesOf(authorization);
     assert.deepEqual([...started.keys()].sort(), [
       '__Secure-esign-interaction',
@@ -139,5 +139,16 @@ describe('esign-proxy as an OpenID Provider behind a TLS front', () => {
     assert.ok(session.has('__Secure-esign-session'), [...session.keys()].join(', '));
     for (const [name, attributes] of session) assert.ok(attributes.includes('secure'), `${name}: ${attributes.join('; ')}`);
     assert.ok(!proxy.stderr().includes(token), 'the session token in no line');
+    // the page's own way: the login through its interaction, whose poll continues it, behind the same front
+    const again = await browser.fetch(asked.href.replace('state-of-the-tls-test', 'state-of-the-second-login'), { headers: { 'x-forwarded-proto': 'http' } });
+    const secondUid = again.headers.get('content-location')!.split('/').pop()!;
+    const throughToken = await browser.smartIdLogin('40504040001', 'EE', `/esign/oidc/interaction/${secondUid}`);
+    assert.ok(throughToken);
+    const onward = await browser.fetch(`/esign/oidc/auth/${secondUid}`, { headers: { 'x-forwarded-proto': 'http' } });
+    assert.equal(onward.status, 303);
+    const second = new URL(onward.headers.get('location') ?? '');
+    assert.equal(`${second.origin}${second.pathname}`, SITE);
+    assert.equal(second.searchParams.get('state'), 'state-of-the-second-login');
+    assert.ok(second.searchParams.get('code'));
   });
 });

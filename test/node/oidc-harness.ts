@@ -123,32 +123,41 @@ export class Browser {
     return { answer, url };
   }
 
-  /** Logs in with Smart-ID through the proxy as the widget does: the start, then polls until the answer. */
-  async smartIdLogin(code: string, country: string): Promise<string> {
-    const start = await this.fetch('/esign/smartid/login.json', {
+  /**
+   * A Smart-ID login through the proxy as the widget makes it: the start, then polls until the
+   * answer. `via`: the widget's endpoint (the provider's page gives it its interaction's path).
+   */
+  async smartIdSession(code: string, country: string, via = '/esign'): Promise<{ token: string; answer: Record<string, unknown> }> {
+    const start = await this.fetch(`${via}/smartid/login.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ code, country }),
     });
     const started = (await start.json()) as { token?: string };
     if (!started.token) throw new Error(`the login did not start: ${start.status} ${JSON.stringify(started)}`);
-    let status = 'waiting';
+    let answer: Record<string, unknown> = {};
     await until(
       async () => {
-        const answer = await this.fetch(`/esign/smartid/status/${started.token}.json`, {
+        const poll = await this.fetch(`${via}/smartid/status/${started.token}.json`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: '{}',
         });
-        status = ((await answer.json()) as { status: string }).status;
-        return status !== 'waiting';
+        answer = (await poll.json()) as Record<string, unknown>;
+        return answer['status'] !== 'waiting';
       },
       'the login answered',
       20_000,
       100,
     );
-    if (status !== 'ok') throw new Error(`the login ended ${status}`);
-    return started.token;
+    return { token: started.token, answer };
+  }
+
+  /** Logs in with Smart-ID through the proxy as the widget does; its session token. */
+  async smartIdLogin(code: string, country: string, via = '/esign'): Promise<string> {
+    const { token, answer } = await this.smartIdSession(code, country, via);
+    if (answer['status'] !== 'ok') throw new Error(`the login ended ${JSON.stringify(answer)}`);
+    return token;
   }
 }
 

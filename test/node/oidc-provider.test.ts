@@ -34,21 +34,20 @@ async function provider(env: Record<string, string> = {}, port?: number): Promis
   return { proxy, issuer };
 }
 
-/** The person logs in on the provider's page: the authorization request followed, the login, its continuation; the callback URL. */
+/** The person logs in on the provider's page as its widget does: the authorization request, the login through its interaction, on to the site; the callback URL. */
 async function logIn(browser: Browser, asked: URL, person = { code: '40504040001', country: 'EE' }): Promise<string> {
   const { answer, url } = await browser.navigate(asked.href);
   assert.equal(answer.status, 200, `the login page: ${url}`);
   const uid = interactionUid({ answer, url });
   assert.ok(uid, `an interaction page: ${url}`);
-  const token = await browser.smartIdLogin(person.code, person.country);
-  const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  const body = (await continued.json()) as { location?: string };
-  assert.equal(continued.status, 200, JSON.stringify(body));
-  const back = await browser.navigate(body.location!);
+  assert.match(
+    await answer.text(),
+    new RegExp(`<esign-identify endpoint="/esign/oidc/interaction/${uid}" `),
+    'the widget sends its login through the interaction',
+  );
+  await browser.smartIdLogin(person.code, person.country, `/esign/oidc/interaction/${uid}`);
+  // the poll that found the login verified continued the interaction: the page goes on at once
+  const back = await browser.navigate(`/esign/oidc/auth/${uid}`);
   assert.equal(
     new URL(back.url).origin + new URL(back.url).pathname,
     SITE,
@@ -83,7 +82,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.match(page, /<html lang="lv">/);
     assert.match(
       page,
-      /<esign-identify endpoint="\/esign" lang="lv" interaction="\/esign\/oidc\/interaction\/[^"]+" message="Test Bank" site-name="Test Bank">/,
+      /<esign-identify endpoint="(\/esign\/oidc\/interaction\/[^"]+)" lang="lv" interaction="\1" message="Test Bank" site-name="Test Bank">/,
     );
     assert.match(page, /Test Bank/);
     const csp = first.answer.headers.get('content-security-policy') ?? '';
@@ -268,6 +267,96 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.equal(denied.origin + denied.pathname, SITE);
     assert.equal(denied.searchParams.get('error'), 'access_denied');
     assert.equal(denied.searchParams.get('state'), back.state);
+  });
+
+  it("the page's login goes through its interaction: the poll that finds it verified continues it, for this browser alone, once", async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
+    const victim = new Browser(proxy.url);
+    const attacker = new Browser(proxy.url);
+    const mine = await bank.request();
+    const victimUid = interactionUid(await victim.navigate(mine.url.href))!;
+    const theirs = await bank.request();
+    const attackerUid = interactionUid(await attacker.navigate(theirs.url.href))!;
+    const via = (uid: string) => `/esign/oidc/interaction/${uid}`;
+    const start = await victim.fetch(`${via(victimUid)}/smartid/login.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+    });
+    const { token } = (await start.json()) as { token: string };
+    // the attacker, with the victim's session token, polls it through their own interaction: not theirs
+    await attacker.smartIdLogin('30303039914', 'LT');
+    const stolen = await attacker.fetch(`${via(attackerUid)}/smartid/status/${token}.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    // as if there were no such session (not-your-session is the service's own not-found)
+    assert.equal(stolen.status, 404);
+    assert.equal(((await stolen.json()) as { status?: string }).status, 'error');
+    // the victim's polls end the login, and their interaction with it
+    let answer: Record<string, unknown> = { status: 'waiting' };
+    for (let polls = 0; answer['status'] === 'waiting' && polls < 100; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const poll = await victim.fetch(`${via(victimUid)}/smartid/status/${token}.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      answer = (await poll.json()) as Record<string, unknown>;
+    }
+    assert.equal(answer['status'], 'ok');
+    // nothing was kept for a page to continue: another interaction of the victim's gets nothing by that token
+    const otherUid = interactionUid(await victim.navigate((await bank.request()).url.href))!;
+    const again = await victim.fetch(`${via(otherUid)}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    assert.equal(again.status, 404, 'no verified login kept');
+    // a widget of before, on the page, asks to continue after its poll: where to go, once more
+    const asked = await victim.fetch(`${via(victimUid)}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    assert.equal(asked.status, 200);
+    assert.equal(((await asked.json()) as { location: string }).location, `${issuer}/auth/${victimUid}`);
+    // the attacker's interaction was never continued: its next step asks for a login again
+    const attackerNext = await attacker.navigate(`/esign/oidc/auth/${attackerUid}`);
+    assert.notEqual(new URL(attackerNext.url).origin + new URL(attackerNext.url).pathname, SITE);
+    assert.equal(attackerNext.answer.status, 200);
+    assert.match(await attackerNext.answer.text(), /<esign-identify /);
+    // the victim's goes on to the site with a code of the victim
+    const back = await victim.navigate(`/esign/oidc/auth/${victimUid}`);
+    assert.equal(new URL(back.url).origin + new URL(back.url).pathname, SITE);
+    const claims = (await bank.redeem(back.url, mine)).claims()!;
+    assert.equal(claims['nin'], '40504040001');
+    assert.equal(claims['nin_issuing_country'], 'EE');
+  });
+
+  it('a login through an interaction this browser does not hold ends site-refused, and continues nothing', async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
+    const holder = new Browser(proxy.url);
+    const asked = await bank.request();
+    const uid = interactionUid(await holder.navigate(asked.url.href))!;
+    // another browser sends its own login through the holder's interaction (it knows the address, not the cookie)
+    const stranger = new Browser(proxy.url);
+    const { answer } = await stranger.smartIdSession('30303039914', 'LT', `/esign/oidc/interaction/${uid}`);
+    assert.deepEqual([answer['status'], answer['proxy_error'], answer['site_status']], ['error', 'site-refused', 410]);
+    // the holder's interaction is untouched: its next step asks for the login, no code for the site
+    const next = await holder.navigate(`/esign/oidc/auth/${uid}`);
+    assert.notEqual(new URL(next.url).origin + new URL(next.url).pathname, SITE);
+    assert.match(await next.answer.text(), /<esign-identify /);
+    // only a login's own requests go through an interaction
+    const signing = await holder.fetch(`/esign/oidc/interaction/${uid}/smartid/sign.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: '40504040001', country: 'EE' }),
+    });
+    assert.equal(signing.status, 404);
   });
 
   it('sub is one person: the same at every login, another for the same digits in another country; nin only with its scope', async () => {

@@ -19,8 +19,16 @@ async function interactionOf(authorize: string): Promise<string> {
   return path;
 }
 
-/** Continues the login at the provider; resolves once the browser is on its way. */
-export async function continueLogin(target: { interaction: string; authorize: string }, token: string): Promise<void> {
+/**
+ * Continues the login at the provider; resolves once the browser is on its way. `through`: the
+ * login's requests went through the interaction (the provider's own page), whose poll that found
+ * it verified continued it there; the browser goes on to the provider's next step at once.
+ */
+export async function continueLogin(target: { interaction: string; authorize: string; through: boolean }, token: string): Promise<void> {
+  if (target.through) {
+    window.location.assign(target.interaction.replace(INTERACTION, (path) => path.replace('/interaction/', '/auth/')));
+    return;
+  }
   let interaction: string;
   try {
     interaction = target.interaction || (await interactionOf(target.authorize));

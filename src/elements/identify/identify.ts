@@ -63,7 +63,8 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
   declare sanctions: boolean;
   /**
    * An OpenID Connect login on esign-proxy's own login page: the interaction's path, which the
-   * verified login continues to the site (the page sets it).
+   * verified login continues to the site. The page sets it, and `endpoint` to the same path: the
+   * login's requests then go through the interaction, and its last poll continues it.
    */
   declare interaction: string;
   /**
@@ -129,7 +130,8 @@ export class EsignIdentify extends EsignSessionElement<AuthenticatedDetail, 'log
       // a login that continues to a site (OpenID Connect) is a success once it has been continued
       if (this.interaction || this.authorize) {
         const { continueLogin } = await import('./continue-login.js');
-        await continueLogin({ interaction: this.interaction, authorize: this.authorize }, token);
+        const through = this.interaction !== '' && this.endpoint.replace(/\/+$/, '') === this.interaction;
+        await continueLogin({ interaction: this.interaction, authorize: this.authorize, through }, token);
       }
       return detail;
     },

@@ -73,7 +73,7 @@ export interface LoginPage {
   site: SiteLook;
   /** What the phone shows beside the request (the site's name, where it fits the phone's limits); null: the service's own. */
   phoneMessage: string | null;
-  /** The proxy's prefix: the widget's endpoint and its script-tag files. */
+  /** The proxy's prefix: the widget's script-tag files. */
   prefix: string;
   /** The provider's path: its page stylesheet, the site's look, this interaction. */
   mount: string;
@@ -84,8 +84,9 @@ export interface LoginPage {
 export function loginPage(page: LoginPage): string {
   const words = WORDS[page.language];
   const interaction = `${page.mount}/interaction/${encodeURIComponent(page.uid)}`;
+  // the widget's requests go through the interaction, so that its cookie comes with them: the poll that finds the login verified continues it
   const attributes = [
-    `endpoint="${page.prefix}"`,
+    `endpoint="${interaction}"`,
     `lang="${page.language}"`,
     `interaction="${interaction}"`,
     page.country ? `country="${page.country}"` : '',

@@ -1,6 +1,7 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { LoginResult } from '../../proxy/options.js';
+import { ResultRefused } from '../../proxy/hand-over.js';
 import { seal, unseal } from '../../proxy/sealed.js';
 import type { ProxyStore } from '../../proxy/store.js';
 import { isOneOf, isRecord } from '../../protocol/checks.js';
@@ -19,10 +20,12 @@ import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blo
  * with PKCE, its state in the proxy's own store. The person logs in with <esign-identify> through
  * this very proxy; the verified login (never the browser's word) becomes the ID token's claims.
  *
- *   /auth?… ─200─> the page of a new interaction, at /interaction/<uid> (Content-Location);
- *                  or the site's own page, given `authorize`, reads that address
- *   the login ends well: onResult keeps it by its session token, sealed, for this browser alone
- *   POST /interaction/<uid>/login {token} ─> {location: /auth/<uid>} ─303─> redirect_uri?code=…
+ *   /auth?… ─200─> the page of a new interaction, at /interaction/<uid> (Content-Location)
+ *   the page's widget starts and polls through /interaction/<uid>/… (its cookie comes with them);
+ *   the poll that finds the login verified continues the interaction (onResult, once), and the
+ *   page goes on to /auth/<uid> ─303─> redirect_uri?code=…
+ *   the site's own page (the widget's `authorize`): onResult keeps the login by its session token,
+ *   sealed, for this browser alone; POST /interaction/<uid>/login {token} ─> {location: /auth/<uid>}
  */
 
 /** How long a verified login waits for its page to continue it. */
@@ -340,8 +343,10 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
    */
   provider.use(async (ctx, next) => {
     await next();
-    const interaction = ctx.oidc?.route === 'authorization' ? ctx.oidc.entities.Interaction : undefined;
-    if (!interaction || ctx.status !== 303 || ctx.response.get('location') !== interactionPathOf(interaction.uid)) return;
+    const context: unknown = Reflect.get(ctx, 'oidc');
+    const entities = isRecord(context) && context['route'] === 'authorization' ? context['entities'] : undefined;
+    const interaction = isRecord(entities) ? entities['Interaction'] : undefined;
+    if (!(interaction instanceof provider.Interaction) || ctx.status !== 303 || ctx.response.get('location') !== interactionPathOf(interaction.uid)) return;
     ctx.respond = false;
     for (const name of ['location', 'content-type', 'content-length']) ctx.res.removeHeader(name);
     await drawPage(ctx.req, ctx.res, interaction.uid, interaction.params);
@@ -386,6 +391,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
 
   // the session token is the widget's credential for its polls: its login is kept under a digest of
   // it and of the browser's visitor, so that only that browser, with that token, can find it
+  const continuedName = (token: string) => storeName(sealSecret, 'polled', token);
   const loginKey = (visitor: string, token: string) => `oidc:login:${storeName(sealSecret, 'login', `${visitor} ${token}`)}`;
 
   async function interactionOf(req: IncomingMessage, res: ServerResponse, uid: string) {
@@ -472,6 +478,31 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     await drawPage(req, res, uid, details.params);
   }
 
+  /** A verified person into the interaction: the grant of the scopes asked, the login's result; where the browser goes next. */
+  async function continueInteraction(
+    details: Awaited<ReturnType<typeof provider.interactionDetails>>,
+    person: VerifiedPerson,
+    byPollOf: string | null = null,
+  ): Promise<string> {
+    const sub = subjectOf(person.country, person.code, settings.subjectSecret);
+    const clientId = String(details.params['client_id']);
+    const grant = new provider.Grant({ accountId: sub, clientId });
+    const asked = typeof details.params['scope'] === 'string' ? details.params['scope'].split(' ') : [];
+    grant.addOIDCScope(asked.filter((scope) => scope in CLAIMS_BY_SCOPE).join(' '));
+    // the person's claims and the grant written together (one round trip)
+    const [, grantId] = await Promise.all([store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), accountKeptMs), grant.save()]);
+    // the interaction's result, as the library's interactionResult keeps it, from the interaction already read (no second read)
+    details.result = {
+      login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime },
+      consent: { grantId },
+      // continued by the poll of this session token (a digest): a widget of before may still ask where to go
+      ...(byPollOf ? { esignPolled: continuedName(byPollOf) } : {}),
+    };
+    await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
+    log('info', 'OpenID Provider: a verified login continued to its client', { code: 'oidc-login', uid: details.uid, client: clientId });
+    return details.returnTo;
+  }
+
   /** The verified login of this browser, taken once, into the interaction: where the browser goes next. */
   async function login(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     if (!sameOrigin(req, options.trustProxy, scheme))
@@ -487,6 +518,8 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       return json(res, 400, { status: 'error', code: 'invalid-input', message: 'A JSON body with the session token' });
     const details = await interactionOf(req, res, uid);
     if (!details) return json(res, 410, { status: 'error', code: 'session-not-found', message: 'This login has ended: start it again from the site' });
+    // continued already by its last poll, and a widget of before asks again with that session's token: where to go
+    if (details.result?.['esignPolled'] === continuedName(token)) return json(res, 200, { location: details.returnTo });
     const visitor = options.visitorOf(req);
     // taken once: of two continuations at once, one finds it
     const sealed = visitor === null ? null : await store.take(loginKey(visitor, token));
@@ -497,20 +530,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       log('warn', 'OpenID Provider: a login to continue that this browser did not make, or that was continued already', { code: 'oidc-login-unknown', uid });
       return json(res, 404, { status: 'error', code: 'session-not-found', message: 'No verified login of this browser to continue' });
     }
-    const { person } = kept;
-    const sub = subjectOf(person.country, person.code, settings.subjectSecret);
-    const clientId = String(details.params['client_id']);
-    const grant = new provider.Grant({ accountId: sub, clientId });
-    const asked = typeof details.params['scope'] === 'string' ? details.params['scope'].split(' ') : [];
-    grant.addOIDCScope(asked.filter((scope) => scope in CLAIMS_BY_SCOPE).join(' '));
-    // the person's claims and the grant written together (one round trip)
-    const [, grantId] = await Promise.all([store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), accountKeptMs), grant.save()]);
-    // the interaction's result, as the library's interactionResult keeps it, from the interaction read above (no second read)
-    details.result = { login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime }, consent: { grantId } };
-    await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
-    const location = details.returnTo;
-    log('info', 'OpenID Provider: a verified login continued to its client', { code: 'oidc-login', uid, client: clientId });
-    json(res, 200, { location });
+    json(res, 200, { location: await continueInteraction(details, kept.person) });
   }
 
   /** The person turned back, or the page ends the login after a refusal: access_denied, as the standard says. */
@@ -528,14 +548,29 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
   }
 
-  const resumePath = new RegExp(`^${mount.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/auth/[^/]+$`);
-  const interactionPath = new RegExp(`^${mount.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/([A-Za-z0-9_-]{1,64})(/login|/abort)?$`);
+  const mountPattern = mount.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const resumePath = new RegExp(`^${mountPattern}/auth/[^/]+$`);
+  /** The page's widget's login requests, through its interaction: a start, a status poll (its token), a session's removal; in English or not. */
+  const throughInteraction = new RegExp(
+    `^${mountPattern}/interaction/([A-Za-z0-9_-]{1,64})((?:/en)?(?:/(?:smartid|mobile)/(?:login\\.json|status/([A-Za-z0-9_-]{1,200})\\.json)|/api/(?:smartid|mobile)/session/[A-Za-z0-9_-]{1,200}))$`,
+  );
+  /** The status polls through an interaction: the one that finds the login verified continues that interaction (its request is the result's). */
+  const pollsThrough = new WeakMap<IncomingMessage, { res: ServerResponse; uid: string }>();
+  const interactionPath = new RegExp(`^${mountPattern}/interaction/([A-Za-z0-9_-]{1,64})(/login|/abort)?$`);
 
   return {
     handle(req, res) {
       const url = req.url ?? '/';
       const path = url.split('?')[0] ?? '/';
       if (path !== mount && !path.startsWith(`${mount}/`)) return false;
+      const through = throughInteraction.exec(path);
+      if (through) {
+        // the proxy's own request, as the widget of any page makes it; its poll remembered for the login's continuation
+        const [, uid = '', operation = '', token] = through;
+        if (token) pollsThrough.set(req, { res, uid });
+        req.url = `${prefix}${operation}${url.slice(path.length)}`;
+        return false;
+      }
       asServedPublicly(req, scheme, options.trustProxy);
       const failed = (error: unknown) => {
         log('error', `OpenID Provider: ${error instanceof Error ? error.message : String(error)}`, { code: 'oidc-failed' });
@@ -588,6 +623,15 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
         channel: result.channel,
         authTime: Math.floor(Date.now() / 1000),
       };
+      // the provider's page: its poll, through the interaction, continues it now (taken once: the proxy hands a result over once)
+      const req = result.request.raw;
+      const poll = req instanceof IncomingMessage ? pollsThrough.get(req) : undefined;
+      if (req instanceof IncomingMessage && poll) {
+        const details = await interactionOf(req, poll.res, poll.uid);
+        if (!details) throw new ResultRefused(410, 'the login at the OpenID Provider has ended (its interaction is no longer kept for this browser)');
+        await continueInteraction(details, person, result.token);
+        return;
+      }
       await store.set(loginKey(result.visitor, result.token), seal(sealSecret, JSON.stringify({ visitor: result.visitor, person })), LOGIN_KEPT_MS);
     },
   };
