@@ -80,10 +80,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     const first = await browser.navigate(asked.url.href);
     const page = await first.answer.text();
     assert.match(page, /<html lang="lv">/);
-    assert.match(
-      page,
-      /<esign-identify endpoint="(\/esign\/oidc\/interaction\/[^"]+)" lang="lv" interaction="\1" message="Test Bank" site-name="Test Bank">/,
-    );
+    assert.match(page, /<esign-identify endpoint="(\/esign\/oidc\/interaction\/[^"]+)" lang="lv" interaction="\1" message="Test Bank" site-name="Test Bank">/);
     assert.match(page, /Test Bank/);
     const csp = first.answer.headers.get('content-security-policy') ?? '';
     assert.match(csp, /script-src 'self'/);
