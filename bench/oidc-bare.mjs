@@ -7,12 +7,16 @@
  *   node bench/oidc-bare.mjs <issuer> <clients.json> <keys.json> [<redis-url>]
  *
  * Prints `bare provider on <url>` once it listens. With a Redis URL its entries go to Redis (a
- * plain adapter of the library's kind: JSON with a lifetime, an index for uids and grants).
+ * plain adapter of the library's kind: JSON with a lifetime, an index for uids and grants). With
+ * ESIGN_BENCH_SESSION_URL and _TOKEN it also passes `/esign/…` on to that service with no rules
+ * (bench/server-modes.mjs): a Smart-ID session at its least, for `npm run bench:oidc -- --steps`.
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import Provider, { interactionPolicy } from 'oidc-provider';
 import { CLAIMS_BY_SCOPE } from '../dist/server/oidc/claims.js';
+import { createUpstream } from '../dist/proxy/upstream.js';
+import { passThrough } from './server-modes.mjs';
 
 const [issuer, clientsFile, keysFile, redisUrl] = process.argv.slice(2);
 const mount = new URL(issuer).pathname;
@@ -109,8 +113,18 @@ async function interaction(req, res, uid, login) {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ location }));
 }
 
+const sessionUrl = process.env.ESIGN_BENCH_SESSION_URL;
+const session = sessionUrl
+  ? passThrough(createUpstream({ baseUrl: sessionUrl, timeoutMs: 60_000, answerLimit: 1024 * 1024 }), process.env.ESIGN_BENCH_SESSION_TOKEN)
+  : null;
+
 const server = createServer((req, res) => {
   const path = (req.url ?? '').split('?')[0];
+  if (session && path.startsWith('/esign/') && !path.startsWith(`${mount}/`)) {
+    req.url = req.url.slice('/esign'.length);
+    session(req, res);
+    return;
+  }
   const asked = new RegExp(`^${mount}/interaction/([^/]+)(/login)?$`).exec(path);
   if (asked) {
     interaction(req, res, asked[1], Boolean(asked[2])).catch((error) => res.writeHead(500).end(String(error)));

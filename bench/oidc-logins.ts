@@ -38,7 +38,8 @@ const CLOCK_TICKS = 100;
 const redisClient = (url: string) => createClient({ url });
 type RedisClient = ReturnType<typeof redisClient>;
 
-type Kind = 'esign' | 'bare';
+/** esign-proxy; the bare provider; `floor`: the bare provider and a pass-through Smart-ID session in one process (`--steps` only). */
+type Kind = 'esign' | 'bare' | 'floor';
 interface Node {
   child: ChildProcess;
   url: string;
@@ -162,6 +163,14 @@ export async function login(kind: Kind, bases: string[], agents: Agent[], turn: 
     }
     location = interaction.replace('/interaction/', '/auth/');
   } else {
+    if (kind === 'floor') {
+      // the same session through a pass-through with no rules: what a Smart-ID login costs at the least
+      const start = await go('/esign/smartid/login.json', 'POST', JSON.stringify({ code: '40504040001', country: 'EE' }), json);
+      const token = (JSON.parse(start.text) as { token?: string }).token;
+      if (!token) throw new Error(`start: ${start.status} ${start.text.slice(0, 120)}`);
+      const poll = await go(`/esign/smartid/status/${token}.json`, 'POST', '{}', json);
+      if ((JSON.parse(poll.text) as { status?: string }).status !== 'ok') throw new Error(`poll: ${poll.status} ${poll.text.slice(0, 120)}`);
+    }
     const ended = await go(`${interaction}/login`, 'POST', '{}', json);
     location = (JSON.parse(ended.text) as { location?: string }).location;
     if (!location) throw new Error(`interaction: ${ended.status} ${ended.text.slice(0, 120)}`);
@@ -299,24 +308,26 @@ export async function startNode(
   const preload = ['--import', './bench/loop-delay.mjs', ...(process.env['ESIGN_BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [])];
   const env = { ...process.env, ESIGN_BENCH_LOOP_FILE: loopFile };
   const args =
-    kind === 'bare'
-      ? [...preload, 'bench/oidc-bare.mjs', issuer, made.clients, made.keys, ...(redisUrl ? [redisUrl] : [])]
-      : [...preload, 'dist/server/cli.js'];
+    kind === 'esign'
+      ? [...preload, 'dist/server/cli.js']
+      : [...preload, 'bench/oidc-bare.mjs', issuer, made.clients, made.keys, ...(redisUrl ? [redisUrl] : [])];
   const own =
-    kind === 'bare'
-      ? {}
-      : {
-          PORT: String(port),
-          ESIGN_BASE_URL: sandboxUrl,
-          ESIGN_ACCESS_TOKEN: TOKEN,
-          ESIGN_OIDC_ISSUER: issuer,
-          ESIGN_OIDC_CLIENTS: made.clients,
-          ESIGN_OIDC_KEYS: made.keys,
-          ESIGN_OIDC_SUBJECT_SECRET: 'bench-subject-secret-0123456789',
-          ESIGN_VISITOR_SECRET: 'bench-visitor-secret-0123456789',
-          ESIGN_RATE_LIMIT: '100000000,100000000,600,100000000',
-          ...(redisUrl ? { ESIGN_REDIS_URL: redisUrl, ESIGN_REDIS_PREFIX: 'bench:' } : {}),
-        };
+    kind === 'floor'
+      ? { ESIGN_BENCH_SESSION_URL: sandboxUrl, ESIGN_BENCH_SESSION_TOKEN: TOKEN }
+      : kind === 'bare'
+        ? {}
+        : {
+            PORT: String(port),
+            ESIGN_BASE_URL: sandboxUrl,
+            ESIGN_ACCESS_TOKEN: TOKEN,
+            ESIGN_OIDC_ISSUER: issuer,
+            ESIGN_OIDC_CLIENTS: made.clients,
+            ESIGN_OIDC_KEYS: made.keys,
+            ESIGN_OIDC_SUBJECT_SECRET: 'bench-subject-secret-0123456789',
+            ESIGN_VISITOR_SECRET: 'bench-visitor-secret-0123456789',
+            ESIGN_RATE_LIMIT: '100000000,100000000,600,100000000',
+            ...(redisUrl ? { ESIGN_REDIS_URL: redisUrl, ESIGN_REDIS_PREFIX: 'bench:' } : {}),
+          };
   const child = spawn(process.execPath, args, { env: { ...env, ...own }, stdio: ['ignore', 'pipe', 'pipe'] });
   let said = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
@@ -381,20 +392,20 @@ export async function measureOidcLogins(): Promise<OidcSetupResult[]> {
       const redisUrl = own?.url ?? null;
       const redis = own?.client ?? null;
       const redisChild = own?.child ?? null;
-      const nodes: Record<Kind, Node[]> = { esign: [], bare: [] };
+      const nodes: Record<'esign' | 'bare', Node[]> = { esign: [], bare: [] };
       try {
         for (const kind of ['esign', 'bare'] as const)
           for (let i = 0; i < setup.nodes; i++)
             nodes[kind].push(await startNode(kind, dir, sandbox.url, made, redisUrl, `${kind}-${setup.redis ? 'r' : 'm'}-${setup.nodes}-${i}`));
         for (const n of CONCURRENCY) {
-          const rounds: Record<Kind, Measured[]> = { esign: [], bare: [] };
+          const rounds: Record<'esign' | 'bare', Measured[]> = { esign: [], bare: [] };
           for (let round = 0; round < ROUNDS; round++) {
             for (const kind of round % 2 ? (['bare', 'esign'] as const) : (['esign', 'bare'] as const)) {
               await slice(kind, nodes[kind], n, WARM_MS, null);
               rounds[kind].push(await slice(kind, nodes[kind], n, SLICE_MS, redis, sandbox.child.pid));
             }
           }
-          const pick = (kind: Kind): Measured => {
+          const pick = (kind: 'esign' | 'bare'): Measured => {
             const all = rounds[kind];
             const middle = [...all].sort((a, b) => a.loginsPerS - b.loginsPerS)[Math.floor(all.length / 2)]!;
             return {
@@ -581,12 +592,26 @@ const STEP_ORDER = [
   /\/auth\/:id$/,
   /\/token$/,
 ];
-const stepOrder = (step: string) => STEP_ORDER.findIndex((pattern) => pattern.test(step)) >>> 0;
+const STEP_LABELS = [
+  'GET `<issuer>/auth` (esign-proxy: with the page)',
+  'GET `<issuer>/interaction/:id` (the page)',
+  'POST `…/smartid/login.json` (the start, and its call to the service)',
+  'POST `…/smartid/status/:id.json` (the poll, its call; esign-proxy: the login continued)',
+  'POST `<issuer>/interaction/:id/login` (the login ended)',
+  'GET `<issuer>/auth/:id` (to the code)',
+  'POST `<issuer>/token`',
+  'any other',
+];
+const stepOrder = (step: string) => {
+  const at = STEP_ORDER.findIndex((pattern) => pattern.test(step));
+  return at === -1 ? STEP_ORDER.length : at;
+};
 
 async function steps(): Promise<void> {
   const { dir, made, sandbox } = await benchWorld();
   const nodes = {} as Record<Kind, Node & { stepsFile: string }>;
-  for (const kind of ['esign', 'bare'] as const) {
+  const KINDS = ['esign', 'bare', 'floor'] as const;
+  for (const kind of KINDS) {
     const stepsFile = join(dir, `steps-${kind}.json`);
     process.env['ESIGN_BENCH_NODE_ARGS'] = '--import ./bench/cpu-by-step.mjs';
     process.env['ESIGN_BENCH_STEPS_FILE'] = stepsFile;
@@ -607,7 +632,7 @@ async function steps(): Promise<void> {
   };
   const measured = {} as Record<Kind, { steps: Record<string, { count: number; ms: number }>; sandboxMs: number; loadMs: number }>;
   try {
-    for (const kind of ['esign', 'bare'] as const) {
+    for (const kind of KINDS) {
       const node = nodes[kind];
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       for (let i = 0; i < LOGINS / 4; i++) await login(kind, [node.url], [agent], { n: 0 });
@@ -622,22 +647,27 @@ async function steps(): Promise<void> {
     for (const node of Object.values(nodes)) node.child.kill();
     sandbox.child.kill();
   }
-  const shortName = (step: string) => step.replace('/esign/oidc', '<issuer>').replace('/esign', '<prefix>');
-  const lines = ['| exchange | esign-proxy CPU ms | bare CPU ms |', '|---|---:|---:|'];
-  const msOf = (kind: Kind, step: string) => measured[kind].steps[step]?.ms;
+  const lines = ['| exchange | esign-proxy CPU ms | bare CPU ms | bare and a pass-through session CPU ms |', '|---|---:|---:|---:|'];
+  // each server's exchanges by what they are in a login (the paths differ: esign-proxy's session goes through the interaction)
+  const byExchange = (kind: Kind) => {
+    const sums = new Map<number, number>();
+    for (const [step, { ms }] of Object.entries(measured[kind].steps)) sums.set(stepOrder(step), (sums.get(stepOrder(step)) ?? 0) + ms);
+    return sums;
+  };
+  const all = { esign: byExchange('esign'), bare: byExchange('bare'), floor: byExchange('floor') };
   const cell = (ms: number | undefined) => (ms === undefined ? '–' : ms.toFixed(2));
-  let esignSum = 0;
-  let bareSum = 0;
-  // every exchange of either server, in the order a login makes them
-  for (const step of new Set([...Object.keys(measured.bare.steps), ...Object.keys(measured.esign.steps)].sort((a, b) => stepOrder(a) - stepOrder(b)))) {
-    const [esign, bare] = [msOf('esign', step), msOf('bare', step)];
-    esignSum += esign ?? 0;
-    bareSum += bare ?? 0;
-    lines.push(`| ${shortName(step)} | ${cell(esign)} | ${cell(bare)} |`);
+  const sum = (kind: Kind) => [...all[kind].values()].reduce((a, b) => a + b, 0).toFixed(2);
+  for (const [i, label] of STEP_LABELS.entries()) {
+    if (!all.esign.has(i) && !all.bare.has(i) && !all.floor.has(i)) continue;
+    lines.push(`| ${label} | ${cell(all.esign.get(i))} | ${cell(all.bare.get(i))} | ${cell(all.floor.get(i))} |`);
   }
-  lines.push(`| **a login, the servers' exchanges** | **${esignSum.toFixed(2)}** | **${bareSum.toFixed(2)}** |`);
-  lines.push(`| the sandbox, a login | ${measured.esign.sandboxMs.toFixed(2)} | ${measured.bare.sandboxMs.toFixed(2)} |`);
-  lines.push(`| the load (browser and site), a login | ${measured.esign.loadMs.toFixed(2)} | ${measured.bare.loadMs.toFixed(2)} |`);
+  lines.push(`| **a login, the servers' exchanges** | **${sum('esign')}** | **${sum('bare')}** | **${sum('floor')}** |`);
+  lines.push(
+    `| the sandbox, a login | ${measured.esign.sandboxMs.toFixed(2)} | ${measured.bare.sandboxMs.toFixed(2)} | ${measured.floor.sandboxMs.toFixed(2)} |`,
+  );
+  lines.push(
+    `| the load (browser and site), a login | ${measured.esign.loadMs.toFixed(2)} | ${measured.bare.loadMs.toFixed(2)} | ${measured.floor.loadMs.toFixed(2)} |`,
+  );
   console.log(lines.join('\n'));
 }
 
