@@ -333,6 +333,35 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.equal(claims['nin_issuing_country'], 'EE');
   });
 
+  it('a Mobile-ID login through the interaction, in English as the widget of a page not in Lithuanian sends it, ends at the site', async () => {
+    const { proxy, issuer } = await provider();
+    const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
+    const browser = new Browser(proxy.url);
+    const asked = await bank.request();
+    const uid = interactionUid(await browser.navigate(asked.url.href))!;
+    const via = `/esign/oidc/interaction/${uid}/en`;
+    const start = await browser.fetch(`${via}/mobile/login.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: '+37060000666', code: '50001018865', language: 'ENG' }),
+    });
+    assert.equal(start.status, 200);
+    const { token } = (await start.json()) as { token: string };
+    let answer: Record<string, unknown> = { status: 'waiting' };
+    for (let polls = 0; answer['status'] === 'waiting' && polls < 100; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const poll = await browser.fetch(`${via}/mobile/status/${token}.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      answer = (await poll.json()) as Record<string, unknown>;
+    }
+    assert.equal(answer['status'], 'ok');
+    const back = await browser.navigate(`/esign/oidc/auth/${uid}`);
+    assert.equal(new URL(back.url).origin + new URL(back.url).pathname, SITE);
+    const tokens = await bank.redeem(back.url, asked);
+    const claims = tokens.claims()!;
+    assert.deepEqual([claims['nin'], claims['nin_issuing_country'], claims['idp']], ['50001018865', 'LT', 'mobile-id']);
+    assert.deepEqual(claims['amr'], ['hwk', 'pin', 'mfa']);
+  });
+
   it('a login through an interaction this browser does not hold ends site-refused, and continues nothing', async () => {
     const { proxy, issuer } = await provider();
     const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
