@@ -75,6 +75,12 @@ export class Browser {
     return [...this.#cookies.values()].map((cookie) => cookie.value);
   }
 
+  /** The value of a cookie this browser holds, by name (the first of that name); null: none. */
+  cookie(name: string): string | null {
+    for (const [key, cookie] of this.#cookies) if (key.split('\n')[0] === name) return cookie.value;
+    return null;
+  }
+
   /** Sets a cookie as a script or another program would (an attacker's own browser). */
   setCookie(name: string, value: string, path = '/'): void {
     this.#cookies.set(`${name}\n${path}`, { value, path });

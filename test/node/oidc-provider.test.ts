@@ -56,6 +56,17 @@ async function logIn(browser: Browser, asked: URL, person = { code: '40504040001
   return back.url;
 }
 
+/** Polls a session as the widget does until it is no longer waiting (a poll sooner than the proxy's floor is told to wait); the last answer. */
+async function pollUntilDone(browser: Browser, path: string): Promise<Record<string, unknown>> {
+  let answer: Record<string, unknown> = { status: 'waiting' };
+  for (let polls = 0; answer['status'] === 'waiting' && polls < 100; polls++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const poll = await browser.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    answer = (await poll.json()) as Record<string, unknown>;
+  }
+  return answer;
+}
+
 const errorOf = async (work: Promise<unknown>) => {
   try {
     await work;
@@ -293,16 +304,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.equal(stolen.status, 404);
     assert.equal(((await stolen.json()) as { status?: string }).status, 'error');
     // the victim's polls end the login, and their interaction with it
-    let answer: Record<string, unknown> = { status: 'waiting' };
-    for (let polls = 0; answer['status'] === 'waiting' && polls < 100; polls++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const poll = await victim.fetch(`${via(victimUid)}/smartid/status/${token}.json`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      answer = (await poll.json()) as Record<string, unknown>;
-    }
+    const answer = await pollUntilDone(victim, `${via(victimUid)}/smartid/status/${token}.json`);
     assert.equal(answer['status'], 'ok');
     // nothing was kept for a page to continue: another interaction of the victim's gets nothing by that token
     const otherUid = interactionUid(await victim.navigate((await bank.request()).url.href))!;
@@ -347,12 +349,7 @@ describe('esign-proxy as an OpenID Provider', () => {
     });
     assert.equal(start.status, 200);
     const { token } = (await start.json()) as { token: string };
-    let answer: Record<string, unknown> = { status: 'waiting' };
-    for (let polls = 0; answer['status'] === 'waiting' && polls < 100; polls++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const poll = await browser.fetch(`${via}/mobile/status/${token}.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      answer = (await poll.json()) as Record<string, unknown>;
-    }
+    const answer = await pollUntilDone(browser, `${via}/mobile/status/${token}.json`);
     assert.equal(answer['status'], 'ok');
     const back = await browser.navigate(`/esign/oidc/auth/${uid}`);
     assert.equal(new URL(back.url).origin + new URL(back.url).pathname, SITE);
@@ -362,16 +359,46 @@ describe('esign-proxy as an OpenID Provider', () => {
     assert.deepEqual(claims['amr'], ['hwk', 'pin', 'mfa']);
   });
 
-  it('a login through an interaction this browser does not hold ends site-refused, and continues nothing', async () => {
+  it('a login through an interaction this browser does not hold is refused before any phone is asked; one whose interaction goes during it ends site-refused', async () => {
     const { proxy, issuer } = await provider();
     const bank = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
     const holder = new Browser(proxy.url);
     const asked = await bank.request();
     const uid = interactionUid(await holder.navigate(asked.url.href))!;
-    // another browser sends its own login through the holder's interaction (it knows the address, not the cookie)
-    const stranger = new Browser(proxy.url);
-    const { answer } = await stranger.smartIdSession('30303039914', 'LT', `/esign/oidc/interaction/${uid}`);
+    const via = `/esign/oidc/interaction/${uid}`;
+    const startThrough = (browser: Browser) =>
+      browser.fetch(`${via}/smartid/login.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: '30303039914', country: 'LT' }),
+      });
+    // another browser starts a login through the holder's interaction (it knows the address, not the cookie)
+    const startsBefore = proxy
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('"type":"started"')).length;
+    const stranger = await startThrough(new Browser(proxy.url));
+    assert.equal(stranger.status, 404);
+    assert.deepEqual(await stranger.json(), { status: 'error', error_code: 40402, message: 'This login has ended: start it again from the site' });
+    assert.equal(
+      proxy
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"type":"started"')).length,
+      startsBefore,
+      'no session started',
+    );
+    // the holder starts; its polls come from a browser with the same visitor but no longer the interaction's cookie
+    const start = await startThrough(holder);
+    assert.equal(start.status, 200);
+    const { token } = (await start.json()) as { token: string };
+    const cookieless = new Browser(proxy.url);
+    cookieless.setCookie('esign-visitor', holder.cookie('esign-visitor')!);
+    const answer = await pollUntilDone(cookieless, `${via}/smartid/status/${token}.json`);
     assert.deepEqual([answer['status'], answer['proxy_error'], answer['site_status']], ['error', 'site-refused', 410]);
+    // and so for every later poll, the holder's own too: the session has ended
+    const later = await pollUntilDone(holder, `${via}/smartid/status/${token}.json`);
+    assert.deepEqual([later['status'], later['proxy_error']], ['error', 'site-refused']);
     // the holder's interaction is untouched: its next step asks for the login, no code for the site
     const next = await holder.navigate(`/esign/oidc/auth/${uid}`);
     assert.notEqual(new URL(next.url).origin + new URL(next.url).pathname, SITE);
