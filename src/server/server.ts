@@ -210,8 +210,6 @@ export async function startServer(settings: ServerSettings, io: ServerIo): Promi
         return visitorFromCookie(req.headers.cookie, { secure: secureCookie, secret: visitorSecret });
       },
       log: (level, msg, fields) => io.log(operatorLine(level, msg, fields)),
-      // the handler is made below, with the provider's onResult
-      forward: (req, res) => handler(req, res, () => json(res, 404, { status: 'error', message: 'Not found' })),
     });
   }
   const deliver = settings.webhookUrl

@@ -78,7 +78,6 @@ describe("the OpenID Provider, made in a host's process", () => {
         trustProxy: false,
         visitorOf: () => null,
         log: (level, message, fields) => void lines.push({ level, message, code: String(fields?.['code'] ?? '') }),
-        forward: () => assert.fail('nothing to forward'),
       });
       // the host's code, running while the provider is made: a microtask, a timer, a later tick
       void Promise.resolve().then(() => console.warn('host: a microtask'));

@@ -46,8 +46,6 @@ export interface OidcOptions {
   /** The visitor a request comes from, as the proxy's `result.visitor` names it; null: none. */
   visitorOf: (req: IncomingMessage) => string | null;
   log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, string | number | undefined>) => void;
-  /** Hands a request on to the proxy's own routes (the page's widget's login, sent through its interaction). */
-  forward: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export interface OidcProvider {
@@ -558,6 +556,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   );
   /** The status polls through an interaction: the one that finds the login verified continues that interaction (its request is the result's). */
   const pollsThrough = new WeakMap<IncomingMessage, { res: ServerResponse; uid: string }>();
+  const interactionCookie = cookieNames?.interaction ?? '_interaction';
   const interactionPath = new RegExp(`^${mountPattern}/interaction/([A-Za-z0-9_-]{1,64})(/login|/abort)?$`);
 
   return {
@@ -565,28 +564,24 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
       const url = req.url ?? '/';
       const path = url.split('?')[0] ?? '/';
       if (path !== mount && !path.startsWith(`${mount}/`)) return false;
-      const failed = (error: unknown) => {
-        log('error', `OpenID Provider: ${error instanceof Error ? error.message : String(error)}`, { code: 'oidc-failed' });
-        if (!res.headersSent) json(res, 500, { status: 'error', code: 'service-error', message: 'The login could not go on' });
-      };
       const through = throughInteraction.exec(path);
       if (through) {
         // the proxy's own request, as the widget of any page makes it; its poll remembered for the login's continuation
         const [, uid = '', operation = '', token] = through;
         if (token) pollsThrough.set(req, { res, uid });
         req.url = `${prefix}${operation}${url.slice(path.length)}`;
-        if (!operation.endsWith('/login.json')) return false;
-        // a start only for an interaction this browser holds: no phone is asked for a login that cannot go on
-        interactionOf(req, res, uid)
-          .then((details) => {
-            if (details) return options.forward(req, res);
-            req.resume();
-            json(res, 404, { status: 'error', error_code: 40402, message: 'This login has ended: start it again from the site' });
-          })
-          .catch(failed);
+        // a start only with the interaction's cookie, which the browser drops when the interaction ends: no
+        // phone is asked for a login that cannot go on (its poll checks the cookie's signature and the store)
+        if (!operation.endsWith('/login.json') || cookieOf(req, interactionCookie) === uid) return false;
+        req.resume();
+        json(res, 404, { status: 'error', error_code: 40402, message: 'This login has ended: start it again from the site' });
         return true;
       }
       asServedPublicly(req, scheme, options.trustProxy);
+      const failed = (error: unknown) => {
+        log('error', `OpenID Provider: ${error instanceof Error ? error.message : String(error)}`, { code: 'oidc-failed' });
+        if (!res.headersSent) json(res, 500, { status: 'error', code: 'service-error', message: 'The login could not go on' });
+      };
       if (req.method === 'GET' && path === `${mount}/page.css`) {
         send(res, 200, 'text/css; charset=utf-8', PAGE_CSS, { 'cache-control': 'public, max-age=3600' });
         return true;
