@@ -105,8 +105,10 @@ describe('esign-document-preview', () => {
     await sendKeys({ press: 'ArrowDown' });
     await sendKeys({ press: 'ArrowDown' });
     await until(() => viewport.scrollTop > 0, 'the arrows scroll within the page');
-    // Firefox scrolls smoothly: the person reads on once the scrolling has stopped
-    for (let last = -1; viewport.scrollTop !== last;) {
+    // the browsers scroll smoothly: the person reads on once the scrolling has stopped (still for three
+    // looks in a row: on a busy machine an animation's frames can be 100 ms apart)
+    for (let last = -1, still = 0; still < 3;) {
+      still = viewport.scrollTop === last ? still + 1 : 0;
       last = viewport.scrollTop;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
