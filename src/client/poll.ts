@@ -121,7 +121,8 @@ export async function poll<T extends { status: string }>(
       }
       throw new EsignError('timeout', `No final answer within ${Math.round(timeLimit / 1000)} s`);
     }
-    const waited = sleep(Math.min(delay, remaining), signal);
+    // woken while a poll was on its way that answered anyway (its answer came before the abort): the next goes at once
+    const waited = sleep(woken ? 0 : Math.min(delay, remaining), signal);
     await (wake ? Promise.race([waited, wake()]) : waited);
   }
 }

@@ -21,6 +21,8 @@ class FakeService {
   polls: PollStep[] = [];
   readonly asked: string[] = [];
   start: () => Response | Promise<Response> = () => json({ status: 'ok', token: 'fake-token-1', control_code: '4321' });
+  /** Runs as a poll arrives, before it is answered: what the page does while the poll is on its way. */
+  onPoll: () => void = () => undefined;
 
   readonly fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = String(input);
@@ -29,6 +31,7 @@ class FakeService {
     if (kind === 'start') return Promise.resolve(this.start());
     if (kind === 'remove') return Promise.resolve(json({ status: 'ok' }));
     const step = this.polls.length > 1 ? this.polls.shift()! : (this.polls[0] ?? 'waiting');
+    this.onPoll();
     if (step === 'drop') return Promise.reject(new TypeError('Failed to fetch'));
     if (step === 'hang') return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     return Promise.resolve(
@@ -170,6 +173,23 @@ describe('SessionController with a fake service', () => {
     expect(await running).to.equal('OK TESTNUMBER');
     expect(service.count('poll')).to.equal(2);
     expect(host.drawn).to.deep.equal(['starting', 'waiting', 'waiting:back-on-page', 'success']);
+  });
+
+  it('a page that came back while a poll was on its way polls again at once after it', async () => {
+    const { host, controller, service } = await made();
+    host.pollInterval = 60_000;
+    service.polls = ['waiting', 'ok'];
+    let first = true;
+    service.onPoll = () => {
+      if (!first) return;
+      first = false;
+      document.dispatchEvent(new Event('freeze'));
+      document.dispatchEvent(new Event('resume'));
+    };
+    // a minute's interval: only the wake heard during the first poll brings the second this soon
+    expect(await start(controller)).to.equal('OK TESTNUMBER');
+    expect(service.count('poll')).to.equal(2);
+    expect(host.drawn.at(-1)).to.equal('success');
   });
 
   it('an element taken off the page stops its session: the poll in flight given up, no request after it', async () => {
