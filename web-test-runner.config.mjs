@@ -224,6 +224,8 @@ export default {
   testFramework: { config: { timeout: 60000 } },
   // a file's whole run (the runner's default is 2 minutes): one with several slow tests on that machine took longer, and its tests went uncounted
   testsFinishTimeout: 600000,
+  // opening a test page (the runner's default is 30 s): on that machine one took longer once, and its file went unrun
+  browserStartTimeout: 120000,
   // ESIGN_BROWSERS=chromium (or a list) runs the suites in fewer engines while working on them
   browsers: [
     ...(onlyBrowsers('chromium') ? [chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } })] : []),

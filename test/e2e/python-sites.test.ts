@@ -146,13 +146,24 @@ async function logIn(browser: Browser, person: { code: string; country: string }
   const asked = await browser.navigate('/login');
   const uid = interactionUid(asked);
   assert.ok(uid, `the provider's page: ${asked.url} ${asked.answer.status} ${asked.answer.status >= 500 ? siteLog().slice(-1500) : ''}`);
-  const start = await browser.fetch('/esign/smartid/login.json', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(person),
-  });
-  const { token } = (await start.json()) as { token: string };
-  assert.ok(token, `the login started: ${start.status}`);
+  const begin = () =>
+    browser.fetch('/esign/smartid/login.json', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(person),
+    });
+  let start = await begin();
+  // a node under the whole suite's load may turn a start away for a moment (429 busy, Retry-After):
+  // the person is asked to try again, and does (no other refusal is tried again)
+  for (let tries = 0; start.status === 429 && tries < 5; tries++) {
+    const refusal = (await start.clone().json()) as { proxy_error?: string };
+    if (refusal.proxy_error !== 'busy') break;
+    await new Promise((resolve) => setTimeout(resolve, Number(start.headers.get('retry-after')) * 1000));
+    start = await begin();
+  }
+  const started = (await start.json()) as { token?: string };
+  assert.ok(started.token, `the login started: ${start.status} ${JSON.stringify(started)}`);
+  const { token } = started;
   const poll = (lost: boolean) =>
     (lost ? browser.fetchLost.bind(browser) : browser.fetch.bind(browser))(`/esign/smartid/status/${token}.json`, {
       method: 'POST',
