@@ -79,7 +79,7 @@ export function guardStore(store: ProxyStore, timeoutMs: number): ProxyStore {
     get: (key) => guard('get', () => store.get(key)),
     set: (key, value, ttlMs) => guard('set', () => store.set(key, value, ttlMs)),
     setIfAbsent: (key, value, ttlMs) => guard('setIfAbsent', () => store.setIfAbsent(key, value, ttlMs)),
-    increment: (key, windowMs) => guard('increment', () => store.increment(key, windowMs)),
+    increment: (key, windowMs, limit) => guard('increment', () => store.increment(key, windowMs, limit)),
     decrement: (key) => guard('decrement', () => store.decrement(key)),
     delete: (key) => guard('delete', () => store.delete(key)),
     deleteIfEqual: (key, value) => guard('deleteIfEqual', () => store.deleteIfEqual(key, value)),

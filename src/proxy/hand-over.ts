@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LEASE_MARGIN_MS, RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../protocol/proxy-rules.js';
 import { seal, unseal } from './sealed.js';
 import type { ProxyStore } from './store.js';
+import { isRecord } from '../protocol/checks.js';
 
 /*
  * A session's verified result goes to the host (`onResult`) before any browser sees it, once it
@@ -31,9 +32,13 @@ export interface HandOverOptions {
 /**
  * How a hand-over ended for this request: the host has the result (and what this browser is to
  * get with it: the host's cookies, kept with the finished result so that a poll answer lost on
- * the way loses nothing), the host refused it for good, or it is still on its way.
+ * the way loses nothing), the host refused it for good, or it is still on its way. `first`, of a
+ * delivered result: true when this answer is the first to carry it (this request ran it and still
+ * waited), false when an earlier one did, null when the record cannot say (the first answer after
+ * the runner stopped waiting is to be found by the caller).
  */
-export type HandOverOutcome = { type: 'delivered'; kept: string[] } | { type: 'refused'; status: number | null } | { type: 'still-running' };
+export type HandOverOutcome =
+  { type: 'delivered'; kept: string[]; first: boolean | null } | { type: 'refused'; status: number | null } | { type: 'still-running' };
 
 /** Thrown by a result's run when the host refuses the result for good (a webhook's 4xx): the session ends with `site-refused`. */
 export class ResultRefused extends Error {
@@ -79,17 +84,26 @@ const REFUSED = 'refused:';
 /** What a finished record says, or null while the result is on its way (a lease) or unknown. */
 function finished(value: string | null, secret: string): HandOverOutcome | null {
   if (value === null) return null;
-  if (value === DONE) return { type: 'delivered', kept: [] };
+  if (value === DONE) return { type: 'delivered', kept: [], first: null };
   if (value.startsWith(`${DONE}:`)) {
     const opened = unseal(secret, value.slice(DONE.length + 1));
-    const kept: unknown = opened === null ? [] : JSON.parse(opened);
-    return { type: 'delivered', kept: Array.isArray(kept) ? kept.filter((line): line is string => typeof line === 'string') : [] };
+    const record: unknown = opened === null ? [] : JSON.parse(opened);
+    // the cookies alone (a record of before), or with the mark that the runner's own answer carried the result
+    const said = isRecord(record) && record['said'] === true;
+    const kept: unknown = isRecord(record) ? record['kept'] : record;
+    return { type: 'delivered', kept: Array.isArray(kept) ? kept.filter((line): line is string => typeof line === 'string') : [], first: said ? false : null };
   }
   if (value.startsWith(REFUSED)) {
     const status = Number(value.slice(REFUSED.length));
     return { type: 'refused', status: Number.isInteger(status) && status > 0 ? status : null };
   }
   return null;
+}
+
+/** The finished record: what was kept for the browser, and whether the runner's own answer carries the result. */
+function doneRecord(kept: string[], said: boolean, secret: string): string {
+  if (said) return `${DONE}:${seal(secret, JSON.stringify({ kept, said }))}`;
+  return kept.length ? `${DONE}:${seal(secret, JSON.stringify(kept))}` : DONE;
 }
 
 /**
@@ -117,11 +131,15 @@ export async function handOver(key: string, options: HandOverOptions, run: () =>
   // a store that cannot be reached for a while lets the lease expire: another node then runs it again (at least once)
   const renewing =
     extend && leaseMs < timeoutMs + LEASE_MARGIN_MS ? setInterval(() => void extend(key, lease, leaseMs).catch(() => undefined), RENEW_EVERY_MS) : undefined;
+  // while this request waits, a run that ends is its answer's to carry: said so in the record, no mark of its own
+  let waiting = true;
   const running = (async (): Promise<HandOverOutcome> => {
     try {
       const kept = await run();
-      await store.set(key, kept.length ? `${DONE}:${seal(secret, JSON.stringify(kept))}` : DONE, doneTtlMs);
-      return { type: 'delivered', kept };
+      const saidHere = waiting;
+      waiting = false;
+      await store.set(key, doneRecord(kept, saidHere, secret), doneTtlMs);
+      return { type: 'delivered', kept, first: saidHere };
     } catch (error) {
       if (error instanceof ResultRefused) {
         await store.set(key, `${REFUSED}${error.status ?? '-'}`, doneTtlMs);
@@ -136,6 +154,14 @@ export async function handOver(key: string, options: HandOverOptions, run: () =>
   })();
   // what the run throws after this request stopped waiting was said by the run itself (its log line); the next poll runs it again
   running.catch(() => undefined);
-  const waited = await Promise.race([running, sleep(Math.max(0, waitUntil - Date.now())).then(() => null)]);
+  const waited = await Promise.race([
+    running,
+    sleep(Math.max(0, waitUntil - Date.now())).then(() => {
+      // the run ended just now and counts on this answer: it is waited for (its record's write)
+      if (!waiting) return running;
+      waiting = false;
+      return null;
+    }),
+  ]);
   return waited ?? { type: 'still-running' };
 }

@@ -10,10 +10,11 @@ export type RedisClientLike =
   | { masters: unknown; sendCommand(firstKey: string, isReadonly: boolean, args: string[]): Promise<unknown> }
   | { sendCommand(args: string[]): Promise<unknown> };
 
-// one round trip, atomic: the window starts at the first increment and is never extended
-// (a first increment's window is the whole window: no PTTL asked)
+// a counter that is already there, atomic: the window is never extended, and begun where the key
+// expired since the first command looked; its time left asked only from the count that may refuse
 const INCREMENT = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) return {n, -1} end
+if n < tonumber(ARGV[2]) then return {n, -1} end
 return {n, redis.call('PTTL', KEYS[1])}`;
 // DECR keeps the key's expiry; a counter that expired is not brought back as -1
 const DECREMENT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
@@ -71,9 +72,12 @@ export class RedisStore implements ProxyStore {
     return answer !== null && answer !== undefined;
   }
 
-  async increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+  async increment(key: string, windowMs: number, limit = 0): Promise<{ count: number; resetInMs: number }> {
+    const ms = String(Math.max(1, Math.ceil(windowMs)));
+    // the first start of a window (most are: a visitor's, a person's) is one command, no script
+    if (await this.#command(['SET', this.#prefix + key, '1', 'PX', ms, 'NX'])) return { count: 1, resetInMs: windowMs };
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the script returns two integers
-    const answer = (await this.#command(['EVAL', INCREMENT, '1', this.#prefix + key, String(Math.max(1, Math.ceil(windowMs)))])) as [number, number];
+    const answer = (await this.#command(['EVAL', INCREMENT, '1', this.#prefix + key, ms, String(limit)])) as [number, number];
     const ttl = Number(answer[1]);
     return { count: Number(answer[0]), resetInMs: ttl > 0 ? ttl : windowMs };
   }

@@ -10,9 +10,10 @@ export interface ProxyStore {
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /**
    * Adds one to a counter that lives `windowMs` from its first increment; returns the new count
-   * and the ms left in its window.
+   * and the ms left in its window. `limit`, where given: the count from which the caller reads the
+   * ms left (below it a store may give the whole window and save itself asking).
    */
-  increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  increment(key: string, windowMs: number, limit?: number): Promise<{ count: number; resetInMs: number }>;
   /** Takes one off a counter that still exists (a counter that expired stays gone). */
   decrement(key: string): Promise<void>;
   delete(key: string): Promise<void>;

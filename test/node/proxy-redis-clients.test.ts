@@ -146,5 +146,20 @@ describe('the Redis store with each client, on one server and on a Redis Cluster
         assert.equal(await store.take(key), null, `${key}: nothing left to take`);
       }
     });
+
+    it(`${name}: a counter counts from its window's first start, ten at once each once, and says the time left from its limit`, async () => {
+      const store = new RedisStore(await connect(), { prefix: `esign-count-${name.replace(/\W+/g, '-')}:` });
+      for (const key of ['limit:visitor:a', 'limit:person:b']) {
+        const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment(key, 60_000, 10)));
+        assert.deepEqual(
+          counts.map(({ count }) => count).sort((a, b) => a - b),
+          [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+          `${key}: each start counted once`,
+        );
+        const last = await store.increment(key, 60_000, 10);
+        assert.equal(last.count, 11);
+        assert.ok(last.resetInMs > 0 && last.resetInMs <= 60_000, `${key}: ${last.resetInMs} ms left`);
+      }
+    });
   }
 });

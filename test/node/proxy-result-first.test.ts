@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { EsignClient } from '../../src/client/index.js';
 import { EsignError } from '../../src/client/errors.js';
-import { createProxyHandler, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { createProxyHandler, type ProxyEvent, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
+import { MemoryStore } from '../../src/proxy/store.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
 import { tokenName } from '../../src/proxy/sealed.js';
 import { RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../../src/protocol/proxy-rules.js';
@@ -109,7 +110,11 @@ describe('proxy: the host has the result before the browser', () => {
   it('answers the poll that runs a slow onResult and a poll that overtakes it "waiting" past resultWaitMs (the run goes on), and the result once it is stored', async () => {
     const service = await finishedService();
     const journal: string[] = [];
+    const store = new MemoryStore();
+    const ends: ProxyEvent[] = [];
     const url = await proxy(service.url, {
+      store,
+      onEvent: (event) => void (event.type === 'finished' && ends.push(event)),
       resultWaitMs: 100,
       onResult: async () => {
         journal.push('run');
@@ -127,15 +132,26 @@ describe('proxy: the host has the result before the browser', () => {
     assert.deepEqual(await first, { status: 200, state: 'waiting' }, 'the poll that runs it does not outlast its wait either');
     door.open();
     await until(() => journal.includes('stored'), 'the run going on after its poll answered');
+    assert.equal(ends.length, 0, 'no answer carried the end yet');
     assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
     assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
     assert.deepEqual(journal.filter((line) => line === 'run').length, 1, 'one run');
+    // the end said once, by the first answer that carried it (after the run's own poll had answered): marked so in the store
+    assert.deepEqual(
+      ends.map((event) => event.type === 'finished' && event.outcome),
+      ['ok'],
+    );
+    assert.equal(await store.get(`result:${tokenName(ACCESS_TOKEN, SESSION)}:told`), '1');
   });
 
   it("lets a waiting poll have the result as soon as the other request's onResult succeeded, with one run", async () => {
     const service = await finishedService();
     let runs = 0;
+    const store = new MemoryStore();
+    const ends: ProxyEvent[] = [];
     const url = await proxy(service.url, {
+      store,
+      onEvent: (event) => void (event.type === 'finished' && ends.push(event)),
       onResult: async () => {
         runs += 1;
         await door.passed;
@@ -155,6 +171,14 @@ describe('proxy: the host has the result before the browser', () => {
       ['ok', 'ok', 'ok'],
     );
     assert.equal(runs, 1);
+    // the end said once: by the run's own poll, which still waited; the result's record says so, no mark of its own
+    assert.deepEqual(
+      ends.map((event) => event.type === 'finished' && event.outcome),
+      ['ok'],
+    );
+    assert.equal(await store.get(`result:${tokenName(ACCESS_TOKEN, SESSION)}:told`), null);
+    assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
+    assert.equal(ends.length, 1, 'a later poll carries the result, not the end again');
   });
 
   it('ends a hanging onResult at resultTimeoutMs: 500, its signal aborted, and the next poll runs it again', async () => {

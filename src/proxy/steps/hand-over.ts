@@ -108,8 +108,9 @@ async function handOverResult(x: Has<'operation' | 'service' | 'visitor' | 'info
     if (outcome.type === 'refused') return refused(x, outcome.status);
     // every answer that tells this browser the session finished carries what the host gave it: one lost on the way loses nothing
     x.hostCookies.push(...outcome.kept.flatMap(cookieLine));
-    // the session's end is one event: said by the first answer that carries it
-    if (await setup.store.setIfAbsent(`result:${name}:told`, '1', setup.handOver.doneTtlMs)) x.event.outcome = { type: 'finished', outcome: 'ok' };
+    // the session's end is one event: said by the first answer that carries it (the runner's, where it still waited; else the first to mark it)
+    const first = outcome.first ?? (await setup.store.setIfAbsent(`result:${name}:told`, '1', setup.handOver.doneTtlMs));
+    if (first) x.event.outcome = { type: 'finished', outcome: 'ok' };
     return;
   }
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an upload's answer names its document; String() takes whatever is there

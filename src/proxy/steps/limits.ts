@@ -22,7 +22,7 @@ export function counterKey(scope: RateLimitName, key: string): string {
 async function count(setup: ProxySetup, scope: RateLimitName, rule: RateLimit | false | undefined, key: string): Promise<string | null> {
   if (!rule) return null;
   const counter = counterKey(scope, key);
-  const { count, resetInMs } = await setup.store.increment(counter, rule.windowMs);
+  const { count, resetInMs } = await setup.store.increment(counter, rule.windowMs, rule.limit + 1);
   if (count > rule.limit) {
     const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
     sayRefusal(setup, scope);

@@ -63,7 +63,7 @@ export function clientAuthLimit(store: ProxyStore, secret: string, limits: Clien
       ];
       for (const [scope, who, limit] of asked) {
         if (who === null) continue;
-        const { count, resetInMs } = await store.increment(counter(scope, who), limits.windowMs);
+        const { count, resetInMs } = await store.increment(counter(scope, who), limits.windowMs, limit);
         if (count >= limit && (await store.setIfAbsent(block(scope, who), String(now() + resetInMs), resetInMs))) reached.push(scope);
       }
       return reached;
