@@ -75,15 +75,16 @@ export interface LoginPage {
   phoneMessage: string | null;
   /** The proxy's prefix: the widget's script-tag files. */
   prefix: string;
-  /** The provider's path: its page stylesheet, the site's look, this interaction. */
+  /** The provider's path: its page stylesheet, the site's look. */
   mount: string;
-  uid: string;
+  /** This interaction's path, where the page lives and the widget's requests go. */
+  interaction: string;
   hasLook: boolean;
 }
 
 export function loginPage(page: LoginPage): string {
   const words = WORDS[page.language];
-  const interaction = `${page.mount}/interaction/${encodeURIComponent(page.uid)}`;
+  const { interaction } = page;
   // the widget's requests go through the interaction, so that its cookie comes with them: the poll that finds the login verified continues it
   const attributes = [
     `endpoint="${interaction}"`,

@@ -457,7 +457,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
         phoneMessage: phoneMessageOf(site.name),
         prefix,
         mount,
-        uid,
+        interaction: interactionPathOf(uid),
         hasLook: settings.stylesheet !== null,
       }),
       {
