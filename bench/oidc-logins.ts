@@ -550,11 +550,13 @@ async function profile(): Promise<void> {
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
   const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
     samples: number[];
     timeDeltas: number[];
   };
   const byId = new Map(nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
   const self = new Map<string, number>();
   samples.forEach((id, i) => {
     const frame = byId.get(id)!.callFrame;
@@ -574,7 +576,20 @@ async function profile(): Promise<void> {
       .slice(0, n)
       .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`)
       .join('\n');
-  console.log(`by function (own time):\n${top(self, 30)}\n\nby where:\n${top(byPackage, 20)}`);
+  // the project's own functions with all they call (a function on a sample's stack counted once a sample)
+  const inclusive = new Map<string, number>();
+  samples.forEach((id, i) => {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      if (!frame.url.includes('/dist/')) continue;
+      seen.add(`${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/dist\//, 'dist/')}:${frame.lineNumber + 1}`);
+    }
+    for (const where of seen) inclusive.set(where, (inclusive.get(where) ?? 0) + (timeDeltas[i] ?? 0));
+  });
+  console.log(
+    `by function (own time):\n${top(self, 30)}\n\nby where:\n${top(byPackage, 20)}\n\nesign-proxy's functions with what they call:\n${top(inclusive, 40)}`,
+  );
 }
 
 /**

@@ -4,9 +4,10 @@ import { createHmac } from 'node:crypto';
 import { remembered } from '../../src/proxy/remembered.js';
 import { tokenName } from '../../src/proxy/sealed.js';
 import { isMintedVisitor, newVisitorId, visitorDigest } from '../../src/proxy/visitor.js';
+import { storeName } from '../../src/server/oidc/store-adapter.js';
 
 // The keyed digests a poll needs every second (its token's name, its visitor cookie's MAC, the
-// visitor's digest in events) are made once and remembered: the same answers as made anew, kept
+// visitor's digest in events, the OpenID Provider's store names) are made once and remembered: the same answers as made anew, kept
 // apart by secret, and never more of them than the limit, whatever is sent.
 
 describe('remembered digests', () => {
@@ -40,5 +41,14 @@ describe('remembered digests', () => {
     const forged = `${id.slice(0, 24)}${id.slice(24).split('').reverse().join('')}`;
     assert.notEqual(forged, id);
     assert.equal(isMintedVisitor(forged, 'a-visitor-secret'), false, 'the same random part with another MAC');
+  });
+
+  it("the OpenID Provider's store names: as made anew, again and again, apart by secret and by kind", () => {
+    const name = (secret: string, kind: string, id: string) =>
+      createHmac('sha256', createHmac('sha256', secret).update('esign-oidc store names').digest()).update(`${kind}:${id}`).digest('base64url').slice(0, 32);
+    for (let i = 0; i < 3; i++)
+      assert.equal(storeName('a-seal-secret', 'Interaction', 'an-interaction-uid'), name('a-seal-secret', 'Interaction', 'an-interaction-uid'));
+    assert.notEqual(storeName('another-secret', 'Interaction', 'an-interaction-uid'), storeName('a-seal-secret', 'Interaction', 'an-interaction-uid'));
+    assert.notEqual(storeName('a-seal-secret', 'Grant', 'an-interaction-uid'), storeName('a-seal-secret', 'Interaction', 'an-interaction-uid'));
   });
 });

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { seal, unseal } from '../../proxy/sealed.js';
 import type { ProxyStore } from '../../proxy/store.js';
+import { remembered, REMEMBERED } from '../../proxy/remembered.js';
 
 /*
  * The OpenID Provider's storage in the proxy's own store (memory, Redis or Redis Cluster): a code
@@ -12,14 +13,22 @@ import type { ProxyStore } from '../../proxy/store.js';
 
 const keyKeys = new Map<string, Buffer>();
 
-/** The name an id is kept under: HMAC-SHA256 of its kind and value under a key of the secret's, 32 characters. */
-export function storeName(secret: string, kind: string, id: string): string {
+/**
+ * The name of a `kind:id`, remembered a while: a login's interaction is written and read five
+ * times, its grant and code three, each by the same name.
+ */
+const nameOf = remembered(REMEMBERED, (secret, kindAndId) => {
   let key = keyKeys.get(secret);
   if (!key) {
     key = createHmac('sha256', secret).update('esign-oidc store names').digest();
     keyKeys.set(secret, key);
   }
-  return createHmac('sha256', key).update(`${kind}:${id}`).digest('base64url').slice(0, 32);
+  return createHmac('sha256', key).update(kindAndId).digest('base64url').slice(0, 32);
+});
+
+/** The name an id is kept under: HMAC-SHA256 of its kind and value under a key of the secret's, 32 characters. */
+export function storeName(secret: string, kind: string, id: string): string {
+  return nameOf(secret, `${kind}:${id}`);
 }
 
 /** Where the library's entry of a model is kept. */
