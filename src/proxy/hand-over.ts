@@ -81,17 +81,22 @@ export async function within(timeoutMs: number, run: (signal: AbortSignal) => un
 
 const REFUSED = 'refused:';
 
+/**
+ * The mark, among the lines kept for the browser, that the runner's own answer carried the result:
+ * not a line, so a node of before, which reads the lines alone, passes over it.
+ */
+const SAID = { said: true } as const;
+const isSaidMark = (entry: unknown) => isRecord(entry) && entry['said'] === true;
+
 /** What a finished record says, or null while the result is on its way (a lease) or unknown. */
 function finished(value: string | null, secret: string): HandOverOutcome | null {
   if (value === null) return null;
   if (value === DONE) return { type: 'delivered', kept: [], first: null };
   if (value.startsWith(`${DONE}:`)) {
     const opened = unseal(secret, value.slice(DONE.length + 1));
-    const record: unknown = opened === null ? [] : JSON.parse(opened);
-    // the cookies alone (a record of before), or with the mark that the runner's own answer carried the result
-    const said = isRecord(record) && record['said'] === true;
-    const kept: unknown = isRecord(record) ? record['kept'] : record;
-    return { type: 'delivered', kept: Array.isArray(kept) ? kept.filter((line): line is string => typeof line === 'string') : [], first: said ? false : null };
+    const kept: unknown = opened === null ? [] : JSON.parse(opened);
+    const lines = Array.isArray(kept) ? kept : [];
+    return { type: 'delivered', kept: lines.filter((line): line is string => typeof line === 'string'), first: lines.some(isSaidMark) ? false : null };
   }
   if (value.startsWith(REFUSED)) {
     const status = Number(value.slice(REFUSED.length));
@@ -102,8 +107,8 @@ function finished(value: string | null, secret: string): HandOverOutcome | null 
 
 /** The finished record: what was kept for the browser, and whether the runner's own answer carries the result. */
 function doneRecord(kept: string[], said: boolean, secret: string): string {
-  if (said) return `${DONE}:${seal(secret, JSON.stringify({ kept, said }))}`;
-  return kept.length ? `${DONE}:${seal(secret, JSON.stringify(kept))}` : DONE;
+  const lines: unknown[] = said ? [...kept, SAID] : kept;
+  return lines.length ? `${DONE}:${seal(secret, JSON.stringify(lines))}` : DONE;
 }
 
 /**

@@ -10,7 +10,7 @@ import { EsignError } from '../../src/client/errors.js';
 import { createProxyHandler, type ProxyEvent, type ProxyOptions, type ProxyResult } from '../../src/proxy/index.js';
 import { MemoryStore } from '../../src/proxy/store.js';
 import { RedisStore, type RedisClientLike } from '../../src/proxy/redis.js';
-import { tokenName } from '../../src/proxy/sealed.js';
+import { seal, tokenName } from '../../src/proxy/sealed.js';
 import { RENEWED_LEASE_MS, RENEW_EVERY_MS } from '../../src/protocol/proxy-rules.js';
 import { ACCESS_TOKEN, CookieJar, listen, send, serverPool, until } from './harness.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -179,6 +179,54 @@ describe('proxy: the host has the result before the browser', () => {
     assert.equal(await store.get(`result:${tokenName(ACCESS_TOKEN, SESSION)}:told`), null);
     assert.deepEqual(await visitor.poll(), { status: 200, state: 'ok' });
     assert.equal(ends.length, 1, 'a later poll carries the result, not the end again');
+  });
+
+  it("gives the host's cookies to the answer that ends the session and to a repeat of it, the end said once; a record of before is read as it was", async () => {
+    const service = await finishedService();
+    const store = new MemoryStore();
+    const ends: ProxyEvent[] = [];
+    let runs = 0;
+    const url = await proxy(service.url, {
+      store,
+      onEvent: (event) => void (event.type === 'finished' && ends.push(event)),
+      onResult: () => ((runs += 1), { setCookies: ['site-session=s1; Path=/; HttpOnly'] }),
+    });
+    const jar = new CookieJar();
+    await send(`${url}/smartid/login.json`, 'POST', { code: '60001019906', country: 'EE' }, false, { jar });
+    // each poll with the cookies the browser had before any answer that ended the session
+    const cookie = jar.header(url);
+    const poll = () => send(`${url}/smartid/status/${SESSION}.json`, 'POST', {}, false, { jar: null, headers: { cookie } });
+    const cookieNames = (answer: { headers: Headers }) =>
+      answer.headers
+        .getSetCookie()
+        .map((line) => line.split('=')[0])
+        .sort();
+    const first = await poll();
+    assert.equal(first.json.status, 'ok');
+    assert.deepEqual(cookieNames(first), ['esign-visitor', 'site-session'], "the login's new visitor id and the host's cookie");
+    // the answer lost on the way: the browser, with the cookies it had, asks again and gets the same
+    const again = await poll();
+    assert.equal(again.json.status, 'ok');
+    assert.deepEqual(cookieNames(again), cookieNames(first));
+    assert.equal(runs, 1);
+    assert.deepEqual(
+      ends.map((event) => event.type === 'finished' && event.outcome),
+      ['ok'],
+    );
+    // a record as a node of before wrote it (the lines alone, its end not yet said): the lines go to the browser, the end is said once
+    const key = `result:${tokenName(ACCESS_TOKEN, SESSION)}`;
+    await store.delete(`${key}:told`);
+    await store.set(key, `done:${seal(ACCESS_TOKEN, JSON.stringify(['site-session=s0; Path=/']))}`, 60_000);
+    ends.length = 0;
+    const before = await poll();
+    assert.deepEqual(cookieNames(before), ['site-session']);
+    assert.equal((await poll()).json.status, 'ok');
+    assert.deepEqual(
+      ends.map((event) => event.type === 'finished' && event.outcome),
+      ['ok'],
+      'said by the first answer after the record, once',
+    );
+    assert.equal(runs, 1, 'not run again');
   });
 
   it('ends a hanging onResult at resultTimeoutMs: 500, its signal aborted, and the next poll runs it again', async () => {
