@@ -15,7 +15,8 @@ import { promisify } from 'node:util';
  *
  * Each server runs in PROCESSES processes, started in turns (the order reversed every other
  * turn), each for ROUNDS rounds of POLLS polls; the first WARM rounds of a process are not
- * counted. A server's figure is the median of its processes' counted rounds.
+ * counted. A server's figure is the median of its processes' counted rounds. With
+ * ESIGN_BENCH_WHAT=starts it measures session starts instead (each of a new visitor).
  */
 
 const PROCESSES = Number(process.env['PROCESSES'] ?? 3);
@@ -40,8 +41,9 @@ for (let turn = 0; turn < PROCESSES; turn++) {
   }
 }
 const first = median(servers[0]!.perPoll);
+const what = process.env['ESIGN_BENCH_WHAT'] === 'starts' ? ['a session start', 'starts'] : ['a status poll', 'polls'];
 console.log(
-  `| CPU time a status poll in process, no network, ${PROCESSES} processes × ${ROUNDS - WARM} rounds of ${POLLS} polls, median | µs | against the first |`,
+  `| CPU time ${what[0]} in process, no network, ${PROCESSES} processes × ${ROUNDS - WARM} rounds of ${POLLS} ${what[1]}, median | µs | against the first |`,
 );
 console.log('|---|---:|---:|');
 for (const server of servers) {

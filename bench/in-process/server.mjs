@@ -9,7 +9,8 @@ import { passThrough, registerOpenTelemetry } from '../server-modes.mjs';
  *   node bench/in-process/server.mjs proxy|proxy-otel|pass-through [<built dir>] <rounds> <polls a round>
  * Status polls are handed to the server's (req, res) handler as node:http request and response
  * objects on a socket that keeps what is written, CONCURRENT at a time, the service answering
- * at once (hooks.mjs). It prints the CPU time a poll of each round, in µs, as a JSON array.
+ * at once (hooks.mjs). It prints the CPU time a poll of each round, in µs, as a JSON array
+ * (with ESIGN_BENCH_WHAT=starts, a session start's).
  */
 const [mode, built, rounds = '10', polls = '50000'] = process.argv.slice(2);
 const CONCURRENT = 32;
@@ -67,11 +68,19 @@ async function poll() {
   if (status !== 200 || !written.includes('waiting')) throw new Error(`a poll was answered ${status}: ${written}`);
 }
 
+/** `ESIGN_BENCH_WHAT=starts`: session starts instead, each of a new visitor (its id minted, its session bound). */
+const startBody = Buffer.from('{"code":"40504040001","country":"EE"}');
+async function start() {
+  const { status, written } = await send('/smartid/login.json', startBody, {});
+  if (status !== 200 || !written.includes('"token"')) throw new Error(`a start was answered ${status}: ${written}`);
+}
+const each = process.env.ESIGN_BENCH_WHAT === 'starts' ? start : poll;
+
 const perPoll = [];
 for (let round = 0; round < Number(rounds); round++) {
   const before = process.cpuUsage();
   for (let i = 0; i < Number(polls); i += CONCURRENT) {
-    await Promise.all(Array.from({ length: CONCURRENT }, poll));
+    await Promise.all(Array.from({ length: CONCURRENT }, each));
     // a turn of the event loop between bursts, as a server has between reads
     await new Promise((next) => setImmediate(next));
   }
