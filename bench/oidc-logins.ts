@@ -651,8 +651,10 @@ async function steps(): Promise<void> {
   const agents = Object.fromEntries(KINDS.map((kind) => [kind, new Agent({ keepAlive: true, maxSockets: 1 })])) as Record<Kind, Agent>;
   const totals = Object.fromEntries(KINDS.map((kind) => [kind, { steps: new Map<string, { count: number; ms: number }>(), sandboxMs: 0, loadMs: 0 }]));
   try {
+    // each server's code warmed before it is measured (ESIGN_BENCH_WARM_LOGINS: how many logins)
+    const warm = Number(process.env['ESIGN_BENCH_WARM_LOGINS'] ?? LOGINS / 4);
     for (const kind of KINDS) {
-      for (let i = 0; i < LOGINS / 4; i++) await login(kind, [nodes[kind].url], [agents[kind]], { n: 0 });
+      for (let i = 0; i < warm; i++) await login(kind, [nodes[kind].url], [agents[kind]], { n: 0 });
       await read(nodes[kind]).catch(() => ({}));
     }
     for (let round = 0; round < ROUNDS; round++) {
