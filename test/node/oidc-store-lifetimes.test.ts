@@ -5,9 +5,10 @@ import { esignProxyHarness, redisReader } from './esign-proxy-harness.js';
 import { Browser, interactionUid, client, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
 
 // What a login leaves in esign-proxy's Redis lives as long as something reads it, no longer: a
-// code's used-mark as long as the code, the person's claims for the code's time and then the access
-// token's (userinfo), nothing for an hour, and nothing that is never read again (a session, a list
-// of a grant's tokens). Read over a real login, on a real redis-server.
+// code's used-mark as long as the code, the grant and the person's claims kept with it for the code's
+// time and then the access token's (userinfo), nothing for an hour, and nothing that is never read
+// again (a session, a list of a grant's tokens, the claims apart). Read over a real login, on a real
+// redis-server.
 
 const { esignProxy, redisOnPort } = esignProxyHarness();
 const ACCESS_TOKEN = 'oidc-lifetimes-sandbox-token';
@@ -34,7 +35,7 @@ async function lifetimes(prefix: string): Promise<Map<string, number>> {
 const family = (key: string) => key.replace(/:[A-Za-z0-9_-]{32}(?=:|$)/g, ':<name>');
 
 describe("esign-proxy's Redis: each entry of a login as long as it is read", () => {
-  it('after a login redeemed: the code mark no longer than the code, the claims the code and the token, every key expiring within the token', async () => {
+  it('after a login redeemed: the code mark no longer than the code, the grant with its claims the code and the token, every key expiring within the token', async () => {
     const port = await freePort();
     const prefix = `lifetimes-${port}:`;
     const proxy = await esignProxy({
@@ -66,16 +67,16 @@ describe("esign-proxy's Redis: each entry of a login as long as it is read", () 
     for (const [key, seconds] of left) byFamily.set(family(key), Math.max(byFamily.get(family(key)) ?? 0, seconds));
     const families = [...byFamily.keys()];
     assert.deepEqual(
-      families.filter((name) => /:oidc:(Session|grant-members)/.test(`:${name}`)),
+      families.filter((name) => /:oidc:(Session|grant-members|account)/.test(`:${name}`)),
       [],
-      `no session and no list of a grant's tokens is kept: ${families.join(', ')}`,
+      `no session, no list of a grant's tokens and no claims apart from the grant are kept: ${families.join(', ')}`,
     );
     assert.ok(families.includes('oidc:Grant:<name>') && families.includes('oidc:AccessToken:<name>'), families.join(', '));
     const marks = [...byFamily].filter(([name]) => name.endsWith(':consumed'));
     assert.ok(marks.length, `the code's used-mark is there: ${[...byFamily.keys()].join(', ')}`);
     for (const [name, seconds] of marks) assert.ok(seconds <= CODE_LIFETIME_S, `${name} lives ${seconds} s, the code ${CODE_LIFETIME_S} s`);
-    const account = byFamily.get('oidc:account:<name>');
-    assert.ok(account !== undefined && account > TOKEN_LIFETIME_S && account <= CODE_LIFETIME_S + TOKEN_LIFETIME_S, `the claims live ${account} s`);
+    const grant = byFamily.get('oidc:Grant:<name>');
+    assert.ok(grant !== undefined && grant > TOKEN_LIFETIME_S && grant <= CODE_LIFETIME_S + TOKEN_LIFETIME_S, `the grant and its claims live ${grant} s`);
     for (const [name, seconds] of byFamily) {
       assert.ok(seconds > 0, `${name} expires`);
       assert.ok(seconds <= CODE_LIFETIME_S + TOKEN_LIFETIME_S, `${name} lives ${seconds} s, past anything that reads it`);

@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { LoginResult } from '../../proxy/options.js';
 import { ResultRefused } from '../../proxy/hand-over.js';
@@ -11,7 +11,7 @@ import { CLAIMS_BY_SCOPE, claimsOf, subjectOf, type VerifiedPerson } from './cla
 import { endedPage, loginPage, NO_SITE, PAGE_CSS, PAGE_SCRIPT, refusedPage, type SiteLook } from './page.js';
 import { pageLocale, type LanguageSources } from './page-language.js';
 import { checkMessage } from '../../protocol/message.js';
-import { storeAdapter, storeName } from './store-adapter.js';
+import { providerStore, storeName } from './store-adapter.js';
 import { isClientMetadata, jwksOf } from './library-input.js';
 import { addressOf, basicClientId, CLIENT_AUTH_LIMITS, clientAuthLimit, type Blocked } from './client-auth-limit.js';
 
@@ -196,18 +196,38 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     AuthorizationCode: settings.codeLifetimeS,
     Interaction: TOKEN_LIFETIME_S,
     Session: TOKEN_LIFETIME_S,
-    Grant: TOKEN_LIFETIME_S,
+    // read by every use of an access token (userinfo): the code's time, then the token's
+    Grant: settings.codeLifetimeS + TOKEN_LIFETIME_S,
     AccessToken: TOKEN_LIFETIME_S,
     IdToken: TOKEN_LIFETIME_S,
   };
   const lifetimeByModel = new Map<string, number>(Object.entries(lifetimes));
-  /** A person's claims, read by the code's redemption and by userinfo with its access token: the code's time, then the token's. */
-  const accountKeptMs = (settings.codeLifetimeS + TOKEN_LIFETIME_S) * 1000;
-  const personOf = async (sub: string): Promise<VerifiedPerson | null> => {
+  /** A person's claims as a node of before kept them, apart from the grant (read only where the grant carries none). */
+  const personKeptApart = async (sub: string): Promise<VerifiedPerson | null> => {
     const sealed = await store.get(accountKey(sub));
     const text = sealed === null ? null : unseal(sealSecret, sealed);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM): its own JSON, unchanged
     return text === null ? null : (JSON.parse(text) as VerifiedPerson);
+  };
+  const oidcStore = providerStore({
+    store,
+    secret: sealSecret,
+    alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed'),
+    lifetimeOf: (model) => lifetimeByModel.get(model),
+    request: () => Provider.ctx,
+  });
+  /**
+   * The person of a login, kept with its grant: read with the grant (the code's redemption reads
+   * it first; userinfo after the account, so here), no entry of its own to write and read.
+   */
+  const personOfGrant = async (request: object, sub: string, grantId: string | undefined): Promise<VerifiedPerson | null> => {
+    if (grantId) {
+      if (!oidcStore.carried(request, 'Grant', grantId)) await provider.Grant.find(grantId);
+      const kept = oidcStore.carried(request, 'Grant', grantId);
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- sealed by this proxy (AES-GCM) with the grant: its own JSON, unchanged
+      if (kept && kept['sub'] === sub) return kept['person'] as VerifiedPerson;
+    }
+    return personKeptApart(sub);
   };
 
   /** The site as its registration draws it on the pages: its name, logo and way home (client_uri, else its redirect's origin). */
@@ -252,12 +272,7 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   };
 
   const provider = new Provider(settings.issuer, {
-    adapter: storeAdapter({
-      store,
-      secret: sealSecret,
-      alreadyConsumed: () => new errors.InvalidGrant('authorization code already consumed'),
-      lifetimeOf: (model) => lifetimeByModel.get(model),
-    }),
+    adapter: oidcStore.adapter,
     clients: settings.clients.filter(isClientMetadata),
     jwks: jwksOf(keys),
     cookies: { keys: [createHmac('sha256', sealSecret).update('esign-oidc cookies').digest('base64url')], ...(cookieNames ? { names: cookieNames } : {}) },
@@ -284,19 +299,20 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     // no token ends with a session: none is kept (the store adapter's NoSessions)
     expiresWithSession: () => false,
-    findAccount: async (_ctx, sub, token) => {
+    findAccount: async (ctx, sub, token) => {
       // the login's last step (no token yet) reads nothing: the login wrote the claims a moment
       // before, and the code's redemption, which reads them, is refused if they are gone
       if (!token)
         return {
           accountId: sub,
           claims: async () => {
-            const person = await personOf(sub);
+            const grantId = ctx.oidc.result?.['consent']?.['grantId'];
+            const person = await personOfGrant(ctx, sub, typeof grantId === 'string' ? grantId : undefined);
             if (!person) throw new Error("the person's claims are no longer kept");
             return claimsOf(person, sub);
           },
         };
-      const person = await personOf(sub);
+      const person = await personOfGrant(ctx, sub, token.grantId);
       return person ? { accountId: sub, claims: () => claimsOf(person, sub) } : undefined;
     },
     renderError: (ctx, out) => {
@@ -486,19 +502,32 @@ export async function createOidcProvider(options: OidcOptions): Promise<OidcProv
   ): Promise<string> {
     const sub = subjectOf(person.country, person.code, settings.subjectSecret);
     const clientId = String(details.params['client_id']);
+    // the grant's id is the proxy's, so that its record can carry the person, and the interaction's the grant
+    const grantId = randomBytes(32).toString('base64url');
     const grant = new provider.Grant({ accountId: sub, clientId });
+    grant.jti = grantId;
     const asked = typeof details.params['scope'] === 'string' ? details.params['scope'].split(' ') : [];
     grant.addOIDCScope(asked.filter((scope) => scope in CLAIMS_BY_SCOPE).join(' '));
-    // the person's claims and the grant written together (one round trip)
-    const [, grantId] = await Promise.all([store.set(accountKey(sub), seal(sealSecret, JSON.stringify(person)), accountKeptMs), grant.save()]);
-    // the interaction's result, as the library's interactionResult keeps it, from the interaction already read (no second read)
-    details.result = {
-      login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime },
-      consent: { grantId },
-      // continued by the poll of this session token (a digest): a widget of before may still ask where to go
-      ...(byPollOf ? { esignPolled: continuedName(byPollOf) } : {}),
-    };
-    await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
+    const written = oidcStore.together(
+      [
+        ['Grant', grantId],
+        ['Interaction', details.uid],
+      ],
+      { sub, person },
+    );
+    try {
+      await grant.save();
+      // the interaction's result, as the library's interactionResult keeps it, from the interaction already read (no second read)
+      details.result = {
+        login: { accountId: sub, amr: amrOf(person.channel), ts: person.authTime },
+        consent: { grantId },
+        // continued by the poll of this session token (a digest): a widget of before may still ask where to go
+        ...(byPollOf ? { esignPolled: continuedName(byPollOf) } : {}),
+      };
+      await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
+    } finally {
+      written();
+    }
     log('info', 'OpenID Provider: a verified login continued to its client', { code: 'oidc-login', uid: details.uid, client: clientId });
     return details.returnTo;
   }
