@@ -24,6 +24,9 @@ return 0`;
 const EXTEND_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
 
+/** How many counters a store remembers it has counted. */
+const COUNTERS_KNOWN = 10_000;
+
 /** The key a command is about: `GET key`, `SET key …`, or a script's one key (`EVAL script 1 key …`). */
 function keyOf(args: string[]): string {
   return (args[0] === 'EVAL' ? args[3] : args[1]) ?? '';
@@ -47,6 +50,12 @@ export class RedisStore implements ProxyStore {
    */
   readonly #command: (args: string[]) => Promise<unknown>;
   readonly #prefix: string;
+  /**
+   * The counters this store has counted, and when their windows end at the latest: a later count
+   * of one goes to the script at once, without a `SET NX` first (a window that ended sooner is
+   * begun again by the script all the same).
+   */
+  readonly #countingUntil = new Map<string, number>();
 
   constructor(client: RedisClientLike, options: { prefix?: string } = {}) {
     this.#prefix = options.prefix ?? 'esign-proxy:';
@@ -74,12 +83,28 @@ export class RedisStore implements ProxyStore {
 
   async increment(key: string, windowMs: number, limit = 0): Promise<{ count: number; resetInMs: number }> {
     const ms = String(Math.max(1, Math.ceil(windowMs)));
+    const now = Date.now();
+    const until = this.#countingUntil.get(key);
     // the first start of a window (most are: a visitor's, a person's) is one command, no script
-    if (await this.#command(['SET', this.#prefix + key, '1', 'PX', ms, 'NX'])) return { count: 1, resetInMs: windowMs };
+    if (until === undefined || until <= now) {
+      if (await this.#command(['SET', this.#prefix + key, '1', 'PX', ms, 'NX'])) {
+        this.#counting(key, now + windowMs);
+        return { count: 1, resetInMs: windowMs };
+      }
+    }
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the script returns two integers
     const answer = (await this.#command(['EVAL', INCREMENT, '1', this.#prefix + key, ms, String(limit)])) as [number, number];
+    const count = Number(answer[0]);
     const ttl = Number(answer[1]);
-    return { count: Number(answer[0]), resetInMs: ttl > 0 ? ttl : windowMs };
+    // below the limit its end is not asked: at the latest a whole window from now
+    this.#counting(key, now + (ttl > 0 ? ttl : windowMs));
+    return { count, resetInMs: ttl > 0 ? ttl : windowMs };
+  }
+
+  #counting(key: string, until: number): void {
+    // bounded: a flood of counters only empties what is known, and each is counted as if new
+    if (this.#countingUntil.size >= COUNTERS_KNOWN) this.#countingUntil.clear();
+    this.#countingUntil.set(key, until);
   }
 
   async decrement(key: string): Promise<void> {

@@ -80,41 +80,56 @@ describe('proxy: a Redis store shared by two nodes', () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
   });
 
-  it("counts a window's first start in one command, and a later one in the script: the window never extended, one that expired since the first look begun again", async () => {
+  it("counts a window's first start in one command, a later one in the script (at once on the node that counted it): the window never extended, one that ended since begun again", async () => {
     const client = createClient({ socket: { path: redis.socket, tls: false } });
     clients.push(client);
     await client.connect();
-    const sent: string[] = [];
-    /** Between a SET that found the key and the next command, the key expires (as a window's end may fall just then). */
-    let expireAfterFoundSet = false;
-    const watched = {
-      async sendCommand(args: string[]): Promise<unknown> {
-        sent.push(args[0]!);
-        const answer = await client.sendCommand(args);
-        if (expireAfterFoundSet && args[0] === 'SET' && answer === null) await client.del(args[1]!);
-        return answer;
-      },
+    /** A node's store, the commands it sends; `expireAfterFoundSet`: between a SET that found the key and the next command, the key expires (as a window's end may fall just then). */
+    const node = () => {
+      const sent: string[] = [];
+      const flags = { expireAfterFoundSet: false };
+      const watched = {
+        async sendCommand(args: string[]): Promise<unknown> {
+          sent.push(args[0]!);
+          const answer = await client.sendCommand(args);
+          if (flags.expireAfterFoundSet && args[0] === 'SET' && answer === null) await client.del(args[1]!);
+          return answer;
+        },
+      };
+      return { store: new RedisStore(watched, { prefix: 'count:' }), sent, flags };
     };
-    const store = new RedisStore(watched, { prefix: 'count:' });
-    assert.deepEqual(await store.increment('limit:person:p', 60_000, 3), { count: 1, resetInMs: 60_000 });
-    assert.deepEqual(sent, ['SET'], 'the first start: one command');
-    const ttl = await client.pTTL('count:limit:person:p');
+    const key = 'count:limit:person:p';
+    const one = node();
+    assert.deepEqual(await one.store.increment('limit:person:p', 60_000, 4), { count: 1, resetInMs: 60_000 });
+    assert.deepEqual(one.sent.splice(0), ['SET'], 'the first start: one command');
+    const ttl = await client.pTTL(key);
     assert.ok(ttl > 55_000 && ttl <= 60_000, `a window of its own: ${ttl} ms`);
-    sent.length = 0;
-    assert.deepEqual(await store.increment('limit:person:p', 60_000, 3), { count: 2, resetInMs: 60_000 }, 'below the limit: the whole window said, not asked');
-    assert.deepEqual(sent, ['SET', 'EVAL']);
+    assert.deepEqual(await one.store.increment('limit:person:p', 60_000, 4), { count: 2, resetInMs: 60_000 }, 'below the limit: the whole window said, not asked');
+    assert.deepEqual(one.sent.splice(0), ['EVAL'], 'the node that counted it goes to the script at once');
+    const other = node();
+    assert.deepEqual(await other.store.increment('limit:person:p', 60_000, 4), { count: 3, resetInMs: 60_000 });
+    assert.deepEqual(other.sent.splice(0), ['SET', 'EVAL'], 'another node looks first');
     // the window left as it is: a counter with 5 s left says 5 s from the limit on, and keeps them
-    await client.pExpire('count:limit:person:p', 5_000);
-    const third = await store.increment('limit:person:p', 60_000, 3);
-    assert.equal(third.count, 3);
-    assert.ok(third.resetInMs > 0 && third.resetInMs <= 5_000, `the time left: ${third.resetInMs} ms`);
-    assert.ok((await client.pTTL('count:limit:person:p')) <= 5_000, 'not extended');
-    assert.equal(await client.get('count:limit:person:p'), '3');
-    expireAfterFoundSet = true;
-    assert.deepEqual(await store.increment('limit:person:p', 60_000, 3), { count: 1, resetInMs: 60_000 }, 'expired between: a new window');
-    const renewed = await client.pTTL('count:limit:person:p');
+    await client.pExpire(key, 5_000);
+    const fourth = await one.store.increment('limit:person:p', 60_000, 4);
+    assert.equal(fourth.count, 4);
+    assert.deepEqual(one.sent.splice(0), ['EVAL']);
+    assert.ok(fourth.resetInMs > 0 && fourth.resetInMs <= 5_000, `the time left: ${fourth.resetInMs} ms`);
+    assert.ok((await client.pTTL(key)) <= 5_000, 'not extended');
+    assert.equal(await client.get(key), '4');
+    const third = node();
+    third.flags.expireAfterFoundSet = true;
+    assert.deepEqual(await third.store.increment('limit:person:p', 60_000, 4), { count: 1, resetInMs: 60_000 }, 'expired between: a new window');
+    assert.deepEqual(third.sent, ['SET', 'EVAL']);
+    const renewed = await client.pTTL(key);
     assert.ok(renewed > 55_000 && renewed <= 60_000, `the new window expires: ${renewed} ms`);
-    await client.del('count:limit:person:p');
+    // a window that ended sooner than the node that counted it knew: begun again by the script, with its expiry
+    await client.del(key);
+    assert.deepEqual(await one.store.increment('limit:person:p', 60_000, 4), { count: 1, resetInMs: 60_000 });
+    assert.deepEqual(one.sent.splice(0), ['EVAL']);
+    const again = await client.pTTL(key);
+    assert.ok(again > 55_000 && again <= 60_000, `the window begun again expires: ${again} ms`);
+    await client.del(key);
   });
 
   it('keeps keys with an expiry and under its prefix', async () => {
