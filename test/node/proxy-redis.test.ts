@@ -104,7 +104,11 @@ describe('proxy: a Redis store shared by two nodes', () => {
     assert.deepEqual(one.sent.splice(0), ['SET'], 'the first start: one command');
     const ttl = await client.pTTL(key);
     assert.ok(ttl > 55_000 && ttl <= 60_000, `a window of its own: ${ttl} ms`);
-    assert.deepEqual(await one.store.increment('limit:person:p', 60_000, 4), { count: 2, resetInMs: 60_000 }, 'below the limit: the whole window said, not asked');
+    assert.deepEqual(
+      await one.store.increment('limit:person:p', 60_000, 4),
+      { count: 2, resetInMs: 60_000 },
+      'below the limit: the whole window said, not asked',
+    );
     assert.deepEqual(one.sent.splice(0), ['EVAL'], 'the node that counted it goes to the script at once');
     const other = node();
     assert.deepEqual(await other.store.increment('limit:person:p', 60_000, 4), { count: 3, resetInMs: 60_000 });
