@@ -159,6 +159,26 @@ export class Browser {
     return { token: started.token, answer };
   }
 
+  /**
+   * A person's Smart-ID login on the provider's page of an authorization request, continued by the
+   * page's request, as a widget of before did; `during`, what happens between the login and its
+   * continuation. The address the browser comes back to the site at, with the code, and the login's session token.
+   */
+  async loginOnPage(authorization: URL, code: string, during?: () => Promise<void>): Promise<{ back: string; token: string }> {
+    const page = await this.navigate(authorization.href);
+    const uid = interactionUid(page);
+    if (!uid) throw new Error(`no interaction page: ${page.url}`);
+    const token = await this.smartIdLogin(code, 'EE');
+    await during?.();
+    const continued = await this.fetch(`/esign/oidc/interaction/${uid}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    if (continued.status !== 200) throw new Error(`the login was not continued: ${continued.status} ${await continued.text()}`);
+    return { back: (await this.navigate(((await continued.json()) as { location: string }).location)).url, token };
+  }
+
   /** Logs in with Smart-ID through the proxy as the widget does; its session token. */
   async smartIdLogin(code: string, country: string, via = '/esign'): Promise<string> {
     const { token, answer } = await this.smartIdSession(code, country, via);

@@ -5,17 +5,7 @@ import { startSandbox } from 'esign-sandbox';
 import { seal, unseal } from '../../src/proxy/sealed.js';
 import { storeName } from '../../src/server/oidc/store-adapter.js';
 import { esignProxyHarness, redisReader } from './esign-proxy-harness.js';
-import {
-  Browser,
-  interactionUid,
-  client,
-  freePort,
-  oidcFiles,
-  providerSettings,
-  relyingParty,
-  type AuthorizationRequest,
-  type Relying,
-} from './oidc-harness.js';
+import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty, type AuthorizationRequest, type Relying } from './oidc-harness.js';
 
 // What a login asks of esign-proxy's Redis, read on a real redis-server with MONITOR (how many in
 // all is a benchmark's figure, npm run bench:oidc, since the polls vary): the
@@ -90,19 +80,8 @@ async function site(name: string): Promise<Site> {
 
 /** A person's login on the provider's page, up to the code on the way back to the site. */
 async function loginToCode({ origin }: Site, bank: Relying, code: string): Promise<{ back: string; asked: AuthorizationRequest }> {
-  const browser = new Browser(origin);
   const asked = await bank.request();
-  const uid = interactionUid(await browser.navigate(asked.url.href));
-  assert.ok(uid, 'an interaction page');
-  const token = await browser.smartIdLogin(code, 'EE');
-  const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  assert.equal(continued.status, 200);
-  const back = await browser.navigate(((await continued.json()) as { location: string }).location);
-  return { back: back.url, asked };
+  return { back: (await new Browser(origin).loginOnPage(asked.url, code)).back, asked };
 }
 
 /** The one grant of a site's Redis, its record opened, and a way to write it back changed. */

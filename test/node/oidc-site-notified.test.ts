@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness } from './esign-proxy-harness.js';
-import { Browser, interactionUid, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
+import { Browser, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
 import { until } from './wait.js';
 
 // A login by OpenID Connect ends on the provider alone: the site's webhook hears of it after, as a
@@ -47,20 +47,8 @@ async function loginThrough(webhookUrl: string, during?: () => Promise<void>) {
   });
   const site = await relyingParty(issuer, 'bank', 'bank-secret-0123456789abcdef-0123');
   const asked = await site.request();
-  const browser = new Browser(proxy.url);
-  const page = await browser.navigate(asked.url.href);
-  const uid = interactionUid(page);
-  assert.ok(uid, page.url);
-  const token = await browser.smartIdLogin('40504040001', 'EE');
-  await during?.();
-  const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  assert.equal(continued.status, 200);
-  const back = await browser.navigate(((await continued.json()) as { location: string }).location);
-  const tokens = await site.redeem(back.url, asked);
+  const { back, token } = await new Browser(proxy.url).loginOnPage(asked.url, '40504040001', during);
+  const tokens = await site.redeem(back, asked);
   assert.equal(tokens.claims()?.['nin'], '40504040001');
   const finished = proxy
     .stdout()

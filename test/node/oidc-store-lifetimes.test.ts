@@ -2,7 +2,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from 'esign-sandbox';
 import { esignProxyHarness, redisReader } from './esign-proxy-harness.js';
-import { Browser, interactionUid, client, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
+import { Browser, client, freePort, oidcFiles, providerSettings, relyingParty } from './oidc-harness.js';
 
 // What a login leaves in esign-proxy's Redis lives as long as something reads it, no longer: a
 // code's used-mark as long as the code, the grant and the person's claims kept with it for the code's
@@ -45,20 +45,9 @@ describe("esign-proxy's Redis: each entry of a login as long as it is read", () 
       ESIGN_OIDC_CODE_LIFETIME: String(CODE_LIFETIME_S),
     });
     const bank = await relyingParty(`http://127.0.0.1:${port}/esign/oidc`, 'bank', BANK_SECRET);
-    const browser = new Browser(proxy.url);
     const asked = await bank.request();
-    const page = await browser.navigate(asked.url.href);
-    const uid = interactionUid(page);
-    assert.ok(uid, page.url);
-    const token = await browser.smartIdLogin('40504040001', 'EE');
-    const continued = await browser.fetch(`/esign/oidc/interaction/${uid}/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    assert.equal(continued.status, 200);
-    const back = await browser.navigate(((await continued.json()) as { location: string }).location);
-    const tokens = await bank.redeem(back.url, asked);
+    const { back } = await new Browser(proxy.url).loginOnPage(asked.url, '40504040001');
+    const tokens = await bank.redeem(back, asked);
     const info = await client.fetchUserInfo(bank.config, tokens.access_token, tokens.claims()!.sub);
     assert.equal(info['nin'], '40504040001', 'userinfo reads the claims');
 
