@@ -10,12 +10,6 @@ export type RedisClientLike =
   | { masters: unknown; sendCommand(firstKey: string, isReadonly: boolean, args: string[]): Promise<unknown> }
   | { sendCommand(args: string[]): Promise<unknown> };
 
-// a counter that is already there, atomic: the window is never extended, and begun where the key
-// expired since the first command looked; its time left asked only from the count that may refuse
-const INCREMENT = `local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) return {n, -1} end
-if n < tonumber(ARGV[2]) then return {n, -1} end
-return {n, redis.call('PTTL', KEYS[1])}`;
 // DECR keeps the key's expiry; a counter that expired is not brought back as -1
 const DECREMENT = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
 return 0`;
@@ -52,8 +46,8 @@ export class RedisStore implements ProxyStore {
   readonly #prefix: string;
   /**
    * The counters this store has counted, and when their windows end at the latest: a later count
-   * of one goes to the script at once, without a `SET NX` first (a window that ended sooner is
-   * begun again by the script all the same).
+   * of one is an `INCR` at once, without a `SET NX` first (a window that ended sooner is begun
+   * again all the same).
    */
   readonly #countingUntil = new Map<string, number>();
 
@@ -82,23 +76,36 @@ export class RedisStore implements ProxyStore {
   }
 
   async increment(key: string, windowMs: number, limit = 0): Promise<{ count: number; resetInMs: number }> {
+    const name = this.#prefix + key;
     const ms = String(Math.max(1, Math.ceil(windowMs)));
     const now = Date.now();
     const until = this.#countingUntil.get(key);
-    // the first start of a window (most are: a visitor's, a person's) is one command, no script
+    // the first start of a window (most are: a visitor's, a person's) is one command
     if (until === undefined || until <= now) {
-      if (await this.#command(['SET', this.#prefix + key, '1', 'PX', ms, 'NX'])) {
+      if (await this.#command(['SET', name, '1', 'PX', ms, 'NX'])) {
         this.#counting(key, now + windowMs);
         return { count: 1, resetInMs: windowMs };
       }
     }
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the script returns two integers
-    const answer = (await this.#command(['EVAL', INCREMENT, '1', this.#prefix + key, ms, String(limit)])) as [number, number];
-    const count = Number(answer[0]);
-    const ttl = Number(answer[1]);
+    // INCR keeps the key's expiry, so a window is never extended
+    const count = Number(await this.#command(['INCR', name]));
+    this.#counting(key, now + windowMs);
+    if (count === 1) {
+      // the window ended since it was last counted: this count begins the next one
+      await this.#command(['PEXPIRE', name, ms]);
+      return { count, resetInMs: windowMs };
+    }
     // below the limit its end is not asked: at the latest a whole window from now
-    this.#counting(key, now + (ttl > 0 ? ttl : windowMs));
-    return { count, resetInMs: ttl > 0 ? ttl : windowMs };
+    if (limit > 0 && count < limit) return { count, resetInMs: windowMs };
+    let ttl = Number(await this.#command(['PTTL', name]));
+    if (ttl === -1) {
+      // a count whose expiry was never set (its node gone between the two commands) gets one here,
+      // so a counter can refuse for one window at the most
+      await this.#command(['PEXPIRE', name, ms]);
+      ttl = windowMs;
+    }
+    if (ttl > 0) this.#counting(key, now + ttl);
+    return { count, resetInMs: ttl > 0 ? ttl : 1 };
   }
 
   #counting(key: string, until: number): void {

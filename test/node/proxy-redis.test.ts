@@ -80,7 +80,7 @@ describe('proxy: a Redis store shared by two nodes', () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
   });
 
-  it("counts a window's first start in one command, a later one in the script (at once on the node that counted it): the window never extended, one that ended since begun again", async () => {
+  it("counts a window's first start in one command, a later one with INCR (at once on the node that counted it): the window never extended, one that ended since begun again, a lost expiry given back at the limit", async () => {
     const client = createClient({ socket: { path: redis.socket, tls: false } });
     clients.push(client);
     await client.connect();
@@ -109,30 +109,37 @@ describe('proxy: a Redis store shared by two nodes', () => {
       { count: 2, resetInMs: 60_000 },
       'below the limit: the whole window said, not asked',
     );
-    assert.deepEqual(one.sent.splice(0), ['EVAL'], 'the node that counted it goes to the script at once');
+    assert.deepEqual(one.sent.splice(0), ['INCR'], 'the node that counted it counts at once');
     const other = node();
     assert.deepEqual(await other.store.increment('limit:person:p', 60_000, 4), { count: 3, resetInMs: 60_000 });
-    assert.deepEqual(other.sent.splice(0), ['SET', 'EVAL'], 'another node looks first');
+    assert.deepEqual(other.sent.splice(0), ['SET', 'INCR'], 'another node looks first');
     // the window left as it is: a counter with 5 s left says 5 s from the limit on, and keeps them
     await client.pExpire(key, 5_000);
     const fourth = await one.store.increment('limit:person:p', 60_000, 4);
     assert.equal(fourth.count, 4);
-    assert.deepEqual(one.sent.splice(0), ['EVAL']);
+    assert.deepEqual(one.sent.splice(0), ['INCR', 'PTTL'], 'at the limit its time left is asked');
     assert.ok(fourth.resetInMs > 0 && fourth.resetInMs <= 5_000, `the time left: ${fourth.resetInMs} ms`);
     assert.ok((await client.pTTL(key)) <= 5_000, 'not extended');
     assert.equal(await client.get(key), '4');
     const third = node();
     third.flags.expireAfterFoundSet = true;
     assert.deepEqual(await third.store.increment('limit:person:p', 60_000, 4), { count: 1, resetInMs: 60_000 }, 'expired between: a new window');
-    assert.deepEqual(third.sent, ['SET', 'EVAL']);
+    assert.deepEqual(third.sent, ['SET', 'INCR', 'PEXPIRE']);
     const renewed = await client.pTTL(key);
     assert.ok(renewed > 55_000 && renewed <= 60_000, `the new window expires: ${renewed} ms`);
-    // a window that ended sooner than the node that counted it knew: begun again by the script, with its expiry
+    // a window that ended sooner than the node that counted it knew: begun again, with its expiry
     await client.del(key);
     assert.deepEqual(await one.store.increment('limit:person:p', 60_000, 4), { count: 1, resetInMs: 60_000 });
-    assert.deepEqual(one.sent.splice(0), ['EVAL']);
+    assert.deepEqual(one.sent.splice(0), ['INCR', 'PEXPIRE']);
     const again = await client.pTTL(key);
     assert.ok(again > 55_000 && again <= 60_000, `the window begun again expires: ${again} ms`);
+    // a count whose expiry was lost (its node gone between INCR and PEXPIRE): given one at the limit
+    await client.set(key, '3');
+    assert.equal(await client.pTTL(key), -1);
+    assert.deepEqual(await one.store.increment('limit:person:p', 60_000, 4), { count: 4, resetInMs: 60_000 });
+    assert.deepEqual(one.sent.splice(0), ['INCR', 'PTTL', 'PEXPIRE']);
+    const given = await client.pTTL(key);
+    assert.ok(given > 55_000 && given <= 60_000, `the lost expiry given back: ${given} ms`);
     await client.del(key);
   });
 
